@@ -1,0 +1,94 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/invx/invx/extract"
+)
+
+// Exit codes, documented in the README and by `invx help exit-codes`.
+const (
+	ExitOK          = 0
+	ExitError       = 1
+	ExitUsage       = 2
+	ExitNeedsReview = 3
+	ExitProvider    = 4
+	ExitInterrupted = 130
+)
+
+// errSilent ends a command with an exit code whose message was already
+// printed.
+var errSilent = errors.New("silent")
+
+// usageError is a mistake in the command line: exit 2, with a hint.
+type usageError struct {
+	err error
+	try string
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// configError is a provider or store configuration the user must fix: exit 4.
+type configError struct{ msg string }
+
+func (e *configError) Error() string { return e.msg }
+
+// needsReviewError: the command finished, but documents need a person.
+type needsReviewError struct{ n int }
+
+func (e *needsReviewError) Error() string {
+	return fmt.Sprintf("%d document(s) need review", e.n)
+}
+
+// interruptedError: the user stopped the command.
+type interruptedError struct{}
+
+func (interruptedError) Error() string { return "interrupted" }
+
+// exitCode maps a command's error to the process exit code. It is the only
+// place that decides exit codes.
+func exitCode(err error) int {
+	var (
+		ue *usageError
+		ce *configError
+		ne *needsReviewError
+		ie interruptedError
+	)
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ie), errors.Is(err, context.Canceled):
+		return ExitInterrupted
+	case errors.As(err, &ue):
+		return ExitUsage
+	case errors.As(err, &ce), errors.Is(err, extract.ErrAuth):
+		return ExitProvider
+	case errors.As(err, &ne):
+		return ExitNeedsReview
+	default:
+		return ExitError
+	}
+}
+
+func newExitCodesTopic() *cobra.Command {
+	return &cobra.Command{
+		Use:   "exit-codes",
+		Short: "What invx's exit codes mean",
+		Long: `invx exits with:
+
+  0    done: every document is committed (or was already)
+  1    runtime error (database, file system, unexpected failure)
+  2    usage error: a flag, argument or tenant id is wrong
+  3    finished, but documents need review: rejected, failed or held
+       (see the summary, invx show KEY)
+  4    provider authentication or configuration: nothing was marked failed,
+       fix the setting named in the message and run again
+  130  interrupted (Ctrl-C); what was in flight finished or gave its lease
+       back, a rerun carries on`,
+	}
+}

@@ -1,0 +1,200 @@
+// Package cmd is invx's command-line surface: the cobra command tree, flags,
+// IO streams, wiring of concrete stores and providers, rendering and exit
+// codes. Commands are thin: they check flags, call extract, store or schema,
+// and render.
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/invx/invx/extract"
+	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/sqlite"
+)
+
+// IO are a command's streams. Nothing in cmd writes to os.Stdout directly,
+// so tests pass buffers and choose whether they look like a terminal.
+type IO struct {
+	In     io.Reader
+	Out    io.Writer
+	ErrOut io.Writer
+	// OutTTY and ErrTTY say whether Out and ErrOut are terminals.
+	OutTTY bool
+	ErrTTY bool
+}
+
+// Factory hands commands their dependencies, built lazily from the global
+// flags.
+type Factory struct {
+	IO IO
+	// Env reads the environment (os.Getenv by default).
+	Env func(string) string
+	// Now is the clock.
+	Now func() time.Time
+
+	DB        string
+	Tenant    string
+	LogLevel  string
+	LogFormat string
+
+	logger *slog.Logger
+}
+
+// Logger returns the logger configured by --log-level and --log-format. It
+// writes to stderr: stdout is for data.
+func (f *Factory) Logger() *slog.Logger {
+	if f.logger != nil {
+		return f.logger
+	}
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(f.LogLevel)); err != nil {
+		lvl = slog.LevelWarn
+	}
+	opts := &slog.HandlerOptions{Level: lvl}
+	var h slog.Handler = slog.NewTextHandler(f.IO.ErrOut, opts)
+	if f.LogFormat == "json" {
+		h = slog.NewJSONHandler(f.IO.ErrOut, opts)
+	}
+	f.logger = slog.New(h)
+	return f.logger
+}
+
+// OpenStore opens the store named by --db: a postgres:// URL selects
+// PostgreSQL, anything else is a SQLite file.
+func (f *Factory) OpenStore(ctx context.Context) (store.Store, error) {
+	dsn := f.DB
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		return nil, &configError{msg: "--db " + redactDSN(dsn) + ": the PostgreSQL driver is not available in this build yet"}
+	}
+	st, err := sqlite.Open(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// redactDSN hides a password in a database URL.
+func redactDSN(dsn string) string {
+	if at := strings.LastIndex(dsn, "@"); at > 0 {
+		if scheme := strings.Index(dsn, "://"); scheme > 0 && scheme < at {
+			return dsn[:scheme+3] + "***" + dsn[at:]
+		}
+	}
+	return dsn
+}
+
+// Main runs invx with args and returns the process exit code.
+func Main(ctx context.Context, args []string, in io.Reader, out, errOut io.Writer) int {
+	f := &Factory{
+		IO:  IO{In: in, Out: out, ErrOut: errOut, OutTTY: isTerminal(out), ErrTTY: isTerminal(errOut)},
+		Env: os.Getenv,
+		Now: time.Now,
+	}
+	return MainWith(ctx, f, args)
+}
+
+// MainWith runs invx with a prepared factory (tests use it to fake a
+// terminal or a clock).
+func MainWith(ctx context.Context, f *Factory, args []string) int {
+	if f.Env == nil {
+		f.Env = os.Getenv
+	}
+	if f.Now == nil {
+		f.Now = time.Now
+	}
+	root := newRootCmd(f)
+	root.SetArgs(args)
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	err := root.ExecuteContext(ctx)
+	if err != nil && !errors.Is(err, errSilent) {
+		var ne *needsReviewError
+		if !errors.As(err, &ne) {
+			fmt.Fprintln(f.IO.ErrOut, "invx: "+err.Error())
+			var ue *usageError
+			if errors.As(err, &ue) && ue.try != "" {
+				fmt.Fprintln(f.IO.ErrOut, "Try: "+ue.try)
+			}
+		}
+	}
+	if err == nil && ctx.Err() != nil {
+		return ExitInterrupted
+	}
+	return exitCode(err)
+}
+
+func isTerminal(w io.Writer) bool {
+	if f, ok := w.(*os.File); ok {
+		return term.IsTerminal(int(f.Fd()))
+	}
+	return false
+}
+
+func newRootCmd(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "invx",
+		Short: "Turn supplier-invoice text into validated, exactly-once JSON records",
+		Long: `invx walks a directory of already-extracted invoice text, normalises each
+document, derives a deterministic job key, calls a provider (the offline
+"rules" extractor by default), validates the answer strictly against a
+versioned schema and commits it exactly once to an embedded SQLite file.
+
+Reruns are idempotent: one committed result per (tenant, job key), however
+often a file is seen, a worker crashes or a call is retried.`,
+		Example: `  invx run fixtures/invoices
+  invx show fixtures/invoices/acme-0042.txt
+  invx schema invoice-summary-v1`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(c *cobra.Command, args []string) error {
+			if err := extract.ValidateTenant(f.Tenant); err != nil {
+				return &usageError{err: fmt.Errorf("--tenant: %w", err), try: "invx --tenant acme run DIR"}
+			}
+			switch f.LogFormat {
+			case "text", "json":
+			default:
+				return &usageError{err: fmt.Errorf("--log-format %q: want text or json", f.LogFormat)}
+			}
+			var lvl slog.Level
+			if err := lvl.UnmarshalText([]byte(f.LogLevel)); err != nil {
+				return &usageError{err: fmt.Errorf("--log-level %q: want debug, info, warn or error", f.LogLevel)}
+			}
+			return nil
+		},
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{err: err, try: c.CommandPath() + " --help"}
+	})
+	pf := root.PersistentFlags()
+	pf.StringVar(&f.DB, "db", envOr(f.Env, "INVX_DB", "invx.db"), "database: a SQLite file, or a postgres:// URL (env INVX_DB)")
+	pf.StringVar(&f.Tenant, "tenant", envOr(f.Env, "INVX_TENANT", "default"), "tenant id (env INVX_TENANT)")
+	pf.StringVar(&f.LogLevel, "log-level", "warn", "log level: debug, info, warn, error")
+	pf.StringVar(&f.LogFormat, "log-format", "text", "log format on stderr: text or json")
+
+	root.AddCommand(
+		newCmdRun(f, nil),
+		newCmdShow(f, nil),
+		newCmdSchema(f, nil),
+		newCmdVersion(f),
+		newExitCodesTopic(),
+	)
+	return root
+}
+
+func envOr(env func(string) string, key, def string) string {
+	if v := env(key); v != "" {
+		return v
+	}
+	return def
+}

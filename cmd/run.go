@@ -1,0 +1,353 @@
+package cmd
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/rules"
+	"github.com/invx/invx/schema"
+	"github.com/invx/invx/store"
+)
+
+// RunOptions are the flags of invx run.
+type RunOptions struct {
+	Dirs         []string
+	Include      string
+	MaxBytes     int64
+	Concurrency  int
+	OnChange     string
+	JSON         bool
+	Quiet        bool
+	Provider     string
+	Schema       string
+	MaxAttempts  int
+	Repair       int
+	Lease        time.Duration
+	Shadow       bool
+	SourceSystem string
+}
+
+func newCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
+	opts := &RunOptions{}
+	c := &cobra.Command{
+		Use:   "run DIR...",
+		Short: "Extract, validate and commit every invoice text under DIR",
+		Long: `Run walks each DIR (or takes a single file), normalises every matching text
+file, enqueues one job per distinct document and works the tenant's queue
+until it is empty: lease, provider call, strict validation, fenced commit.
+
+Files that are hidden, not regular, oversized, binary or not UTF-8 are
+reported on stderr with the reason and never enqueued. A rerun makes no
+provider call for documents already committed. A path whose text changed
+after it was committed is held for review (--on-change=hold) unless
+--on-change=process.
+
+The summary goes to stderr, or to stdout as one JSON object with --json.`,
+		Example: `  invx run fixtures/invoices
+  invx --tenant acme run --concurrency 8 /data/invoices/2026-11
+  invx run --json --quiet fixtures/invoices > summary.json`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return &usageError{err: errors.New("run: missing DIR"), try: "invx run fixtures/invoices"}
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Dirs = args
+			if opts.Concurrency < 1 || opts.Concurrency > 256 {
+				return &usageError{err: fmt.Errorf("--concurrency %d: want 1..256", opts.Concurrency)}
+			}
+			if opts.MaxBytes < 1 {
+				return &usageError{err: fmt.Errorf("--max-bytes %d: want a positive size", opts.MaxBytes)}
+			}
+			switch store.OnChange(opts.OnChange) {
+			case store.OnChangeHold, store.OnChangeProcess:
+			default:
+				return &usageError{err: fmt.Errorf("--on-change %q: want hold or process", opts.OnChange)}
+			}
+			if opts.MaxAttempts < 1 {
+				return &usageError{err: fmt.Errorf("--max-attempts %d: want at least 1", opts.MaxAttempts)}
+			}
+			if opts.Lease < time.Second {
+				return &usageError{err: fmt.Errorf("--lease %s: want at least 1s", opts.Lease)}
+			}
+			if _, err := schema.Lookup(opts.Schema); err != nil {
+				return &usageError{err: fmt.Errorf("--schema: %w", err), try: "invx schema --list"}
+			}
+			for _, d := range opts.Dirs {
+				if _, err := os.Stat(d); err != nil {
+					return &usageError{err: fmt.Errorf("%s: %w", d, unwrapPath(err)), try: "invx run fixtures/invoices"}
+				}
+			}
+			if runF != nil {
+				return runF(c.Context(), opts)
+			}
+			return runRun(c.Context(), f, opts)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVar(&opts.Include, "include", "*.txt", "glob of file names to take")
+	fl.Int64Var(&opts.MaxBytes, "max-bytes", 1<<20, "skip files larger than this many bytes")
+	fl.IntVar(&opts.Concurrency, "concurrency", 4, "documents processed at once")
+	fl.StringVar(&opts.OnChange, "on-change", "hold", "a committed path whose text changed: hold (for review) or process")
+	fl.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object on stdout")
+	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar and no per-file messages")
+	fl.StringVar(&opts.Provider, "provider", "rules", "provider: rules")
+	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "schema version")
+	fl.IntVar(&opts.MaxAttempts, "max-attempts", 5, "attempts per job, repairs included")
+	fl.IntVar(&opts.Repair, "repair", -1, "re-asks with the validation error after an invalid answer (-1: the provider's default)")
+	fl.DurationVar(&opts.Lease, "lease", time.Minute, "lease duration; leases are renewed while a call runs")
+	fl.BoolVar(&opts.Shadow, "shadow", false, "commit results without publishing outbox events (compare a schema version)")
+	fl.StringVar(&opts.SourceSystem, "source-system", "", "name of the document source (default: fs:<absolute DIR>)")
+	return c
+}
+
+// providerFor builds the named provider. Only cmd imports concrete adapters.
+func (f *Factory) providerFor(name string) (extract.Provider, int, error) {
+	switch name {
+	case "rules":
+		return rules.New(), 0, nil
+	default:
+		return nil, 0, &usageError{err: fmt.Errorf("--provider %q: unknown provider (available: rules)", name)}
+	}
+}
+
+func newRunID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
+	prov, defRepair, err := f.providerFor(opts.Provider)
+	if err != nil {
+		return err
+	}
+	if opts.Repair < 0 {
+		opts.Repair = defRepair
+	}
+	v, _ := schema.Lookup(opts.Schema)
+	st, err := f.OpenStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	runID := newRunID()
+	r := &extract.Runner{
+		Store: st, Provider: prov, Schema: v, Tenant: f.Tenant, RunID: runID,
+		Owner: extract.LocalOwner(runID), Concurrency: opts.Concurrency, OnChange: store.OnChange(opts.OnChange),
+		LeaseFor: opts.Lease, MaxAttempts: opts.MaxAttempts, Repair: opts.Repair, Shadow: opts.Shadow,
+		NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
+	}
+	started := f.Now()
+	if err := r.Begin(ctx); err != nil {
+		return err
+	}
+
+	errOut := f.IO.ErrOut
+	say := func(format string, a ...any) {
+		if !opts.Quiet {
+			fmt.Fprintf(errOut, format, a...)
+		}
+	}
+	var batch []extract.Found
+	flush := func() error {
+		err := r.Enqueue(ctx, batch)
+		batch = batch[:0]
+		return err
+	}
+	var walkErr error
+	for _, dir := range opts.Dirs {
+		r.SourceSystem = opts.SourceSystem
+		if r.SourceSystem == "" {
+			abs, err := filepath.Abs(dir)
+			if err != nil {
+				return fmt.Errorf("%s: %w", dir, err)
+			}
+			if st, err := os.Stat(abs); err == nil && !st.IsDir() {
+				abs = filepath.Dir(abs)
+			}
+			r.SourceSystem = "fs:" + abs
+		}
+		err := extract.Discover(ctx, dir, extract.DiscoverOptions{Include: opts.Include, MaxBytes: opts.MaxBytes},
+			func(d extract.Found) error {
+				batch = append(batch, d)
+				if len(batch) >= 500 {
+					return flush()
+				}
+				return nil
+			},
+			func(s extract.Skipped) {
+				r.Skip(s.Reason)
+				if s.Reason == extract.SkipNotIncluded {
+					return
+				}
+				msg := s.Reason
+				if s.Detail != "" {
+					msg = s.Detail
+				}
+				say("invx: skipped %s: %s\n", displayPath(s.Display), msg)
+			})
+		if err == nil {
+			err = flush()
+		}
+		if err != nil {
+			walkErr = err
+			break
+		}
+	}
+
+	var workErr error
+	if walkErr == nil && ctx.Err() == nil {
+		var bar *progressbar.ProgressBar
+		if f.IO.ErrTTY && !opts.Quiet && !opts.JSON {
+			p, err := st.Pending(ctx, f.Tenant)
+			if err == nil && p.Total() > 0 {
+				bar = newBar(errOut, p.Total())
+				r.ProgressFunc = func(e extract.Event) {
+					if e.Kind == extract.EventJobDone {
+						_ = bar.Add(1)
+					}
+				}
+			}
+		}
+		workErr = r.Work(ctx)
+		if bar != nil {
+			_ = bar.Finish()
+			fmt.Fprintln(errOut)
+		}
+	}
+
+	status := "completed"
+	switch {
+	case walkErr != nil && !errors.Is(walkErr, context.Canceled), workErr != nil && !errors.Is(workErr, context.Canceled):
+		status = "aborted"
+	case ctx.Err() != nil:
+		status = "interrupted"
+	}
+	sum, ferr := r.Finish(ctx, started, status)
+	if sum != nil {
+		if opts.JSON {
+			enc := json.NewEncoder(f.IO.Out)
+			if err := enc.Encode(sum); err != nil {
+				return err
+			}
+		} else if !opts.Quiet || sum.NeedsReview() > 0 {
+			renderSummary(errOut, sum)
+		}
+	}
+	switch {
+	case walkErr != nil && !errors.Is(walkErr, context.Canceled):
+		return walkErr
+	case workErr != nil && !errors.Is(workErr, context.Canceled):
+		return workErr
+	case ctx.Err() != nil:
+		return interruptedError{}
+	case ferr != nil:
+		return ferr
+	case sum.NeedsReview() > 0:
+		return &needsReviewError{n: sum.NeedsReview()}
+	}
+	return nil
+}
+
+func newBar(w interface{ Write([]byte) (int, error) }, total int) *progressbar.ProgressBar {
+	return progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(w),
+		progressbar.OptionSetDescription("extracting"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionSetItsString("docs"),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionSetPredictTime(true),
+		progressbar.OptionClearOnFinish(),
+	)
+}
+
+func renderSummary(w interface{ Write([]byte) (int, error) }, s *extract.Summary) {
+	p := func(format string, a ...any) { fmt.Fprintf(w, format, a...) }
+	p("run %s  tenant %s  provider %s  schema %s  %s\n", s.RunID, s.Tenant, s.Provider, s.SchemaVersion, s.Status)
+	p("  files seen         %d\n", s.FilesSeen)
+	if n := s.SkippedTotal(); n > 0 {
+		p("  skipped            %d (%s)\n", n, countsString(s.Skipped, extract.SkipNotIncluded))
+	}
+	p("  new jobs           %d\n", s.NewJobs)
+	p("  duplicates         %d\n", s.Duplicates)
+	p("  already committed  %d\n", s.AlreadyCommitted)
+	if s.Resumed > 0 {
+		p("  resumed            %d\n", s.Resumed)
+	}
+	p("  committed          %d\n", s.CommittedNow)
+	rej := 0
+	for _, n := range s.RejectedNow {
+		rej += n
+	}
+	if rej > 0 {
+		p("  rejected           %d (%s)\n", rej, countsString(s.RejectedNow, ""))
+	} else {
+		p("  rejected           0\n")
+	}
+	p("  failed             %d\n", s.FailedNow)
+	p("  held               %d\n", s.Final.Held)
+	p("  attempts           %d\n", s.Attempts)
+	if s.LeaseRecoveries > 0 || s.StaleLeases > 0 {
+		p("  lease recoveries   %d  stale commits %d\n", s.LeaseRecoveries, s.StaleLeases)
+	}
+	p("  wall time          %s\n", (time.Duration(s.WallMS) * time.Millisecond).String())
+	if n := s.NeedsReview(); n > 0 {
+		p("%d document(s) need review (rejected %d, failed %d, held %d): invx show PATH\n",
+			n, s.Final.Rejected, s.Final.Failed, s.Final.Held)
+	}
+	if s.Final.Unfinished > 0 {
+		p("%d document(s) unfinished: run again to carry on\n", s.Final.Unfinished)
+	}
+}
+
+func countsString(m map[string]int, except string) string {
+	keys := make([]string, 0, len(m))
+	for k, n := range m {
+		if k != except && n > 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s %d", k, m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// displayPath quotes a path that holds control characters, so a file name
+// can never forge or break a line of output.
+func displayPath(p string) string {
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return fmt.Sprintf("%q", p)
+		}
+	}
+	return p
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package extract
+
+func processAlive(int) bool { return true }

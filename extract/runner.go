@@ -1,0 +1,598 @@
+package extract
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/invx/invx/schema"
+	"github.com/invx/invx/store"
+)
+
+// ErrAuth is returned by Run when a provider reported an authentication or
+// configuration failure: every other job would fail the same way, so the run
+// stops and no job is marked failed because of it.
+var ErrAuth = errors.New("provider authentication failed")
+
+// Event kinds reported to Runner.ProgressFunc.
+const (
+	EventEnqueued = "enqueued" // N jobs will be worked on
+	EventJobDone  = "job_done" // one job reached a final state in this run
+)
+
+// Event is a progress notification. It carries no document content.
+type Event struct {
+	Kind    string
+	N       int
+	Outcome string
+}
+
+// Runner enqueues documents and works a tenant's queue until it is empty. One
+// Runner is one delivery (run id); it is safe to run many Runners, in one
+// process or several, against one store.
+type Runner struct {
+	Store    store.Store
+	Provider Provider
+	Schema   *schema.Version
+	Tenant   string
+	RunID    string
+	// Owner identifies this worker in leases ("host/pid/run").
+	Owner       string
+	Concurrency int
+	OnChange    store.OnChange
+	LeaseFor    time.Duration
+	// MaxAttempts bounds every attempt of a job, repairs included.
+	MaxAttempts int
+	// Repair is how many times an invalid answer is re-asked with the
+	// validation error fed back.
+	Repair int
+	// Backoff is the base of the transient retry backoff; MaxBackoff caps it.
+	Backoff    time.Duration
+	MaxBackoff time.Duration
+	// Shadow commits results without publishing outbox events.
+	Shadow bool
+	// SourceSystem names where documents come from (see store.Document).
+	SourceSystem string
+
+	// NowFunc is the clock (time.Now by default).
+	NowFunc func() time.Time
+	// AliveFunc tells whether a lease owner still exists; dead owners'
+	// leases are reaped at once. Nil: leases only expire with time.
+	AliveFunc func(owner string) bool
+	// ProgressFunc, if set, is called from the run's goroutines.
+	ProgressFunc func(Event)
+	Logger       *slog.Logger
+	// PollInterval is how often an idle runner looks for work that another
+	// worker holds or that waits for its retry time.
+	PollInterval time.Duration
+
+	mu      sync.Mutex
+	summary Summary
+	keys    []string
+}
+
+func (r *Runner) now() time.Time {
+	if r.NowFunc != nil {
+		return r.NowFunc()
+	}
+	return time.Now()
+}
+
+func (r *Runner) log() *slog.Logger {
+	if r.Logger != nil {
+		return r.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func (r *Runner) progress(e Event) {
+	if r.ProgressFunc != nil {
+		r.ProgressFunc(e)
+	}
+}
+
+func (r *Runner) defaults() {
+	if r.Concurrency <= 0 {
+		r.Concurrency = 4
+	}
+	if r.LeaseFor <= 0 {
+		r.LeaseFor = time.Minute
+	}
+	if r.MaxAttempts <= 0 {
+		r.MaxAttempts = 5
+	}
+	if r.Backoff <= 0 {
+		r.Backoff = 500 * time.Millisecond
+	}
+	if r.MaxBackoff <= 0 {
+		r.MaxBackoff = time.Minute
+	}
+	if r.PollInterval <= 0 {
+		r.PollInterval = 200 * time.Millisecond
+	}
+	if r.OnChange == "" {
+		r.OnChange = store.OnChangeHold
+	}
+	if r.SourceSystem == "" {
+		r.SourceSystem = "fs"
+	}
+	r.summary.init(r)
+}
+
+// Begin records the run. Call it once before Add and Work.
+func (r *Runner) Begin(ctx context.Context) error {
+	r.defaults()
+	if err := ValidateTenant(r.Tenant); err != nil {
+		return err
+	}
+	return r.Store.BeginRun(ctx, &store.BeginRunParams{ID: r.RunID, Tenant: r.Tenant, Command: "run",
+		Provider: r.Provider.Name(), SchemaVersion: r.Schema.Name, StartedAt: r.now()})
+}
+
+// Skip counts a file that discovery passed over.
+func (r *Runner) Skip(reason string) {
+	r.mu.Lock()
+	r.summary.Skipped[reason]++
+	r.mu.Unlock()
+}
+
+// Enqueue keys and enqueues a batch of discovered documents.
+func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
+	if len(docs) == 0 {
+		return nil
+	}
+	sd := make([]store.Document, len(docs))
+	for i, d := range docs {
+		key, err := JobKey(r.Tenant, Transformation, r.Schema.Name, d.Digest)
+		if err != nil {
+			return fmt.Errorf("%s: %w", d.Display, err)
+		}
+		sd[i] = store.Document{SourceSystem: r.SourceSystem, Path: d.Path, Digest: d.Digest, JobKey: key, Text: d.Text}
+	}
+	res, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
+		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now()})
+	if err != nil {
+		return fmt.Errorf("enqueue: %w", err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.summary.FilesSeen += len(docs)
+	for i, e := range res {
+		r.keys = append(r.keys, e.JobKey)
+		switch e.Outcome {
+		case store.EnqueueNew:
+			r.summary.NewJobs++
+		case store.EnqueueDuplicate:
+			r.summary.Duplicates++
+		case store.EnqueueAlreadyCommitted:
+			r.summary.AlreadyCommitted++
+		case store.EnqueuePending:
+			r.summary.Resumed++
+		case store.EnqueueNeedsReview:
+			r.summary.StillNeedsReview++
+		case store.EnqueueHeld:
+			r.summary.HeldChanged++
+			r.log().Info("held", "stage", "held", "tenant", r.Tenant, "job_key", e.JobKey, "run_id", r.RunID,
+				"prev_job_key", e.PrevJobKey, "path", fmt.Sprintf("%q", docs[i].Path))
+		}
+	}
+	return nil
+}
+
+// Keys returns the job keys of the documents enqueued by this run, in order.
+func (r *Runner) Keys() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.keys...)
+}
+
+type jobResult struct {
+	outcome string
+	abort   error
+}
+
+// Work claims and processes the tenant's jobs until none is left, ctx is
+// cancelled or a provider reports an authentication failure. Jobs that are
+// in flight when ctx is cancelled finish (their provider call is not cut
+// short) or give their lease back.
+func (r *Runner) Work(ctx context.Context) error {
+	work := make(chan *store.Lease, r.Concurrency)
+	done := make(chan jobResult, r.Concurrency)
+	var wg sync.WaitGroup
+	// Calls run on a context that survives the first interrupt, so what is
+	// in flight can finish and commit cleanly.
+	callCtx := context.WithoutCancel(ctx)
+	for range r.Concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for l := range work {
+				done <- r.process(ctx, callCtx, l)
+			}
+		}()
+	}
+	defer func() {
+		close(work)
+		wg.Wait()
+	}()
+
+	r.reap(callCtx)
+	inflight := 0
+	var abort error
+	idle := r.PollInterval
+	wait := func(d time.Duration) {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case res := <-done:
+			inflight--
+			abort = errors.Join(abort, res.abort)
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+	for {
+		stopping := ctx.Err() != nil || abort != nil
+		if stopping {
+			for inflight > 0 {
+				res := <-done
+				inflight--
+				abort = errors.Join(abort, res.abort)
+			}
+			break
+		}
+		claimed := 0
+		if free := r.Concurrency - inflight; free > 0 {
+			leases, err := r.Store.Claim(callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
+				Limit: free, LeaseFor: r.LeaseFor, Now: r.now()})
+			if err != nil {
+				abort = fmt.Errorf("claim jobs: %w", err)
+				continue
+			}
+			for _, l := range leases {
+				inflight++
+				claimed++
+				if l.Recovered {
+					r.count(func(s *Summary) { s.LeaseRecoveries++ })
+					r.log().Info("lease recovered", "stage", "lease_recovered", "tenant", l.Tenant, "job_key", l.JobKey,
+						"run_id", r.RunID, "attempt", l.AttemptNo)
+				}
+				work <- l
+			}
+		}
+		if claimed > 0 {
+			idle = r.PollInterval
+			// Take any finished results without blocking, then claim again.
+			continue
+		}
+		if inflight > 0 {
+			wait(time.Hour)
+			continue
+		}
+		p, err := r.Store.Pending(callCtx, r.Tenant)
+		if err != nil {
+			abort = fmt.Errorf("read pending jobs: %w", err)
+			continue
+		}
+		if p.Total() == 0 {
+			break
+		}
+		// Work exists but is not ours yet: another worker holds it or it
+		// waits for its retry time. Sleep until it may be, polling with a
+		// gentle backoff so idle workers do not hammer the write lock.
+		d := idle
+		if !p.NextWake.IsZero() {
+			if until := p.NextWake.Sub(r.now()); until > 0 && until < d {
+				d = until
+			}
+		}
+		wait(max(d, 5*time.Millisecond))
+		idle = min(idle*2, 2*time.Second)
+		r.reap(callCtx)
+	}
+	return abort
+}
+
+func (r *Runner) reap(ctx context.Context) {
+	if r.AliveFunc == nil {
+		return
+	}
+	n, err := r.Store.ReapLeases(ctx, &store.ReapLeasesParams{Alive: r.AliveFunc, Now: r.now()})
+	if err != nil {
+		r.log().Warn("reap leases", "stage", "reap", "error", err)
+		return
+	}
+	if n > 0 {
+		r.log().Info("reaped leases of gone workers", "stage", "reap", "tenant", r.Tenant, "run_id", r.RunID, "count", n)
+	}
+}
+
+func (r *Runner) count(f func(*Summary)) {
+	r.mu.Lock()
+	f(&r.summary)
+	r.mu.Unlock()
+}
+
+// process works one leased job through as many attempts as the lease and
+// the repair budget allow.
+func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult {
+	log := r.log().With("tenant", l.Tenant, "job_key", l.JobKey, "run_id", r.RunID)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stopRenew := r.keepLease(ctx, cancel, l, log)
+	defer stopRenew()
+
+	v := r.Schema
+	if l.SchemaVersion != r.Schema.Name {
+		// A job is only ever worked under the version it was keyed with.
+		var err error
+		if v, err = schema.Lookup(l.SchemaVersion); err != nil {
+			return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+				ErrorClass: string(ClassPermanent), Message: err.Error()}, log)
+		}
+	}
+	var feedback *schema.ValidationError
+	repairs := 0
+	for {
+		if l.AttemptNo > r.MaxAttempts {
+			return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+				ErrorClass: "max_attempts", Message: fmt.Sprintf("gave up after %d attempts (--max-attempts)", r.MaxAttempts)}, log)
+		}
+		r.count(func(s *Summary) { s.Attempts++ })
+		start := time.Now()
+		resp, err := r.Provider.Extract(ctx, &Request{Tenant: l.Tenant, JobKey: l.JobKey, Attempt: l.AttemptNo,
+			Text: l.Text, Schema: v, Feedback: feedback})
+		info := store.AttemptInfo{Provider: r.Provider.Name(), Duration: time.Since(start), PromptHash: v.PromptHash()}
+		if resp != nil {
+			info.Model, info.InputTokens, info.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
+			info.RequestID, info.HTTPStatus = resp.RequestID, resp.HTTPStatus
+		}
+		log := log.With("attempt", l.AttemptNo, "provider", info.Provider, "model", info.Model)
+		log.Debug("provider call", "stage", "provider_call", "duration_ms", info.Duration.Milliseconds(),
+			"input_tokens", info.InputTokens, "output_tokens", info.OutputTokens, "outcome", outcomeOf(err))
+		if err != nil {
+			return r.failed(ctx, runCtx, l, err, info, log)
+		}
+		res, verr := v.Validate(resp.Output, l.Text)
+		if verr != nil {
+			var ve *schema.ValidationError
+			if !errors.As(verr, &ve) {
+				ve = &schema.ValidationError{Category: schema.CategoryDecode, Msg: verr.Error()}
+			}
+			info.Outcome, info.ErrorClass = store.OutcomeRejected, string(ClassRejected)
+			info.Category, info.Message = string(ve.Category), ve.Error()
+			info.Output = capBytes(resp.Output, 64<<10)
+			log.Info("answer rejected", "stage", "rejected", "outcome", "rejected", "error_class", "rejected", "category", string(ve.Category))
+			if repairs < r.Repair && l.AttemptNo < r.MaxAttempts && runCtx.Err() == nil {
+				repairs++
+				feedback = ve
+				id, no, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
+					AttemptID: l.AttemptID, RunID: r.RunID, Owner: r.Owner, Attempt: info, Now: r.now()})
+				if err != nil {
+					return r.storeErr(l, err, log)
+				}
+				l.AttemptID, l.AttemptNo = id, no
+				continue
+			}
+			r.count(func(s *Summary) { s.RejectedNow[string(ve.Category)]++ })
+			return r.finish(ctx, l, store.StateRejected, time.Time{}, info, log)
+		}
+		info.Outcome = store.OutcomeSucceeded
+		cr, err := r.Store.Commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
+			AttemptID: l.AttemptID, RunID: r.RunID, SchemaVersion: v.Name, Result: res.JSON, Shadow: r.Shadow,
+			Outbox: outboxEvents(l, res), Attempt: info, Now: r.now()})
+		if err != nil {
+			return r.storeErr(l, err, log)
+		}
+		r.count(func(s *Summary) { s.CommittedNow++ })
+		log.Info("committed", "stage", "committed", "outcome", "succeeded", "result_id", cr.ResultID, "existing", cr.Existing)
+		r.progress(Event{Kind: EventJobDone, Outcome: store.StateSucceeded})
+		return jobResult{outcome: store.StateSucceeded}
+	}
+}
+
+func outcomeOf(err error) string {
+	if err != nil {
+		return string(Classify(err))
+	}
+	return "ok"
+}
+
+func capBytes(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}
+
+// failed applies the retry policy to a provider failure.
+func (r *Runner) failed(ctx, runCtx context.Context, l *store.Lease, err error, info store.AttemptInfo, log *slog.Logger) jobResult {
+	class := Classify(err)
+	var pe *ProviderError
+	if errors.As(err, &pe) {
+		info.HTTPStatus = max(info.HTTPStatus, pe.Status)
+		info.Category = pe.Category
+	}
+	info.ErrorClass = string(class)
+	info.Message = capString(err.Error(), 500)
+	switch class {
+	case ClassAuth:
+		info.Outcome = store.OutcomeReleased
+		res := r.finish(ctx, l, store.StateQueued, time.Time{}, info, log)
+		res.abort = fmt.Errorf("%w: %s", ErrAuth, info.Message)
+		return res
+	case ClassInterrupted:
+		info.Outcome = store.OutcomeReleased
+		return r.finish(ctx, l, store.StateQueued, time.Time{}, info, log)
+	case ClassPermanent:
+		info.Outcome = store.OutcomeFailed
+		r.count(func(s *Summary) { s.FailedNow++ })
+		return r.finish(ctx, l, store.StateFailed, time.Time{}, info, log)
+	case ClassRejected:
+		info.Outcome = store.OutcomeRejected
+		r.count(func(s *Summary) { s.RejectedNow[firstNonEmpty(info.Category, "provider")]++ })
+		return r.finish(ctx, l, store.StateRejected, time.Time{}, info, log)
+	}
+	// Transient or rate limited: try again later under a new lease.
+	if l.AttemptNo >= r.MaxAttempts {
+		info.Outcome = store.OutcomeFailed
+		r.count(func(s *Summary) { s.FailedNow++ })
+		return r.finish(ctx, l, store.StateFailed, time.Time{}, info, log)
+	}
+	delay := r.backoff(l.AttemptNo)
+	if pe != nil && pe.RetryAfter > delay {
+		delay = min(pe.RetryAfter, r.MaxBackoff)
+	}
+	info.Outcome, info.NextDelay = store.OutcomeRetry, delay
+	r.count(func(s *Summary) { s.Retried++ })
+	log.Info("retry scheduled", "stage", "retry_scheduled", "error_class", string(class), "delay_ms", delay.Milliseconds())
+	return r.finish(ctx, l, store.StateRetryWait, r.now().Add(delay), info, log)
+}
+
+// backoff is exponential with full jitter: a random wait in [0, base*2^n),
+// capped, so many workers that failed together do not retry together.
+func (r *Runner) backoff(attempt int) time.Duration {
+	ceil := r.Backoff << min(attempt-1, 20)
+	if ceil <= 0 || ceil > r.MaxBackoff {
+		ceil = r.MaxBackoff
+	}
+	return time.Duration(rand.Int64N(int64(ceil)) + 1)
+}
+
+func firstNonEmpty(a ...string) string {
+	for _, s := range a {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func capString(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
+func (r *Runner) finish(ctx context.Context, l *store.Lease, state string, next time.Time, info store.AttemptInfo, log *slog.Logger) jobResult {
+	err := r.Store.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+		State: state, NextAttemptAt: next, Attempt: info, Now: r.now()})
+	if err != nil {
+		return r.storeErr(l, err, log)
+	}
+	switch state {
+	case store.StateRejected, store.StateFailed:
+		r.progress(Event{Kind: EventJobDone, Outcome: state})
+	}
+	return jobResult{outcome: state}
+}
+
+// storeErr handles a store failure while finishing a job. A lost fence is
+// an outcome (another worker owns the job now); anything else is logged and
+// the job is left to lease expiry, which is safe by construction.
+func (r *Runner) storeErr(l *store.Lease, err error, log *slog.Logger) jobResult {
+	if errors.Is(err, store.ErrStaleLease) {
+		r.count(func(s *Summary) { s.StaleLeases++ })
+		log.Warn("stale lease: commit rejected", "stage", "stale_commit", "outcome", store.OutcomeStaleLease)
+		return jobResult{outcome: store.OutcomeStaleLease}
+	}
+	log.Error("store write failed", "stage", "commit", "error", err)
+	return jobResult{outcome: "error", abort: fmt.Errorf("job %s: %w", l.JobKey, err)}
+}
+
+// keepLease renews the lease while a call runs. If the lease is lost the
+// call's context is cancelled: its answer could not be committed anyway.
+func (r *Runner) keepLease(ctx context.Context, cancel context.CancelFunc, l *store.Lease, log *slog.Logger) func() {
+	stop := make(chan struct{})
+	var once sync.Once
+	go func() {
+		t := time.NewTicker(r.LeaseFor / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if _, err := r.Store.Renew(ctx, &store.RenewParams{JobID: l.JobID, Token: l.Token, LeaseFor: r.LeaseFor, Now: r.now()}); err != nil {
+					if errors.Is(err, store.ErrStaleLease) {
+						log.Warn("lease lost", "stage", "renew", "outcome", "stale_lease")
+						cancel()
+						return
+					}
+					log.Warn("renew lease", "stage", "renew", "error", err)
+				}
+			}
+		}
+	}()
+	return func() { once.Do(func() { close(stop) }) }
+}
+
+// outboxEvents are the side effects of a commit: one per action item and one
+// invoice.committed, keyed job key + action id.
+func outboxEvents(l *store.Lease, res *schema.Result) []store.OutboxInput {
+	evs := make([]store.OutboxInput, 0, len(res.Actions)+1)
+	for _, a := range res.Actions {
+		payload, _ := json.Marshal(map[string]any{
+			"event": "invoice.action", "tenant": l.Tenant, "job_key": l.JobKey, "schema_version": res.Version,
+			"action": a,
+		})
+		evs = append(evs, store.OutboxInput{ActionID: a.ID, Kind: a.Kind, Payload: payload})
+	}
+	payload, _ := json.Marshal(map[string]any{
+		"event": "invoice.committed", "tenant": l.Tenant, "job_key": l.JobKey, "schema_version": res.Version,
+		"source_path": l.SourcePath, "result": json.RawMessage(res.JSON),
+	})
+	evs = append(evs, store.OutboxInput{ActionID: "invoice.committed", Kind: "invoice.committed", Payload: payload})
+	return evs
+}
+
+// Finish computes the final state of this run's documents and records the
+// run. It uses its own context so an interrupted run is still recorded.
+func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (*Summary, error) {
+	ctx = context.WithoutCancel(ctx)
+	keys := r.Keys()
+	states, err := r.Store.JobStates(ctx, r.Tenant, keys)
+	if err != nil {
+		return nil, fmt.Errorf("read final job states: %w", err)
+	}
+	r.mu.Lock()
+	s := r.summary
+	s.copyMaps(&r.summary)
+	r.mu.Unlock()
+	seen := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		st := states[k]
+		switch st.State {
+		case store.StateSucceeded:
+			s.Final.Succeeded++
+		case store.StateRejected:
+			s.Final.Rejected++
+			s.Final.RejectedBy[firstNonEmpty(st.Category, "unknown")]++
+		case store.StateFailed:
+			s.Final.Failed++
+		case store.StateHeld:
+			s.Final.Held++
+		default:
+			s.Final.Unfinished++
+		}
+	}
+	s.Status = status
+	s.WallMS = r.now().Sub(started).Milliseconds()
+	body, _ := json.Marshal(&s)
+	if err := r.Store.FinishRun(ctx, &store.FinishRunParams{ID: r.RunID, Status: status, FinishedAt: r.now(), Summary: body}); err != nil {
+		return &s, err
+	}
+	return &s, nil
+}

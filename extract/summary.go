@@ -1,0 +1,87 @@
+package extract
+
+// Summary is what a run did. It holds counts only, never document content, so
+// it can be printed, logged and stored with the run.
+type Summary struct {
+	RunID         string `json:"run_id"`
+	Tenant        string `json:"tenant"`
+	Provider      string `json:"provider"`
+	SchemaVersion string `json:"schema_version"`
+	Status        string `json:"status"`
+
+	// Discovery and enqueue.
+	FilesSeen        int            `json:"files_seen"`
+	Skipped          map[string]int `json:"skipped"`
+	NewJobs          int            `json:"new_jobs"`
+	Duplicates       int            `json:"duplicates_suppressed"`
+	AlreadyCommitted int            `json:"already_committed"`
+	Resumed          int            `json:"resumed"`
+	StillNeedsReview int            `json:"still_needs_review"`
+	HeldChanged      int            `json:"held_changed"`
+
+	// Work done by this run (on any of the tenant's queued jobs).
+	Attempts        int            `json:"attempts"`
+	CommittedNow    int            `json:"committed"`
+	RejectedNow     map[string]int `json:"rejected"`
+	FailedNow       int            `json:"failed"`
+	Retried         int            `json:"retried"`
+	LeaseRecoveries int            `json:"lease_recoveries"`
+	StaleLeases     int            `json:"stale_leases"`
+
+	// Final state of the documents this run saw.
+	Final FinalStates `json:"final"`
+
+	WallMS int64 `json:"wall_ms"`
+}
+
+// FinalStates count the documents of a run by the state they ended in.
+type FinalStates struct {
+	Succeeded  int            `json:"succeeded"`
+	Rejected   int            `json:"rejected"`
+	RejectedBy map[string]int `json:"rejected_by_category"`
+	Failed     int            `json:"failed"`
+	Held       int            `json:"held"`
+	Unfinished int            `json:"unfinished"`
+}
+
+// NeedsReview is the number of documents a person has to look at.
+func (s *Summary) NeedsReview() int { return s.Final.Rejected + s.Final.Failed + s.Final.Held }
+
+// SkippedTotal is the number of files passed over (files not matching
+// --include are not counted: they were never candidates).
+func (s *Summary) SkippedTotal() int {
+	n := 0
+	for reason, c := range s.Skipped {
+		if reason != SkipNotIncluded {
+			n += c
+		}
+	}
+	return n
+}
+
+func (s *Summary) init(r *Runner) {
+	s.RunID, s.Tenant, s.Provider, s.SchemaVersion = r.RunID, r.Tenant, r.Provider.Name(), r.Schema.Name
+	if s.Skipped == nil {
+		s.Skipped = map[string]int{}
+	}
+	if s.RejectedNow == nil {
+		s.RejectedNow = map[string]int{}
+	}
+	if s.Final.RejectedBy == nil {
+		s.Final.RejectedBy = map[string]int{}
+	}
+}
+
+func (s *Summary) copyMaps(from *Summary) {
+	s.Skipped = cloneMap(from.Skipped)
+	s.RejectedNow = cloneMap(from.RejectedNow)
+	s.Final.RejectedBy = cloneMap(from.Final.RejectedBy)
+}
+
+func cloneMap(m map[string]int) map[string]int {
+	out := make(map[string]int, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

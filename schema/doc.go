@@ -1,0 +1,38 @@
+// Package schema holds the versioned result schemas of invx: the Go types that
+// are their single source of truth, the JSON Schema generated from them, the
+// system prompt that goes with each version, and the strict, deterministic
+// validation every candidate answer passes before it may be committed.
+//
+// schema imports neither extract nor store.
+//
+// # Validation
+//
+// [Version.Validate] runs in two phases and stops at the first problem, so
+// one input always yields the same error:
+//
+//  1. Syntax: at most 64 KiB of valid UTF-8 holding exactly one JSON value.
+//     A broken value is [CategoryDecode]; anything but whitespace after it
+//     ("{}{}", "{} x") is [CategoryTrailingData].
+//  2. Meaning: the value is walked token by token and the first error in
+//     document order is returned, whatever its category. Keys match the Go
+//     type's JSON names exactly; a key seen twice, or a case variant of an
+//     earlier key, is [CategoryDuplicateKey], since encoding/json would
+//     silently let the later one win.
+//
+// A value of the wrong JSON type (a string where an integer belongs, null
+// where an object or a non-nullable string belongs) is always
+// [CategoryDecode]. A missing key is reported when its object closes, with
+// the category an empty value of that key would get: schema_version
+// [CategorySchemaVersion]; title and bullets [CategoryDisplay]; invoice and
+// its five facts [CategoryFacts]; an action's id, kind and evidence
+// [CategoryActionID], [CategoryActionKind] and [CategoryActionEvidence].
+// action_items may be empty but not absent; a missing action_items is
+// [CategoryDecode], because no emptiness check exists for it.
+//
+// Within one string the checks run in a fixed order: emptiness, byte cap,
+// control characters, then the field's own rule (currency table, date,
+// id alphabet, id uniqueness, evidence substring).
+//
+// Error messages never repeat candidate or source text; see
+// [ValidationError].
+package schema

@@ -1,0 +1,475 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/invx/invx/store"
+)
+
+// enqueueBatch bounds one enqueue transaction: large enough to amortise the
+// fsync, small enough that other processes are not starved of the write lock.
+const enqueueBatch = 500
+
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func nullMS(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: t.UnixMilli(), Valid: true}
+}
+
+func fromMS(v sql.NullInt64) time.Time {
+	if !v.Valid || v.Int64 == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v.Int64).UTC()
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// BeginRun implements store.Store.
+func (s *Store) BeginRun(ctx context.Context, p *store.BeginRunParams) error {
+	_, err := s.w.ExecContext(ctx, `INSERT INTO runs (id, tenant, command, provider, schema_version, started_at)
+		VALUES (?, ?, ?, ?, ?, ?)`, p.ID, p.Tenant, p.Command, p.Provider, p.SchemaVersion, ms(p.StartedAt))
+	if err != nil {
+		return fmt.Errorf("begin run %s: %w", p.ID, interpret(err))
+	}
+	return nil
+}
+
+// FinishRun implements store.Store.
+func (s *Store) FinishRun(ctx context.Context, p *store.FinishRunParams) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE runs SET status = ?, finished_at = ?, summary = ? WHERE id = ?`,
+		p.Status, ms(p.FinishedAt), string(p.Summary), p.ID)
+	if err != nil {
+		return fmt.Errorf("finish run %s: %w", p.ID, interpret(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("finish run %s: %w", p.ID, store.ErrNotFound)
+	}
+	return nil
+}
+
+// Enqueue implements store.Store.
+func (s *Store) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.EnqueueResult, error) {
+	out := make([]store.EnqueueResult, 0, len(p.Docs))
+	for start := 0; start < len(p.Docs); start += enqueueBatch {
+		end := min(start+enqueueBatch, len(p.Docs))
+		var batch []store.EnqueueResult
+		err := s.tx(ctx, func(tx *sql.Tx) error {
+			batch = batch[:0]
+			for i := start; i < end; i++ {
+				r, err := enqueueOne(ctx, tx, p, &p.Docs[i])
+				if err != nil {
+					return fmt.Errorf("enqueue %s: %w", p.Docs[i].Path, err)
+				}
+				batch = append(batch, r)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, batch...)
+	}
+	return out, nil
+}
+
+func enqueueOne(ctx context.Context, tx *sql.Tx, p *store.EnqueueParams, d *store.Document) (store.EnqueueResult, error) {
+	now := ms(p.Now)
+	res := store.EnqueueResult{JobKey: d.JobKey}
+
+	// Is this path known, and did its text change since?
+	var srcDigest, srcKey string
+	err := tx.QueryRowContext(ctx, `SELECT digest, job_key FROM sources WHERE tenant = ? AND source_system = ? AND path = ?`,
+		p.Tenant, d.SourceSystem, d.Path).Scan(&srcDigest, &srcKey)
+	known := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return res, err
+	}
+	state := store.StateQueued
+	var heldReason, prevKey sql.NullString
+	if known && srcDigest != d.Digest && srcKey != d.JobKey && p.OnChange != store.OnChangeProcess {
+		var prevState string
+		err := tx.QueryRowContext(ctx, `SELECT state FROM jobs WHERE tenant = ? AND job_key = ?`, p.Tenant, srcKey).Scan(&prevState)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return res, err
+		}
+		if prevState == store.StateSucceeded {
+			state = store.StateHeld
+			heldReason = sql.NullString{String: "identity_conflict", Valid: true}
+			prevKey = sql.NullString{String: srcKey, Valid: true}
+			res.PrevJobKey = srcKey
+		}
+	}
+
+	// Insert-or-ignore: the unique (tenant, job_key) index decides, never a
+	// prior SELECT, so concurrent enqueuers cannot both insert.
+	err = tx.QueryRowContext(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
+			source_system, source_path, source_text, state, held_reason, prev_job_key, first_run_id, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
+		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, d.Text,
+		state, heldReason, prevKey, p.RunID, now, now).Scan(&res.JobID)
+	switch {
+	case err == nil:
+		res.Outcome = store.EnqueueNew
+		if state == store.StateHeld {
+			res.Outcome = store.EnqueueHeld
+		}
+	case errors.Is(err, sql.ErrNoRows):
+		var jobState, jobPath string
+		var prev sql.NullString
+		if err := tx.QueryRowContext(ctx, `SELECT id, state, source_path, prev_job_key FROM jobs WHERE tenant = ? AND job_key = ?`,
+			p.Tenant, d.JobKey).Scan(&res.JobID, &jobState, &jobPath, &prev); err != nil {
+			return res, err
+		}
+		res.PrevJobKey = prev.String
+		switch {
+		case jobState == store.StateHeld:
+			res.Outcome = store.EnqueueHeld
+		case jobPath != d.Path:
+			res.Outcome = store.EnqueueDuplicate
+		case jobState == store.StateSucceeded:
+			res.Outcome = store.EnqueueAlreadyCommitted
+		case jobState == store.StateRejected || jobState == store.StateFailed:
+			res.Outcome = store.EnqueueNeedsReview
+		default:
+			res.Outcome = store.EnqueuePending
+		}
+	default:
+		return res, err
+	}
+
+	// Record where this text was seen. A held change leaves the reference on
+	// the committed text until someone accepts the change.
+	if res.Outcome != store.EnqueueHeld {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sources (tenant, source_system, path, digest, job_key, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (tenant, source_system, path) DO UPDATE SET digest = excluded.digest, job_key = excluded.job_key,
+				updated_at = excluded.updated_at
+			WHERE sources.digest <> excluded.digest`,
+			p.Tenant, d.SourceSystem, d.Path, d.Digest, d.JobKey, now); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// claimable lists the three ways a job becomes claimable. Each query walks
+// the (state, tenant, id) index, so finished jobs are never scanned.
+var claimable = []struct {
+	where     string
+	recovered bool
+}{
+	{`state = 'queued'`, false},
+	{`state = 'retry_wait' AND next_attempt_at <= ?`, false},
+	{`state = 'running' AND lease_expires_at <= ?`, true},
+}
+
+// Claim implements store.Store.
+func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease, error) {
+	if p.Limit <= 0 {
+		return nil, nil
+	}
+	now := ms(p.Now)
+	var leases []*store.Lease
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		leases = leases[:0]
+		for _, c := range claimable {
+			if len(leases) >= p.Limit {
+				break
+			}
+			q := `SELECT id FROM jobs WHERE ` + c.where
+			var args []any
+			if strings.Contains(c.where, "?") {
+				args = append(args, now)
+			}
+			if p.Tenant != "" {
+				q += ` AND tenant = ?`
+				args = append(args, p.Tenant)
+			}
+			q += ` ORDER BY id LIMIT ?`
+			args = append(args, p.Limit-len(leases))
+			ids, err := queryIDs(ctx, tx, q, args...)
+			if err != nil {
+				return fmt.Errorf("find claimable jobs: %w", err)
+			}
+			for _, id := range ids {
+				l, err := grant(ctx, tx, p, id, c.recovered)
+				if err != nil {
+					return fmt.Errorf("lease job %d: %w", id, err)
+				}
+				leases = append(leases, l)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("claim: %w", err)
+	}
+	return leases, nil
+}
+
+func queryIDs(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+func grant(ctx context.Context, tx *sql.Tx, p *store.ClaimParams, id int64, recovered bool) (*store.Lease, error) {
+	now := ms(p.Now)
+	expires := p.Now.Add(p.LeaseFor)
+	l := &store.Lease{JobID: id, ExpiresAt: expires.UTC(), Recovered: recovered}
+	var text sql.NullString
+	err := tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_token = lease_token + 1,
+			lease_expires_at = ?, attempts = attempts + 1, lease_recoveries = lease_recoveries + ?, updated_at = ?
+		WHERE id = ?
+		RETURNING tenant, job_key, schema_version, source_path, source_text, lease_token, attempts`,
+		p.Owner, ms(expires), boolInt(recovered), now, id).
+		Scan(&l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &text, &l.Token, &l.AttemptNo)
+	if err != nil {
+		return nil, err
+	}
+	l.Text = text.String
+	l.PrevAttempts = l.AttemptNo - 1
+	if recovered {
+		// The previous holder's attempt never reported back.
+		if _, err := tx.ExecContext(ctx, `UPDATE attempts SET outcome = ?, finished_at = ? WHERE job_id = ? AND outcome = ''`,
+			store.OutcomeLeaseExpired, now, id); err != nil {
+			return nil, err
+		}
+	}
+	err = tx.QueryRowContext(ctx, `INSERT INTO attempts (job_id, tenant, attempt_no, run_id, owner, lease_token, started_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		id, l.Tenant, l.AttemptNo, p.RunID, p.Owner, l.Token, now).Scan(&l.AttemptID)
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Renew implements store.Store.
+func (s *Store) Renew(ctx context.Context, p *store.RenewParams) (time.Time, error) {
+	expires := p.Now.Add(p.LeaseFor).UTC()
+	res, err := s.w.ExecContext(ctx, `UPDATE jobs SET lease_expires_at = ? WHERE id = ? AND lease_token = ? AND state = 'running'`,
+		ms(expires), p.JobID, p.Token)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("renew lease of job %d: %w", p.JobID, interpret(err))
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return time.Time{}, fmt.Errorf("renew lease of job %d: %w", p.JobID, store.ErrStaleLease)
+	}
+	return expires, nil
+}
+
+// Commit implements store.Store.
+func (s *Store) Commit(ctx context.Context, p *store.CommitParams) (*store.CommitResult, error) {
+	var out store.CommitResult
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		now := ms(p.Now)
+		// The fence: only the current lease holder moves the job on.
+		res, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
+				next_attempt_at = NULL, updated_at = ?
+			WHERE id = ? AND lease_token = ? AND state = 'running'`, now, p.JobID, p.Token)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.ErrStaleLease
+		}
+		// Insert or return the existing result, atomically, in this
+		// transaction: the no-op update makes RETURNING yield the row that
+		// was already there.
+		var attemptID int64
+		err = tx.QueryRowContext(ctx, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow, committed_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (tenant, job_key) DO UPDATE SET tenant = excluded.tenant
+			RETURNING id, attempt_id`,
+			p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, boolInt(p.Shadow), now).
+			Scan(&out.ResultID, &attemptID)
+		if err != nil {
+			return fmt.Errorf("insert result: %w", err)
+		}
+		out.Existing = attemptID != p.AttemptID
+		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET result_id = ? WHERE id = ?`, out.ResultID, p.JobID); err != nil {
+			return err
+		}
+		if !p.Shadow && !out.Existing {
+			for _, ev := range p.Outbox {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
+					VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
+					p.Tenant, p.JobKey+":"+ev.ActionID, p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now); err != nil {
+					return fmt.Errorf("insert outbox event %s: %w", ev.ActionID, err)
+				}
+			}
+		}
+		return finishAttemptRow(ctx, tx, p.AttemptID, &p.Attempt, now)
+	})
+	if errors.Is(err, store.ErrStaleLease) {
+		return nil, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, p.Now)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("commit job %s: %w", p.JobKey, err)
+	}
+	return &out, nil
+}
+
+// recordStale marks a fenced-out attempt. It runs in its own transaction
+// because the commit's was rolled back whole.
+func (s *Store) recordStale(ctx context.Context, jobID, attemptID int64, a store.AttemptInfo, now time.Time) error {
+	a.Outcome = store.OutcomeStaleLease
+	a.Output = nil
+	// Only an attempt still open (or closed by a lease recovery) becomes
+	// stale_lease: a replayed call must not rewrite a finished attempt.
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE attempts SET outcome = ?, finished_at = ?, error_class = ?, message = ?,
+				provider = ?, model = ?, duration_ms = ?, input_tokens = ?, output_tokens = ?, prompt_hash = ?
+			WHERE id = ? AND outcome IN ('', ?)`,
+			a.Outcome, ms(now), a.ErrorClass, a.Message, a.Provider, a.Model, a.Duration.Milliseconds(),
+			a.InputTokens, a.OutputTokens, a.PromptHash, attemptID, store.OutcomeLeaseExpired)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("record stale attempt of job %d: %w (after %w)", jobID, err, store.ErrStaleLease)
+	}
+	return fmt.Errorf("commit job %d: %w", jobID, store.ErrStaleLease)
+}
+
+func finishAttemptRow(ctx context.Context, tx *sql.Tx, attemptID int64, a *store.AttemptInfo, now int64) error {
+	_, err := tx.ExecContext(ctx, `UPDATE attempts SET outcome = ?, finished_at = ?, error_class = ?, category = ?, message = ?,
+			provider = ?, model = ?, http_status = ?, request_id = ?, duration_ms = ?, input_tokens = ?, output_tokens = ?,
+			next_delay_ms = ?, prompt_hash = ?, output = ?
+		WHERE id = ?`,
+		a.Outcome, now, a.ErrorClass, a.Category, a.Message, a.Provider, a.Model, a.HTTPStatus, a.RequestID,
+		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, a.NextDelay.Milliseconds(), a.PromptHash, a.Output, attemptID)
+	if err != nil {
+		return fmt.Errorf("finish attempt %d: %w", attemptID, err)
+	}
+	return nil
+}
+
+// FinishAttempt implements store.Store.
+func (s *Store) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams) error {
+	switch p.State {
+	case store.StateQueued, store.StateRetryWait, store.StateRejected, store.StateFailed:
+	default:
+		return fmt.Errorf("finish attempt of job %d: bad next state %q", p.JobID, p.State)
+	}
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		now := ms(p.Now)
+		res, err := tx.ExecContext(ctx, `UPDATE jobs SET state = ?, lease_owner = NULL, lease_expires_at = NULL,
+				next_attempt_at = ?, last_error_class = ?, last_category = ?, last_error = ?, updated_at = ?
+			WHERE id = ? AND lease_token = ? AND state = 'running'`,
+			p.State, nullMS(p.NextAttemptAt), p.Attempt.ErrorClass, p.Attempt.Category, p.Attempt.Message, now, p.JobID, p.Token)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return store.ErrStaleLease
+		}
+		return finishAttemptRow(ctx, tx, p.AttemptID, &p.Attempt, now)
+	})
+	if errors.Is(err, store.ErrStaleLease) {
+		return s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, p.Now)
+	}
+	if err != nil {
+		return fmt.Errorf("finish attempt of job %d: %w", p.JobID, err)
+	}
+	return nil
+}
+
+// ReapLeases implements store.Store.
+func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT lease_owner FROM jobs WHERE state = 'running' AND lease_owner IS NOT NULL`)
+	if err != nil {
+		return 0, fmt.Errorf("list lease owners: %w", err)
+	}
+	var gone []string
+	for rows.Next() {
+		var o string
+		if err := rows.Scan(&o); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("list lease owners: %w", err)
+		}
+		if !p.Alive(o) {
+			gone = append(gone, o)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("list lease owners: %w", err)
+	}
+	n := 0
+	for _, o := range gone {
+		res, err := s.w.ExecContext(ctx, `UPDATE jobs SET lease_expires_at = ? WHERE state = 'running' AND lease_owner = ? AND lease_expires_at > ?`,
+			ms(p.Now), o, ms(p.Now))
+		if err != nil {
+			return n, fmt.Errorf("expire leases of %s: %w", o, err)
+		}
+		k, _ := res.RowsAffected()
+		n += int(k)
+	}
+	return n, nil
+}
+
+func msDuration(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
+
+// NextAttempt implements store.Store.
+func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (int64, int, error) {
+	var id int64
+	var no int
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		now := ms(p.Now)
+		var tenant string
+		err := tx.QueryRowContext(ctx, `UPDATE jobs SET attempts = attempts + 1, last_error_class = ?, last_category = ?,
+				last_error = ?, updated_at = ?
+			WHERE id = ? AND lease_token = ? AND state = 'running' RETURNING attempts, tenant`,
+			p.Attempt.ErrorClass, p.Attempt.Category, p.Attempt.Message, now, p.JobID, p.Token).Scan(&no, &tenant)
+		if errors.Is(err, sql.ErrNoRows) {
+			return store.ErrStaleLease
+		}
+		if err != nil {
+			return err
+		}
+		if err := finishAttemptRow(ctx, tx, p.AttemptID, &p.Attempt, now); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `INSERT INTO attempts (job_id, tenant, attempt_no, run_id, owner, lease_token, started_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.JobID, tenant, no, p.RunID, p.Owner, p.Token, now).Scan(&id)
+	})
+	if errors.Is(err, store.ErrStaleLease) {
+		return 0, 0, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, p.Now)
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
+	}
+	return id, no, nil
+}

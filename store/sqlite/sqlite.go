@@ -1,0 +1,187 @@
+// Package sqlite is the embedded store driver of invx, on modernc.org/sqlite
+// (pure Go, no cgo). Several invx processes may share one database file on one
+// host: every setting below is chosen for that.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/invx/invx/store"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// busyTimeoutMS is how long a connection waits for another process's write
+// transaction before it gives up with SQLITE_BUSY. Write transactions are
+// short (no provider call is ever made inside one), so waiting is cheap.
+const busyTimeoutMS = 30000
+
+// pragmas are applied by the driver to every new connection, so a pooled
+// connection opened later has them too (a PRAGMA run once through
+// database/sql would only reach one connection).
+var pragmas = []string{
+	// Waits for other writers rather than failing at once.
+	fmt.Sprintf("busy_timeout(%d)", busyTimeoutMS),
+	// WAL lets readers run beside the one writer, across processes too.
+	"journal_mode(WAL)",
+	// FULL syncs the WAL at each commit: a committed result survives power
+	// loss, which exactly-once delivery depends on.
+	"synchronous(FULL)",
+	"foreign_keys(1)",
+}
+
+// Store is the SQLite implementation of store.Store.
+type Store struct {
+	path string
+	// w is the only connection that writes. Its transactions begin with
+	// BEGIN IMMEDIATE (_txlock=immediate), taking the write lock up front, so
+	// two transactions never both read and then deadlock upgrading to write.
+	w *sql.DB
+	// r serves reads; WAL readers never block the writer.
+	r *sql.DB
+}
+
+var _ store.Store = (*Store)(nil)
+
+// DSN returns the connection string for path with the settings invx relies on.
+func DSN(path string, txlock string) string {
+	q := url.Values{}
+	q.Set("_txlock", txlock)
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath(), RawQuery: q.Encode()}
+	return u.String()
+}
+
+// Open opens (creating if needed) the database file at path and applies
+// pending migrations.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("open sqlite store: empty path")
+	}
+	path = strings.TrimPrefix(path, "sqlite://")
+	// Create the file ourselves so it is private from its first byte; SQLite
+	// would create it with the process umask (usually world-readable), and
+	// it holds invoice text. SQLite gives -wal and -shm the same mode.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite store: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("open sqlite store: %w", err)
+	}
+
+	w, err := sql.Open("sqlite", DSN(path, "immediate"))
+	if err != nil {
+		return nil, fmt.Errorf("open sqlite store %s: %w", path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	r, err := sql.Open("sqlite", DSN(path, "deferred"))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open sqlite store %s: %w", path, err)
+	}
+	r.SetMaxOpenConns(4)
+	r.SetMaxIdleConns(4)
+	s := &Store{path: path, w: w, r: r}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("open sqlite store %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// Driver implements store.Store.
+func (s *Store) Driver() string { return "sqlite" }
+
+// Close implements store.Store.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// Path is the database file.
+func (s *Store) Path() string { return s.path }
+
+// WriterDB and ReaderDB expose the pools to this driver's tests and to
+// diagnostics (integrity checks); callers outside store must use Store.
+func (s *Store) WriterDB() *sql.DB { return s.w }
+
+// ReaderDB: see WriterDB.
+func (s *Store) ReaderDB() *sql.DB { return s.r }
+
+func (s *Store) migrate(ctx context.Context) error {
+	sub, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		return err
+	}
+	ms, err := store.LoadMigrations(sub)
+	if err != nil {
+		return err
+	}
+	// BEGIN IMMEDIATE serialises processes that open a new file at once:
+	// the second waits (busy_timeout), then sees the migrations applied.
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
+			return fmt.Errorf("create schema_migrations: %w", err)
+		}
+		var cur int
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&cur); err != nil {
+			return fmt.Errorf("read schema version: %w", err)
+		}
+		if cur > len(ms) {
+			return fmt.Errorf("database schema version %d is newer than this invx (%d): upgrade invx", cur, len(ms))
+		}
+		for _, m := range store.Pending(ms, cur) {
+			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
+				return fmt.Errorf("apply migration %03d_%s: %w", m.Version, m.Name, err)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, strftime('%s','now')*1000)`, m.Version, m.Name); err != nil {
+				return fmt.Errorf("record migration %03d: %w", m.Version, err)
+			}
+		}
+		return nil
+	})
+}
+
+// tx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it.
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return interpret(err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return interpret(tx.Commit())
+}
+
+// interpret is the one place where SQLite errors become store errors.
+func interpret(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.ErrNotFound
+	}
+	return err
+}

@@ -1,0 +1,396 @@
+// Package store is the persistence contract of invx: jobs, leases with fencing
+// tokens, attempts, committed results and the outbox. Drivers (store/sqlite,
+// store/postgres) implement Store and pass the conformance suite in
+// store/storetest.
+//
+// The contract is shaped by the invariants in DESIGN.md: one committed result
+// per (tenant, job key), commits fenced by the lease token, outbox rows written
+// in the commit transaction, and no transaction held across a provider call.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Errors a caller can act on. Drivers translate their database errors into
+// these where they apply.
+var (
+	// ErrNotFound: the job, result or run does not exist (for this tenant).
+	ErrNotFound = errors.New("not found")
+	// ErrStaleLease: the caller's lease token is no longer the job's current
+	// one (its lease expired and was granted to another worker, or the job is
+	// no longer running). Nothing was written.
+	ErrStaleLease = errors.New("stale lease")
+)
+
+// Job states.
+const (
+	StateQueued    = "queued"
+	StateRunning   = "running"
+	StateRetryWait = "retry_wait"
+	StateSucceeded = "succeeded"
+	StateRejected  = "rejected"
+	StateFailed    = "failed"
+	StateHeld      = "held"
+)
+
+// Attempt outcomes. An attempt row is created when a lease is granted, with
+// an empty outcome while it is in flight.
+const (
+	OutcomeSucceeded    = "succeeded"
+	OutcomeRejected     = "rejected"      // the answer failed validation; may be re-asked
+	OutcomeRetry        = "retry"         // transient failure, job goes to retry_wait
+	OutcomeFailed       = "failed"        // permanent failure
+	OutcomeStaleLease   = "stale_lease"   // the commit lost the fence
+	OutcomeLeaseExpired = "lease_expired" // the lease ran out and the job was recovered
+	OutcomeReleased     = "released"      // given back on interruption
+)
+
+// Enqueue outcomes, one per document.
+const (
+	EnqueueNew              = "new"               // a new job was queued
+	EnqueueDuplicate        = "duplicate"         // same text already known under another path
+	EnqueuePending          = "pending"           // job exists and is not finished yet
+	EnqueueAlreadyCommitted = "already_committed" // job exists and has a committed result
+	EnqueueNeedsReview      = "needs_review"      // job exists, rejected or failed earlier
+	EnqueueHeld             = "held"              // the path's text changed after a commit
+)
+
+// OnChange says what happens to a path whose text changed after its earlier
+// text was committed.
+type OnChange string
+
+// OnChange values.
+const (
+	OnChangeHold    OnChange = "hold"
+	OnChangeProcess OnChange = "process"
+)
+
+// Store is the contract every driver implements. All methods are safe for
+// concurrent use by many goroutines and, for drivers that support it, many
+// processes. Every method takes a context first and returns errors wrapped
+// with context; sentinel errors above are matched with errors.Is.
+type Store interface {
+	// Driver names the driver ("sqlite", "postgres").
+	Driver() string
+	// Close releases the store's resources.
+	Close() error
+
+	// BeginRun records a delivery (one invocation of run or work).
+	BeginRun(ctx context.Context, p *BeginRunParams) error
+	// FinishRun stores the run's final status and summary.
+	FinishRun(ctx context.Context, p *FinishRunParams) error
+
+	// Enqueue inserts the documents' jobs if they are not there yet
+	// (insert-or-ignore on tenant and job key) and records their source
+	// references, in as few transactions as the driver likes. It returns one
+	// outcome per document, in order.
+	Enqueue(ctx context.Context, p *EnqueueParams) ([]EnqueueResult, error)
+
+	// Claim leases up to Limit claimable jobs of a tenant (any tenant when
+	// Tenant is empty): queued jobs, retry_wait jobs whose time has come and
+	// running jobs whose lease expired (a lease recovery). Each granted lease
+	// gets a new, larger fencing token and a new attempt row.
+	Claim(ctx context.Context, p *ClaimParams) ([]*Lease, error)
+	// Renew extends a live lease. ErrStaleLease when the token is stale.
+	Renew(ctx context.Context, p *RenewParams) (time.Time, error)
+	// Commit is the fenced commit: in one transaction it moves the job from
+	// running to succeeded (only with the current lease token), inserts the
+	// result or returns the existing one for (tenant, job key), writes the
+	// outbox rows and finishes the attempt. A stale token yields
+	// ErrStaleLease, records the attempt as stale_lease and writes nothing
+	// else.
+	Commit(ctx context.Context, p *CommitParams) (*CommitResult, error)
+	// NextAttempt finishes the current attempt (a rejected answer that will
+	// be re-asked) and opens the next one under the same lease, fenced like
+	// Commit. It returns the new attempt's id and number.
+	NextAttempt(ctx context.Context, p *NextAttemptParams) (int64, int, error)
+	// FinishAttempt records an attempt that produced no result and moves the
+	// job to State (queued, retry_wait, rejected or failed), fenced like
+	// Commit.
+	FinishAttempt(ctx context.Context, p *FinishAttemptParams) error
+	// ReapLeases expires the leases of owners that are known to be gone, so
+	// their jobs can be claimed at once rather than when the lease runs out.
+	ReapLeases(ctx context.Context, p *ReapLeasesParams) (int, error)
+
+	// Pending reports unfinished work of a tenant (all tenants when empty).
+	Pending(ctx context.Context, tenant string) (*PendingInfo, error)
+	// JobStates returns the current state of the given job keys of a tenant.
+	JobStates(ctx context.Context, tenant string, keys []string) (map[string]JobState, error)
+	// GetJob returns one job by key, or by key prefix (at least 8 hex digits),
+	// or by source path. ErrNotFound when nothing or more than one matches.
+	GetJob(ctx context.Context, p *GetJobParams) (*Job, error)
+	// ListAttempts returns a job's attempts, oldest first.
+	ListAttempts(ctx context.Context, jobID int64) ([]*Attempt, error)
+	// GetResult returns the committed result of a job. ErrNotFound if none.
+	GetResult(ctx context.Context, tenant, jobKey string) (*Result, error)
+	// ListOutbox returns a job's outbox events.
+	ListOutbox(ctx context.Context, tenant, jobKey string) ([]*OutboxEvent, error)
+}
+
+// BeginRunParams describe a new delivery.
+type BeginRunParams struct {
+	ID            string
+	Tenant        string
+	Command       string
+	Provider      string
+	SchemaVersion string
+	StartedAt     time.Time
+}
+
+// FinishRunParams close a delivery.
+type FinishRunParams struct {
+	ID         string
+	Status     string // completed, interrupted, aborted
+	FinishedAt time.Time
+	// Summary is the run summary as JSON.
+	Summary []byte
+}
+
+// Document is one normalised document to enqueue.
+type Document struct {
+	SourceSystem string
+	Path         string // relative to the walked root, slash separated
+	Digest       string
+	JobKey       string
+	Text         string
+}
+
+// EnqueueParams enqueue documents of one tenant.
+type EnqueueParams struct {
+	Tenant         string
+	RunID          string
+	Transformation string
+	SchemaVersion  string
+	OnChange       OnChange
+	Docs           []Document
+	Now            time.Time
+}
+
+// EnqueueResult is the outcome for one document.
+type EnqueueResult struct {
+	Outcome string
+	JobID   int64
+	JobKey  string
+	// PrevJobKey is the committed job the path pointed to, for held jobs.
+	PrevJobKey string
+}
+
+// ClaimParams ask for leases.
+type ClaimParams struct {
+	Tenant   string // empty: any tenant
+	Owner    string
+	RunID    string
+	Limit    int
+	LeaseFor time.Duration
+	Now      time.Time
+}
+
+// Lease is a granted claim on one job.
+type Lease struct {
+	JobID         int64
+	Tenant        string
+	JobKey        string
+	SchemaVersion string
+	SourcePath    string
+	Text          string
+	Token         int64
+	ExpiresAt     time.Time
+	AttemptID     int64
+	AttemptNo     int
+	// Recovered is set when the job was taken over from an expired lease.
+	Recovered bool
+	// PrevAttempts are the attempts made before this one.
+	PrevAttempts int
+}
+
+// RenewParams extend a lease.
+type RenewParams struct {
+	JobID    int64
+	Token    int64
+	LeaseFor time.Duration
+	Now      time.Time
+}
+
+// AttemptInfo is what a finished attempt records. It never holds secrets;
+// Output holds the candidate answer for rejected attempts (for review).
+type AttemptInfo struct {
+	Outcome      string
+	ErrorClass   string
+	Category     string
+	Message      string
+	Provider     string
+	Model        string
+	HTTPStatus   int
+	RequestID    string
+	Duration     time.Duration
+	InputTokens  int64
+	OutputTokens int64
+	NextDelay    time.Duration
+	PromptHash   string
+	Output       []byte
+}
+
+// OutboxInput is one side effect to publish after the commit.
+type OutboxInput struct {
+	ActionID string // the event key is job_key + ":" + ActionID
+	Kind     string
+	Payload  []byte
+}
+
+// CommitParams carry a validated result to commit.
+type CommitParams struct {
+	JobID         int64
+	Tenant        string
+	JobKey        string
+	Token         int64
+	AttemptID     int64
+	RunID         string
+	SchemaVersion string
+	Result        []byte
+	Shadow        bool
+	Outbox        []OutboxInput
+	Attempt       AttemptInfo
+	Now           time.Time
+}
+
+// CommitResult tells which result row holds the job's answer.
+type CommitResult struct {
+	ResultID int64
+	// Existing is true when a result was already there and was returned.
+	Existing bool
+}
+
+// NextAttemptParams close one attempt and open the next under one lease.
+type NextAttemptParams struct {
+	JobID     int64
+	Token     int64
+	AttemptID int64
+	RunID     string
+	Owner     string
+	Attempt   AttemptInfo
+	Now       time.Time
+}
+
+// FinishAttemptParams record an attempt without a result.
+type FinishAttemptParams struct {
+	JobID     int64
+	Token     int64
+	AttemptID int64
+	// State is the job's next state: queued, retry_wait, rejected or failed.
+	State         string
+	NextAttemptAt time.Time
+	Attempt       AttemptInfo
+	Now           time.Time
+}
+
+// ReapLeasesParams name owners known to be gone.
+type ReapLeasesParams struct {
+	// Alive reports whether a lease owner still exists; owners it returns
+	// false for lose their leases now.
+	Alive func(owner string) bool
+	Now   time.Time
+}
+
+// PendingInfo summarises unfinished work.
+type PendingInfo struct {
+	Queued    int
+	Running   int
+	RetryWait int
+	// NextWake is the earliest time something may become claimable (a retry
+	// time or a lease expiry); zero when nothing is waiting.
+	NextWake time.Time
+}
+
+// Total is the number of unfinished jobs.
+func (p *PendingInfo) Total() int { return p.Queued + p.Running + p.RetryWait }
+
+// JobState is a job's state and result pointer.
+type JobState struct {
+	State    string
+	ResultID int64
+	// Category is the last rejection category or error class.
+	Category string
+}
+
+// GetJobParams select a job by exactly one of its references.
+type GetJobParams struct {
+	Tenant string
+	// Ref is a job key, a key prefix of at least 8 hex digits, or a source path.
+	Ref string
+}
+
+// Job is a job row.
+type Job struct {
+	ID              int64
+	Tenant          string
+	JobKey          string
+	Transformation  string
+	SchemaVersion   string
+	SourceDigest    string
+	SourceSystem    string
+	SourcePath      string
+	SourceText      string
+	State           string
+	Attempts        int
+	LeaseOwner      string
+	LeaseToken      int64
+	LeaseExpiresAt  time.Time
+	NextAttemptAt   time.Time
+	HeldReason      string
+	PrevJobKey      string
+	LastErrorClass  string
+	LastCategory    string
+	LastError       string
+	LeaseRecoveries int
+	ResultID        int64
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	FirstRunID      string
+	Shadow          bool
+}
+
+// Attempt is an attempt row.
+type Attempt struct {
+	ID         int64
+	JobID      int64
+	AttemptNo  int
+	RunID      string
+	Owner      string
+	LeaseToken int64
+	StartedAt  time.Time
+	FinishedAt time.Time
+	AttemptInfo
+}
+
+// Result is a committed result.
+type Result struct {
+	ID            int64
+	Tenant        string
+	JobKey        string
+	JobID         int64
+	SchemaVersion string
+	JSON          []byte
+	AttemptID     int64
+	RunID         string
+	Shadow        bool
+	CommittedAt   time.Time
+	SupersededBy  int64
+}
+
+// OutboxEvent is an outbox row.
+type OutboxEvent struct {
+	ID          int64
+	Tenant      string
+	EventKey    string
+	JobKey      string
+	ActionID    string
+	Kind        string
+	Payload     []byte
+	State       string // pending, delivered, failed
+	Attempts    int
+	CreatedAt   time.Time
+	DeliveredAt time.Time
+}

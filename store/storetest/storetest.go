@@ -1,0 +1,483 @@
+// Package storetest is the conformance suite every store driver passes. It
+// uses only the store contract, so SQLite and PostgreSQL are held to the same
+// behaviour: enqueue idempotency, leases and their recovery, the fence,
+// insert-or-return-existing results, held documents, the outbox and tenant
+// isolation.
+package storetest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/invx/invx/store"
+)
+
+// OpenFunc returns a fresh, empty store for one test. The suite closes it.
+type OpenFunc func(t *testing.T) store.Store
+
+// t0 is the suite's clock origin; tests move time explicitly.
+var t0 = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+
+// Exercise runs the conformance suite against the driver that open returns.
+func Exercise(t *testing.T, open OpenFunc) {
+	t.Helper()
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s store.Store)
+	}{
+		{"EnqueueIsIdempotent", testEnqueueIdempotent},
+		{"DuplicateTextUnderTwoPaths", testDuplicatePaths},
+		{"ClaimLeasesOnce", testClaimOnce},
+		{"CommitAndReturnExisting", testCommit},
+		{"StaleWorkerIsFenced", testStaleWorker},
+		{"RenewKeepsLease", testRenew},
+		{"ChangedTextIsHeld", testChangedHeld},
+		{"ChangedTextProcessed", testChangedProcess},
+		{"TenantsAreIsolated", testTenants},
+		{"FinishAttemptStates", testFinishAttempt},
+		{"RepairOpensNextAttempt", testNextAttempt},
+		{"ConcurrentClaimers", testConcurrentClaimers},
+		{"ReapDeadOwners", testReap},
+		{"ShadowPublishesNothing", testShadow},
+		{"GetJobByPrefixAndPath", testGetJob},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := open(t)
+			t.Cleanup(func() { s.Close() })
+			tc.fn(t, s)
+		})
+	}
+}
+
+// Doc builds a document with a key derived from tenant and text the way the
+// pipeline does (the exact key formula is extract's business).
+func Doc(tenant, path, text string) store.Document {
+	d := sha256.Sum256([]byte(text))
+	digest := hex.EncodeToString(d[:])
+	k := sha256.Sum256([]byte(tenant + "\x00invoice-summary\x00invoice-summary-v1\x00" + digest))
+	return store.Document{SourceSystem: "fs:/test", Path: path, Digest: digest, JobKey: hex.EncodeToString(k[:]), Text: text}
+}
+
+func enqueue(t *testing.T, s store.Store, tenant string, onChange store.OnChange, docs ...store.Document) []store.EnqueueResult {
+	t.Helper()
+	res, err := s.Enqueue(context.Background(), &store.EnqueueParams{Tenant: tenant, RunID: "run-1",
+		Transformation: "invoice-summary", SchemaVersion: "invoice-summary-v1", OnChange: onChange, Docs: docs, Now: t0})
+	if err != nil {
+		t.Fatalf("enqueue: %v", err)
+	}
+	if len(res) != len(docs) {
+		t.Fatalf("enqueue returned %d results for %d docs", len(res), len(docs))
+	}
+	return res
+}
+
+func claim(t *testing.T, s store.Store, tenant, owner string, limit int, now time.Time) []*store.Lease {
+	t.Helper()
+	ls, err := s.Claim(context.Background(), &store.ClaimParams{Tenant: tenant, Owner: owner, RunID: "run-" + owner,
+		Limit: limit, LeaseFor: time.Minute, Now: now})
+	if err != nil {
+		t.Fatalf("claim: %v", err)
+	}
+	return ls
+}
+
+func commit(s store.Store, l *store.Lease, now time.Time, outbox ...store.OutboxInput) (*store.CommitResult, error) {
+	return s.Commit(context.Background(), &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey,
+		Token: l.Token, AttemptID: l.AttemptID, RunID: "run-1", SchemaVersion: "invoice-summary-v1",
+		Result: []byte(`{"schema_version":"invoice-summary-v1"}`), Outbox: outbox,
+		Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded, Provider: "test"}, Now: now})
+}
+
+func outcomes(res []store.EnqueueResult) []string {
+	out := make([]string, len(res))
+	for i, r := range res {
+		out[i] = r.Outcome
+	}
+	return out
+}
+
+func eq[T comparable](t *testing.T, what string, got, want T) {
+	t.Helper()
+	if got != want {
+		t.Fatalf("%s = %v, want %v", what, got, want)
+	}
+}
+
+func eqSlice(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("%s = %v, want %v", what, got, want)
+	}
+}
+
+func state(t *testing.T, s store.Store, tenant, key string) store.JobState {
+	t.Helper()
+	m, err := s.JobStates(context.Background(), tenant, []string{key})
+	if err != nil {
+		t.Fatalf("job states: %v", err)
+	}
+	return m[key]
+}
+
+func testEnqueueIdempotent(t *testing.T, s store.Store) {
+	a, b := Doc("t1", "a.txt", "alpha"), Doc("t1", "b.txt", "beta")
+	eqSlice(t, "first enqueue", outcomes(enqueue(t, s, "t1", store.OnChangeHold, a, b)), []string{"new", "new"})
+	eqSlice(t, "second enqueue", outcomes(enqueue(t, s, "t1", store.OnChangeHold, a, b)), []string{"pending", "pending"})
+	ls := claim(t, s, "t1", "w1", 10, t0)
+	eq(t, "leases", len(ls), 2)
+	for _, l := range ls {
+		if _, err := commit(s, l, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eqSlice(t, "after commit", outcomes(enqueue(t, s, "t1", store.OnChangeHold, a, b)), []string{"already_committed", "already_committed"})
+	eq(t, "claimable after commit", len(claim(t, s, "t1", "w1", 10, t0)), 0)
+	p, err := s.Pending(context.Background(), "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "pending", p.Total(), 0)
+}
+
+func testDuplicatePaths(t *testing.T, s store.Store) {
+	a, a2 := Doc("t1", "a.txt", "same"), Doc("t1", "copy/a.txt", "same")
+	res := enqueue(t, s, "t1", store.OnChangeHold, a, a2)
+	eqSlice(t, "outcomes", outcomes(res), []string{"new", "duplicate"})
+	eq(t, "same job", res[0].JobID, res[1].JobID)
+	eq(t, "claimable", len(claim(t, s, "t1", "w1", 10, t0)), 1)
+}
+
+func testClaimOnce(t *testing.T, s store.Store) {
+	enqueue(t, s, "t1", store.OnChangeHold, Doc("t1", "a.txt", "alpha"))
+	ls := claim(t, s, "t1", "w1", 5, t0)
+	eq(t, "first claim", len(ls), 1)
+	eq(t, "attempt no", ls[0].AttemptNo, 1)
+	if ls[0].Token <= 0 || ls[0].AttemptID <= 0 || ls[0].Text != "alpha" {
+		t.Fatalf("lease = %+v", ls[0])
+	}
+	eq(t, "claim while leased", len(claim(t, s, "t1", "w2", 5, t0.Add(59*time.Second))), 0)
+	eq(t, "state", state(t, s, "t1", ls[0].JobKey).State, store.StateRunning)
+}
+
+func testCommit(t *testing.T, s store.Store) {
+	d := Doc("t1", "a.txt", "alpha")
+	enqueue(t, s, "t1", store.OnChangeHold, d)
+	l := claim(t, s, "t1", "w1", 1, t0)[0]
+	cr, err := commit(s, l, t0, store.OutboxInput{ActionID: "a1", Kind: "review_tax", Payload: []byte(`{}`)},
+		store.OutboxInput{ActionID: "invoice.committed", Kind: "invoice.committed", Payload: []byte(`{}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cr.Existing || cr.ResultID <= 0 {
+		t.Fatalf("commit result = %+v", cr)
+	}
+	// A second commit under the same (now finished) lease must not write.
+	if _, err := commit(s, l, t0); !errors.Is(err, store.ErrStaleLease) {
+		t.Fatalf("second commit err = %v, want ErrStaleLease", err)
+	}
+	res, err := s.GetResult(context.Background(), "t1", d.JobKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "result id", res.ID, cr.ResultID)
+	eq(t, "result attempt", res.AttemptID, l.AttemptID)
+	ev, err := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "outbox rows", len(ev), 2)
+	eq(t, "event key", ev[0].EventKey, d.JobKey+":a1")
+	eq(t, "event state", ev[0].State, "pending")
+	st := state(t, s, "t1", d.JobKey)
+	eq(t, "state", st.State, store.StateSucceeded)
+	eq(t, "state result", st.ResultID, cr.ResultID)
+	atts, err := s.ListAttempts(context.Background(), l.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "attempts", len(atts), 1)
+	eq(t, "attempt outcome", atts[0].Outcome, store.OutcomeSucceeded)
+}
+
+func testStaleWorker(t *testing.T, s store.Store) {
+	d := Doc("t1", "a.txt", "alpha")
+	enqueue(t, s, "t1", store.OnChangeHold, d)
+	a := claim(t, s, "t1", "A", 1, t0)[0]
+	// A's lease runs out; B recovers the job and commits.
+	later := t0.Add(61 * time.Second)
+	bl := claim(t, s, "t1", "B", 1, later)
+	eq(t, "B claims", len(bl), 1)
+	b := bl[0]
+	if !b.Recovered || b.Token <= a.Token || b.AttemptNo != 2 {
+		t.Fatalf("recovered lease = %+v (A's token %d)", b, a.Token)
+	}
+	bc, err := commit(s, b, later)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A wakes up and tries to commit: rejected, nothing changes.
+	if _, err := commit(s, a, later.Add(time.Second), store.OutboxInput{ActionID: "x", Kind: "k", Payload: []byte(`{}`)}); !errors.Is(err, store.ErrStaleLease) {
+		t.Fatalf("stale commit err = %v, want ErrStaleLease", err)
+	}
+	res, err := s.GetResult(context.Background(), "t1", d.JobKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "result id", res.ID, bc.ResultID)
+	eq(t, "result attempt", res.AttemptID, b.AttemptID)
+	ev, _ := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	eq(t, "outbox rows", len(ev), 0)
+	atts, _ := s.ListAttempts(context.Background(), a.JobID)
+	eq(t, "attempts", len(atts), 2)
+	eq(t, "A's attempt", atts[0].Outcome, store.OutcomeStaleLease)
+	eq(t, "B's attempt", atts[1].Outcome, store.OutcomeSucceeded)
+	job, err := s.GetJob(context.Background(), &store.GetJobParams{Tenant: "t1", Ref: d.JobKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "lease recoveries", job.LeaseRecoveries, 1)
+	// A stale FinishAttempt is fenced too.
+	err = s.FinishAttempt(context.Background(), &store.FinishAttemptParams{JobID: a.JobID, Token: a.Token, AttemptID: a.AttemptID,
+		State: store.StateFailed, Attempt: store.AttemptInfo{Outcome: store.OutcomeFailed}, Now: later})
+	if !errors.Is(err, store.ErrStaleLease) {
+		t.Fatalf("stale finish err = %v", err)
+	}
+	eq(t, "state", state(t, s, "t1", d.JobKey).State, store.StateSucceeded)
+}
+
+func testRenew(t *testing.T, s store.Store) {
+	enqueue(t, s, "t1", store.OnChangeHold, Doc("t1", "a.txt", "alpha"))
+	l := claim(t, s, "t1", "A", 1, t0)[0]
+	if _, err := s.Renew(context.Background(), &store.RenewParams{JobID: l.JobID, Token: l.Token, LeaseFor: time.Minute, Now: t0.Add(50 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "claim after renew", len(claim(t, s, "t1", "B", 1, t0.Add(70*time.Second))), 0)
+	eq(t, "claim after renewed expiry", len(claim(t, s, "t1", "B", 1, t0.Add(111*time.Second))), 1)
+	if _, err := s.Renew(context.Background(), &store.RenewParams{JobID: l.JobID, Token: l.Token, LeaseFor: time.Minute, Now: t0.Add(112 * time.Second)}); !errors.Is(err, store.ErrStaleLease) {
+		t.Fatalf("stale renew err = %v", err)
+	}
+}
+
+func commitAll(t *testing.T, s store.Store, tenant string) {
+	t.Helper()
+	for _, l := range claim(t, s, tenant, "w", 100, t0) {
+		if _, err := commit(s, l, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func testChangedHeld(t *testing.T, s store.Store) {
+	old := Doc("t1", "a.txt", "version 1")
+	enqueue(t, s, "t1", store.OnChangeHold, old)
+	commitAll(t, s, "t1")
+	changed := Doc("t1", "a.txt", "version 2")
+	res := enqueue(t, s, "t1", store.OnChangeHold, changed)
+	eq(t, "outcome", res[0].Outcome, store.EnqueueHeld)
+	eq(t, "prev key", res[0].PrevJobKey, old.JobKey)
+	eq(t, "claimable", len(claim(t, s, "t1", "w", 10, t0)), 0)
+	eq(t, "state", state(t, s, "t1", changed.JobKey).State, store.StateHeld)
+	// Seen again, still held; the old result stands.
+	eq(t, "again", enqueue(t, s, "t1", store.OnChangeHold, changed)[0].Outcome, store.EnqueueHeld)
+	if _, err := s.GetResult(context.Background(), "t1", changed.JobKey); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("held job has a result: %v", err)
+	}
+	// The original text at the path is still known as committed.
+	eq(t, "old text", enqueue(t, s, "t1", store.OnChangeHold, old)[0].Outcome, store.EnqueueAlreadyCommitted)
+}
+
+func testChangedProcess(t *testing.T, s store.Store) {
+	enqueue(t, s, "t1", store.OnChangeHold, Doc("t1", "a.txt", "version 1"))
+	commitAll(t, s, "t1")
+	res := enqueue(t, s, "t1", store.OnChangeProcess, Doc("t1", "a.txt", "version 2"))
+	eq(t, "outcome", res[0].Outcome, store.EnqueueNew)
+	eq(t, "claimable", len(claim(t, s, "t1", "w", 10, t0)), 1)
+}
+
+func testTenants(t *testing.T, s store.Store) {
+	a, b := Doc("t1", "a.txt", "same text"), Doc("t2", "a.txt", "same text")
+	eq(t, "t1", enqueue(t, s, "t1", store.OnChangeHold, a)[0].Outcome, store.EnqueueNew)
+	eq(t, "t2", enqueue(t, s, "t2", store.OnChangeHold, b)[0].Outcome, store.EnqueueNew)
+	ls := claim(t, s, "t1", "w", 10, t0)
+	eq(t, "t1 claims only its own", len(ls), 1)
+	eq(t, "tenant", ls[0].Tenant, "t1")
+	commitAll(t, s, "t2")
+	if _, err := commit(s, ls[0], t0); err != nil {
+		t.Fatal(err)
+	}
+	r1, err1 := s.GetResult(context.Background(), "t1", a.JobKey)
+	r2, err2 := s.GetResult(context.Background(), "t2", b.JobKey)
+	if err1 != nil || err2 != nil || r1.ID == r2.ID {
+		t.Fatalf("results: %v %v %v %v", r1, err1, r2, err2)
+	}
+	if _, err := s.GetResult(context.Background(), "t2", a.JobKey); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("t2 sees t1's result: %v", err)
+	}
+}
+
+func testFinishAttempt(t *testing.T, s store.Store) {
+	d := Doc("t1", "a.txt", "alpha")
+	enqueue(t, s, "t1", store.OnChangeHold, d)
+	l := claim(t, s, "t1", "w", 1, t0)[0]
+	next := t0.Add(30 * time.Second)
+	if err := s.FinishAttempt(context.Background(), &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+		State: store.StateRetryWait, NextAttemptAt: next,
+		Attempt: store.AttemptInfo{Outcome: store.OutcomeRetry, ErrorClass: "transient", HTTPStatus: 503, NextDelay: 30 * time.Second}, Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "state", state(t, s, "t1", d.JobKey).State, store.StateRetryWait)
+	p, _ := s.Pending(context.Background(), "t1")
+	eq(t, "retry wait", p.RetryWait, 1)
+	if !p.NextWake.Equal(next) {
+		t.Fatalf("next wake = %v, want %v", p.NextWake, next)
+	}
+	eq(t, "claim before retry time", len(claim(t, s, "t1", "w", 1, t0.Add(29*time.Second))), 0)
+	l2 := claim(t, s, "t1", "w", 1, next)
+	eq(t, "claim at retry time", len(l2), 1)
+	eq(t, "attempt no", l2[0].AttemptNo, 2)
+	if err := s.FinishAttempt(context.Background(), &store.FinishAttemptParams{JobID: l2[0].JobID, Token: l2[0].Token, AttemptID: l2[0].AttemptID,
+		State: store.StateRejected, Attempt: store.AttemptInfo{Outcome: store.OutcomeRejected, ErrorClass: "rejected", Category: "unknown_field"}, Now: next}); err != nil {
+		t.Fatal(err)
+	}
+	st := state(t, s, "t1", d.JobKey)
+	eq(t, "state", st.State, store.StateRejected)
+	eq(t, "category", st.Category, "unknown_field")
+	eq(t, "enqueue again", enqueue(t, s, "t1", store.OnChangeHold, d)[0].Outcome, store.EnqueueNeedsReview)
+	atts, _ := s.ListAttempts(context.Background(), l.JobID)
+	eq(t, "attempts", len(atts), 2)
+	eq(t, "first http status", atts[0].HTTPStatus, 503)
+	eq(t, "first delay", atts[0].NextDelay, 30*time.Second)
+	if err := s.FinishAttempt(context.Background(), &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+		State: store.StateSucceeded, Now: next}); err == nil {
+		t.Fatal("FinishAttempt accepted state succeeded")
+	}
+}
+
+func testNextAttempt(t *testing.T, s store.Store) {
+	d := Doc("t1", "a.txt", "alpha")
+	enqueue(t, s, "t1", store.OnChangeHold, d)
+	l := claim(t, s, "t1", "w", 1, t0)[0]
+	id, no, err := s.NextAttempt(context.Background(), &store.NextAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+		RunID: "r", Owner: "w", Attempt: store.AttemptInfo{Outcome: store.OutcomeRejected, Category: "unknown_field"}, Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "attempt no", no, 2)
+	l.AttemptID = id
+	if _, err := commit(s, l, t0); err != nil {
+		t.Fatal(err)
+	}
+	atts, _ := s.ListAttempts(context.Background(), l.JobID)
+	eq(t, "attempts", len(atts), 2)
+	eq(t, "first", atts[0].Outcome+"/"+atts[0].Category, "rejected/unknown_field")
+	eq(t, "second", atts[1].Outcome, store.OutcomeSucceeded)
+	res, _ := s.GetResult(context.Background(), "t1", d.JobKey)
+	eq(t, "result attempt", res.AttemptID, id)
+}
+
+func testConcurrentClaimers(t *testing.T, s store.Store) {
+	const n = 40
+	var docs []store.Document
+	for i := range n {
+		docs = append(docs, Doc("t1", fmt.Sprintf("%02d.txt", i), fmt.Sprintf("text %d", i)))
+	}
+	enqueue(t, s, "t1", store.OnChangeHold, docs...)
+	var mu sync.Mutex
+	seen := map[int64]string{}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			owner := fmt.Sprintf("w%d", w)
+			for {
+				ls, err := s.Claim(context.Background(), &store.ClaimParams{Tenant: "t1", Owner: owner, RunID: owner,
+					Limit: 3, LeaseFor: time.Minute, Now: t0})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if len(ls) == 0 {
+					return
+				}
+				for _, l := range ls {
+					mu.Lock()
+					if prev, ok := seen[l.JobID]; ok {
+						mu.Unlock()
+						errs <- fmt.Errorf("job %d claimed by %s and %s", l.JobID, prev, owner)
+						return
+					}
+					seen[l.JobID] = owner
+					mu.Unlock()
+					if _, err := commit(s, l, t0); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	eq(t, "jobs claimed", len(seen), n)
+}
+
+func testReap(t *testing.T, s store.Store) {
+	enqueue(t, s, "t1", store.OnChangeHold, Doc("t1", "a.txt", "alpha"), Doc("t1", "b.txt", "beta"))
+	claim(t, s, "t1", "dead", 1, t0)
+	claim(t, s, "t1", "alive", 1, t0)
+	n, err := s.ReapLeases(context.Background(), &store.ReapLeasesParams{Alive: func(o string) bool { return o != "dead" }, Now: t0.Add(time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "reaped", n, 1)
+	ls := claim(t, s, "t1", "new", 5, t0.Add(time.Second))
+	eq(t, "recovered", len(ls), 1)
+	eq(t, "recovered flag", ls[0].Recovered, true)
+}
+
+func testShadow(t *testing.T, s store.Store) {
+	d := Doc("t1", "a.txt", "alpha")
+	enqueue(t, s, "t1", store.OnChangeHold, d)
+	l := claim(t, s, "t1", "w", 1, t0)[0]
+	_, err := s.Commit(context.Background(), &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey,
+		Token: l.Token, AttemptID: l.AttemptID, RunID: "r", SchemaVersion: "invoice-summary-v1", Result: []byte(`{}`), Shadow: true,
+		Outbox: []store.OutboxInput{{ActionID: "a1", Kind: "review_tax", Payload: []byte(`{}`)}}, Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, _ := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	eq(t, "outbox rows", len(ev), 0)
+	res, _ := s.GetResult(context.Background(), "t1", d.JobKey)
+	eq(t, "shadow", res.Shadow, true)
+}
+
+func testGetJob(t *testing.T, s store.Store) {
+	d := Doc("t1", "dir/a.txt", "alpha")
+	enqueue(t, s, "t1", store.OnChangeHold, d)
+	for _, ref := range []string{d.JobKey, d.JobKey[:8], "dir/a.txt"} {
+		j, err := s.GetJob(context.Background(), &store.GetJobParams{Tenant: "t1", Ref: ref})
+		if err != nil {
+			t.Fatalf("get %q: %v", ref, err)
+		}
+		eq(t, "key of "+ref, j.JobKey, d.JobKey)
+		eq(t, "text", j.SourceText, "alpha")
+	}
+	if _, err := s.GetJob(context.Background(), &store.GetJobParams{Tenant: "t2", Ref: d.JobKey}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("other tenant: %v", err)
+	}
+	if _, err := s.GetJob(context.Background(), &store.GetJobParams{Tenant: "t1", Ref: "nope.txt"}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("missing: %v", err)
+	}
+}
