@@ -1,0 +1,106 @@
+package schema
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// Category classifies why a candidate document was rejected. Categories are
+// bounded and stable so they can be metric labels and drive the repair
+// feedback; a new check reuses a category rather than inventing one.
+type Category string
+
+// The rejection categories. The comment on each lists what falls under it.
+const (
+	// CategoryDecode: not JSON, not valid UTF-8, empty, larger than 64 KiB,
+	// not an object (a top-level null included), a value of the wrong JSON
+	// type, or a missing action_items key.
+	CategoryDecode Category = "decode"
+	// CategoryDuplicateKey: the same key twice in one object, or two keys
+	// that differ only in case, which encoding/json would silently merge.
+	CategoryDuplicateKey Category = "duplicate_key"
+	// CategoryTrailingData: anything but whitespace after the first value.
+	CategoryTrailingData Category = "trailing_data"
+	// CategoryUnknownField: a key the schema does not have. Keys match
+	// case-sensitively, unlike encoding/json.
+	CategoryUnknownField Category = "unknown_field"
+	// CategorySchemaVersion: schema_version missing or naming another version.
+	CategorySchemaVersion Category = "schema_version"
+	// CategoryDisplay: title, bullets and the byte caps and character rules
+	// that keep every string safe to show: a missing, empty or blank title,
+	// a missing bullets key, bullets outside 1..5, an empty bullet, a string
+	// over its byte cap, a control character other than \n and \t.
+	CategoryDisplay Category = "display"
+	// CategoryFacts: the invoice facts: a missing invoice object or fact key,
+	// a currency outside the active ISO 4217 table, a total_minor that is not
+	// a non-negative integer up to 2^53-1, a due_date that is not a real
+	// YYYY-MM-DD date, an empty supplier_name or invoice_number.
+	CategoryFacts Category = "facts"
+	// CategoryActionKind: an action kind the version does not define.
+	CategoryActionKind Category = "action_kind"
+	// CategoryActionID: a missing, empty, repeated or malformed action id.
+	CategoryActionID Category = "action_id"
+	// CategoryActionEvidence: missing or blank evidence, or evidence that is
+	// not an exact substring of the normalised source text.
+	CategoryActionEvidence Category = "action_evidence"
+)
+
+var allCategories = []Category{
+	CategoryDecode,
+	CategoryDuplicateKey,
+	CategoryTrailingData,
+	CategoryUnknownField,
+	CategorySchemaVersion,
+	CategoryDisplay,
+	CategoryFacts,
+	CategoryActionKind,
+	CategoryActionID,
+	CategoryActionEvidence,
+}
+
+// Categories returns every category Validate can report, so metrics can
+// register their label values up front instead of discovering them.
+func Categories() []Category {
+	return append([]Category(nil), allCategories...)
+}
+
+// ValidationError is the only error Validate returns. It is fed back to the
+// model on a repair attempt and written to logs and attempt rows, so Msg
+// never carries candidate or source values: only schema key names, indexes,
+// byte offsets and limits, plus unknown key names truncated to 40 bytes and
+// quoted as ASCII.
+type ValidationError struct {
+	// Path locates the offending value: "title", "bullets[2]",
+	// "invoice.total_minor", "action_items[0].evidence", or "$" for the
+	// document as a whole.
+	Path     string
+	Category Category
+	// Msg says what is wrong and, where it helps a repair, what is wanted.
+	Msg string
+}
+
+// Error renders "<category>: <path>: <msg>".
+func (e *ValidationError) Error() string {
+	return fmt.Sprintf("%s: %s: %s", e.Category, e.Path, e.Msg)
+}
+
+func verr(cat Category, path, format string, args ...any) *ValidationError {
+	return &ValidationError{Path: path, Category: cat, Msg: fmt.Sprintf(format, args...)}
+}
+
+// maxKeyEcho bounds how much of a candidate's own key name an error may
+// repeat: enough to find the key, too little to smuggle invoice text out.
+const maxKeyEcho = 40
+
+// quoteKey quotes a candidate key for an error message: truncated on a rune
+// boundary and escaped to ASCII so the message stays one printable line.
+func quoteKey(k string) string {
+	if len(k) > maxKeyEcho {
+		cut := maxKeyEcho
+		for cut > 0 && !utf8.RuneStart(k[cut]) {
+			cut--
+		}
+		return fmt.Sprintf("%+q (truncated)", k[:cut])
+	}
+	return fmt.Sprintf("%+q", k)
+}
