@@ -70,11 +70,26 @@ func (f *Factory) Logger() *slog.Logger {
 }
 
 // OpenStore opens the store named by --db: a postgres:// URL selects
-// PostgreSQL, anything else is a SQLite file.
+// PostgreSQL, anything else is a SQLite file, created if missing.
 func (f *Factory) OpenStore(ctx context.Context) (store.Store, error) {
+	return f.openStore(ctx, false)
+}
+
+// OpenExistingStore is OpenStore for commands that only read: a mistyped
+// --db must not leave an empty database behind.
+func (f *Factory) OpenExistingStore(ctx context.Context) (store.Store, error) {
+	return f.openStore(ctx, true)
+}
+
+func (f *Factory) openStore(ctx context.Context, mustExist bool) (store.Store, error) {
 	dsn := f.DB
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		return nil, &configError{msg: "--db " + redactDSN(dsn) + ": the PostgreSQL driver is not available in this build yet"}
+	}
+	if mustExist {
+		if _, err := os.Stat(strings.TrimPrefix(dsn, "sqlite://")); err != nil {
+			return nil, &usageError{err: fmt.Errorf("--db %s: no such database", dsn), try: "invx --db PATH show KEY, with the database invx run wrote"}
+		}
 	}
 	st, err := sqlite.Open(ctx, dsn)
 	if err != nil {

@@ -113,7 +113,7 @@ func ts(t time.Time) string {
 }
 
 func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
-	st, err := f.OpenStore(ctx)
+	st, err := f.OpenExistingStore(ctx)
 	if err != nil {
 		return err
 	}

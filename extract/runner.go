@@ -130,7 +130,7 @@ func (r *Runner) Begin(ctx context.Context) error {
 	if err := ValidateTenant(r.Tenant); err != nil {
 		return err
 	}
-	return r.Store.BeginRun(ctx, &store.BeginRunParams{ID: r.RunID, Tenant: r.Tenant, Command: "run",
+	return r.Store.BeginRun(ctx, &store.BeginRunParams{ID: r.RunID, Tenant: r.Tenant, Command: "run", Owner: r.Owner,
 		Provider: r.Provider.Name(), SchemaVersion: r.Schema.Name, StartedAt: r.now()})
 }
 
@@ -138,6 +138,9 @@ func (r *Runner) Begin(ctx context.Context) error {
 func (r *Runner) Skip(reason string) {
 	r.mu.Lock()
 	r.summary.Skipped[reason]++
+	if reason != SkipNotIncluded {
+		r.summary.FilesSeen++
+	}
 	r.mu.Unlock()
 }
 

@@ -9,7 +9,8 @@ type Summary struct {
 	SchemaVersion string `json:"schema_version"`
 	Status        string `json:"status"`
 
-	// Discovery and enqueue.
+	// Discovery and enqueue. FilesSeen counts candidate files: those taken
+	// and those skipped for a reason (not those outside --include).
 	FilesSeen        int            `json:"files_seen"`
 	Skipped          map[string]int `json:"skipped"`
 	NewJobs          int            `json:"new_jobs"`

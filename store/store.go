@@ -112,7 +112,8 @@ type Store interface {
 	// Commit.
 	FinishAttempt(ctx context.Context, p *FinishAttemptParams) error
 	// ReapLeases expires the leases of owners that are known to be gone, so
-	// their jobs can be claimed at once rather than when the lease runs out.
+	// their jobs can be claimed at once rather than when the lease runs out,
+	// and marks their runs abandoned. It returns the number of leases.
 	ReapLeases(ctx context.Context, p *ReapLeasesParams) (int, error)
 
 	// Pending reports unfinished work of a tenant (all tenants when empty).
@@ -132,9 +133,12 @@ type Store interface {
 
 // BeginRunParams describe a new delivery.
 type BeginRunParams struct {
-	ID            string
-	Tenant        string
-	Command       string
+	ID      string
+	Tenant  string
+	Command string
+	// Owner is the worker identity (see ReapLeasesParams.Alive), so a run
+	// whose process died can be marked abandoned.
+	Owner         string
 	Provider      string
 	SchemaVersion string
 	StartedAt     time.Time

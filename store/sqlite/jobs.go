@@ -45,8 +45,8 @@ func boolInt(b bool) int {
 
 // BeginRun implements store.Store.
 func (s *Store) BeginRun(ctx context.Context, p *store.BeginRunParams) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO runs (id, tenant, command, provider, schema_version, started_at)
-		VALUES (?, ?, ?, ?, ?, ?)`, p.ID, p.Tenant, p.Command, p.Provider, p.SchemaVersion, ms(p.StartedAt))
+	_, err := s.w.ExecContext(ctx, `INSERT INTO runs (id, tenant, command, owner, provider, schema_version, started_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, p.ID, p.Tenant, p.Command, p.Owner, p.Provider, p.SchemaVersion, ms(p.StartedAt))
 	if err != nil {
 		return fmt.Errorf("begin run %s: %w", p.ID, interpret(err))
 	}
@@ -142,6 +142,18 @@ func enqueueOne(ctx context.Context, tx *sql.Tx, p *store.EnqueueParams, d *stor
 		}
 		res.PrevJobKey = prev.String
 		switch {
+		case jobState == store.StateHeld && p.OnChange == store.OnChangeProcess:
+			// The user now asks for changed texts to be processed: a job
+			// held earlier for an identity conflict is released.
+			r, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'queued', held_reason = NULL, updated_at = ?
+				WHERE id = ? AND state = 'held' AND held_reason = 'identity_conflict'`, now, res.JobID)
+			if err != nil {
+				return res, err
+			}
+			res.Outcome = store.EnqueueHeld
+			if n, _ := r.RowsAffected(); n == 1 {
+				res.Outcome = store.EnqueueNew
+			}
 		case jobState == store.StateHeld:
 			res.Outcome = store.EnqueueHeld
 		case jobPath != d.Path:
@@ -427,6 +439,9 @@ func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int,
 	if err := rows.Err(); err != nil {
 		return 0, fmt.Errorf("list lease owners: %w", err)
 	}
+	if err := s.reapRuns(ctx, p); err != nil {
+		return 0, err
+	}
 	n := 0
 	for _, o := range gone {
 		res, err := s.w.ExecContext(ctx, `UPDATE jobs SET lease_expires_at = ? WHERE state = 'running' AND lease_owner = ? AND lease_expires_at > ?`,
@@ -472,4 +487,35 @@ func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (in
 		return 0, 0, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
 	}
 	return id, no, nil
+}
+
+// reapRuns marks runs whose process is gone as abandoned, so a SIGKILLed run
+// does not look like it is still going.
+func (s *Store) reapRuns(ctx context.Context, p *store.ReapLeasesParams) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, owner FROM runs WHERE status = 'running' AND owner <> ''`)
+	if err != nil {
+		return fmt.Errorf("list running runs: %w", err)
+	}
+	var gone []string
+	for rows.Next() {
+		var id, owner string
+		if err := rows.Scan(&id, &owner); err != nil {
+			rows.Close()
+			return fmt.Errorf("list running runs: %w", err)
+		}
+		if !p.Alive(owner) {
+			gone = append(gone, id)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("list running runs: %w", err)
+	}
+	for _, id := range gone {
+		if _, err := s.w.ExecContext(ctx, `UPDATE runs SET status = 'abandoned', finished_at = ? WHERE id = ? AND status = 'running'`,
+			ms(p.Now), id); err != nil {
+			return fmt.Errorf("mark run %s abandoned: %w", id, err)
+		}
+	}
+	return nil
 }

@@ -36,7 +36,7 @@ func TestPragmasOnFreshConnections(t *testing.T) {
 	ctx := context.Background()
 	want := map[string]string{"busy_timeout": "30000", "journal_mode": "wal", "synchronous": "2", "foreign_keys": "1"}
 	for _, db := range []struct {
-		name string
+		name  string
 		pool  *sql.DB
 		conns int
 	}{{"writer", s.WriterDB(), 1}, {"reader", s.ReaderDB(), 4}} {

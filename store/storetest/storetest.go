@@ -291,6 +291,10 @@ func testChangedHeld(t *testing.T, s store.Store) {
 	}
 	// The original text at the path is still known as committed.
 	eq(t, "old text", enqueue(t, s, "t1", store.OnChangeHold, old)[0].Outcome, store.EnqueueAlreadyCommitted)
+	// Asking for changes to be processed releases the held job.
+	eq(t, "process", enqueue(t, s, "t1", store.OnChangeProcess, changed)[0].Outcome, store.EnqueueNew)
+	eq(t, "released state", state(t, s, "t1", changed.JobKey).State, store.StateQueued)
+	eq(t, "claimable after release", len(claim(t, s, "t1", "w", 10, t0)), 1)
 }
 
 func testChangedProcess(t *testing.T, s store.Store) {

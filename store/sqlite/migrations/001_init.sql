@@ -4,6 +4,7 @@ CREATE TABLE runs (
     id             TEXT PRIMARY KEY,
     tenant         TEXT NOT NULL,
     command        TEXT NOT NULL,
+    owner          TEXT NOT NULL DEFAULT '',
     provider       TEXT NOT NULL DEFAULT '',
     schema_version TEXT NOT NULL DEFAULT '',
     status         TEXT NOT NULL DEFAULT 'running',
@@ -11,6 +12,7 @@ CREATE TABLE runs (
     finished_at    INTEGER,
     summary        TEXT
 );
+CREATE INDEX runs_status ON runs (status);
 
 CREATE TABLE jobs (
     id               INTEGER PRIMARY KEY,
