@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/invx/invx/store"
 
@@ -50,6 +51,11 @@ type Store struct {
 	w *sql.DB
 	// r serves reads; WAL readers never block the writer.
 	r *sql.DB
+
+	commits       chan *commitReq
+	quit          chan struct{}
+	committerDone chan struct{}
+	closeOnce     sync.Once
 }
 
 var _ store.Store = (*Store)(nil)
@@ -97,7 +103,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
-	s := &Store{path: path, w: w, r: r}
+	s := &Store{path: path, w: w, r: r, commits: make(chan *commitReq), quit: make(chan struct{}),
+		committerDone: make(chan struct{})}
+	go s.committer()
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open sqlite store %s: %w", path, err)
@@ -110,7 +118,13 @@ func (s *Store) Driver() string { return "sqlite" }
 
 // Close implements store.Store.
 func (s *Store) Close() error {
-	return errors.Join(s.r.Close(), s.w.Close())
+	var err error
+	s.closeOnce.Do(func() {
+		close(s.quit)
+		<-s.committerDone
+		err = errors.Join(s.r.Close(), s.w.Close())
+	})
+	return err
 }
 
 // Path is the database file.

@@ -43,6 +43,7 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"FinishAttemptStates", testFinishAttempt},
 		{"RepairOpensNextAttempt", testNextAttempt},
 		{"ConcurrentClaimers", testConcurrentClaimers},
+		{"ConcurrentCommitsIsolateStale", testConcurrentCommitsIsolateStale},
 		{"ReapDeadOwners", testReap},
 		{"ShadowPublishesNothing", testShadow},
 		{"GetJobByPrefixAndPath", testGetJob},
@@ -484,4 +485,49 @@ func testGetJob(t *testing.T, s store.Store) {
 	if _, err := s.GetJob(context.Background(), &store.GetJobParams{Tenant: "t1", Ref: "nope.txt"}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("missing: %v", err)
 	}
+}
+
+// Drivers may group concurrent commits into one transaction; a stale commit
+// among them must fail alone.
+func testConcurrentCommitsIsolateStale(t *testing.T, s store.Store) {
+	const n = 20
+	var docs []store.Document
+	for i := range n {
+		docs = append(docs, Doc("t1", fmt.Sprintf("%02d.txt", i), fmt.Sprintf("text %d", i)))
+	}
+	enqueue(t, s, "t1", store.OnChangeHold, docs...)
+	a := claim(t, s, "t1", "A", n, t0)
+	eq(t, "A's leases", len(a), n)
+	later := t0.Add(2 * time.Minute)
+	b := claim(t, s, "t1", "B", n/2, later) // B takes over half after expiry
+	eq(t, "B's leases", len(b), n/2)
+	taken := map[int64]bool{}
+	for _, l := range b {
+		taken[l.JobID] = true
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, n)
+	for i, l := range a {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = commit(s, l, later)
+		}()
+	}
+	wg.Wait()
+	for i, l := range a {
+		switch {
+		case taken[l.JobID] && !errors.Is(errs[i], store.ErrStaleLease):
+			t.Errorf("job %d: A's commit after takeover: err = %v, want ErrStaleLease", l.JobID, errs[i])
+		case !taken[l.JobID] && errs[i] != nil:
+			t.Errorf("job %d: A's valid commit failed: %v", l.JobID, errs[i])
+		}
+	}
+	committed := 0
+	for _, d := range docs {
+		if state(t, s, "t1", d.JobKey).State == store.StateSucceeded {
+			committed++
+		}
+	}
+	eq(t, "committed", committed, n/2)
 }
