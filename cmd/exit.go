@@ -66,7 +66,7 @@ func exitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &ue):
 		return ExitUsage
-	case errors.As(err, &ce), errors.Is(err, extract.ErrAuth):
+	case errors.As(err, &ce), errors.Is(err, extract.ErrAuth), errors.Is(err, extract.ErrQuota):
 		return ExitProvider
 	case errors.As(err, &ne):
 		return ExitNeedsReview

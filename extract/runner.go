@@ -19,6 +19,15 @@ import (
 // stops and no job is marked failed because of it.
 var ErrAuth = errors.New("provider authentication failed")
 
+// ErrQuota is returned by Run when a provider reported that the account's
+// quota or spend limit is exhausted: the job that hit it is failed
+// (permanent) and no further calls are made.
+var ErrQuota = errors.New("provider quota exhausted")
+
+// CategoryQuota marks a permanent ProviderError caused by an exhausted quota
+// or spend limit.
+const CategoryQuota = "quota"
+
 // Event kinds reported to Runner.ProgressFunc.
 const (
 	EventEnqueued = "enqueued" // N jobs will be worked on
@@ -56,11 +65,18 @@ type Runner struct {
 	MaxBackoff time.Duration
 	// Shadow commits results without publishing outbox events.
 	Shadow bool
+	// CallTimeout bounds one provider call (0: no bound beyond the lease).
+	CallTimeout time.Duration
+	// TokenBudget stops further attempts of a job once its input and output
+	// tokens, over all its attempts, reach it (0: no budget).
+	TokenBudget int64
 	// SourceSystem names where documents come from (see store.Document).
 	SourceSystem string
 
 	// NowFunc is the clock (time.Now by default).
 	NowFunc func() time.Time
+	// AfterFunc waits like time.After; tests inject a clock that jumps.
+	AfterFunc func(time.Duration) <-chan time.Time
 	// AliveFunc tells whether a lease owner still exists; dead owners'
 	// leases are reaped at once. Nil: leases only expire with time.
 	AliveFunc func(owner string) bool
@@ -74,6 +90,10 @@ type Runner struct {
 	mu      sync.Mutex
 	summary Summary
 	keys    []string
+	// limit is the in-flight bound, lowered while providers answer 429 and
+	// raised again after successes.
+	limit     int
+	successes int
 }
 
 func (r *Runner) now() time.Time {
@@ -122,6 +142,38 @@ func (r *Runner) defaults() {
 		r.SourceSystem = "fs"
 	}
 	r.summary.init(r)
+	r.limit = r.Concurrency
+}
+
+func (r *Runner) after(d time.Duration) <-chan time.Time {
+	if r.AfterFunc != nil {
+		return r.AfterFunc(d)
+	}
+	return time.After(d)
+}
+
+// currentLimit is how many jobs may be in flight now.
+func (r *Runner) currentLimit() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.limit
+}
+
+// throttle adapts concurrency: halve on a rate limit, grow by one after as
+// many successes in a row as the current limit.
+func (r *Runner) throttle(rateLimited bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if rateLimited {
+		r.limit = max(1, r.limit/2)
+		r.successes = 0
+		return
+	}
+	r.successes++
+	if r.successes >= r.limit && r.limit < r.Concurrency {
+		r.limit++
+		r.successes = 0
+	}
 }
 
 // Begin records the run. Call it once before Add and Work.
@@ -229,13 +281,15 @@ func (r *Runner) Work(ctx context.Context) error {
 	var abort error
 	idle := r.PollInterval
 	wait := func(d time.Duration) {
-		t := time.NewTimer(d)
-		defer t.Stop()
+		var timer <-chan time.Time
+		if d > 0 {
+			timer = r.after(d)
+		}
 		select {
 		case res := <-done:
 			inflight--
 			abort = errors.Join(abort, res.abort)
-		case <-t.C:
+		case <-timer:
 		case <-ctx.Done():
 		}
 	}
@@ -250,7 +304,7 @@ func (r *Runner) Work(ctx context.Context) error {
 			break
 		}
 		claimed := 0
-		if free := r.Concurrency - inflight; free > 0 {
+		if free := r.currentLimit() - inflight; free > 0 {
 			leases, err := r.Store.Claim(callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
 				Limit: free, LeaseFor: r.LeaseFor, Now: r.now()})
 			if err != nil {
@@ -274,7 +328,12 @@ func (r *Runner) Work(ctx context.Context) error {
 			continue
 		}
 		if inflight > 0 {
-			wait(time.Hour)
+			if inflight >= r.currentLimit() {
+				wait(0) // every slot busy: only a finished job frees one
+			} else {
+				wait(idle) // a slot is free: look again for retry times that came due
+				idle = min(idle*2, 2*time.Second)
+			}
 			continue
 		}
 		p, err := r.Store.Pending(callCtx, r.Tenant)
@@ -341,6 +400,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 	}
 	var feedback *schema.ValidationError
 	repairs := 0
+	tokens := l.PrevTokens
 	for {
 		if l.AttemptNo > r.MaxAttempts {
 			return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
@@ -348,30 +408,60 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 		}
 		r.count(func(s *Summary) { s.Attempts++ })
 		start := time.Now()
-		resp, err := r.Provider.Extract(ctx, &Request{Tenant: l.Tenant, JobKey: l.JobKey, Attempt: l.AttemptNo,
+		callCtx, cancelCall := ctx, context.CancelFunc(func() {})
+		if r.CallTimeout > 0 {
+			callCtx, cancelCall = context.WithTimeout(ctx, r.CallTimeout)
+		}
+		resp, err := r.Provider.Extract(callCtx, &Request{Tenant: l.Tenant, JobKey: l.JobKey, Attempt: l.AttemptNo,
 			Text: l.Text, Schema: v, Feedback: feedback})
+		cancelCall()
 		info := store.AttemptInfo{Provider: r.Provider.Name(), Duration: time.Since(start), PromptHash: v.PromptHash()}
 		if resp != nil {
 			info.Model, info.InputTokens, info.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
 			info.RequestID, info.HTTPStatus = resp.RequestID, resp.HTTPStatus
 		}
+		tokens += info.InputTokens + info.OutputTokens
+		r.count(func(s *Summary) {
+			s.InputTokens += info.InputTokens
+			s.OutputTokens += info.OutputTokens
+		})
 		log := log.With("attempt", l.AttemptNo, "provider", info.Provider, "model", info.Model)
 		log.Debug("provider call", "stage", "provider_call", "duration_ms", info.Duration.Milliseconds(),
 			"input_tokens", info.InputTokens, "output_tokens", info.OutputTokens, "outcome", outcomeOf(err))
+		overBudget := r.TokenBudget > 0 && tokens >= r.TokenBudget
+
+		var ve *schema.ValidationError
+		var res *schema.Result
 		if err != nil {
-			return r.failed(ctx, runCtx, l, err, info, log)
-		}
-		res, verr := v.Validate(resp.Output, l.Text)
-		if verr != nil {
-			var ve *schema.ValidationError
-			if !errors.As(verr, &ve) {
-				ve = &schema.ValidationError{Category: schema.CategoryDecode, Msg: verr.Error()}
+			var pe *ProviderError
+			if !errors.As(err, &pe) || pe.Class != ClassRejected {
+				r.throttle(Classify(err) == ClassRateLimited)
+				if overBudget && Classify(err) != ClassAuth && Classify(err) != ClassInterrupted {
+					return r.overBudget(ctx, l, info, err, log)
+				}
+				return r.failed(ctx, runCtx, l, err, info, log)
 			}
+			// The provider answered but the answer is unusable (refusal,
+			// truncation, content filter, prose): like an invalid answer,
+			// it may be re-asked.
+			info.HTTPStatus = max(info.HTTPStatus, pe.Status)
+			ve = &schema.ValidationError{Path: "$", Category: schema.Category(firstNonEmpty(pe.Category, "provider")), Msg: capString(pe.Msg, 300)}
+		} else {
+			r.throttle(false)
+			var verr error
+			res, verr = v.Validate(resp.Output, l.Text)
+			if verr != nil && !errors.As(verr, &ve) {
+				ve = &schema.ValidationError{Path: "$", Category: schema.CategoryDecode, Msg: verr.Error()}
+			}
+		}
+		if ve != nil {
 			info.Outcome, info.ErrorClass = store.OutcomeRejected, string(ClassRejected)
 			info.Category, info.Message = string(ve.Category), ve.Error()
-			info.Output = capBytes(resp.Output, 64<<10)
+			if resp != nil {
+				info.Output = capBytes(resp.Output, 64<<10)
+			}
 			log.Info("answer rejected", "stage", "rejected", "outcome", "rejected", "error_class", "rejected", "category", string(ve.Category))
-			if repairs < r.Repair && l.AttemptNo < r.MaxAttempts && runCtx.Err() == nil {
+			if repairs < r.Repair && l.AttemptNo < r.MaxAttempts && runCtx.Err() == nil && !overBudget {
 				repairs++
 				feedback = ve
 				id, no, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
@@ -397,6 +487,14 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 		r.progress(Event{Kind: EventJobDone, Outcome: store.StateSucceeded})
 		return jobResult{outcome: store.StateSucceeded}
 	}
+}
+
+// overBudget fails a job whose attempts used up --token-budget.
+func (r *Runner) overBudget(ctx context.Context, l *store.Lease, info store.AttemptInfo, err error, log *slog.Logger) jobResult {
+	info.Outcome, info.ErrorClass = store.OutcomeFailed, "token_budget"
+	info.Message = capString(fmt.Sprintf("token budget %d reached; last error: %v", r.TokenBudget, err), 500)
+	r.count(func(s *Summary) { s.FailedNow++ })
+	return r.finish(ctx, l, store.StateFailed, time.Time{}, info, log)
 }
 
 func outcomeOf(err error) string {
@@ -435,7 +533,11 @@ func (r *Runner) failed(ctx, runCtx context.Context, l *store.Lease, err error, 
 	case ClassPermanent:
 		info.Outcome = store.OutcomeFailed
 		r.count(func(s *Summary) { s.FailedNow++ })
-		return r.finish(ctx, l, store.StateFailed, time.Time{}, info, log)
+		res := r.finish(ctx, l, store.StateFailed, time.Time{}, info, log)
+		if pe != nil && pe.Category == CategoryQuota {
+			res.abort = errors.Join(res.abort, fmt.Errorf("%w: %s", ErrQuota, info.Message))
+		}
+		return res
 	case ClassRejected:
 		info.Outcome = store.OutcomeRejected
 		r.count(func(s *Summary) { s.RejectedNow[firstNonEmpty(info.Category, "provider")]++ })

@@ -28,6 +28,8 @@ type Summary struct {
 	Retried         int            `json:"retried"`
 	LeaseRecoveries int            `json:"lease_recoveries"`
 	StaleLeases     int            `json:"stale_leases"`
+	InputTokens     int64          `json:"input_tokens"`
+	OutputTokens    int64          `json:"output_tokens"`
 
 	// Final state of the documents this run saw.
 	Final FinalStates `json:"final"`

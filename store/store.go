@@ -208,6 +208,8 @@ type Lease struct {
 	Recovered bool
 	// PrevAttempts are the attempts made before this one.
 	PrevAttempts int
+	// PrevTokens are the input and output tokens of those attempts.
+	PrevTokens int64
 }
 
 // RenewParams extend a lease.

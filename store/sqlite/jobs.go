@@ -272,6 +272,12 @@ func grant(ctx context.Context, tx *sql.Tx, p *store.ClaimParams, id int64, reco
 	}
 	l.Text = text.String
 	l.PrevAttempts = l.AttemptNo - 1
+	if l.PrevAttempts > 0 {
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(sum(input_tokens + output_tokens), 0) FROM attempts WHERE job_id = ?`,
+			id).Scan(&l.PrevTokens); err != nil {
+			return nil, err
+		}
+	}
 	if recovered {
 		// The previous holder's attempt never reported back.
 		if _, err := tx.ExecContext(ctx, `UPDATE attempts SET outcome = ?, finished_at = ? WHERE job_id = ? AND outcome = ''`,

@@ -1,0 +1,83 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ClassForStatus is the retry class of an HTTP status from a model API
+// (DESIGN.md section 3). Adapters refine it with the body's error code:
+// quota exhaustion on a 429 is permanent, not rate limited.
+func ClassForStatus(status int) Class {
+	switch {
+	case status == http.StatusUnauthorized, status == http.StatusForbidden:
+		return ClassAuth
+	case status == http.StatusTooManyRequests:
+		return ClassRateLimited
+	case status == http.StatusPaymentRequired:
+		// Out of credit: no retry will help.
+		return ClassPermanent
+	case status == http.StatusRequestTimeout, status == http.StatusConflict, status >= 500:
+		// 5xx includes 529 overloaded.
+		return ClassTransient
+	default:
+		return ClassPermanent
+	}
+}
+
+// RetryAfter reads how long a server asked us to wait: retry-after-ms
+// (milliseconds, as OpenAI and Azure send it), then Retry-After in seconds or
+// as an HTTP date. Zero when absent or unparsable.
+func RetryAfter(h http.Header, now time.Time) time.Duration {
+	if h == nil {
+		return 0
+	}
+	if v := strings.TrimSpace(h.Get("retry-after-ms")); v != "" {
+		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
+			return time.Duration(ms * float64(time.Millisecond))
+		}
+	}
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	if v == "" {
+		return 0
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
+		return time.Duration(s * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// TransportError classifies an error that happened before a complete HTTP
+// answer arrived: the run being interrupted, a per-call timeout, a
+// connection reset or a truncated body. All but the first are transient.
+func TransportError(ctx context.Context, err error) *ProviderError {
+	switch {
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		return &ProviderError{Class: ClassInterrupted, Msg: "interrupted", Err: err}
+	case errors.Is(err, context.DeadlineExceeded), isTimeout(err):
+		return &ProviderError{Class: ClassTransient, Category: "timeout", Msg: "request timed out", Err: err}
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		return &ProviderError{Class: ClassTransient, Category: "truncated_body", Msg: "connection closed before the answer was complete", Err: err}
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.EPIPE):
+		return &ProviderError{Class: ClassTransient, Category: "connection", Msg: "connection failed", Err: err}
+	default:
+		return &ProviderError{Class: ClassTransient, Category: "transport", Msg: "transport error", Err: err}
+	}
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
