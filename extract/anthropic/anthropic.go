@@ -1,0 +1,315 @@
+// Package anthropic is the extract.Provider for the Anthropic Messages API
+// (POST /v1/messages), built on anthropic-sdk-go v2.
+//
+// It asks for the schema version's document either through native
+// structured outputs (output_config.format, the default) or through one
+// forced tool whose input schema is the document schema. The SDK never
+// retries: invx owns retries, so every HTTP call is one attempt row. Errors
+// are classified into *extract.ProviderError values whose messages carry the
+// API's error type and a truncated error message, never document text, model
+// output, the API key or a raw body.
+package anthropic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/invx/invx/extract"
+)
+
+// The modes a Provider can ask for JSON in.
+const (
+	// ModeJSONSchema uses native structured outputs: output_config.format
+	// with a json_schema, answered as a text block.
+	ModeJSONSchema = "json_schema"
+	// ModeTool forces a single tool, ToolName, whose input is the document.
+	ModeTool = "tool"
+)
+
+// ToolName is the forced tool of ModeTool.
+const ToolName = "emit_invoice_summary"
+
+// Defaults for Config's zero values.
+const (
+	DefaultTimeout   = 2 * time.Minute
+	DefaultMaxTokens = 4096
+)
+
+// Config configures a Provider.
+type Config struct {
+	// BaseURL is the API root, without v1/ ("" is https://api.anthropic.com/).
+	BaseURL string
+	// APIKey is the API key (cmd reads ANTHROPIC_API_KEY); required.
+	APIKey string
+	// Model is the model id; required.
+	Model string
+	// Timeout bounds one HTTP request (0 is DefaultTimeout). It is always
+	// set because the SDK refuses large non-streaming requests without one.
+	Timeout time.Duration
+	// MaxTokens caps the answer (0 is DefaultMaxTokens).
+	MaxTokens int64
+	// Mode is ModeJSONSchema ("" too) or ModeTool.
+	Mode string
+	// HTTPClient, if set, sends the requests (tests).
+	HTTPClient *http.Client
+}
+
+// Provider calls the Anthropic Messages API. It is safe for concurrent use.
+type Provider struct {
+	client    sdk.Client
+	model     string
+	mode      string
+	maxTokens int64
+}
+
+var _ extract.Provider = (*Provider)(nil)
+
+// New checks cfg and returns a Provider. A missing API key is a ClassAuth
+// *extract.ProviderError; any other bad setting is ClassPermanent. New makes
+// no request.
+func New(cfg Config) (*Provider, error) {
+	if cfg.APIKey == "" {
+		return nil, &extract.ProviderError{Class: extract.ClassAuth, Msg: "ANTHROPIC_API_KEY is not set"}
+	}
+	if cfg.Model == "" {
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Msg: "--model is required for the anthropic provider"}
+	}
+	mode := cfg.Mode
+	switch mode {
+	case "":
+		mode = ModeJSONSchema
+	case ModeJSONSchema, ModeTool:
+	default:
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent,
+			Msg: fmt.Sprintf("anthropic mode %q is not %s or %s", capString(mode, 40), ModeJSONSchema, ModeTool)}
+	}
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	maxTokens := cfg.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = DefaultMaxTokens
+	}
+	opts := []option.RequestOption{
+		// invx decides where requests go and with which key: no
+		// ANTHROPIC_* variable or profile may change it behind its back.
+		option.WithoutEnvironmentDefaults(),
+		option.WithAPIKey(cfg.APIKey),
+		// invx owns retries, so each HTTP call is one attempt row.
+		option.WithMaxRetries(0),
+		option.WithRequestTimeout(timeout),
+		// The SDK emits OpenTelemetry spans through the global provider and
+		// lets ANTHROPIC_OPEN_TELEMETRY_TRACES_CONTENT_MODE=content put the
+		// prompt (the invoice text) and the answer into them. Pin it off.
+		option.WithOpenTelemetryTracesContentMode(option.OpenTelemetryContentModeMetadataOnly),
+	}
+	if cfg.BaseURL != "" {
+		u, err := url.Parse(cfg.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, &extract.ProviderError{Class: extract.ClassPermanent,
+				Msg: fmt.Sprintf("anthropic base URL %q is not an http(s) URL", capString(cfg.BaseURL, 200))}
+		}
+		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+	}
+	if cfg.HTTPClient != nil {
+		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	}
+	return &Provider{client: sdk.NewClient(opts...), model: cfg.Model, mode: mode, maxTokens: maxTokens}, nil
+}
+
+// Name implements extract.Provider.
+func (*Provider) Name() string { return "anthropic" }
+
+// Extract implements extract.Provider. It makes one HTTP request. The
+// Response (request id, status, and for a decoded message its model and
+// usage) is returned even alongside an error, so the attempt row records
+// them. Errors are *extract.ProviderError:
+//   - an API error status: the class of extract.ClassForStatus, with a spend
+//     limit or billing failure permanent (extract.CategoryQuota) and a prompt
+//     over the context window permanent ("context_length");
+//   - no complete answer (timeout, reset, truncated or unreadable body):
+//     transient, from extract.TransportError;
+//   - a refusal (rejected, "refusal"), an answer cut off (rejected,
+//     "truncated"), no emit_invoice_summary call in tool mode (rejected,
+//     "decode"), an answer without content (transient, "empty").
+//
+// Prose instead of JSON is not an error here: it is returned as Output and
+// validation rejects it.
+func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
+	var raw *http.Response
+	msg, err := p.client.Messages.New(ctx, p.params(req), option.WithResponseInto(&raw))
+	resp := &extract.Response{Model: p.model}
+	if raw != nil {
+		resp.HTTPStatus = raw.StatusCode
+		resp.RequestID = raw.Header.Get("request-id")
+	}
+	if err != nil {
+		var ae *sdk.Error
+		if errors.As(err, &ae) {
+			resp.HTTPStatus = ae.StatusCode
+			if resp.RequestID == "" {
+				resp.RequestID = ae.RequestID
+			}
+			return resp, apiError(ae)
+		}
+		return resp, transportError(ctx, err, raw)
+	}
+	resp.HTTPStatus = http.StatusOK
+	if raw != nil {
+		resp.HTTPStatus = raw.StatusCode
+	}
+	if msg.Model != "" {
+		resp.Model = msg.Model
+	}
+	u := msg.Usage
+	resp.InputTokens = u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+	resp.OutputTokens = u.OutputTokens
+	return p.answer(msg, resp)
+}
+
+// answer reads the candidate document out of a decoded message.
+func (p *Provider) answer(msg *sdk.Message, resp *extract.Response) (*extract.Response, error) {
+	switch msg.StopReason {
+	case sdk.StopReasonRefusal:
+		// The refusal text is the model's and may quote the document: it
+		// goes nowhere. The policy category is a bounded API enum.
+		m := "the model refused to answer"
+		if c := category(string(msg.StopDetails.Category)); c != "" {
+			m += " (policy category " + c + ")"
+		}
+		return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "refusal", Msg: m}
+	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
+		resp.Output = p.output(msg)
+		return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "truncated",
+			Msg: fmt.Sprintf("the answer was cut off (stop_reason %s, max_tokens %d)", msg.StopReason, p.maxTokens)}
+	}
+	if len(msg.Content) == 0 {
+		return resp, &extract.ProviderError{Class: extract.ClassTransient, Status: resp.HTTPStatus, Category: "empty",
+			Msg: "the API returned a message without content"}
+	}
+	if p.mode == ModeTool {
+		out, ok := toolInput(msg)
+		if !ok {
+			resp.Output = textOf(msg)
+			return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "decode",
+				Msg: "no " + ToolName + " tool call in the answer"}
+		}
+		resp.Output = out
+		return resp, nil
+	}
+	if !hasText(msg) {
+		return resp, &extract.ProviderError{Class: extract.ClassTransient, Status: resp.HTTPStatus, Category: "empty",
+			Msg: "the API returned a message without a text block"}
+	}
+	resp.Output = textOf(msg)
+	return resp, nil
+}
+
+// output is what the message holds in the current mode, for a rejected
+// attempt's record.
+func (p *Provider) output(msg *sdk.Message) []byte {
+	if p.mode == ModeTool {
+		if out, ok := toolInput(msg); ok {
+			return out
+		}
+	}
+	return textOf(msg)
+}
+
+// toolInput returns the input of the first tool_use block calling ToolName.
+// It never trusts the block's position: the model may think or talk first.
+func toolInput(msg *sdk.Message) ([]byte, bool) {
+	for _, b := range msg.Content {
+		if b.Type == "tool_use" && b.Name == ToolName {
+			return append([]byte(nil), b.Input...), true
+		}
+	}
+	return nil, false
+}
+
+// textOf concatenates the text blocks, skipping thinking and other blocks.
+func textOf(msg *sdk.Message) []byte {
+	var sb strings.Builder
+	for _, b := range msg.Content {
+		if b.Type == "text" {
+			sb.WriteString(b.Text)
+		}
+	}
+	if sb.Len() == 0 {
+		return nil
+	}
+	return []byte(sb.String())
+}
+
+func hasText(msg *sdk.Message) bool {
+	for _, b := range msg.Content {
+		if b.Type == "text" {
+			return true
+		}
+	}
+	return false
+}
+
+// params builds the request. No temperature: the 2026-10-21 API version
+// answers 400 to it.
+func (p *Provider) params(req *extract.Request) sdk.MessageNewParams {
+	blocks := []sdk.ContentBlockParamUnion{sdk.NewTextBlock(req.Schema.UserMessage(req.Text))}
+	if req.Feedback != nil {
+		// A repair re-ask: the previous answer is not resent (it is model
+		// output), only the validation error, which carries no document text.
+		blocks = append(blocks, sdk.NewTextBlock("Your previous answer was rejected by validation: "+
+			req.Feedback.Error()+". Return a corrected JSON document only."))
+	}
+	params := sdk.MessageNewParams{
+		Model:     p.model,
+		MaxTokens: p.maxTokens,
+		System:    []sdk.TextBlockParam{{Text: req.Schema.Prompt()}},
+		Messages:  []sdk.MessageParam{sdk.NewUserMessage(blocks...)},
+	}
+	s := apiSchema(req.Schema.StrictJSONSchema())
+	switch p.mode {
+	case ModeTool:
+		params.Tools = []sdk.ToolUnionParam{{OfTool: &sdk.ToolParam{
+			Name:        ToolName,
+			Description: sdk.String("Return the " + req.Schema.Name + " document for the invoice."),
+			Strict:      sdk.Bool(true),
+			InputSchema: toolSchema(s),
+		}}}
+		params.ToolChoice = sdk.ToolChoiceUnionParam{OfTool: &sdk.ToolChoiceToolParam{
+			Name: ToolName, DisableParallelToolUse: sdk.Bool(true)}}
+	default:
+		params.OutputConfig = sdk.OutputConfigParam{Format: sdk.JSONOutputFormatParam{Schema: s}}
+	}
+	return params
+}
+
+// toolSchema puts a root object schema into the SDK's tool input schema
+// type, which spells out properties, required and type and takes the rest
+// (additionalProperties, description) as extra fields.
+func toolSchema(s map[string]any) sdk.ToolInputSchemaParam {
+	ts := sdk.ToolInputSchemaParam{Properties: s["properties"], ExtraFields: map[string]any{}}
+	if req, ok := s["required"].([]any); ok {
+		for _, r := range req {
+			if name, ok := r.(string); ok {
+				ts.Required = append(ts.Required, name)
+			}
+		}
+	}
+	for k, v := range s {
+		switch k {
+		case "properties", "required", "type":
+		default:
+			ts.ExtraFields[k] = v
+		}
+	}
+	return ts
+}

@@ -1,0 +1,115 @@
+package anthropic
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+
+	"github.com/invx/invx/extract"
+)
+
+// CategoryContextLength marks a permanent failure: the prompt does not fit
+// the model's context window or the request size limit.
+const CategoryContextLength = "context_length"
+
+// maxEcho bounds how much of the API's error message an error repeats.
+const maxEcho = 200
+
+// quotaCodes are the error_code values of a 429 that no wait will cure.
+var quotaCodes = map[sdk.ErrorCode]bool{
+	sdk.ErrorCodeEnforcedSpendLimitReached: true,
+	sdk.ErrorCodeContractSpendLimitReached: true,
+}
+
+// apiError classifies an error status answer. The *sdk.Error is not wrapped:
+// its Error() carries the raw body, and its Request the document and the key.
+func apiError(ae *sdk.Error) *extract.ProviderError {
+	status := ae.StatusCode
+	typ := category(string(ae.Type()))
+	pe := &extract.ProviderError{Class: extract.ClassForStatus(status), Status: status, Category: typ}
+	if ae.Response != nil {
+		pe.RetryAfter = extract.RetryAfter(ae.Response.Header, time.Now())
+	}
+	detail := typ
+	if detail == "" {
+		detail = "no API error in the body"
+	}
+	if m := oneLine(ae.Message, maxEcho); m != "" {
+		detail += ": " + m
+	}
+	pe.Msg = detail
+	code := ae.ErrorCode()
+	switch {
+	case status == http.StatusTooManyRequests && quotaCodes[code],
+		status == http.StatusPaymentRequired:
+		pe.Class, pe.Category, pe.RetryAfter = extract.ClassPermanent, extract.CategoryQuota, 0
+		if code != "" {
+			pe.Msg = fmt.Sprintf("%s (%s)", detail, category(string(code)))
+		}
+	case status == http.StatusRequestEntityTooLarge,
+		status == http.StatusBadRequest && strings.Contains(strings.ToLower(ae.Message), "prompt is too long"):
+		pe.Class, pe.Category = extract.ClassPermanent, CategoryContextLength
+	}
+	return pe
+}
+
+// transportError classifies a call that got no complete, decodable answer.
+// raw, if not nil, is the response whose body could not be read or decoded.
+func transportError(ctx context.Context, err error, raw *http.Response) *extract.ProviderError {
+	pe := extract.TransportError(ctx, err)
+	if raw == nil || pe.Class != extract.ClassTransient {
+		return pe
+	}
+	pe.Status = raw.StatusCode
+	if pe.Category == "transport" && raw.StatusCode < 300 {
+		// The whole body arrived but is not a Messages response (an HTML
+		// page from a proxy, text/plain, ...). Its content is left out.
+		pe.Category = "bad_response"
+		pe.Msg = fmt.Sprintf("the API answered %d with a body that is not a Messages response (content-type %q)",
+			raw.StatusCode, oneLine(raw.Header.Get("Content-Type"), 80))
+	}
+	return pe
+}
+
+// category returns s if it looks like an API enum value (snake case, short),
+// so it can be a bounded label; "" otherwise.
+func category(s string) string {
+	if s == "" || len(s) > 64 {
+		return ""
+	}
+	for _, r := range s {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_' {
+			return ""
+		}
+	}
+	return s
+}
+
+// oneLine makes an API message safe for a one-line error: control
+// characters become spaces and it is cut to n bytes on a rune boundary.
+func oneLine(s string, n int) string {
+	s = strings.ToValidUTF8(s, "?")
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+	return capString(strings.TrimSpace(s), n)
+}
+
+func capString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}

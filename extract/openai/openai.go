@@ -1,0 +1,266 @@
+// Package openai is the invx provider for the OpenAI Chat Completions API and
+// every server that copies it (Ollama /v1, vLLM, llama.cpp llama-server, LM
+// Studio, OpenRouter, ...), chosen by base URL alone. It asks for the
+// schema's strict structured output and turns every HTTP, transport and
+// answer failure into a classified *extract.ProviderError.
+//
+// invx owns retries: the SDK is configured never to retry, and it is built
+// from explicit options only, so no OPENAI_* environment variable can change
+// where requests go or which credentials they carry (cmd reads the
+// environment and passes it in Config).
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+
+	oai "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/shared"
+
+	"github.com/invx/invx/extract"
+)
+
+// DefaultBaseURL is the OpenAI API; the SDK appends "chat/completions".
+const DefaultBaseURL = "https://api.openai.com/v1/"
+
+// Defaults for the zero values of Config.
+const (
+	DefaultTimeout   = 2 * time.Minute
+	DefaultMaxTokens = 4096
+)
+
+// Config configures a Provider.
+type Config struct {
+	// BaseURL is the API root. Empty means DefaultBaseURL. A bare host such
+	// as http://localhost:11434 gets "/v1/" appended; any other path is
+	// kept, with a trailing slash added.
+	BaseURL string
+	// APIKey is sent as a bearer token. It is required only for the OpenAI
+	// host; local servers need none.
+	APIKey string
+	// Model is the model name sent with every request. Required.
+	Model string
+	// Timeout bounds one request (0: DefaultTimeout).
+	Timeout time.Duration
+	// MaxTokens is max_completion_tokens (0: DefaultMaxTokens).
+	MaxTokens int64
+	// HTTPClient replaces the default client (tests).
+	HTTPClient *http.Client
+}
+
+// Provider calls a Chat Completions endpoint. It is safe for concurrent use.
+type Provider struct {
+	chat      oai.ChatCompletionService
+	model     string
+	maxTokens int64
+	// apiKey is kept only to scrub it from error messages.
+	apiKey string
+}
+
+var _ extract.Provider = (*Provider)(nil)
+
+// New checks cfg and builds a Provider. A missing API key for the OpenAI
+// host is a ClassAuth error; a missing model or a malformed base URL is
+// ClassPermanent. Each error's Msg is a sentence for the user.
+func New(cfg Config) (*Provider, error) {
+	base, err := parseBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Msg: err.Error()}
+	}
+	if cfg.APIKey == "" && strings.EqualFold(base.Hostname(), "api.openai.com") {
+		return nil, &extract.ProviderError{Class: extract.ClassAuth, Msg: "OPENAI_API_KEY is not set"}
+	}
+	if strings.TrimSpace(cfg.Model) == "" {
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Msg: "--model is required for the openai provider"}
+	}
+	timeout := cfg.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	maxTokens := cfg.MaxTokens
+	if maxTokens <= 0 {
+		maxTokens = DefaultMaxTokens
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{}
+	}
+	opts := []option.RequestOption{
+		option.WithBaseURL(base.String()),
+		option.WithHTTPClient(hc),
+		// invx owns retries: its policy classifies, records and backs off.
+		option.WithMaxRetries(0),
+		option.WithRequestTimeout(timeout),
+	}
+	if cfg.APIKey != "" {
+		// Without a key no Authorization header is sent, which is what
+		// local servers expect.
+		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+	}
+	// The service is built directly rather than through openai.NewClient,
+	// which would also read OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_ORG_ID,
+	// OPENAI_PROJECT_ID and OPENAI_CUSTOM_HEADERS (the last can even replace
+	// the Authorization header).
+	return &Provider{chat: oai.NewChatCompletionService(opts...), model: cfg.Model, maxTokens: maxTokens,
+		apiKey: cfg.APIKey}, nil
+}
+
+// parseBaseURL normalises a base URL: default when empty, http or https
+// only, "/v1/" for a bare host, a trailing slash always (the SDK resolves
+// "chat/completions" against it).
+func parseBaseURL(raw string) (*url.URL, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		raw = DefaultBaseURL
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, errors.New("--base-url must be an http:// or https:// URL, such as http://localhost:11434/v1")
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("--base-url %s: a query or fragment is not supported", u.Redacted())
+	}
+	p := strings.TrimRight(u.Path, "/")
+	if p == "" {
+		p = "/v1"
+	}
+	u.Path, u.RawPath = p+"/", ""
+	return u, nil
+}
+
+// Name implements extract.Provider.
+func (*Provider) Name() string { return "openai" }
+
+// feedbackFormat frames a repair re-ask. The validation error never carries
+// document text or candidate values (see schema.ValidationError).
+const feedbackFormat = "Your previous answer was rejected by validation: %s. Return a corrected JSON document only."
+
+// Extract implements extract.Provider. The Response is returned whenever
+// one exists, also beside an error, so the attempt row gets the model,
+// tokens, request id and status.
+func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
+	var raw *http.Response
+	cc, err := p.chat.New(ctx, p.params(req), option.WithResponseInto(&raw))
+	resp := &extract.Response{Model: p.model}
+	if raw != nil {
+		resp.HTTPStatus = raw.StatusCode
+		resp.RequestID = requestID(raw.Header)
+	}
+	if err != nil {
+		return resp, p.classify(ctx, err, raw)
+	}
+	resp.HTTPStatus = http.StatusOK
+	if cc == nil {
+		// A JSON null body decodes to no completion and no error.
+		return resp, &extract.ProviderError{Class: extract.ClassTransient, Category: categoryEmpty,
+			Msg: "the server answered with an empty document"}
+	}
+	if m := capString(sanitize(cc.Model), 200); m != "" {
+		resp.Model = m
+	}
+	resp.InputTokens, resp.OutputTokens = cc.Usage.PromptTokens, cc.Usage.CompletionTokens
+	if len(cc.Choices) == 0 {
+		return resp, p.emptyAnswer(cc, raw)
+	}
+	choice := cc.Choices[0]
+	msg := choice.Message
+	switch {
+	case msg.Refusal != "":
+		// Kept for the reviewer on the attempt row, never in the message.
+		resp.Output = []byte(msg.Refusal)
+		return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "refusal", Msg: "the model refused to answer"}
+	case choice.FinishReason == "length":
+		resp.Output = []byte(msg.Content)
+		return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "truncated",
+			Msg: fmt.Sprintf("the answer was cut off at the output token limit (max_completion_tokens %d)", p.maxTokens)}
+	case choice.FinishReason == "content_filter":
+		resp.Output = []byte(msg.Content)
+		return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "content_filter",
+			Msg: "the provider's content filter withheld the answer"}
+	}
+	// Prose, an empty answer or broken JSON is not an error here: validation
+	// rejects it (category decode) and the runner may re-ask.
+	resp.Output = []byte(stripFence(msg.Content))
+	return resp, nil
+}
+
+func (p *Provider) params(req *extract.Request) oai.ChatCompletionNewParams {
+	msgs := []oai.ChatCompletionMessageParamUnion{
+		oai.SystemMessage(req.Schema.Prompt()),
+		oai.UserMessage(req.Schema.UserMessage(req.Text)),
+	}
+	if req.Feedback != nil {
+		msgs = append(msgs, oai.UserMessage(fmt.Sprintf(feedbackFormat, req.Feedback.Error())))
+	}
+	// No temperature: reasoning models reject any value but the default.
+	return oai.ChatCompletionNewParams{
+		Model:               shared.ChatModel(p.model),
+		Messages:            msgs,
+		MaxCompletionTokens: oai.Int(p.maxTokens),
+		ResponseFormat: oai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
+			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+				Name:   formatName(req.Schema.Name),
+				Strict: oai.Bool(true),
+				Schema: req.Schema.StrictJSONSchema(),
+			},
+		}},
+	}
+}
+
+// formatName derives the response_format name from a schema version name:
+// "invoice-summary-v1" -> "invoice_summary". OpenAI allows [a-zA-Z0-9_-],
+// at most 64 characters.
+func formatName(version string) string {
+	name := version
+	if i := strings.LastIndex(name, "-v"); i > 0 && i+2 < len(name) && strings.Trim(name[i+2:], "0123456789") == "" {
+		name = name[:i]
+	}
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+		if b.Len() >= 64 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "answer"
+	}
+	return b.String()
+}
+
+// stripFence removes one surrounding Markdown code fence (``` or ```json)
+// that some models put around JSON. Anything else is returned unchanged.
+func stripFence(content string) string {
+	s := strings.TrimSpace(content)
+	if !strings.HasPrefix(s, "```") {
+		return content
+	}
+	nl := strings.IndexByte(s, '\n')
+	if nl < 0 {
+		return content
+	}
+	if lang := strings.TrimSpace(s[3:nl]); lang != "" && !strings.EqualFold(lang, "json") {
+		return content
+	}
+	body := strings.TrimRightFunc(s[nl+1:], unicode.IsSpace)
+	if !strings.HasSuffix(body, "```") {
+		return content
+	}
+	return strings.TrimSpace(strings.TrimSuffix(body, "```"))
+}
+
+func requestID(h http.Header) string {
+	return capString(sanitize(h.Get("x-request-id")), 200)
+}
