@@ -18,7 +18,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/invx/invx/extract"
-	"github.com/invx/invx/extract/rules"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 )
@@ -32,10 +31,12 @@ type RunOptions struct {
 	OnChange     string
 	JSON         bool
 	Quiet        bool
-	Provider     string
+	Provider     ProviderOptions
 	Schema       string
 	MaxAttempts  int
 	Repair       int
+	MaxBackoff   time.Duration
+	TokenBudget  int64
 	Lease        time.Duration
 	Shadow       bool
 	SourceSystem string
@@ -82,6 +83,9 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 			if opts.MaxAttempts < 1 {
 				return &usageError{err: fmt.Errorf("--max-attempts %d: want at least 1", opts.MaxAttempts)}
 			}
+			if opts.MaxBackoff <= 0 || opts.TokenBudget < 0 || opts.Provider.Timeout < 0 {
+				return &usageError{err: errors.New("--max-backoff must be positive; --token-budget and --timeout must not be negative")}
+			}
 			if opts.Lease < time.Second {
 				return &usageError{err: fmt.Errorf("--lease %s: want at least 1s", opts.Lease)}
 			}
@@ -106,24 +110,25 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl.StringVar(&opts.OnChange, "on-change", "hold", "a committed path whose text changed: hold (for review) or process")
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object on stdout")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar and no per-file messages")
-	fl.StringVar(&opts.Provider, "provider", "rules", "provider: rules")
+	addProviderFlags(fl, &opts.Provider)
 	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "schema version")
 	fl.IntVar(&opts.MaxAttempts, "max-attempts", 5, "attempts per job, repairs included")
-	fl.IntVar(&opts.Repair, "repair", -1, "re-asks with the validation error after an invalid answer (-1: the provider's default)")
+	fl.IntVar(&opts.Repair, "repair", -1, "re-asks with the validation error after an invalid answer (-1: the provider's default: 1 for LLMs, 0 for rules and replay)")
+	fl.DurationVar(&opts.MaxBackoff, "max-backoff", time.Minute, "longest wait before retrying a job (caps backoff and Retry-After)")
+	fl.Int64Var(&opts.TokenBudget, "token-budget", 0, "stop retrying a job once its attempts used this many tokens (0: no budget)")
 	fl.DurationVar(&opts.Lease, "lease", time.Minute, "lease duration; leases are renewed while a call runs")
 	fl.BoolVar(&opts.Shadow, "shadow", false, "commit results without publishing outbox events (compare a schema version)")
 	fl.StringVar(&opts.SourceSystem, "source-system", "", "name of the document source (default: fs:<absolute DIR>)")
 	return c
 }
 
-// providerFor builds the named provider. Only cmd imports concrete adapters.
-func (f *Factory) providerFor(name string) (extract.Provider, int, error) {
-	switch name {
-	case "rules":
-		return rules.New(), 0, nil
-	default:
-		return nil, 0, &usageError{err: fmt.Errorf("--provider %q: unknown provider (available: rules)", name)}
+// callTimeout bounds a whole provider call in the runner, a little beyond
+// the adapter's own request timeout so the adapter reports it first.
+func callTimeout(o *ProviderOptions) time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout + 5*time.Second
 	}
+	return 0
 }
 
 func newRunID() string {
@@ -133,7 +138,7 @@ func newRunID() string {
 }
 
 func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
-	prov, defRepair, err := f.providerFor(opts.Provider)
+	prov, defRepair, err := f.providerFor(&opts.Provider)
 	if err != nil {
 		return err
 	}
@@ -152,6 +157,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		Store: st, Provider: prov, Schema: v, Tenant: f.Tenant, RunID: runID,
 		Owner: extract.LocalOwner(runID), Concurrency: opts.Concurrency, OnChange: store.OnChange(opts.OnChange),
 		LeaseFor: opts.Lease, MaxAttempts: opts.MaxAttempts, Repair: opts.Repair, Shadow: opts.Shadow,
+		MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget, CallTimeout: callTimeout(&opts.Provider),
 		NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
 	}
 	started := f.Now()

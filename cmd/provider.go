@@ -1,0 +1,124 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/anthropic"
+	"github.com/invx/invx/extract/command"
+	"github.com/invx/invx/extract/ollama"
+	"github.com/invx/invx/extract/openai"
+	"github.com/invx/invx/extract/replay"
+	"github.com/invx/invx/extract/rules"
+)
+
+// providerNames are the providers invx knows, for help and errors.
+const providerNames = "rules, openai, anthropic, ollama, command, replay"
+
+// ProviderOptions are the flags that choose and configure a provider.
+type ProviderOptions struct {
+	Name      string
+	Model     string
+	BaseURL   string
+	Command   string
+	ReplayDir string
+	Record    string
+	Timeout   time.Duration
+	MaxTokens int64
+	Mode      string
+}
+
+func addProviderFlags(fl *pflag.FlagSet, o *ProviderOptions) {
+	fl.StringVar(&o.Name, "provider", "rules", "provider: "+providerNames)
+	fl.StringVar(&o.Model, "model", "", "model name (openai, anthropic, ollama)")
+	fl.StringVar(&o.BaseURL, "base-url", "", "API base URL (openai: any OpenAI-compatible server, env OPENAI_BASE_URL; anthropic; ollama: env OLLAMA_HOST)")
+	fl.StringVar(&o.Command, "command", "", `command for --provider command: "CMD ARGS", document on stdin, JSON on stdout`)
+	fl.StringVar(&o.ReplayDir, "replay-dir", "", "recording folder for --provider replay")
+	fl.StringVar(&o.Record, "record", "", "record every raw provider answer into this folder (for --provider replay)")
+	fl.DurationVar(&o.Timeout, "timeout", 0, "per-call timeout (0: the provider's default)")
+	fl.Int64Var(&o.MaxTokens, "max-tokens", 0, "output token limit per call (0: the provider's default)")
+	fl.StringVar(&o.Mode, "anthropic-mode", "json_schema", "anthropic: json_schema (native structured output) or tool (a forced tool)")
+}
+
+// providerFor builds the provider the options name, and the number of
+// repair re-asks it gets by default. Only cmd imports concrete adapters, and
+// it chooses them here, by name.
+func (f *Factory) providerFor(o *ProviderOptions) (extract.Provider, int, error) {
+	p, repair, err := f.baseProvider(o)
+	if err != nil {
+		return nil, 0, err
+	}
+	if o.Record != "" {
+		rec, err := replay.NewRecorder(p, o.Record)
+		if err != nil {
+			return nil, 0, &usageError{err: fmt.Errorf("--record %s: %w", o.Record, err)}
+		}
+		p = rec
+	}
+	return p, repair, nil
+}
+
+func (f *Factory) baseProvider(o *ProviderOptions) (extract.Provider, int, error) {
+	switch o.Name {
+	case "rules":
+		return rules.New(), 0, nil
+	case "openai":
+		base := firstNonEmpty(o.BaseURL, f.Env("OPENAI_BASE_URL"))
+		p, err := openai.New(openai.Config{BaseURL: base, APIKey: f.Env("OPENAI_API_KEY"), Model: o.Model,
+			Timeout: o.Timeout, MaxTokens: o.MaxTokens})
+		return p, 1, providerConfigErr(err)
+	case "anthropic":
+		p, err := anthropic.New(anthropic.Config{BaseURL: o.BaseURL, APIKey: f.Env("ANTHROPIC_API_KEY"), Model: o.Model,
+			Timeout: o.Timeout, MaxTokens: o.MaxTokens, Mode: o.Mode})
+		return p, 1, providerConfigErr(err)
+	case "ollama":
+		p, err := ollama.New(ollama.Config{Host: firstNonEmpty(o.BaseURL, f.Env("OLLAMA_HOST")), Model: o.Model, Timeout: o.Timeout})
+		return p, 1, providerConfigErr(err)
+	case "command":
+		if o.Command == "" {
+			return nil, 0, &usageError{err: errors.New("--provider command needs --command \"CMD ARGS\""),
+				try: `invx run --provider command --command "./extract.sh" DIR`}
+		}
+		argv, err := command.SplitCommand(o.Command)
+		if err != nil || len(argv) == 0 {
+			return nil, 0, &usageError{err: fmt.Errorf("--command: %v", err)}
+		}
+		if _, err := exec.LookPath(argv[0]); err != nil {
+			return nil, 0, &configError{msg: fmt.Sprintf("--command: %s: not found or not executable", argv[0])}
+		}
+		p, err := command.New(command.Config{Argv: argv, Timeout: o.Timeout})
+		return p, 1, providerConfigErr(err)
+	case "replay":
+		if o.ReplayDir == "" {
+			return nil, 0, &usageError{err: errors.New("--provider replay needs --replay-dir DIR"),
+				try: "invx run --provider replay --replay-dir fixtures/recorded/NAME DIR"}
+		}
+		if _, err := os.Stat(o.ReplayDir); err != nil {
+			return nil, 0, &usageError{err: fmt.Errorf("--replay-dir %s: %w", o.ReplayDir, unwrapPath(err))}
+		}
+		p, err := replay.New(o.ReplayDir)
+		return p, 0, providerConfigErr(err)
+	default:
+		return nil, 0, &usageError{err: fmt.Errorf("--provider %q: unknown provider (available: %s)", o.Name, providerNames)}
+	}
+}
+
+// providerConfigErr turns a constructor's failure (a missing API key, a
+// missing model) into a configuration error: exit 4, one line naming what to
+// set.
+func providerConfigErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var pe *extract.ProviderError
+	if errors.As(err, &pe) && pe.Msg != "" {
+		return &configError{msg: pe.Msg}
+	}
+	return &configError{msg: err.Error()}
+}

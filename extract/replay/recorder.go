@@ -1,0 +1,147 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/invx/invx/extract"
+)
+
+// Recorder wraps a provider and writes every answer it gets, errors
+// included, into a recording folder that New can play back. It is safe for
+// concurrent use when the wrapped provider is.
+type Recorder struct {
+	inner extract.Provider
+	dir   string
+}
+
+var _ extract.Provider = (*Recorder)(nil)
+
+// NewRecorder returns a Recorder that records inner's answers into dir,
+// creating it if needed. Files already there for the same (job key,
+// attempt) are replaced.
+func NewRecorder(inner extract.Provider, dir string) (*Recorder, error) {
+	if inner == nil {
+		return nil, errors.New("record: no provider to record")
+	}
+	if dir == "" {
+		return nil, errors.New("record: no folder given")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create recording folder: %w", pathReason(err))
+	}
+	return &Recorder{inner: inner, dir: dir}, nil
+}
+
+// Name is the wrapped provider's name, so attempts still name the provider
+// that answered.
+func (r *Recorder) Name() string { return r.inner.Name() }
+
+// Extract implements extract.Provider: it calls the wrapped provider,
+// records what it returned and returns it unchanged. If the recording
+// cannot be written, Extract returns a ClassAuth *extract.ProviderError
+// (Category "config") instead, which stops the run: a recording with holes
+// cannot be replayed.
+func (r *Recorder) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
+	resp, err := r.inner.Extract(ctx, req)
+	if werr := r.write(req, resp, err); werr != nil {
+		return nil, &extract.ProviderError{Class: extract.ClassAuth, Category: "config",
+			Msg: fmt.Sprintf("record answer for job %s attempt %d: %s", req.JobKey, req.Attempt, capString(werr.Error(), 300)),
+			Err: werr}
+	}
+	return resp, err
+}
+
+func (r *Recorder) write(req *extract.Request, resp *extract.Response, callErr error) error {
+	if err := checkKey(req.JobKey); err != nil {
+		return err
+	}
+	if req.Attempt < 1 {
+		return fmt.Errorf("attempt %d is not 1 or more", req.Attempt)
+	}
+	rec := &record{JobKey: req.JobKey, Attempt: req.Attempt, Provider: r.inner.Name()}
+	if resp != nil {
+		rec.Model, rec.InputTokens, rec.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
+		rec.RequestID, rec.HTTPStatus = resp.RequestID, resp.HTTPStatus
+		out := string(resp.Output)
+		if !utf8.ValidString(out) {
+			// A JSON string would replace the bad bytes, and replay would
+			// then validate a different answer.
+			out, rec.OutputEncoding = base64.StdEncoding.EncodeToString(resp.Output), encodingBase64
+		}
+		rec.Output = &out
+	}
+	if callErr != nil {
+		rec.Error = errorRecord(callErr)
+	}
+	if rec.Output == nil && rec.Error == nil {
+		// A provider that returns neither breaks the contract; record an
+		// empty answer, which is what the runner will validate.
+		empty := ""
+		rec.Output = &empty
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // fixtures are read by people: keep < > & as they are
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rec); err != nil {
+		return err
+	}
+	jobDir := filepath.Join(r.dir, req.JobKey)
+	if err := os.MkdirAll(jobDir, 0o755); err != nil {
+		return err
+	}
+	return writeAtomic(jobDir, strconv.Itoa(req.Attempt)+".json", buf.Bytes())
+}
+
+// errorRecord keeps what the runner uses of a provider error. The wrapped
+// error is dropped: only the ProviderError's Msg, which adapters keep free
+// of document text, output and secrets, is stored.
+func errorRecord(err error) *recordedError {
+	var pe *extract.ProviderError
+	if errors.As(err, &pe) {
+		msg := pe.Msg
+		if msg == "" && pe.Err != nil {
+			msg = pe.Err.Error() // what the attempt row shows
+		}
+		return &recordedError{Class: string(pe.Class), Status: pe.Status, Category: pe.Category,
+			Message: capString(msg, maxMessage), RetryAfterMS: pe.RetryAfter.Milliseconds()}
+	}
+	return &recordedError{Class: string(extract.Classify(err)), Message: capString(err.Error(), maxMessage)}
+}
+
+// writeAtomic writes name in dir through a temporary file and a rename, so
+// a reader (or a crash) never sees half a file.
+func writeAtomic(dir, name string, b []byte) (err error) {
+	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(b); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), filepath.Join(dir, name))
+}

@@ -1,0 +1,327 @@
+// Package replay records raw provider answers and plays them back, so tests
+// and CI can run the real pipeline (validation, repair re-asks, retries,
+// commits) over fixtures with no network and no model.
+//
+// A recording is a folder with one file per provider call:
+//
+//	DIR/<job_key>/<attempt>.json
+//
+// where attempt is the 1-based attempt number the runner gave the call.
+// Each file holds one JSON object:
+//
+//	{"job_key": "...", "attempt": 1, "provider": "ollama", "model": "llama3.2",
+//	 "input_tokens": 412, "output_tokens": 187, "request_id": "", "http_status": 200,
+//	 "output": "<the raw answer as a JSON string>" or null,
+//	 "error": null or {"class": "transient", "status": 503, "category": "",
+//	                   "message": "...", "retry_after_ms": 0}}
+//
+// "output" is null when the provider returned no response at all. An answer
+// that is not valid UTF-8 is stored base64-encoded, with
+// "output_encoding": "base64"; the field is absent otherwise. A Recorder
+// writes these files around any provider; a Provider answers from them.
+//
+// Replay is faithful only for runs it is given the same way: the same
+// documents, tenant, schema version and retry settings (--repair,
+// --max-attempts), so the runner asks for the same attempts. A recording of
+// a run that was killed mid-call has a gap where the lost call was.
+package replay
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/invx/invx/extract"
+)
+
+// record is one recorded provider call, as stored.
+type record struct {
+	JobKey         string         `json:"job_key"`
+	Attempt        int            `json:"attempt"`
+	Provider       string         `json:"provider"`
+	Model          string         `json:"model"`
+	InputTokens    int64          `json:"input_tokens"`
+	OutputTokens   int64          `json:"output_tokens"`
+	RequestID      string         `json:"request_id"`
+	HTTPStatus     int            `json:"http_status"`
+	Output         *string        `json:"output"`
+	OutputEncoding string         `json:"output_encoding,omitempty"`
+	Error          *recordedError `json:"error"`
+}
+
+// recordedError is a *extract.ProviderError as stored: everything but the
+// wrapped error, which may hold what a message must not.
+type recordedError struct {
+	Class        string `json:"class"`
+	Status       int    `json:"status"`
+	Category     string `json:"category"`
+	Message      string `json:"message"`
+	RetryAfterMS int64  `json:"retry_after_ms"`
+}
+
+// encodingBase64 marks an output stored base64-encoded.
+const encodingBase64 = "base64"
+
+// maxMessage bounds a recorded error message; the runner keeps less.
+const maxMessage = 1000
+
+// maxFile bounds a recording file: an answer is at most what a provider
+// reads (8 MiB for the HTTP adapters), stored escaped.
+const maxFile = 32 << 20
+
+var classes = []extract.Class{extract.ClassTransient, extract.ClassRateLimited, extract.ClassRejected,
+	extract.ClassPermanent, extract.ClassAuth, extract.ClassInterrupted}
+
+// jobKeyRE is what a job key may look like to be a folder name: invx's keys
+// are lowercase hex, and nothing may climb out of the recording folder.
+var jobKeyRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// attemptFileRE names an attempt's file.
+var attemptFileRE = regexp.MustCompile(`^([1-9][0-9]{0,8})\.json$`)
+
+func checkKey(key string) error {
+	if !jobKeyRE.MatchString(key) || strings.Contains(key, "..") {
+		return fmt.Errorf("job key %q cannot name a recording folder", capString(key, 80))
+	}
+	return nil
+}
+
+func attemptFile(dir, key string, attempt int) string {
+	return filepath.Join(dir, key, strconv.Itoa(attempt)+".json")
+}
+
+// Provider answers from a recording folder: it returns the recorded
+// response, or re-creates the recorded *extract.ProviderError, for each
+// (job key, attempt). It never calls a model and is safe for concurrent
+// use.
+type Provider struct {
+	dir string
+}
+
+var _ extract.Provider = (*Provider)(nil)
+
+// New returns a Provider that answers from dir, which must be an existing
+// folder. The files are read when asked for, so a bad one fails only the
+// job it belongs to.
+func New(dir string) (*Provider, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Category: "config",
+			Msg: fmt.Sprintf("recording folder %s: %v", dir, pathReason(err)), Err: err}
+	}
+	if !fi.IsDir() {
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Category: "config",
+			Msg: fmt.Sprintf("recording folder %s: not a folder", dir)}
+	}
+	return &Provider{dir: dir}, nil
+}
+
+// Name implements extract.Provider.
+func (*Provider) Name() string { return "replay" }
+
+// Extract implements extract.Provider. A job with no recording, or an
+// attempt that was not recorded, is ClassPermanent with Category
+// "no_recording"; a file that does not hold a valid recording is
+// ClassPermanent with Category "corrupt_recording" and a message naming
+// the file.
+func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, extract.TransportError(ctx, err)
+	}
+	if err := checkKey(req.JobKey); err != nil {
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Category: "no_recording", Msg: err.Error()}
+	}
+	jobDir := filepath.Join(p.dir, req.JobKey)
+	if _, err := os.Stat(jobDir); errors.Is(err, fs.ErrNotExist) {
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Category: "no_recording",
+			Msg: fmt.Sprintf("no recording for job %s in %s", req.JobKey, p.dir)}
+	}
+	path := attemptFile(p.dir, req.JobKey, req.Attempt)
+	rec, err := readRecord(path, req.JobKey, req.Attempt)
+	if errors.Is(err, fs.ErrNotExist) {
+		msg := fmt.Sprintf("no recording for attempt %d of job %s", req.Attempt, req.JobKey)
+		if have := recordedAttempts(jobDir); len(have) > 0 && have[len(have)-1] > req.Attempt {
+			// A gap, not the end: say what there is.
+			msg += fmt.Sprintf(" (recorded attempts: %s)", joinInts(have, 10))
+		}
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Category: "no_recording", Msg: msg}
+	}
+	if err != nil {
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Category: "corrupt_recording",
+			Msg: fmt.Sprintf("corrupt recording %s: %s", path, capString(err.Error(), 200))}
+	}
+	return rec.replay()
+}
+
+// replay turns a validated record back into what the provider returned.
+func (r *record) replay() (*extract.Response, error) {
+	var resp *extract.Response
+	if r.Output != nil {
+		out := []byte(*r.Output)
+		if r.OutputEncoding == encodingBase64 {
+			// Checked by validate.
+			out, _ = base64.StdEncoding.DecodeString(*r.Output)
+		}
+		resp = &extract.Response{Output: out, Model: r.Model, InputTokens: r.InputTokens, OutputTokens: r.OutputTokens,
+			RequestID: r.RequestID, HTTPStatus: r.HTTPStatus}
+	}
+	if r.Error == nil {
+		return resp, nil
+	}
+	e := r.Error
+	return resp, &extract.ProviderError{Class: extract.Class(e.Class), Status: e.Status, Category: e.Category,
+		Msg: e.Message, RetryAfter: time.Duration(e.RetryAfterMS) * time.Millisecond}
+}
+
+// readRecord reads and strictly validates the recording at path, which must
+// be of attempt of job key. A missing file is fs.ErrNotExist.
+func readRecord(path, key string, attempt int) (*record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fs.ErrNotExist
+		}
+		return nil, pathReason(err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err != nil {
+		return nil, pathReason(err)
+	}
+	if len(b) > maxFile {
+		return nil, fmt.Errorf("larger than %d bytes", maxFile)
+	}
+	rec, err := decodeRecord(b)
+	if err != nil {
+		return nil, err
+	}
+	if rec.JobKey != key {
+		return nil, fmt.Errorf("job_key %q does not match its folder", capString(rec.JobKey, 80))
+	}
+	if rec.Attempt != attempt {
+		return nil, fmt.Errorf("attempt %d does not match its file name", rec.Attempt)
+	}
+	return rec, nil
+}
+
+// decodeRecord decodes one record: one JSON object, no unknown or missing
+// keys, values in range.
+func decodeRecord(b []byte) (*record, error) {
+	var keys map[string]json.RawMessage
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&keys); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the JSON object")
+	}
+	for _, k := range []string{"job_key", "attempt", "output", "error"} {
+		if _, ok := keys[k]; !ok {
+			return nil, fmt.Errorf("no %q key", k)
+		}
+	}
+	dec = json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var rec record
+	if err := dec.Decode(&rec); err != nil {
+		return nil, err
+	}
+	return &rec, rec.validate()
+}
+
+func (r *record) validate() error {
+	switch {
+	case r.JobKey == "":
+		return errors.New("empty job_key")
+	case r.Attempt < 1:
+		return fmt.Errorf("attempt %d is not 1 or more", r.Attempt)
+	case r.InputTokens < 0 || r.OutputTokens < 0:
+		return errors.New("negative token count")
+	case r.HTTPStatus != 0 && (r.HTTPStatus < 100 || r.HTTPStatus > 599):
+		return fmt.Errorf("http_status %d out of range", r.HTTPStatus)
+	case r.Output == nil && r.Error == nil:
+		return errors.New("neither an output nor an error")
+	case r.Output == nil && r.OutputEncoding != "":
+		return errors.New("output_encoding without an output")
+	}
+	switch r.OutputEncoding {
+	case "":
+	case encodingBase64:
+		if _, err := base64.StdEncoding.DecodeString(*r.Output); err != nil {
+			return errors.New("output is not valid base64")
+		}
+	default:
+		return fmt.Errorf("output_encoding %q is not %q", capString(r.OutputEncoding, 20), encodingBase64)
+	}
+	if e := r.Error; e != nil {
+		switch {
+		case !slices.Contains(classes, extract.Class(e.Class)):
+			return fmt.Errorf("error.class %q is not a known class", capString(e.Class, 40))
+		case e.Status != 0 && (e.Status < 100 || e.Status > 599):
+			return fmt.Errorf("error.status %d out of range", e.Status)
+		case e.RetryAfterMS < 0:
+			return errors.New("negative error.retry_after_ms")
+		}
+	}
+	return nil
+}
+
+// recordedAttempts lists the attempt numbers recorded in jobDir, sorted.
+func recordedAttempts(jobDir string) []int {
+	entries, _ := os.ReadDir(jobDir)
+	var out []int
+	for _, e := range entries {
+		if m := attemptFileRE.FindStringSubmatch(e.Name()); m != nil && e.Type().IsRegular() {
+			n, _ := strconv.Atoi(m[1])
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func joinInts(ns []int, most int) string {
+	parts := make([]string, 0, min(len(ns), most)+1)
+	for i, n := range ns {
+		if i == most {
+			parts = append(parts, "...")
+			break
+		}
+		parts = append(parts, strconv.Itoa(n))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// pathReason drops the path from an *fs.PathError: messages name the path
+// themselves.
+func pathReason(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// capString truncates s to at most n bytes on a rune boundary.
+func capString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
