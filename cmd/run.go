@@ -260,6 +260,11 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	switch {
 	case walkErr != nil && !errors.Is(walkErr, context.Canceled):
 		return walkErr
+	case workErr != nil && errors.Is(workErr, extract.ErrAuth):
+		if v := keyVariable(opts.Provider.Name); v != "" {
+			return fmt.Errorf("%w; check %s", firstLine(workErr), v)
+		}
+		return firstLine(workErr)
 	case workErr != nil && !errors.Is(workErr, context.Canceled):
 		return workErr
 	case ctx.Err() != nil:
@@ -354,6 +359,30 @@ func unwrapPath(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	return err
+}
+
+// keyVariable names the environment variable that holds a provider's key.
+func keyVariable(provider string) string {
+	switch provider {
+	case "openai":
+		return "OPENAI_API_KEY (and --base-url / OPENAI_BASE_URL)"
+	case "anthropic":
+		return "ANTHROPIC_API_KEY"
+	case "ollama":
+		return "OLLAMA_HOST"
+	}
+	return ""
+}
+
+// firstLine keeps the first of joined errors: when every worker hits the
+// same authentication failure the user needs to read it once.
+func firstLine(err error) error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		if errs := j.Unwrap(); len(errs) > 0 {
+			return errs[0]
+		}
 	}
 	return err
 }
