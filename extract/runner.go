@@ -402,7 +402,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 	repairs := 0
 	tokens := l.PrevTokens
 	for {
-		if l.AttemptNo > r.MaxAttempts {
+		if l.AttemptNo-l.BudgetBase > r.MaxAttempts {
 			return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
 				ErrorClass: "max_attempts", Message: fmt.Sprintf("gave up after %d attempts (--max-attempts)", r.MaxAttempts)}, log)
 		}
@@ -461,7 +461,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 				info.Output = capBytes(resp.Output, 64<<10)
 			}
 			log.Info("answer rejected", "stage", "rejected", "outcome", "rejected", "error_class", "rejected", "category", string(ve.Category))
-			if repairs < r.Repair && l.AttemptNo < r.MaxAttempts && runCtx.Err() == nil && !overBudget {
+			if repairs < r.Repair && l.AttemptNo-l.BudgetBase < r.MaxAttempts && runCtx.Err() == nil && !overBudget {
 				repairs++
 				feedback = ve
 				id, no, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
@@ -544,7 +544,7 @@ func (r *Runner) failed(ctx, runCtx context.Context, l *store.Lease, err error, 
 		return r.finish(ctx, l, store.StateRejected, time.Time{}, info, log)
 	}
 	// Transient or rate limited: try again later under a new lease.
-	if l.AttemptNo >= r.MaxAttempts {
+	if l.AttemptNo-l.BudgetBase >= r.MaxAttempts {
 		info.Outcome = store.OutcomeFailed
 		r.count(func(s *Summary) { s.FailedNow++ })
 		return r.finish(ctx, l, store.StateFailed, time.Time{}, info, log)

@@ -129,6 +129,177 @@ type Store interface {
 	GetResult(ctx context.Context, tenant, jobKey string) (*Result, error)
 	// ListOutbox returns a job's outbox events.
 	ListOutbox(ctx context.Context, tenant, jobKey string) ([]*OutboxEvent, error)
+
+	// Operator surface (invx jobs, review, retry, export, stats, outbox, prune).
+
+	// ListJobs lists jobs, newest first, without their source text.
+	ListJobs(ctx context.Context, p *ListJobsParams) ([]*Job, error)
+	// ReleaseHeld moves a held job to queued (review accept). When it
+	// commits, the result of the job it changed (PrevJobKey) is marked
+	// superseded by the new one; the old result's outbox events are not
+	// sent again. ErrNotFound when the job is not held.
+	ReleaseHeld(ctx context.Context, p *JobActionParams) error
+	// Dismiss closes a rejected, failed or held job without a result
+	// (state dismissed), keeping the reason. ErrNotFound when the job is in
+	// no such state.
+	Dismiss(ctx context.Context, p *JobActionParams) error
+	// Requeue moves failed or rejected jobs back to queued with a fresh
+	// attempt budget (same job key). It returns how many it moved.
+	Requeue(ctx context.Context, p *RequeueParams) (int, error)
+	// ListResults calls fn for each committed result, oldest first.
+	ListResults(ctx context.Context, p *ListResultsParams, fn func(*ResultRow) error) error
+	// Stats aggregates per tenant.
+	Stats(ctx context.Context, p *StatsParams) ([]*TenantStats, error)
+	// ListOutboxEvents lists outbox events, oldest first.
+	ListOutboxEvents(ctx context.Context, p *ListOutboxParams) ([]*OutboxEvent, error)
+	// ClaimOutbox leases pending events that are due, for delivery. An event
+	// whose deliverer died becomes claimable again when its lease expires
+	// (or at once once ReapLeases saw its owner gone).
+	ClaimOutbox(ctx context.Context, p *ClaimOutboxParams) ([]*OutboxEvent, error)
+	// FinishOutbox records a delivery attempt, fenced by the event's lease
+	// token: delivered, pending again (with NextTryAt) or failed (parked).
+	FinishOutbox(ctx context.Context, p *FinishOutboxParams) error
+	// Prune removes the source text and attempt details of terminal jobs
+	// last updated before p.Before, keeping jobs, keys and results so reruns
+	// stay idempotent.
+	Prune(ctx context.Context, p *PruneParams) (*PruneResult, error)
+}
+
+// StateDismissed closes a job that needs no result (invx review dismiss).
+const StateDismissed = "dismissed"
+
+// ListJobsParams filter invx jobs.
+type ListJobsParams struct {
+	Tenant string // empty: all tenants
+	States []string
+	Since  time.Time // updated at or after
+	Limit  int
+}
+
+// JobActionParams name one job of a tenant.
+type JobActionParams struct {
+	Tenant string
+	JobKey string
+	Reason string
+	Now    time.Time
+}
+
+// RequeueParams select jobs to retry: the keys given, or every job of the
+// tenant in one of States (failed, rejected) when Keys is empty.
+type RequeueParams struct {
+	Tenant string
+	Keys   []string
+	States []string
+	Now    time.Time
+}
+
+// ListResultsParams filter committed results.
+type ListResultsParams struct {
+	Tenant            string // empty: all tenants
+	SchemaVersion     string // empty: all versions
+	Since             time.Time
+	IncludeSuperseded bool
+	IncludeShadow     bool
+}
+
+// ResultRow is a committed result with its job's source reference.
+type ResultRow struct {
+	Result
+	SourceSystem string
+	SourcePath   string
+	SourceDigest string
+}
+
+// StatsParams select the window of invx stats.
+type StatsParams struct {
+	Tenant string // empty: all tenants
+	Since  time.Time
+	Now    time.Time
+}
+
+// TokenUsage sums the tokens of one provider and model.
+type TokenUsage struct {
+	Provider     string
+	Model        string
+	Attempts     int
+	InputTokens  int64
+	OutputTokens int64
+}
+
+// TenantStats are the raw figures of one tenant; rates and costs are
+// derived by the caller.
+type TenantStats struct {
+	Tenant string
+	// JobsByState counts jobs by state.
+	JobsByState map[string]int
+	// RejectedBy counts rejected jobs by category.
+	RejectedBy map[string]int
+	// RejectedByProvider counts rejected attempts by schema version and
+	// provider ("invoice-summary-v1/openai").
+	RejectedByProvider map[string]int
+	Attempts           int
+	AttemptsByOutcome  map[string]int
+	Commits            int
+	// DocumentsSeen and Duplicates sum the runs' summaries.
+	DocumentsSeen   int
+	Duplicates      int
+	LeaseRecoveries int
+	StaleLeases     int
+	Tokens          []TokenUsage
+	// CommitLatency are enqueue-to-commit times of results in the window.
+	CommitLatencyP50 time.Duration
+	CommitLatencyP95 time.Duration
+	OldestQueued     time.Time
+	OutboxPending    int
+	OldestPending    time.Time
+	OutboxFailed     int
+}
+
+// ListOutboxParams filter outbox events.
+type ListOutboxParams struct {
+	Tenant  string // empty: all tenants
+	Pending bool   // only events not delivered yet (pending or failed)
+	Limit   int
+}
+
+// ClaimOutboxParams ask for events to deliver.
+type ClaimOutboxParams struct {
+	Tenant   string // empty: all tenants
+	Owner    string
+	Limit    int
+	LeaseFor time.Duration
+	Now      time.Time
+}
+
+// Outbox event states.
+const (
+	OutboxPending   = "pending"
+	OutboxDelivered = "delivered"
+	OutboxFailed    = "failed"
+)
+
+// FinishOutboxParams record one delivery attempt.
+type FinishOutboxParams struct {
+	ID        int64
+	Token     int64
+	State     string // delivered, pending, failed
+	NextTryAt time.Time
+	Error     string
+	Now       time.Time
+}
+
+// PruneParams choose what prune removes.
+type PruneParams struct {
+	Before time.Time
+	DryRun bool
+}
+
+// PruneResult says what prune removed (or would).
+type PruneResult struct {
+	Jobs        int
+	TextBytes   int64
+	Attempts    int
+	OutputBytes int64
 }
 
 // BeginRunParams describe a new delivery.
@@ -210,6 +381,9 @@ type Lease struct {
 	PrevAttempts int
 	// PrevTokens are the input and output tokens of those attempts.
 	PrevTokens int64
+	// BudgetBase is the attempt count when the job was last requeued by a
+	// person: attempts before it do not count against --max-attempts.
+	BudgetBase int
 }
 
 // RenewParams extend a lease.
@@ -356,6 +530,7 @@ type Job struct {
 	UpdatedAt       time.Time
 	FirstRunID      string
 	Shadow          bool
+	DismissReason   string
 }
 
 // Attempt is an attempt row.
@@ -399,4 +574,8 @@ type OutboxEvent struct {
 	Attempts    int
 	CreatedAt   time.Time
 	DeliveredAt time.Time
+	NextTryAt   time.Time
+	LastError   string
+	// Token fences a claimed event (ClaimOutbox).
+	Token int64
 }

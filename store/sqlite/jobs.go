@@ -264,9 +264,9 @@ func grant(ctx context.Context, tx *sql.Tx, p *store.ClaimParams, id int64, reco
 	err := tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_token = lease_token + 1,
 			lease_expires_at = ?, attempts = attempts + 1, lease_recoveries = lease_recoveries + ?, updated_at = ?
 		WHERE id = ?
-		RETURNING tenant, job_key, schema_version, source_path, source_text, lease_token, attempts`,
+		RETURNING tenant, job_key, schema_version, source_path, source_text, lease_token, attempts, budget_base`,
 		p.Owner, ms(expires), boolInt(recovered), now, id).
-		Scan(&l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &text, &l.Token, &l.AttemptNo)
+		Scan(&l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &text, &l.Token, &l.AttemptNo, &l.BudgetBase)
 	if err != nil {
 		return nil, err
 	}
@@ -430,6 +430,23 @@ func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.C
 	if _, err := tx.ExecContext(ctx, `UPDATE jobs SET result_id = ? WHERE id = ?`, out.ResultID, p.JobID); err != nil {
 		return nil, err
 	}
+	if !out.Existing {
+		// A job that replaces the text committed at its path (a held change
+		// accepted in review) supersedes that result; the old result keeps
+		// its outbox events, which are never sent again.
+		if _, err := tx.ExecContext(ctx, `UPDATE results SET superseded_by = ?
+			WHERE tenant = ? AND superseded_by IS NULL AND id <> ?
+				AND job_key = (SELECT prev_job_key FROM jobs WHERE id = ? AND prev_job_key IS NOT NULL)`,
+			out.ResultID, p.Tenant, out.ResultID, p.JobID); err != nil {
+			return nil, fmt.Errorf("supersede previous result: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE sources SET digest = j.source_digest, job_key = j.job_key, updated_at = ?
+			FROM (SELECT source_digest, job_key, prev_job_key, source_system, source_path FROM jobs WHERE id = ?) AS j
+			WHERE sources.tenant = ? AND sources.source_system = j.source_system AND sources.path = j.source_path
+				AND sources.job_key = j.prev_job_key`, now, p.JobID, p.Tenant); err != nil {
+			return nil, fmt.Errorf("move source reference: %w", err)
+		}
+	}
 	if !p.Shadow && !out.Existing {
 		for _, ev := range p.Outbox {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
@@ -531,6 +548,9 @@ func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int,
 		return 0, fmt.Errorf("list lease owners: %w", err)
 	}
 	if err := s.reapRuns(ctx, p); err != nil {
+		return 0, err
+	}
+	if err := s.reapOutbox(ctx, p); err != nil {
 		return 0, err
 	}
 	n := 0

@@ -47,6 +47,10 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"ReapDeadOwners", testReap},
 		{"ShadowPublishesNothing", testShadow},
 		{"GetJobByPrefixAndPath", testGetJob},
+		{"AcceptHeldSupersedes", testAcceptHeld},
+		{"DismissAndRequeue", testDismissRequeue},
+		{"OutboxClaimIsFenced", testOutboxClaim},
+		{"PruneKeepsKeys", testPrune},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -530,4 +534,147 @@ func testConcurrentCommitsIsolateStale(t *testing.T, s store.Store) {
 		}
 	}
 	eq(t, "committed", committed, n/2)
+}
+
+func listResults(t *testing.T, s store.Store, p *store.ListResultsParams) []*store.ResultRow {
+	t.Helper()
+	var out []*store.ResultRow
+	if err := s.ListResults(context.Background(), p, func(r *store.ResultRow) error {
+		c := *r
+		out = append(out, &c)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func testAcceptHeld(t *testing.T, s store.Store) {
+	old := Doc("t1", "a.txt", "version 1")
+	enqueue(t, s, "t1", store.OnChangeHold, old)
+	commitAll(t, s, "t1")
+	changed := Doc("t1", "a.txt", "version 2")
+	enqueue(t, s, "t1", store.OnChangeHold, changed)
+	ctx := context.Background()
+	if err := s.Dismiss(ctx, &store.JobActionParams{Tenant: "t1", JobKey: old.JobKey, Reason: "x", Now: t0}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("dismiss a succeeded job: %v", err)
+	}
+	if err := s.ReleaseHeld(ctx, &store.JobActionParams{Tenant: "t1", JobKey: changed.JobKey, Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReleaseHeld(ctx, &store.JobActionParams{Tenant: "t1", JobKey: changed.JobKey, Now: t0}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("second release: %v", err)
+	}
+	commitAll(t, s, "t1")
+	all := listResults(t, s, &store.ListResultsParams{Tenant: "t1", IncludeSuperseded: true})
+	eq(t, "all results", len(all), 2)
+	cur := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
+	eq(t, "current results", len(cur), 1)
+	eq(t, "current key", cur[0].JobKey, changed.JobKey)
+	eq(t, "source path", cur[0].SourcePath, "a.txt")
+	oldRes, err := s.GetResult(ctx, "t1", old.JobKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "superseded by", oldRes.SupersededBy, cur[0].ID)
+	// The path now points at the new text: seeing it again is a no-op.
+	eq(t, "seen again", enqueue(t, s, "t1", store.OnChangeHold, changed)[0].Outcome, store.EnqueueAlreadyCommitted)
+}
+
+func testDismissRequeue(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a, b := Doc("t1", "a.txt", "alpha"), Doc("t1", "b.txt", "beta")
+	enqueue(t, s, "t1", store.OnChangeHold, a, b)
+	for _, l := range claim(t, s, "t1", "w", 2, t0) {
+		if err := s.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+			State: store.StateFailed, Attempt: store.AttemptInfo{Outcome: store.OutcomeFailed, ErrorClass: "permanent"}, Now: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Dismiss(ctx, &store.JobActionParams{Tenant: "t1", JobKey: a.JobKey, Reason: "duplicate of a paper invoice", Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	j, _ := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: a.JobKey})
+	eq(t, "dismissed", j.State+"/"+j.DismissReason, "dismissed/duplicate of a paper invoice")
+	n, err := s.Requeue(ctx, &store.RequeueParams{Tenant: "t1", States: []string{store.StateFailed}, Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "requeued", n, 1)
+	ls := claim(t, s, "t1", "w", 5, t0)
+	eq(t, "claimable", len(ls), 1)
+	eq(t, "same key", ls[0].JobKey, b.JobKey)
+	eq(t, "attempt no", ls[0].AttemptNo, 2)
+	eq(t, "budget base", ls[0].BudgetBase, 1)
+	jobs, err := s.ListJobs(ctx, &store.ListJobsParams{Tenant: "t1", States: []string{store.StateDismissed}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "dismissed jobs", len(jobs), 1)
+	eq(t, "no text in lists", jobs[0].SourceText, "")
+}
+
+func testOutboxClaim(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	d := Doc("t1", "a.txt", "alpha")
+	enqueue(t, s, "t1", store.OnChangeHold, d)
+	l := claim(t, s, "t1", "w", 1, t0)[0]
+	if _, err := commit(s, l, t0, store.OutboxInput{ActionID: "a1", Kind: "review_tax", Payload: []byte(`{"k":1}`)},
+		store.OutboxInput{ActionID: "invoice.committed", Kind: "invoice.committed", Payload: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D1", Limit: 10, LeaseFor: time.Minute, Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "claimed", len(first), 2)
+	again, _ := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D2", Limit: 10, LeaseFor: time.Minute, Now: t0})
+	eq(t, "claimed while leased", len(again), 0)
+	// D1 dies; after expiry D2 takes over and delivers.
+	later := t0.Add(2 * time.Minute)
+	second, _ := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D2", Limit: 10, LeaseFor: time.Minute, Now: later})
+	eq(t, "reclaimed", len(second), 2)
+	for _, e := range second {
+		if err := s.FinishOutbox(ctx, &store.FinishOutboxParams{ID: e.ID, Token: e.Token, State: store.OutboxDelivered, Now: later}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.FinishOutbox(ctx, &store.FinishOutboxParams{ID: first[0].ID, Token: first[0].Token, State: store.OutboxFailed, Now: later}); !errors.Is(err, store.ErrStaleLease) {
+		t.Fatalf("stale finish: %v", err)
+	}
+	evs, _ := s.ListOutboxEvents(ctx, &store.ListOutboxParams{Tenant: "t1"})
+	for _, e := range evs {
+		eq(t, "state of "+e.EventKey, e.State, store.OutboxDelivered)
+		eq(t, "attempts of "+e.EventKey, e.Attempts, 2)
+	}
+	pending, _ := s.ListOutboxEvents(ctx, &store.ListOutboxParams{Tenant: "t1", Pending: true})
+	eq(t, "pending", len(pending), 0)
+	none, _ := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D3", Limit: 10, LeaseFor: time.Minute, Now: later.Add(time.Hour)})
+	eq(t, "claim after delivery", len(none), 0)
+}
+
+func testPrune(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	d := Doc("t1", "a.txt", "alpha text")
+	enqueue(t, s, "t1", store.OnChangeHold, d)
+	commitAll(t, s, "t1")
+	dry, err := s.Prune(ctx, &store.PruneParams{Before: t0.Add(time.Hour), DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "dry run jobs", dry.Jobs, 1)
+	eq(t, "dry run bytes", dry.TextBytes, int64(len("alpha text")))
+	j, _ := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: d.JobKey})
+	eq(t, "text after dry run", j.SourceText, "alpha text")
+	none, _ := s.Prune(ctx, &store.PruneParams{Before: t0.Add(-time.Hour)})
+	eq(t, "nothing older", none.Jobs, 0)
+	if _, err := s.Prune(ctx, &store.PruneParams{Before: t0.Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	j, _ = s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: d.JobKey})
+	eq(t, "text after prune", j.SourceText, "")
+	eq(t, "still committed", enqueue(t, s, "t1", store.OnChangeHold, d)[0].Outcome, store.EnqueueAlreadyCommitted)
+	if _, err := s.GetResult(ctx, "t1", d.JobKey); err != nil {
+		t.Fatalf("result after prune: %v", err)
+	}
 }

@@ -1,0 +1,10 @@
+-- Operator surface: fresh attempt budgets for retried jobs, dismissal
+-- reasons, leases on outbox events for delivery.
+ALTER TABLE jobs ADD COLUMN budget_base INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN dismiss_reason TEXT;
+ALTER TABLE outbox ADD COLUMN lease_owner TEXT;
+ALTER TABLE outbox ADD COLUMN lease_token INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE outbox ADD COLUMN lease_expires_at INTEGER;
+CREATE INDEX jobs_updated ON jobs (tenant, updated_at);
+CREATE INDEX results_committed ON results (tenant, committed_at);
+CREATE INDEX outbox_tenant ON outbox (tenant, state, id);

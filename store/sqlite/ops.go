@@ -1,0 +1,532 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/invx/invx/store"
+)
+
+func placeholders(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	return "?" + strings.Repeat(",?", n-1)
+}
+
+// ListJobs implements store.Store.
+func (s *Store) ListJobs(ctx context.Context, p *store.ListJobsParams) ([]*store.Job, error) {
+	cols := strings.Replace(jobColumns, "coalesce(source_text, '')", "''", 1)
+	q := `SELECT ` + cols + ` FROM jobs WHERE 1 = 1`
+	var args []any
+	if p.Tenant != "" {
+		q += ` AND tenant = ?`
+		args = append(args, p.Tenant)
+	}
+	if len(p.States) > 0 {
+		q += ` AND state IN (` + placeholders(len(p.States)) + `)`
+		for _, st := range p.States {
+			args = append(args, st)
+		}
+	}
+	if !p.Since.IsZero() {
+		q += ` AND updated_at >= ?`
+		args = append(args, ms(p.Since))
+	}
+	q += ` ORDER BY updated_at DESC, id DESC`
+	if p.Limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, p.Limit)
+	}
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list jobs: %w", err)
+	}
+	defer rows.Close()
+	var out []*store.Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list jobs: %w", err)
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}
+
+// ReleaseHeld implements store.Store.
+func (s *Store) ReleaseHeld(ctx context.Context, p *store.JobActionParams) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'queued', held_reason = NULL, updated_at = ?
+		WHERE tenant = ? AND job_key = ? AND state = 'held'`, ms(p.Now), p.Tenant, p.JobKey)
+	if err != nil {
+		return fmt.Errorf("release held job %s: %w", p.JobKey, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("release job %s: not held: %w", p.JobKey, store.ErrNotFound)
+	}
+	return nil
+}
+
+// Dismiss implements store.Store.
+func (s *Store) Dismiss(ctx context.Context, p *store.JobActionParams) error {
+	res, err := s.w.ExecContext(ctx, `UPDATE jobs SET state = 'dismissed', dismiss_reason = ?, updated_at = ?
+		WHERE tenant = ? AND job_key = ? AND state IN ('rejected', 'failed', 'held')`, p.Reason, ms(p.Now), p.Tenant, p.JobKey)
+	if err != nil {
+		return fmt.Errorf("dismiss job %s: %w", p.JobKey, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("dismiss job %s: not rejected, failed or held: %w", p.JobKey, store.ErrNotFound)
+	}
+	return nil
+}
+
+// Requeue implements store.Store.
+func (s *Store) Requeue(ctx context.Context, p *store.RequeueParams) (int, error) {
+	q := `UPDATE jobs SET state = 'queued', budget_base = attempts, next_attempt_at = NULL, updated_at = ?
+		WHERE tenant = ? AND state IN ('failed', 'rejected') AND source_text IS NOT NULL`
+	args := []any{ms(p.Now), p.Tenant}
+	switch {
+	case len(p.Keys) > 0:
+		q += ` AND job_key IN (` + placeholders(len(p.Keys)) + `)`
+		for _, k := range p.Keys {
+			args = append(args, k)
+		}
+	case len(p.States) > 0:
+		q += ` AND state IN (` + placeholders(len(p.States)) + `)`
+		for _, st := range p.States {
+			args = append(args, st)
+		}
+	default:
+		return 0, fmt.Errorf("requeue: name job keys or states")
+	}
+	res, err := s.w.ExecContext(ctx, q, args...)
+	if err != nil {
+		return 0, fmt.Errorf("requeue jobs: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
+// ListResults implements store.Store.
+func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn func(*store.ResultRow) error) error {
+	q := `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, r.result, r.attempt_id, r.run_id, r.shadow,
+			r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path, j.source_digest
+		FROM results r JOIN jobs j ON j.id = r.job_id WHERE 1 = 1`
+	var args []any
+	if p.Tenant != "" {
+		q += ` AND r.tenant = ?`
+		args = append(args, p.Tenant)
+	}
+	if p.SchemaVersion != "" {
+		q += ` AND r.schema_version = ?`
+		args = append(args, p.SchemaVersion)
+	}
+	if !p.Since.IsZero() {
+		q += ` AND r.committed_at >= ?`
+		args = append(args, ms(p.Since))
+	}
+	if !p.IncludeSuperseded {
+		q += ` AND r.superseded_by IS NULL`
+	}
+	if !p.IncludeShadow {
+		q += ` AND r.shadow = 0`
+	}
+	q += ` ORDER BY r.committed_at, r.id`
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("list results: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r store.ResultRow
+		var body string
+		var shadow int
+		var committed sql.NullInt64
+		if err := rows.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &shadow,
+			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest); err != nil {
+			return fmt.Errorf("list results: %w", err)
+		}
+		r.JSON, r.Shadow, r.CommittedAt = []byte(body), shadow != 0, fromMS(committed)
+		if err := fn(&r); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// Stats implements store.Store.
+func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
+	by := map[string]*store.TenantStats{}
+	get := func(t string) *store.TenantStats {
+		ts, ok := by[t]
+		if !ok {
+			ts = &store.TenantStats{Tenant: t, JobsByState: map[string]int{}, RejectedBy: map[string]int{},
+				RejectedByProvider: map[string]int{}, AttemptsByOutcome: map[string]int{}}
+			by[t] = ts
+		}
+		return ts
+	}
+	since := ms(p.Since)
+	tenantWhere := func(col string) (string, []any) {
+		if p.Tenant == "" {
+			return "", nil
+		}
+		return " AND " + col + " = ?", []any{p.Tenant}
+	}
+	each := func(q string, args []any, scan func(*sql.Rows) error) error {
+		rows, err := s.r.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	tw, targs := tenantWhere("tenant")
+
+	// Jobs by state (touched in the window), rejected by category, recoveries.
+	err := each(`SELECT tenant, state, coalesce(nullif(last_category, ''), last_error_class, ''), count(*), sum(lease_recoveries)
+		FROM jobs WHERE updated_at >= ?`+tw+` GROUP BY 1, 2, 3`, append([]any{since}, targs...), func(r *sql.Rows) error {
+		var t, st, cat string
+		var n, rec int
+		if err := r.Scan(&t, &st, &cat, &n, &rec); err != nil {
+			return err
+		}
+		ts := get(t)
+		ts.JobsByState[st] += n
+		ts.LeaseRecoveries += rec
+		if st == store.StateRejected {
+			ts.RejectedBy[firstNonEmpty(cat, "unknown")] += n
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("stats jobs: %w", err)
+	}
+	// Attempts by outcome, provider and model: tokens, rejections, stale leases.
+	tokens := map[string]map[[2]string]*store.TokenUsage{}
+	err = each(`SELECT a.tenant, a.outcome, a.provider, a.model, j.schema_version, count(*), sum(a.input_tokens), sum(a.output_tokens)
+		FROM attempts a JOIN jobs j ON j.id = a.job_id WHERE a.started_at >= ?`+strings.ReplaceAll(tw, "tenant", "a.tenant")+`
+		GROUP BY 1, 2, 3, 4, 5`, append([]any{since}, targs...), func(r *sql.Rows) error {
+		var t, outcome, prov, model, version string
+		var n int
+		var in, out int64
+		if err := r.Scan(&t, &outcome, &prov, &model, &version, &n, &in, &out); err != nil {
+			return err
+		}
+		ts := get(t)
+		ts.Attempts += n
+		ts.AttemptsByOutcome[firstNonEmpty(outcome, "in_flight")] += n
+		switch outcome {
+		case store.OutcomeStaleLease:
+			ts.StaleLeases += n
+		case store.OutcomeRejected:
+			ts.RejectedByProvider[version+"/"+firstNonEmpty(prov, "unknown")] += n
+		}
+		if tokens[t] == nil {
+			tokens[t] = map[[2]string]*store.TokenUsage{}
+		}
+		k := [2]string{prov, model}
+		u := tokens[t][k]
+		if u == nil {
+			u = &store.TokenUsage{Provider: prov, Model: model}
+			tokens[t][k] = u
+		}
+		u.Attempts += n
+		u.InputTokens += in
+		u.OutputTokens += out
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("stats attempts: %w", err)
+	}
+	for t, m := range tokens {
+		ts := get(t)
+		for _, u := range m {
+			ts.Tokens = append(ts.Tokens, *u)
+		}
+		sort.Slice(ts.Tokens, func(i, j int) bool {
+			a, b := ts.Tokens[i], ts.Tokens[j]
+			return a.Provider+"\x00"+a.Model < b.Provider+"\x00"+b.Model
+		})
+	}
+	// Commits and enqueue-to-commit latency.
+	lat := map[string][]int64{}
+	err = each(`SELECT r.tenant, r.committed_at - j.created_at FROM results r JOIN jobs j ON j.id = r.job_id
+		WHERE r.shadow = 0 AND r.committed_at >= ?`+strings.ReplaceAll(tw, "tenant", "r.tenant"), append([]any{since}, targs...),
+		func(r *sql.Rows) error {
+			var t string
+			var d int64
+			if err := r.Scan(&t, &d); err != nil {
+				return err
+			}
+			get(t).Commits++
+			lat[t] = append(lat[t], d)
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("stats results: %w", err)
+	}
+	for t, ds := range lat {
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		ts := get(t)
+		ts.CommitLatencyP50 = msDuration(percentile(ds, 0.50))
+		ts.CommitLatencyP95 = msDuration(percentile(ds, 0.95))
+	}
+	// Runs: documents seen and duplicates, from their summaries.
+	err = each(`SELECT tenant, summary FROM runs WHERE started_at >= ? AND summary IS NOT NULL`+tw,
+		append([]any{since}, targs...), func(r *sql.Rows) error {
+			var t, body string
+			if err := r.Scan(&t, &body); err != nil {
+				return err
+			}
+			var sum struct {
+				FilesSeen  int `json:"files_seen"`
+				Duplicates int `json:"duplicates_suppressed"`
+			}
+			if json.Unmarshal([]byte(body), &sum) == nil {
+				ts := get(t)
+				ts.DocumentsSeen += sum.FilesSeen
+				ts.Duplicates += sum.Duplicates
+			}
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("stats runs: %w", err)
+	}
+	// Oldest queued job (any time: a stuck queue is what this is for).
+	err = each(`SELECT tenant, min(created_at) FROM jobs WHERE state IN ('queued', 'retry_wait')`+tw+` GROUP BY tenant`, targs,
+		func(r *sql.Rows) error {
+			var t string
+			var at sql.NullInt64
+			if err := r.Scan(&t, &at); err != nil {
+				return err
+			}
+			get(t).OldestQueued = fromMS(at)
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("stats queue: %w", err)
+	}
+	err = each(`SELECT tenant, state, count(*), min(created_at) FROM outbox WHERE state IN ('pending', 'failed')`+tw+` GROUP BY 1, 2`,
+		targs, func(r *sql.Rows) error {
+			var t, st string
+			var n int
+			var at sql.NullInt64
+			if err := r.Scan(&t, &st, &n, &at); err != nil {
+				return err
+			}
+			ts := get(t)
+			if st == store.OutboxPending {
+				ts.OutboxPending, ts.OldestPending = n, fromMS(at)
+			} else {
+				ts.OutboxFailed = n
+			}
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("stats outbox: %w", err)
+	}
+	out := make([]*store.TenantStats, 0, len(by))
+	for _, ts := range by {
+		out = append(out, ts)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Tenant < out[j].Tenant })
+	return out, nil
+}
+
+func percentile(sorted []int64, q float64) int64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(q*float64(len(sorted)-1) + 0.5)
+	return sorted[min(i, len(sorted)-1)]
+}
+
+func firstNonEmpty(a ...string) string {
+	for _, s := range a {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+const outboxColumns = `id, tenant, event_key, job_key, action_id, kind, payload, state, attempts, created_at, delivered_at,
+	next_try_at, coalesce(last_error, ''), lease_token`
+
+func scanOutbox(r interface{ Scan(...any) error }) (*store.OutboxEvent, error) {
+	var e store.OutboxEvent
+	var created, delivered, next sql.NullInt64
+	var payload string
+	if err := r.Scan(&e.ID, &e.Tenant, &e.EventKey, &e.JobKey, &e.ActionID, &e.Kind, &payload, &e.State, &e.Attempts,
+		&created, &delivered, &next, &e.LastError, &e.Token); err != nil {
+		return nil, err
+	}
+	e.Payload = []byte(payload)
+	e.CreatedAt, e.DeliveredAt, e.NextTryAt = fromMS(created), fromMS(delivered), fromMS(next)
+	return &e, nil
+}
+
+// ListOutboxEvents implements store.Store.
+func (s *Store) ListOutboxEvents(ctx context.Context, p *store.ListOutboxParams) ([]*store.OutboxEvent, error) {
+	q := `SELECT ` + outboxColumns + ` FROM outbox WHERE 1 = 1`
+	var args []any
+	if p.Tenant != "" {
+		q += ` AND tenant = ?`
+		args = append(args, p.Tenant)
+	}
+	if p.Pending {
+		q += ` AND state IN ('pending', 'failed')`
+	}
+	q += ` ORDER BY id`
+	if p.Limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, p.Limit)
+	}
+	rows, err := s.r.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list outbox: %w", err)
+	}
+	defer rows.Close()
+	var out []*store.OutboxEvent
+	for rows.Next() {
+		e, err := scanOutbox(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list outbox: %w", err)
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// ClaimOutbox implements store.Store.
+func (s *Store) ClaimOutbox(ctx context.Context, p *store.ClaimOutboxParams) ([]*store.OutboxEvent, error) {
+	if p.Limit <= 0 {
+		return nil, nil
+	}
+	now := ms(p.Now)
+	var out []*store.OutboxEvent
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		out = out[:0]
+		q := `SELECT id FROM outbox WHERE state = 'pending' AND coalesce(next_try_at, 0) <= ? AND coalesce(lease_expires_at, 0) <= ?`
+		args := []any{now, now}
+		if p.Tenant != "" {
+			q += ` AND tenant = ?`
+			args = append(args, p.Tenant)
+		}
+		q += ` ORDER BY id LIMIT ?`
+		args = append(args, p.Limit)
+		ids, err := queryIDs(ctx, tx, q, args...)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			e, err := scanOutbox(tx.QueryRowContext(ctx, `UPDATE outbox SET lease_owner = ?, lease_token = lease_token + 1,
+					lease_expires_at = ?, attempts = attempts + 1
+				WHERE id = ? RETURNING `+outboxColumns, p.Owner, ms(p.Now.Add(p.LeaseFor)), id))
+			if err != nil {
+				return err
+			}
+			out = append(out, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("claim outbox events: %w", err)
+	}
+	return out, nil
+}
+
+// FinishOutbox implements store.Store.
+func (s *Store) FinishOutbox(ctx context.Context, p *store.FinishOutboxParams) error {
+	switch p.State {
+	case store.OutboxDelivered, store.OutboxPending, store.OutboxFailed:
+	default:
+		return fmt.Errorf("finish outbox event %d: bad state %q", p.ID, p.State)
+	}
+	var delivered sql.NullInt64
+	if p.State == store.OutboxDelivered {
+		delivered = nullMS(p.Now)
+	}
+	res, err := s.w.ExecContext(ctx, `UPDATE outbox SET state = ?, next_try_at = ?, last_error = ?, delivered_at = ?,
+			lease_owner = NULL, lease_expires_at = NULL
+		WHERE id = ? AND lease_token = ? AND state = 'pending'`,
+		p.State, nullMS(p.NextTryAt), p.Error, delivered, p.ID, p.Token)
+	if err != nil {
+		return fmt.Errorf("finish outbox event %d: %w", p.ID, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("finish outbox event %d: %w", p.ID, store.ErrStaleLease)
+	}
+	return nil
+}
+
+func (s *Store) reapOutbox(ctx context.Context, p *store.ReapLeasesParams) error {
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT lease_owner FROM outbox WHERE state = 'pending' AND lease_owner IS NOT NULL
+		AND lease_expires_at > ?`, ms(p.Now))
+	if err != nil {
+		return fmt.Errorf("list outbox lease owners: %w", err)
+	}
+	var gone []string
+	for rows.Next() {
+		var o string
+		if err := rows.Scan(&o); err != nil {
+			rows.Close()
+			return err
+		}
+		if !p.Alive(o) {
+			gone = append(gone, o)
+		}
+	}
+	rows.Close()
+	for _, o := range gone {
+		if _, err := s.w.ExecContext(ctx, `UPDATE outbox SET lease_expires_at = ? WHERE state = 'pending' AND lease_owner = ?`,
+			ms(p.Now), o); err != nil {
+			return fmt.Errorf("expire outbox leases of %s: %w", o, err)
+		}
+	}
+	return rows.Err()
+}
+
+// Prune implements store.Store.
+func (s *Store) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneResult, error) {
+	var r store.PruneResult
+	before := ms(p.Before)
+	const terminal = `state IN ('succeeded', 'rejected', 'failed', 'dismissed') AND updated_at < ?`
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(length(CAST(source_text AS BLOB))), 0) FROM jobs
+			WHERE source_text IS NOT NULL AND `+terminal, before).Scan(&r.Jobs, &r.TextBytes); err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(length(output)), 0) FROM attempts
+			WHERE (output IS NOT NULL OR message <> '') AND job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, before).
+			Scan(&r.Attempts, &r.OutputBytes); err != nil {
+			return err
+		}
+		if p.DryRun {
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE attempts SET output = NULL, message = ''
+			WHERE (output IS NOT NULL OR message <> '') AND job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, before); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE jobs SET source_text = NULL WHERE source_text IS NOT NULL AND `+terminal, before)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("prune: %w", err)
+	}
+	return &r, nil
+}
+
+var _ = time.Second
