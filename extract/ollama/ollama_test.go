@@ -374,7 +374,9 @@ func TestErrors(t *testing.T) {
 func TestTimeoutAndInterrupt(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
+	arrived := make(chan struct{}, 2)
 	hang := func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
 		select {
 		case <-r.Context().Done():
 		case <-release:
@@ -396,8 +398,11 @@ func TestTimeoutAndInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	<-arrived // the timed-out request
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(50*time.Millisecond, cancel)
+	// Cancel only once the server holds the request, so the stub is used
+	// however slow the machine is.
+	go func() { <-arrived; cancel() }()
 	_, err = p.Extract(ctx, request())
 	if got := extract.Classify(err); got != extract.ClassInterrupted {
 		t.Errorf("cancelled: class = %s (%v), want interrupted", got, err)
