@@ -1,0 +1,272 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/invx/invx/schema"
+)
+
+// maxEvidence is the byte cap of an action item's evidence.
+const maxEvidence = 500
+
+var (
+	rePOLabel        = lexRE(poPhrases...)
+	reUnitBefore     = regexp.MustCompile(`\d\s*$`)
+	rePOBox          = foldedRegexp(`^[\s.:]*(?:box|b\.?\s*o\.?\s*x)\b`)
+	reDocType        = lexRE("document type", "type", "belegart", "dokumentart", "type de document", "tipo de documento", "tipo documento", "documenttype", "soort document")
+	reCreditNoteWord = foldedRegexp(`^[\s:]*(?:credit\s*note|credit\s*memo|gutschrift|avoir|nota\s*de\s*credito|creditnota|nota\s*di\s*credito|factura\s*rectificativa|rechnungskorrektur)\b`)
+)
+
+// evidence returns a verbatim excerpt of line ln around the raw span
+// [s, e): the trimmed line, or a window of at most maxEvidence bytes. It
+// never includes a control character (the validator refuses them), so a
+// line with one is cut to the control-free part around the match.
+func evidence(ln *line, s, e int) string {
+	raw := ln.raw
+	s, e = max(0, min(s, len(raw))), max(0, min(e, len(raw)))
+	lo, hi := 0, len(raw)
+	for i, r := range raw {
+		if !isControl(r) {
+			continue
+		}
+		switch {
+		case i < s:
+			lo = i + utf8.RuneLen(r)
+		case i < hi:
+			hi = i
+		}
+	}
+	if hi < lo {
+		return ""
+	}
+	e = min(e, hi)
+	lo, hi = trimSpan(raw, lo, hi)
+	t := raw[lo:hi]
+	if len(t) <= maxEvidence {
+		return t
+	}
+	s, e = max(0, s-lo), max(0, min(e-lo, len(t)))
+	if e-s > maxEvidence {
+		e = s + maxEvidence
+	}
+	// Grow the window around the match, then fix rune boundaries.
+	s -= (maxEvidence - (e - s)) / 2
+	if s < 0 {
+		s = 0
+	}
+	e = s + maxEvidence
+	if e > len(t) {
+		e = len(t)
+		s = max(0, e-maxEvidence)
+	}
+	for s < e && !utf8.RuneStart(t[s]) {
+		s++
+	}
+	for e > s && e < len(t) && !utf8.RuneStart(t[e]) {
+		e--
+	}
+	return strings.TrimSpace(t[s:e])
+}
+
+// isControl matches the validator: control characters other than "\n" and
+// "\t" may not appear in displayed text.
+func isControl(r rune) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20 || r == 0x7f:
+		return true
+	case r >= 0x80 && r <= 0x9f:
+		return true
+	}
+	return false
+}
+
+// hasControl reports whether s holds a character isControl refuses.
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, isControl) >= 0
+}
+
+// lineHasMoney reports whether a line prints an amount with decimals or a
+// currency.
+func lineHasMoney(ln *line) bool {
+	for _, t := range ln.nums {
+		if t.percent {
+			continue
+		}
+		if looksDecimal(t.text(ln.raw)) {
+			return true
+		}
+		if _, ok := curNextTo(ln, t); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// creditLine returns the line that makes the document a credit note, or -1.
+func (d *document) creditLine() int {
+	for i, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		for _, c := range ln.cells {
+			cf := foldString(ln.raw[c.start:c.end])
+			if len(cf) > 60 {
+				continue
+			}
+			m := reCreditTitle.FindStringIndex(cf)
+			if m == nil {
+				continue
+			}
+			if lineHasMoney(ln) {
+				continue // "Gutschrift Anzahlung -500,00": a deduction line
+			}
+			word := cf[m[0]:m[1]]
+			if strings.HasSuffix(word, "avoir") && strings.TrimSpace(word) == "avoir" {
+				// French "avoir" is also a verb: only a title or a numbered label.
+				rest := strings.TrimSpace(cf[m[1]:])
+				if rest != "" && !strings.HasPrefix(rest, "n") && !strings.HasPrefix(rest, ":") && !strings.HasPrefix(rest, "#") {
+					continue
+				}
+			}
+			return i
+		}
+		if m := reDocType.FindStringIndex(ln.f.s); m != nil && reCreditNoteWord.MatchString(ln.f.s[m[1]:]) {
+			return i
+		}
+		// A credit-note number label that opens a column ("Credit note no.:
+		// CN-7"), not one cited in a sentence or a deduction line.
+		for _, m := range ln.labels(reCreditNo) {
+			rs, _ := ln.f.rawSpan(m[0], m[1])
+			if k := ln.cellAt(rs); k >= 0 && ln.cells[k].start == rs {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// actionItems lists at most one item per kind, in a fixed kind order.
+func (d *document) actionItems(credit int) []schema.ActionItem {
+	var items []schema.ActionItem
+	add := func(kind, ev string) {
+		ev = strings.TrimSpace(ev)
+		if ev == "" || !strings.Contains(d.text, ev) {
+			return
+		}
+		items = append(items, schema.ActionItem{Kind: kind, Evidence: ev})
+	}
+	if ev, ok := d.poEvidence(); ok {
+		add(schema.KindVerifyPurchaseOrder, ev)
+	}
+taxLines:
+	for _, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		for _, m := range reTaxRemark.FindAllStringIndex(ln.f.s, -1) {
+			if reTaxNo.MatchString(ln.f.s[m[1]:]) {
+				continue
+			}
+			s, e := ln.f.rawSpan(m[0], m[1])
+			add(schema.KindReviewTax, evidence(ln, s, e))
+			break taxLines
+		}
+	}
+	contact := ""
+	for _, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		if m := reBankChange.FindStringIndex(ln.f.s); m != nil {
+			s, e := ln.f.rawSpan(m[0], m[1])
+			contact = evidence(ln, s, e)
+			break
+		}
+	}
+	if contact == "" {
+		for _, ln := range d.lines {
+			if ln.blank {
+				continue
+			}
+			m := reDispute.FindStringIndex(ln.f.s)
+			if m == nil || reDisputeBoilerplate.MatchString(ln.f.s) {
+				continue
+			}
+			s, e := ln.f.rawSpan(m[0], m[1])
+			contact = evidence(ln, s, e)
+			break
+		}
+	}
+	if contact == "" && credit >= 0 {
+		ln := d.lines[credit]
+		contact = evidence(ln, 0, len(ln.raw))
+	}
+	if contact != "" {
+		add(schema.KindContactSupplier, contact)
+	}
+	for k := range items {
+		items[k].ID = "a" + itoa(k+1)
+	}
+	return items
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}
+
+// poEvidence finds a purchase-order reference with a value.
+func (d *document) poEvidence() (string, bool) {
+	for i, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		for _, m := range ln.labels(rePOLabel) {
+			if rePOBox.MatchString(ln.f.s[m[1]:]) {
+				continue
+			}
+			if reOwnOrder.MatchString(ln.f.s[:m[0]]) {
+				continue
+			}
+			if bare := strings.TrimSpace(ln.f.s[m[0]:m[1]]); bare == "po" || bare == "p o" || bare == "p.o." || bare == "p.o" {
+				// "72 po" is inches; "PO" must label something.
+				if reUnitBefore.MatchString(ln.f.s[:m[0]]) {
+					continue
+				}
+			}
+			ls, le := ln.f.rawSpan(m[0], m[1])
+			for _, sp := range d.valueSpans(i, ls, le) {
+				vl := d.lines[sp.line]
+				if v, _, ve, ok := readReference(vl, sp.start, sp.end, d.mdy); ok && len(v) >= 3 {
+					if sp.line == i {
+						return evidence(ln, ls, ve), true
+					}
+					// Label and value on two lines: quote both, verbatim.
+					t, off := trimmedLine(ln.raw)
+					from := ln.off + off
+					if sp.line == i+1 || sp.line == i+2 {
+						to := vl.off + ve
+						if to > from && to-from <= maxEvidence && !strings.Contains(d.text[from:to], "\n\n\n") && !hasControl(d.text[from:to]) {
+							return d.text[from:to], true
+						}
+					}
+					return evidence(ln, ls, le), t != ""
+				}
+			}
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,329 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxIntDigits bounds the integer part so that minor units fit an int64.
+const maxIntDigits = 13
+
+// sepKind classifies a character that may sit between digit groups.
+type sepKind byte
+
+const (
+	sepNone  sepKind = 0
+	sepComma sepKind = ','
+	sepDot   sepKind = '.'
+	sepSpace sepKind = ' '
+	sepApos  sepKind = '\''
+)
+
+func separatorKind(r rune) sepKind {
+	switch r {
+	case ',':
+		return sepComma
+	case '.':
+		return sepDot
+	case ' ', '\u00a0', '\u202f', '\u2009', '\u2007':
+		return sepSpace
+	case '\'', '’', 'ʼ':
+		return sepApos
+	}
+	return sepNone
+}
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// parseNumber interprets a printed number (digits and separators only, no
+// sign) as an amount in minor units of a currency with exponent exp. Whether
+// a single "," or "." is a decimal or a thousands separator is decided from
+// the digits after it and from the exponent: "1.250" is 1250 fils for a
+// three-decimal currency (expKnown and exp == 3) and 1250 units otherwise.
+// Only integer arithmetic is used. It reports whether a fraction was printed.
+func parseNumber(tok string, exp int, expKnown bool) (minor int64, hasFrac bool, ok bool) {
+	var groups []string
+	var seps []sepKind
+	cur := strings.Builder{}
+	for _, r := range tok {
+		switch {
+		case r >= '0' && r <= '9':
+			cur.WriteRune(r)
+		default:
+			k := separatorKind(r)
+			if k == sepNone || cur.Len() == 0 {
+				return 0, false, false
+			}
+			groups = append(groups, cur.String())
+			seps = append(seps, k)
+			cur.Reset()
+		}
+	}
+	if cur.Len() == 0 {
+		return 0, false, false
+	}
+	groups = append(groups, cur.String())
+
+	intGroups := groups
+	frac := ""
+	if n := len(seps); n > 0 {
+		last := seps[n-1]
+		lastGroup := groups[n]
+		decimal := false
+		if last == sepComma || last == sepDot {
+			same, other := false, false
+			for _, s := range seps[:n-1] {
+				if s == last {
+					same = true
+				} else {
+					other = true
+				}
+			}
+			switch {
+			case same:
+				// "1.234.567" groups; "1.234.56" is an OCR slip for 1234.56.
+				decimal = len(lastGroup) != 3 && !other
+			case other:
+				decimal = true
+			case len(lastGroup) != 3:
+				decimal = true
+			case strings.TrimLeft(groups[0], "0") == "":
+				decimal = true
+			case expKnown && exp == 3:
+				decimal = true
+			default:
+				decimal = false
+			}
+		}
+		if decimal {
+			frac = lastGroup
+			intGroups = groups[:n]
+			seps = seps[:n-1]
+		}
+	}
+	// Validate the thousands grouping of the integer part.
+	if len(seps) > 0 {
+		kind := seps[0]
+		for _, s := range seps {
+			if s != kind {
+				return 0, false, false
+			}
+		}
+		if len(intGroups[0]) > 3 {
+			return 0, false, false
+		}
+		for i, g := range intGroups[1:] {
+			lastInt := i == len(intGroups)-2
+			switch {
+			case len(g) == 3:
+			case len(g) == 2 && !lastInt && kind == sepComma: // 1,23,456.00
+			default:
+				return 0, false, false
+			}
+		}
+	}
+	intDigits := strings.TrimLeft(strings.Join(intGroups, ""), "0")
+	if len(intDigits) > maxIntDigits {
+		return 0, false, false
+	}
+	if len(frac) > 6 {
+		return 0, false, false
+	}
+	var v int64
+	for i := 0; i < len(intDigits); i++ {
+		v = v*10 + int64(intDigits[i]-'0')
+	}
+	for i := 0; i < exp; i++ {
+		v *= 10
+	}
+	// Fraction: pad or round half up to exp digits.
+	var f int64
+	for i := 0; i < exp; i++ {
+		f *= 10
+		if i < len(frac) {
+			f += int64(frac[i] - '0')
+		}
+	}
+	if len(frac) > exp && frac[exp] >= '5' {
+		f++
+	}
+	return v + f, frac != "", true
+}
+
+// amountTok is a number printed in a raw line.
+type amountTok struct {
+	start, end       int // raw span including sign or parentheses
+	numStart, numEnd int // the digits and separators
+	neg              bool
+	percent          bool
+	code             bool // part of an account, phone or reference number
+}
+
+func (a amountTok) text(raw string) string { return raw[a.numStart:a.numEnd] }
+
+// findNumbers lists the amount-like numbers of a raw line: not glued to
+// letters (except currency symbols), not parts of dates, times, references or
+// percentages (those are kept but flagged).
+func findNumbers(raw string, curs []curHit) []amountTok {
+	curEndAt := func(i int) bool {
+		for _, c := range curs {
+			if c.end == i || c.end < i && i-c.end <= 3 && strings.TrimSpace(raw[c.end:i]) == "" {
+				return true
+			}
+		}
+		return false
+	}
+	curStartAt := func(j int) bool {
+		for _, c := range curs {
+			if c.start == j || c.start > j && c.start-j <= 3 && strings.TrimSpace(raw[j:c.start]) == "" {
+				return true
+			}
+		}
+		return false
+	}
+	var out []amountTok
+	for i := 0; i < len(raw); {
+		if !isDigit(raw[i]) {
+			_, w := utf8.DecodeRuneInString(raw[i:])
+			i += w
+			continue
+		}
+		start := i
+		j := i
+		groupLen := 0
+		for j < len(raw) {
+			if isDigit(raw[j]) {
+				j++
+				groupLen++
+				continue
+			}
+			r, w := utf8.DecodeRuneInString(raw[j:])
+			k := separatorKind(r)
+			if k == sepNone || j+w >= len(raw) || !isDigit(raw[j+w]) {
+				break
+			}
+			if k == sepSpace || k == sepApos {
+				// A space or apostrophe groups only full thousands.
+				n := 0
+				for j+w+n < len(raw) && isDigit(raw[j+w+n]) {
+					n++
+				}
+				if n != 3 || groupLen > 3 {
+					break
+				}
+			}
+			j += w
+			groupLen = 0
+		}
+		end := j
+		i = j
+		prev := runeBefore(raw, start)
+		next := runeAt(raw, end)
+		reject := false
+		switch {
+		case unicode.IsLetter(prev) && !curEndAt(start):
+			reject = true
+		case prev == '/' || prev == '#' || prev == '_' || prev == '\\' || prev == '@':
+			reject = true
+		case prev == ':' && isDigit(byteAt(raw, start-2)):
+			reject = true // "10:30"
+		case prev == '.' && start >= 2 && unicode.IsLetter(runeBefore(raw, start-1)) && !curEndAt(start):
+			reject = true
+		case prev == '-' || prev == '–':
+			p2 := runeBefore(raw, start-utf8.RuneLen(prev))
+			if unicode.IsLetter(p2) || unicode.IsDigit(p2) {
+				reject = true
+			}
+		}
+		switch {
+		case unicode.IsLetter(next) && !curStartAt(end):
+			reject = true
+		case next == '/' || next == ':' || next == '_' || next == '@':
+			if isDigit(byteAt(raw, end+1)) {
+				reject = true
+			}
+		case next == '-' || next == '.' || next == ',':
+			if isDigit(byteAt(raw, end+1)) {
+				reject = true
+			}
+		}
+		if reject {
+			continue
+		}
+		if _, _, ok := parseNumber(raw[start:end], 2, false); !ok {
+			continue // "31.03.2026", "12,34,5"
+		}
+		tok := amountTok{start: start, end: end, numStart: start, numEnd: end}
+		if raw[start] == '0' && end-start > 1 && !hasDecimalSep(raw[start:end]) {
+			tok.code = true // "0417": a code, not an amount
+		}
+		// Percentages.
+		rest := strings.TrimLeft(raw[end:], " \u00a0\u202f")
+		if strings.HasPrefix(rest, "%") || strings.HasPrefix(rest, "‰") {
+			tok.percent = true
+		}
+		// Sign: "-12.00", "- €12.00", "€ -12.00", "(12.00)", "12.00-".
+		k := start
+		for k > 0 {
+			r := runeBefore(raw, k)
+			if r == ' ' || r == '\u00a0' || r == '\u202f' {
+				k -= utf8.RuneLen(r)
+				continue
+			}
+			matched := false
+			for _, c := range curs {
+				if c.end == k {
+					k = c.start
+					matched = true
+					break
+				}
+			}
+			if matched {
+				continue
+			}
+			if r == '-' || r == '−' || r == '–' || r == '(' {
+				tok.neg = true
+				tok.start = k - utf8.RuneLen(r)
+			}
+			break
+		}
+		if next == '-' || next == '−' || next == ')' {
+			if !(next == '-' && isDigit(byteAt(raw, end+1))) {
+				tok.neg = true
+				tok.end = end + utf8.RuneLen(next)
+			}
+		}
+		out = append(out, tok)
+	}
+	// Digit groups separated by single spaces with no decimals ("5390 0754
+	// 7034", "+32 15 55 20 44") are account or phone numbers, not amounts.
+	code := make([]bool, len(out))
+	for k, t := range out {
+		code[k] = t.code
+	}
+	for k := 0; k+1 < len(out); k++ {
+		a, b := out[k], out[k+1]
+		gap := raw[a.numEnd:b.numStart]
+		if (gap == " " || gap == "\u00a0") && !hasDecimalSep(raw[a.numStart:a.numEnd]) && !a.percent {
+			code[k], code[k+1] = true, true
+		}
+	}
+	kept := out[:0]
+	for k, t := range out {
+		if !code[k] {
+			kept = append(kept, t)
+		}
+	}
+	return kept
+}
+
+// hasDecimalSep reports whether a printed number contains "," or ".".
+func hasDecimalSep(s string) bool { return strings.ContainsAny(s, ".,") }
+
+func byteAt(s string, i int) byte {
+	if i < 0 || i >= len(s) {
+		return 0
+	}
+	return s[i]
+}

@@ -1,0 +1,242 @@
+package rules
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/invx/invx/schema"
+)
+
+// currencyExponent returns the number of minor-unit digits of an active
+// ISO 4217 code; the table is the schema's, so extraction and validation
+// agree.
+func currencyExponent(code string) (int, bool) { return schema.CurrencyExponent(code) }
+
+// wordCodes are ISO codes that are also ordinary (upper-case) words; they
+// count only right next to an amount.
+var wordCodes = map[string]bool{
+	"ALL": true, "AMD": true, "ANG": true, "BAM": true, "BOB": true, "CAD": true, "CUP": true,
+	"ERN": true, "GEL": true, "LAK": true, "MAD": true, "MOP": true, "NAD": true, "PEN": true,
+	"SOS": true, "TOP": true, "TRY": true, "WST": true, "PAB": true, "SAR": true, "CVE": true,
+	"DOP": true, "HNL": true, "MDL": true, "MGA": true, "SHP": true, "BND": true, "GIP": true,
+	"KES": true, "ETB": true, "SVC": true, "TMT": true, "VES": true, "YER": true, "IRR": true,
+	"PGK": true, "MVR": true, "SCR": true, "SDG": true, "SRD": true, "LSL": true, "STN": true,
+	// Funds and units that invoices do not use but text does ("CHE-123.456.789 MWST").
+	"CHE": true, "CHW": true, "BOV": true, "COU": true, "MXV": true, "USN": true, "UYI": true, "UYW": true,
+	"CLF": true, "VED": true,
+}
+
+// lowerCodes may also be written in lower case.
+var lowerCodes = map[string]bool{"EUR": true, "USD": true, "GBP": true, "CHF": true, "SEK": true, "NOK": true,
+	"DKK": true, "PLN": true, "JPY": true, "CAD": true, "AUD": true, "CZK": true, "HUF": true}
+
+// Families that need the document to resolve them.
+const (
+	famDollar = "$"
+	famYen    = "¥"
+	famKrona  = "kr"
+)
+
+type symbol struct {
+	text string
+	code string // ISO code or a family
+	weak bool   // counts only right next to an amount
+}
+
+// symbols, longest first so that "CA$" wins over "$".
+var symbols = []symbol{
+	{"U$S", "USD", false}, {"US$", "USD", false}, {"CA$", "CAD", false}, {"AU$", "AUD", false},
+	{"NZ$", "NZD", false}, {"HK$", "HKD", false}, {"SG$", "SGD", false}, {"MX$", "MXN", false},
+	{"SFr.", "CHF", false}, {"Dhs", "AED", true}, {"Rs.", "INR", true}, {"kr.", famKrona, true},
+	{"Kr.", famKrona, true}, {"Fr.", "CHF", true}, {"lei", "RON", true},
+	{"C$", "CAD", false}, {"A$", "AUD", false}, {"S$", "SGD", false}, {"R$", "BRL", false},
+	{"zł", "PLN", false}, {"ZŁ", "PLN", false}, {"Zł", "PLN", false}, {"Kč", "CZK", false}, {"KČ", "CZK", false},
+	{"KR.", famKrona, true}, {"KR", famKrona, true}, {"kr", famKrona, true}, {"Kr", famKrona, true},
+	{"KD", "KWD", true}, {"BD", "BHD", true}, {"RM", "MYR", true}, {"Rp", "IDR", true},
+	{"Rs", "INR", true}, {"Ft", "HUF", true}, {"QR", "QAR", true}, {"SR", "SAR", true},
+	{"RO", "OMR", true}, {"TL", "TRY", true}, {"Fr", "CHF", true},
+	{"€", "EUR", false}, {"£", "GBP", false}, {"¥", famYen, false}, {"￥", famYen, false},
+	{"円", "JPY", false}, {"元", "CNY", false}, {"₹", "INR", false}, {"₩", "KRW", false},
+	{"₽", "RUB", false}, {"₺", "TRY", false}, {"₪", "ILS", false}, {"₫", "VND", false},
+	{"฿", "THB", false}, {"₱", "PHP", false}, {"₦", "NGN", false}, {"₴", "UAH", false},
+	{"$", famDollar, false}, {"＄", famDollar, false},
+}
+
+// curHit is a currency indicator found in a raw line.
+type curHit struct {
+	start, end int
+	code       string
+	weak       bool
+}
+
+func isASCIILetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+
+func runeBefore(s string, i int) rune {
+	if i <= 0 {
+		return 0
+	}
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return r
+}
+
+func runeAt(s string, i int) rune {
+	if i >= len(s) {
+		return 0
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return r
+}
+
+// findCurrencies lists the currency codes and symbols of one raw line.
+func findCurrencies(raw string) []curHit {
+	var hits []curHit
+	for i := 0; i < len(raw); {
+		// ISO code: a run of exactly three upper-case ASCII letters.
+		if isASCIILetter(raw[i]) && !unicode.IsLetter(runeBefore(raw, i)) {
+			j := i
+			for j < len(raw) && isASCIILetter(raw[j]) {
+				j++
+			}
+			if j-i == 3 && !unicode.IsLetter(runeAt(raw, j)) {
+				w := raw[i:j]
+				if _, ok := currencyExponent(w); ok {
+					hits = append(hits, curHit{i, j, w, wordCodes[w]})
+					i = j
+					continue
+				}
+				// "100 eur": a common code in lower case, next to a number.
+				if up := strings.ToUpper(w); lowerCodes[up] && w == strings.ToLower(w) &&
+					(isDigit(byteAt(raw, i-1)) || isDigit(byteAt(raw, i-2)) || isDigit(byteAt(raw, j)) || isDigit(byteAt(raw, j+1))) {
+					hits = append(hits, curHit{i, j, up, true})
+					i = j
+					continue
+				}
+			}
+		}
+		matched := false
+		for _, s := range symbols {
+			if !strings.HasPrefix(raw[i:], s.text) {
+				continue
+			}
+			end := i + len(s.text)
+			first, _ := utf8.DecodeRuneInString(s.text)
+			last, _ := utf8.DecodeLastRuneInString(s.text)
+			if unicode.IsLetter(first) && unicode.IsLetter(runeBefore(raw, i)) {
+				continue
+			}
+			if unicode.IsLetter(last) && unicode.IsLetter(runeAt(raw, end)) {
+				continue
+			}
+			weak := s.weak
+			if weak && i > 0 && raw[i-1] == '(' && end < len(raw) && raw[end] == ')' {
+				weak = false // "Total (KD)"
+			}
+			hits = append(hits, curHit{i, end, s.code, weak})
+			i = end
+			matched = true
+			break
+		}
+		if !matched {
+			_, w := utf8.DecodeRuneInString(raw[i:])
+			i += w
+		}
+	}
+	return hits
+}
+
+// docCurrency holds document-wide evidence used to resolve "$", "¥" and "kr".
+type docCurrency struct {
+	dollar string // resolved code for "$"
+	yen    string
+	krona  string // "" when the document does not say which krona
+}
+
+var (
+	reCNY     = regexp.MustCompile(`元|人民币|\bRMB\b|\bCNY\b|\bChina\b|\bP\.?R\.?C\.?\b|中国`)
+	reDollars = regexp.MustCompile(`\b(CAD|AUD|NZD|SGD|HKD|MXN|USD|TWD|BSD|BBD|JMD|TTD|FJD|ARS|CLP|COP|UYU|XCD|BZD|LRD|NAD|SBD)\b`)
+)
+
+// nordic hints, matched on folded text. Every hint counts for the listed code.
+var nordicHints = []struct {
+	re   *lexicon
+	code string
+}{
+	{lexRE("sverige", "sweden", "bankgiro", "plusgiro", "momsreg", "momsregistreringsnummer", "organisationsnummer", "forfallodatum", "att betala", "fakturadatum", "godkand for f-skatt", "f-skatt", "stockholm", "goteborg", "malmo"), "SEK"},
+	{lexRE("danmark", "denmark", "cvr", "cvr-nr", "forfaldsdato", "at betale", "kobenhavn", "aarhus", "fakturanr"), "DKK"},
+	{lexRE("norge", "norway", "mva", "foretaksregisteret", "forfallsdato", "a betale", "kid-nr", "oslo", "bergen"), "NOK"},
+}
+
+var (
+	reSEsuffix = regexp.MustCompile(`\bAB\b|\+46|\.se\b|\bSE\d{10,12}`)
+	reDKsuffix = regexp.MustCompile(`\bApS\b|\bA/S\b|\+45|\.dk\b|\bDK\d{8}\b`)
+	reNOsuffix = regexp.MustCompile(`\bASA\b|\bAS\b|\+47|\.no\b|\bNO\d{9}`)
+)
+
+func resolveDocCurrency(text, ftext string, krona bool) docCurrency {
+	dc := docCurrency{dollar: "USD", yen: "JPY"}
+	if reCNY.MatchString(text) {
+		dc.yen = "CNY"
+	}
+	counts := map[string]int{}
+	for _, m := range reDollars.FindAllString(text, -1) {
+		counts[m]++
+	}
+	if counts["USD"] == 0 {
+		best, bestN, tie := "", 0, false
+		for c, n := range counts {
+			switch {
+			case n > bestN || n == bestN && c < best:
+				tie = n == bestN
+				best, bestN = c, n
+			case n == bestN:
+				tie = true
+			}
+		}
+		if best != "" && !tie {
+			dc.dollar = best
+		}
+	}
+	if !krona {
+		return dc
+	}
+	score := map[string]int{}
+	for _, h := range nordicHints {
+		score[h.code] += len(h.re.FindAllStringIndex(ftext, -1))
+	}
+	score["SEK"] += len(reSEsuffix.FindAllStringIndex(text, -1))
+	score["DKK"] += len(reDKsuffix.FindAllStringIndex(text, -1))
+	score["NOK"] += len(reNOsuffix.FindAllStringIndex(text, -1))
+	for _, c := range []string{"SEK", "DKK", "NOK"} {
+		if strings.Contains(text, c) {
+			score[c] += 10
+		}
+	}
+	best, bestN, tie := "", 0, false
+	for _, c := range []string{"SEK", "DKK", "NOK"} {
+		n := score[c]
+		if n > bestN {
+			best, bestN, tie = c, n, false
+		} else if n == bestN && n > 0 {
+			tie = true
+		}
+	}
+	if !tie && bestN > 0 {
+		dc.krona = best
+	}
+	return dc
+}
+
+// resolve maps a code or family to an ISO code ("" when unknown).
+func (dc docCurrency) resolve(code string) string {
+	switch code {
+	case famDollar:
+		return dc.dollar
+	case famYen:
+		return dc.yen
+	case famKrona:
+		return dc.krona
+	}
+	return code
+}

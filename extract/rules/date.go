@@ -1,0 +1,188 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// civil is a calendar date.
+type civil struct{ y, m, d int }
+
+func (c civil) String() string { return fmt.Sprintf("%04d-%02d-%02d", c.y, c.m, c.d) }
+
+// validDate reports whether y-m-d is a real calendar date in a plausible
+// range for an invoice.
+func validDate(y, m, d int) bool {
+	if y < 1900 || y > 2199 || m < 1 || m > 12 || d < 1 || d > 31 {
+		return false
+	}
+	t := time.Date(y, time.Month(m), d, 12, 0, 0, 0, time.UTC)
+	return t.Year() == y && int(t.Month()) == m && t.Day() == d
+}
+
+var monthNames = map[int][]string{
+	1:  {"january", "jan", "januar", "jänner", "janvier", "janv", "enero", "ene", "januari", "gennaio", "gen"},
+	2:  {"february", "feb", "febr", "februar", "février", "févr", "fevrier", "fevr", "febrero", "februari", "febbraio"},
+	3:  {"march", "mar", "märz", "maerz", "mär", "mars", "marzo", "maart", "mrt"},
+	4:  {"april", "apr", "avril", "avr", "abril", "abr", "aprile"},
+	5:  {"may", "mai", "mayo", "mei", "maggio", "mag"},
+	6:  {"june", "jun", "juni", "juin", "junio", "giugno", "giu"},
+	7:  {"july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug"},
+	8:  {"august", "aug", "août", "aout", "agosto", "ago", "augustus"},
+	9:  {"september", "sep", "sept", "septembre", "septiembre", "setiembre", "settembre", "set"},
+	10: {"october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott"},
+	11: {"november", "nov", "novembre", "noviembre"},
+	12: {"december", "dec", "dezember", "dez", "décembre", "diciembre", "dicembre", "dic"},
+}
+
+// monthByFold maps a folded month name to its number.
+var monthByFold = func() map[string]int {
+	m := map[string]int{}
+	for n, names := range monthNames {
+		for _, s := range names {
+			m[foldString(s)] = n
+		}
+	}
+	return m
+}()
+
+var monthAlt = func() string {
+	names := make([]string, 0, len(monthByFold))
+	for s := range monthByFold {
+		names = append(names, regexp.QuoteMeta(s))
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if len(names[i]) != len(names[j]) {
+			return len(names[i]) > len(names[j])
+		}
+		return names[i] < names[j]
+	})
+	return `(` + strings.Join(names, "|") + `)`
+}()
+
+var (
+	reDateISO  = regexp.MustCompile(`\b(\d{4})([-./])(\d{1,2})([-./])(\d{1,2})\b`)
+	reDateNum  = regexp.MustCompile(`\b(\d{1,2})\s?([./-])\s?(\d{1,2})\s?([./-])\s?(\d{4}|\d{2})\b`)
+	reDateDMY  = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th|er|e|o)?\.?\s*(?:de\s+|-|/)?` + monthAlt + `\b\.?(?:\s*,?\s*de\s+|[\s,\-/.']*)(\d{4}|\d{2})\b`)
+	reDateMDY  = regexp.MustCompile(`\b` + monthAlt + `\b\.?\s*(\d{1,2})(?:st|nd|rd|th)?\b\s*,?\s*(\d{4})\b`)
+	reDateCJK  = regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`)
+	reSlashNum = regexp.MustCompile(`\b(\d{1,2})[/-](\d{1,2})[/-](\d{4}|\d{2})\b`)
+)
+
+// dateHit is a date found in folded text.
+type dateHit struct {
+	start, end int
+	date       civil
+}
+
+func year2(s string) int {
+	y, _ := strconv.Atoi(s)
+	if len(s) == 2 {
+		y += 2000
+	}
+	return y
+}
+
+// findDates lists the valid calendar dates of a folded string, in order.
+// mdy says that an ambiguous "03/04/2026" is month first (US documents).
+func findDates(f string, mdy bool) []dateHit {
+	var hits []dateHit
+	add := func(s, e, y, m, d int) {
+		if validDate(y, m, d) {
+			hits = append(hits, dateHit{s, e, civil{y, m, d}})
+		}
+	}
+	for _, m := range reDateISO.FindAllStringSubmatchIndex(f, -1) {
+		if f[m[4]:m[5]] != f[m[8]:m[9]] {
+			continue
+		}
+		y, _ := strconv.Atoi(f[m[2]:m[3]])
+		mo, _ := strconv.Atoi(f[m[6]:m[7]])
+		d, _ := strconv.Atoi(f[m[10]:m[11]])
+		add(m[0], m[1], y, mo, d)
+	}
+	for _, m := range reDateNum.FindAllStringSubmatchIndex(f, -1) {
+		sep := f[m[4]:m[5]]
+		if sep != f[m[8]:m[9]] {
+			continue
+		}
+		if len(f[m[10]:m[11]]) == 2 && sep != "." && sep != "/" {
+			continue
+		}
+		a, _ := strconv.Atoi(f[m[2]:m[3]])
+		b, _ := strconv.Atoi(f[m[6]:m[7]])
+		y := year2(f[m[10]:m[11]])
+		switch {
+		case a > 12 && b <= 12:
+			add(m[0], m[1], y, b, a)
+		case b > 12 && a <= 12:
+			add(m[0], m[1], y, a, b)
+		case mdy && sep != ".":
+			add(m[0], m[1], y, a, b)
+		default:
+			add(m[0], m[1], y, b, a)
+		}
+	}
+	for _, m := range reDateDMY.FindAllStringSubmatchIndex(f, -1) {
+		d, _ := strconv.Atoi(f[m[2]:m[3]])
+		mo := monthByFold[f[m[4]:m[5]]]
+		add(m[0], m[1], year2(f[m[6]:m[7]]), mo, d)
+	}
+	for _, m := range reDateMDY.FindAllStringSubmatchIndex(f, -1) {
+		mo := monthByFold[f[m[2]:m[3]]]
+		d, _ := strconv.Atoi(f[m[4]:m[5]])
+		y, _ := strconv.Atoi(f[m[6]:m[7]])
+		add(m[0], m[1], y, mo, d)
+	}
+	for _, m := range reDateCJK.FindAllStringSubmatchIndex(f, -1) {
+		y, _ := strconv.Atoi(f[m[2]:m[3]])
+		mo, _ := strconv.Atoi(f[m[4]:m[5]])
+		d, _ := strconv.Atoi(f[m[6]:m[7]])
+		add(m[0], m[1], y, mo, d)
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].start != hits[j].start {
+			return hits[i].start < hits[j].start
+		}
+		return hits[i].end > hits[j].end
+	})
+	// Drop hits nested in an earlier, longer one.
+	out := hits[:0]
+	lastEnd := -1
+	for _, h := range hits {
+		if h.start < lastEnd {
+			continue
+		}
+		out = append(out, h)
+		lastEnd = h.end
+	}
+	return out
+}
+
+// slashOrder looks at every numeric d/m/y date of the document: a first
+// number above 12 proves day-first, a second above 12 proves month-first.
+// It returns (mdy, decided).
+func slashOrder(ftext string) (mdy bool, decided bool) {
+	dmyN, mdyN := 0, 0
+	for _, m := range reSlashNum.FindAllStringSubmatch(ftext, -1) {
+		a, _ := strconv.Atoi(m[1])
+		b, _ := strconv.Atoi(m[2])
+		switch {
+		case a > 12 && b <= 12:
+			dmyN++
+		case b > 12 && a <= 12:
+			mdyN++
+		}
+	}
+	switch {
+	case dmyN > 0 && mdyN == 0:
+		return false, true
+	case mdyN > 0 && dmyN == 0:
+		return true, true
+	}
+	return false, false
+}

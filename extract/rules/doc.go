@@ -1,0 +1,569 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Bounds that keep the work per document near-linear on odd inputs; real
+// invoices are far below them.
+const (
+	maxLines     = 4000
+	maxLineBytes = 2048
+)
+
+// cell is a column of a raw line: text separated from its neighbours by a
+// tab, a "|" or two or more spaces.
+type cell struct {
+	start, end  int // raw byte span
+	col, colEnd int // display columns
+}
+
+// line is one line of the document with its matching form.
+type line struct {
+	raw   string
+	off   int // byte offset of raw in the document
+	f     folded
+	blank bool
+	cells []cell
+	curs  []curHit
+	nums  []amountTok
+	dates []dateHit // in folded coordinates
+
+	labelOnly int8 // 0 unknown, 1 yes, 2 no
+	injected  bool // text addressed to a machine; read as blank
+}
+
+// document is the parsed input shared by the field extractors. It is built
+// per call; nothing is kept between calls.
+type document struct {
+	text  string
+	lines []*line
+	ftext string // folded lines joined by "\n"
+	cur   docCurrency
+	mdy   bool
+
+	domCur *string // dominantCurrency, once computed
+}
+
+func isSpaceRune(r rune) bool { return unicode.IsSpace(r) || r == '\u200b' }
+
+// splitCells cuts a raw line into columns.
+func splitCells(raw string) []cell {
+	var cells []cell
+	col := 0
+	start, startCol := -1, 0
+	lastNonSpace, lastNonSpaceCol := -1, 0
+	spaces := 0
+	flush := func() {
+		if start >= 0 {
+			cells = append(cells, cell{start: start, end: lastNonSpace, col: startCol, colEnd: lastNonSpaceCol})
+		}
+		start = -1
+	}
+	for i := 0; i < len(raw); {
+		r, w := utf8.DecodeRuneInString(raw[i:])
+		switch {
+		case r == '\t':
+			flush()
+			spaces = 0
+			col = (col/8 + 1) * 8
+		case r == '|' || r == '¦' || r == '│':
+			flush()
+			spaces = 0
+			col++
+		case isSpaceRune(r):
+			spaces++
+			if spaces >= 2 {
+				flush()
+			}
+			col++
+		default:
+			if start < 0 {
+				start, startCol = i, col
+			}
+			spaces = 0
+			col++
+			lastNonSpace, lastNonSpaceCol = i+w, col
+		}
+		i += w
+	}
+	flush()
+	return cells
+}
+
+// colOf returns the display column of a raw byte offset.
+func colOf(raw string, off int) int {
+	col := 0
+	for i, r := range raw {
+		if i >= off {
+			break
+		}
+		if r == '\t' {
+			col = (col/8 + 1) * 8
+		} else {
+			col++
+		}
+	}
+	return col
+}
+
+var langWords = map[string]*lexicon{
+	"en": lexRE("invoice", "total", "due", "amount", "payment", "please", "thank you", "bill to", "the", "and", "date", "tax", "qty", "description"),
+	"de": lexRE("rechnung", "betrag", "zahlung", "bitte", "summe", "mwst", "ust", "gesamt", "und", "datum", "menge", "beschreibung", "netto", "brutto", "zahlbar"),
+	"fr": lexRE("facture", "montant", "paiement", "merci", "tva", "le", "la", "des", "du", "quantite", "ttc", "ht", "echeance"),
+	"es": lexRE("factura", "importe", "pago", "gracias", "iva", "el", "los", "las", "del", "cantidad", "fecha", "vencimiento"),
+	"nl": lexRE("factuur", "bedrag", "betaling", "btw", "totaal", "het", "van", "een", "aantal", "omschrijving", "datum", "vervaldatum"),
+	"it": lexRE("fattura", "importo", "pagamento", "grazie", "iva", "il", "della", "di", "totale", "quantita", "data", "scadenza"),
+}
+
+func detectLang(ftext string) string {
+	best, bestN := "", 0
+	for _, l := range []string{"en", "de", "fr", "es", "nl", "it"} {
+		n := len(langWords[l].FindAllStringIndex(ftext, -1))
+		if n > bestN {
+			best, bestN = l, n
+		}
+	}
+	return best
+}
+
+func newDocument(text string) *document {
+	d := &document{text: text}
+	off := 0
+	parts := strings.Split(text, "\n")
+	fl := make([]string, 0, len(parts))
+	var kept strings.Builder // raw text of the lines that are read
+	if len(parts) > maxLines {
+		parts = parts[:maxLines]
+	}
+	skip := doubleSpaced(parts)
+	injectedNext := false
+	for n, raw := range parts {
+		raw = strings.TrimSuffix(raw, "\r")
+		if len(raw) > maxLineBytes {
+			// Only the start of a very long line is read (a prefix is still
+			// verbatim text).
+			cut := maxLineBytes
+			for cut > 0 && !utf8.RuneStart(raw[cut]) {
+				cut--
+			}
+			raw = raw[:cut]
+		}
+		if skip[n] {
+			off += len(parts[n]) + 1
+			continue
+		}
+		ln := &line{raw: raw, off: off, f: fold(raw)}
+		ln.blank = strings.TrimSpace(ln.f.s) == ""
+		if !ln.blank && (reInjection.MatchString(ln.f.s) || injectedNext) {
+			// An instruction to a machine, and the lines that continue its
+			// sentence: read as empty.
+			injectedNext = !strings.HasSuffix(strings.TrimSpace(ln.f.s), ".") && !injectedNext
+			ln.blank = true
+			ln.injected = true
+		} else {
+			injectedNext = false
+		}
+		ln.cells = splitCells(raw)
+		ln.curs = findCurrencies(raw)
+		ln.nums = findNumbers(raw, ln.curs)
+		d.lines = append(d.lines, ln)
+		fl = append(fl, ln.f.s)
+		if !ln.injected {
+			kept.WriteString(raw)
+			kept.WriteByte('\n')
+		}
+		off += len(parts[n]) + 1
+	}
+	d.ftext = strings.Join(fl, "\n")
+	d.cur = resolveDocCurrency(kept.String(), d.ftext, d.hasKrona())
+	if mdy, ok := slashOrder(d.ftext); ok {
+		d.mdy = mdy
+	} else {
+		// Month first only on a US document: dollars and English labels.
+		d.mdy = d.dominantCurrency() == "USD" && detectLang(d.ftext) == "en"
+	}
+	for _, ln := range d.lines {
+		ln.dates = findDates(ln.f.s, d.mdy)
+	}
+	return d
+}
+
+// hasKrona reports whether "kr" appears as a currency anywhere.
+func (d *document) hasKrona() bool {
+	for _, ln := range d.lines {
+		for _, h := range ln.curs {
+			if h.code == famKrona {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nextNonBlank returns the index of the first non-blank line after i,
+// skipping at most maxBlank blank lines, or -1.
+func (d *document) nextNonBlank(i, maxBlank int) int {
+	blanks := 0
+	for j := i + 1; j < len(d.lines); j++ {
+		if !d.lines[j].blank {
+			return j
+		}
+		blanks++
+		if blanks > maxBlank {
+			return -1
+		}
+	}
+	return -1
+}
+
+// span is a raw byte range of one line.
+type span struct {
+	line       int
+	start, end int
+}
+
+// cellAt returns the index of the cell containing raw offset off, or -1.
+func (ln *line) cellAt(off int) int {
+	for k, c := range ln.cells {
+		if off >= c.start && off < c.end {
+			return k
+		}
+	}
+	for k, c := range ln.cells {
+		if off < c.start {
+			return k
+		}
+	}
+	return -1
+}
+
+// alignedSpan finds, in the next non-blank line after i, the cell under the
+// raw label span [ls, le) of line i: by cell index when both lines have the
+// same number of cells, else by column overlap.
+func (d *document) alignedSpan(i, ls, le int) (span, bool) {
+	j := d.nextNonBlank(i, 1)
+	if j < 0 {
+		return span{}, false
+	}
+	src, dst := d.lines[i], d.lines[j]
+	if len(dst.cells) == 0 {
+		return span{}, false
+	}
+	if len(src.cells) <= 1 {
+		c := dst.cells[0]
+		if len(dst.cells) == 1 || c.col <= colOf(src.raw, ls)+4 {
+			return span{j, c.start, c.end}, true
+		}
+		return span{}, false
+	}
+	k := src.cellAt(ls)
+	if k >= 0 && len(src.cells) == len(dst.cells) {
+		c := dst.cells[k]
+		return span{j, c.start, c.end}, true
+	}
+	c0 := colOf(src.raw, ls)
+	c1 := colOf(src.raw, le)
+	if k >= 0 && src.cells[k].colEnd > c1 {
+		c1 = src.cells[k].colEnd
+	}
+	best, bestOv := -1, 0
+	for n, c := range dst.cells {
+		lo, hi := max(c.col, c0-2), min(c.colEnd, c1+2)
+		if ov := hi - lo; ov > bestOv {
+			best, bestOv = n, ov
+		}
+	}
+	if best < 0 {
+		bestDist := 7
+		for n, c := range dst.cells {
+			dist := c.col - c0
+			if dist < 0 {
+				dist = -dist
+			}
+			if dist < bestDist {
+				best, bestDist = n, dist
+			}
+		}
+	}
+	if best < 0 {
+		return span{}, false
+	}
+	c := dst.cells[best]
+	return span{j, c.start, c.end}, true
+}
+
+// labelOnly reports whether a folded line holds nothing but labels (from
+// any lexicon) and punctuation.
+func labelOnly(f string) bool {
+	if strings.TrimSpace(f) == "" {
+		return false
+	}
+	rest := reAnyLabel.ReplaceAllString(f, " ")
+	for _, r := range rest {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// maxStack bounds a stacked block of labels.
+const maxStack = 12
+
+// isLabelOnly is labelOnly of the line, computed once.
+func (ln *line) isLabelOnly() bool {
+	if ln.labelOnly == 0 {
+		ln.labelOnly = 2
+		if labelOnly(ln.f.s) {
+			ln.labelOnly = 1
+		}
+	}
+	return ln.labelOnly == 1
+}
+
+// stackedSpan handles labels and values printed as two runs of lines:
+//
+//	Invoice no.:
+//	Date:
+//	INV-7
+//	01.03.2026
+//
+// It returns the value line paired with label line i.
+func (d *document) stackedSpan(i int) (span, bool) {
+	if !d.lines[i].isLabelOnly() {
+		return span{}, false
+	}
+	a := i
+	for a-1 >= 0 && i-a < maxStack && !d.lines[a-1].blank && d.lines[a-1].isLabelOnly() {
+		a--
+	}
+	b := i
+	for b+1 < len(d.lines) && b-i < maxStack && !d.lines[b+1].blank && d.lines[b+1].isLabelOnly() {
+		b++
+	}
+	if a == b || b-a >= maxStack {
+		return span{}, false
+	}
+	n := b - a + 1
+	// The value run follows directly (one blank line allowed).
+	v := d.nextNonBlank(b, 1)
+	if v < 0 {
+		return span{}, false
+	}
+	for k := 0; k < n; k++ {
+		if v+k >= len(d.lines) || d.lines[v+k].blank || d.lines[v+k].isLabelOnly() {
+			return span{}, false
+		}
+	}
+	ln := d.lines[v+i-a]
+	s, e := trimSpan(ln.raw, 0, len(ln.raw))
+	return span{v + i - a, s, e}, true
+}
+
+// trimSpan narrows [s, e) of raw to exclude surrounding white space.
+func trimSpan(raw string, s, e int) (int, int) {
+	for s < e {
+		r, w := utf8.DecodeRuneInString(raw[s:e])
+		if !isSpaceRune(r) {
+			break
+		}
+		s += w
+	}
+	for e > s {
+		r, w := utf8.DecodeLastRuneInString(raw[s:e])
+		if !isSpaceRune(r) {
+			break
+		}
+		e -= w
+	}
+	return s, e
+}
+
+// valueSpans lists where the value of a label (raw span [ls, le) of line i)
+// may be: the rest of the same line, then the cell below it, then the paired
+// line of a stacked layout. The later places are offered only when nothing
+// but separators or another label follows the label on its line.
+func (d *document) valueSpans(i, ls, le int) []span {
+	ln := d.lines[i]
+	out := []span{{i, le, len(ln.raw)}}
+	rest := ln.raw[le:]
+	// Currency codes and symbols after a label ("TOTAL EUR") are not a value.
+	for k := len(ln.curs) - 1; k >= 0; k-- {
+		if h := ln.curs[k]; h.start >= le {
+			rest = rest[:h.start-le] + strings.Repeat(" ", h.end-h.start) + rest[h.end-le:]
+		}
+	}
+	restF := strings.Trim(foldString(rest), " :#.-=|*()")
+	rest2 := strings.TrimLeft(rest, ".:#-=*")
+	gap := len(rest2) - len(strings.TrimLeft(rest2, " \t\u00a0:|"))
+	if strings.HasPrefix(rest2, "\t") || strings.HasPrefix(rest2, "|") {
+		gap = 2 // a column separator
+	}
+	if restF == "" || gap >= 2 || len(restF) < 120 && startsWithLabel(restF) && labelOnly(restF) {
+		if sp, ok := d.stackedSpan(i); ok {
+			out = append(out, sp)
+		}
+		if sp, ok := d.alignedSpan(i, ls, le); ok {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
+func startsWithLabel(f string) bool {
+	return reAnyLabelAt.MatchString(f)
+}
+
+func (d *document) dominantCurrency() string {
+	if d.domCur == nil {
+		c := d.countCurrencies()
+		d.domCur = &c
+	}
+	return *d.domCur
+}
+
+// countCurrencies weighs every currency indicator of the document: next to
+// an amount, or on a "Currency:" line, counts more.
+func (d *document) countCurrencies() string {
+	counts := map[string]int{}
+	first := map[string]int{}
+	n := 0
+	for _, ln := range d.lines {
+		if ln.injected {
+			continue
+		}
+		for _, h := range ln.curs {
+			w := 1
+			if h.weak {
+				if !adjacentToNumber(ln, h) {
+					continue
+				}
+			}
+			if adjacentToNumber(ln, h) {
+				w = 2
+			}
+			if reCurrencyLabel.MatchString(ln.f.s) {
+				w += 3
+			}
+			code := d.cur.resolve(h.code)
+			if code == "" {
+				continue
+			}
+			if _, ok := first[code]; !ok {
+				first[code] = n
+				n++
+			}
+			counts[code] += w
+		}
+	}
+	best, bestN := "", 0
+	for c, k := range counts {
+		if k > bestN || k == bestN && first[c] < first[best] {
+			best, bestN = c, k
+		}
+	}
+	return best
+}
+
+var reCurrencyLabel = lexRE("currency", "wahrung", "devise", "monnaie", "moneda", "divisa", "valuta", "munt", "all amounts in", "amounts in", "alle betrage in", "betrage in", "montants en", "importes en", "bedragen in", "importi in")
+
+// adjacentToNumber reports whether a currency hit touches a number (at most
+// two spaces apart).
+func adjacentToNumber(ln *line, h curHit) bool {
+	for _, t := range ln.nums {
+		if t.percent {
+			continue
+		}
+		if t.numStart >= h.end && t.numStart-h.end <= 3 && strings.TrimLeft(ln.raw[h.end:t.numStart], " \u00a0\u202f-−(") == "" {
+			return true
+		}
+		if h.start >= t.numEnd && h.start-t.numEnd <= 3 && strings.TrimLeft(ln.raw[t.numEnd:h.start], " \u00a0\u202f-−)") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// labels finds the matches of a label lexicon in a line. A match that runs
+// across a column gap ("Invoice Date   Due Date" read as "date due") is cut
+// at the gap when the text after the gap starts a label of its own, and
+// matching resumes there; a label merely spread by OCR spacing ("Invoice
+// No: 7") is kept.
+func (ln *line) labels(re *lexicon) [][]int {
+	var out [][]int
+	f := ln.f.s
+	pos := 0
+	for pos <= len(f) {
+		m := re.FindStringIndex(f[pos:])
+		if m == nil {
+			break
+		}
+		s, e := pos+m[0], pos+m[1]
+		if e == s {
+			pos = e + 1
+			continue
+		}
+		rs, re2 := ln.f.rawSpan(s, e)
+		if g := wideGap(ln.raw[rs:re2]); g >= 0 {
+			after := ln.f.foldPos(rs + g)
+			if after > s && after < e && startsWithLabel(f[after:]) {
+				// Keep what matches before the gap on its own ("Due  Date").
+				for _, m2 := range re.FindAllStringIndex(f[s:after], -1) {
+					out = append(out, []int{s + m2[0], s + m2[1]})
+				}
+				pos = after
+				continue
+			}
+		}
+		out = append(out, []int{s, e})
+		pos = e
+	}
+	return out
+}
+
+// wideGap returns the offset of the end of the first column gap (a tab or
+// two or more spaces) in s, or -1.
+func wideGap(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\t' {
+			return i + 1
+		}
+		if s[i] == ' ' && i+1 < len(s) && s[i+1] == ' ' {
+			j := i
+			for j < len(s) && s[j] == ' ' {
+				j++
+			}
+			return j
+		}
+	}
+	return -1
+}
+
+// doubleSpaced detects text where every line is followed by an empty line
+// (a common PDF-to-text artefact) and marks one empty line of each run to
+// be skipped, so that blank lines keep their meaning of a break.
+func doubleSpaced(parts []string) []bool {
+	nonBlank, followed := 0, 0
+	for i, p := range parts {
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		nonBlank++
+		if i+1 < len(parts) && strings.TrimSpace(parts[i+1]) == "" {
+			followed++
+		}
+	}
+	skip := make([]bool, len(parts))
+	if nonBlank < 6 || followed*10 < nonBlank*9 {
+		return skip
+	}
+	for i := 1; i < len(parts); i++ {
+		if strings.TrimSpace(parts[i]) == "" && strings.TrimSpace(parts[i-1]) != "" {
+			skip[i] = true
+		}
+	}
+	return skip
+}

@@ -1,0 +1,128 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+)
+
+var (
+	reDueLabel       = lexRE(dueDatePhrases...)
+	reDueStrongLabel = lexPrefixRE(dueDateStrongPhrases...)
+	// Words that may stand between a due-date label and its date.
+	reDueGapWord = lexRE("on", "am", "le", "el", "op", "il", "the", "den", "de", "del", "by", "bis", "before", "vor",
+		"avant", "au", "a", "date", "datum", "fecha", "data", "zum", "to", "is", "ist", "est", "es", "on or before",
+		"spatestens", "uiterlijk", "entro", "dia", "giorno", "of", "voor", "payment", "zahlung", "paiement", "pago",
+		"betaling", "pagamento", "du", "des", "latest", "at the latest", "at", "plus tard", "au plus tard", "ie", "lo",
+		"day", "tag", "jour", "datum", "date of payment", "for payment", "dd.mm.yyyy", "dd/mm/yyyy", "mm/dd/yyyy", "yyyy-mm-dd",
+		// Week days: "Due date: Tuesday, 31 March 2026".
+		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+		"mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun",
+		"montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonntag",
+		"lundi", "mardi", "mercredi", "jeudi", "vendredi", "samedi", "dimanche",
+		"lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo",
+		"maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag",
+		"lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica")
+	// A stated date after "until/by/before" in a payment-terms line.
+	reDuePrep = foldedRegexp(`\b(?:bis(?:\s+zum|\s+spatestens)?|by|before|until|avant(?:\s+le)?|au\s+plus\s+tard\s+le|antes\s+del?|hasta\s+el|voor|uiterlijk|entro(?:\s+il)?|on\s+or\s+before)\s*:?\s*$`)
+)
+
+func dueGapOK(gap string) bool {
+	if len(gap) > 40 {
+		return false
+	}
+	for _, r := range gap {
+		if unicode.IsDigit(r) {
+			return false
+		}
+	}
+	rest := reDueGapWord.ReplaceAllString(gap, " ")
+	for _, r := range rest {
+		if unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// findDueDate returns the stated due date, or nil. A date is never computed
+// from payment terms.
+func (d *document) findDueDate() *string {
+	bestScore := 0
+	var best civil
+	consider := func(score int, c civil) {
+		if score > 0 && score > bestScore {
+			bestScore, best = score, c
+		}
+	}
+	for i, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		f := ln.f.s
+		discount := reDiscountTerms.MatchString(f)
+		for _, m := range ln.labels(reDueLabel) {
+			base := 10
+			if reDueStrongLabel.MatchString(f[m[0]:m[1]]) {
+				base = 12
+			}
+			if discount {
+				// "Zahlbar bis 26.03. mit 2 % Skonto": the discount date.
+				base -= 8
+			}
+			found := false
+			for _, dh := range ln.dates {
+				if dh.start < m[1] {
+					continue
+				}
+				if dueGapOK(f[m[1]:dh.start]) {
+					consider(base, dh.date)
+					found = true
+				} else if reDuePrep.MatchString(f[:dh.start]) {
+					consider(base-4, dh.date)
+					found = true
+				}
+				break
+			}
+			if found {
+				continue
+			}
+			ls, le := ln.f.rawSpan(m[0], m[1])
+			for _, sp := range d.valueSpans(i, ls, le)[1:] {
+				vl := d.lines[sp.line]
+				fs, fe := vl.f.foldPos(sp.start), vl.f.foldPos(sp.end)
+				ok := false
+				for _, dh := range vl.dates {
+					if dh.start >= fs && dh.end <= fe+1 && dueGapOK(vl.f.s[fs:dh.start]) {
+						consider(base-1, dh.date)
+						ok = true
+						break
+					}
+				}
+				if ok {
+					break
+				}
+			}
+		}
+	}
+	// "Please transfer the amount by 30.03.2026": a payment verb, then
+	// "by/bis/avant/..." right before a date.
+	for _, ln := range d.lines {
+		if ln.blank || reDiscountTerms.MatchString(ln.f.s) {
+			continue
+		}
+		for _, dh := range ln.dates {
+			before := ln.f.s[:dh.start]
+			if reDuePrep.MatchString(before) && rePayVerb.MatchString(before) {
+				consider(7, dh.date)
+				break
+			}
+		}
+	}
+	if bestScore <= 0 {
+		return nil
+	}
+	s := best.String()
+	return &s
+}
+
+var _ = strings.TrimSpace

@@ -1,0 +1,366 @@
+package rules
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// folded is a matching form of one raw line: lower case, accents removed,
+// whitespace collapsed, common OCR confusions evened out ("l" and "I" both
+// become "i", "0" between letters becomes "o"). idx maps every byte of s back
+// to the byte offset in the raw line of the rune that produced it, so a match
+// found in s can be cut out of the raw text verbatim.
+type folded struct {
+	s   string
+	idx []int // len(s)+1 entries; idx[len(s)] == len(raw)
+}
+
+// rawSpan converts a byte span of the folded string to a byte span of raw.
+func (f folded) rawSpan(start, end int) (int, int) {
+	if start < 0 {
+		start = 0
+	}
+	if end > len(f.s) {
+		end = len(f.s)
+	}
+	if start > end {
+		start = end
+	}
+	rs := f.idx[start]
+	var re int
+	if end == len(f.s) {
+		re = f.idx[len(f.s)]
+	} else {
+		re = f.idx[end]
+		// end falls inside the output of one rune: include the whole rune.
+		if end > 0 && f.idx[end-1] == re {
+			k := end
+			for k < len(f.s) && f.idx[k] == re {
+				k++
+			}
+			if k == len(f.s) {
+				re = f.idx[len(f.s)]
+			} else {
+				re = f.idx[k]
+			}
+		}
+	}
+	if re < rs {
+		re = rs
+	}
+	return rs, re
+}
+
+// foldPos converts a raw byte offset to the first folded byte at or after it.
+func (f folded) foldPos(raw int) int {
+	return sort.Search(len(f.s), func(k int) bool { return f.idx[k] >= raw })
+}
+
+func isLetter(r rune) bool { return unicode.IsLetter(r) }
+
+func isASCIILetterRune(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
+// foldString is fold without the index, for lexicon entries.
+func foldString(s string) string { return fold(s).s }
+
+// fold builds the matching form of raw.
+func fold(raw string) folded {
+	var b strings.Builder
+	idx := make([]int, 0, len(raw)+1)
+	drop := spacedLetters(raw)
+	lastSpace := false
+	prev := rune(0)
+	for i := 0; i < len(raw); {
+		r, w := utf8.DecodeRuneInString(raw[i:])
+		next := rune(0)
+		if i+w < len(raw) {
+			next, _ = utf8.DecodeRuneInString(raw[i+w:])
+		}
+		emit := func(s string) {
+			for k := 0; k < len(s); k++ {
+				b.WriteByte(s[k])
+				idx = append(idx, i)
+			}
+		}
+		switch {
+		case drop[i]:
+			// A space inside "I N V O I C E".
+		case r == utf8.RuneError && w <= 1:
+			emit("?")
+			lastSpace = false
+		case unicode.IsSpace(r) || r == '\u200b':
+			if !lastSpace {
+				emit(" ")
+			}
+			lastSpace = true
+		case (r == 'r' || r == 'R') && (next == 'n' || next == 'N') && isLetter(prev):
+			// OCR reads "m" as "rn" ("Arnount").
+			emit("m")
+			lastSpace = false
+			prev = next
+			i += w + 1
+			continue
+		default:
+			lastSpace = false
+			po := rune(0)
+			if b.Len() > 0 {
+				po = rune(b.String()[b.Len()-1])
+			}
+			emit(foldRune(r, prev, next, po))
+		}
+		prev = r
+		i += w
+	}
+	idx = append(idx, len(raw))
+	return folded{s: b.String(), idx: idx}
+}
+
+// spacedLetters marks the single spaces of letter-spaced words ("T O T A L",
+// at least four letters) so that fold joins them.
+func spacedLetters(raw string) map[int]bool {
+	var drop map[int]bool
+	type rp struct {
+		r   rune
+		off int
+	}
+	var rs []rp
+	for i, r := range raw {
+		rs = append(rs, rp{r, i})
+	}
+	isSingle := func(k int) bool {
+		return k < len(rs) && unicode.IsLetter(rs[k].r) &&
+			(k == 0 || unicode.IsSpace(rs[k-1].r)) && (k+1 == len(rs) || !unicode.IsLetter(rs[k+1].r) && rs[k+1].r != '.')
+	}
+	for k := 0; k < len(rs); k++ {
+		if !isSingle(k) {
+			continue
+		}
+		e := k
+		for e+2 < len(rs) && rs[e+1].r == ' ' && isSingle(e+2) {
+			e += 2
+		}
+		if (e-k)/2+1 >= 4 {
+			if drop == nil {
+				drop = map[int]bool{}
+			}
+			for j := k + 1; j < e; j += 2 {
+				drop[rs[j].off] = true
+			}
+		}
+		k = e
+	}
+	return drop
+}
+
+func foldRune(r, prev, next, prevOut rune) string {
+	switch r {
+	case 'ß':
+		return "ss"
+	case 'æ', 'Æ':
+		return "ae"
+	case 'œ', 'Œ':
+		return "oe"
+	case 'ø', 'Ø':
+		return "o"
+	case 'đ', 'Đ':
+		return "d"
+	case 'ł', 'Ł', 'l', 'L', 'I', 'ı':
+		return "i"
+	case '°', 'º':
+		return "o"
+	case 'ª':
+		return "a"
+	case '’', '‘', '`', '´', 'ʼ':
+		return "'"
+	case '“', '”', '„', '«', '»':
+		return "\""
+	case '–', '—', '‑', '‐', '−', '‒':
+		return "-"
+	case '０', '１', '２', '３', '４', '５', '６', '７', '８', '９':
+		return string('0' + (r - '０'))
+	case '0':
+		// OCR: "T0TAL", "N0.", "0ceanic".
+		if isASCIILetterRune(prevOut) && !unicode.IsDigit(next) || isASCIILetterRune(next) && !unicode.IsDigit(prev) && !isLetter(prev) {
+			return "o"
+		}
+		return "0"
+	case '1':
+		// OCR: "Bi11 To", "Invo1ce".
+		if isASCIILetterRune(prevOut) && (next == '1' || !unicode.IsDigit(next)) {
+			return "i"
+		}
+		return "1"
+	}
+	if r < 0x80 {
+		if 'A' <= r && r <= 'Z' {
+			return string(r + 32)
+		}
+		return string(r)
+	}
+	d := norm.NFD.String(string(r))
+	var out []rune
+	for _, c := range d {
+		if unicode.Is(unicode.Mn, c) {
+			continue
+		}
+		out = append(out, unicode.ToLower(c))
+	}
+	if len(out) == 0 {
+		return string(r)
+	}
+	s := string(out)
+	if s == "l" {
+		return "i"
+	}
+	return s
+}
+
+// phraseRE turns a lexicon phrase into a regular expression over folded
+// text: spaces match any (or no) whitespace, a dot is optional, a hyphen may
+// be a space or missing, and word edges are anchored.
+func phraseRE(p string) string {
+	f := foldString(strings.TrimSpace(p))
+	var b strings.Builder
+	isWord := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80
+	}
+	if len(f) > 0 && isWord(f[0]) {
+		b.WriteString(`\b`)
+	}
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		switch {
+		case c == ' ':
+			b.WriteString(`\s*`)
+		case c == '.':
+			if i > 0 && isWord(f[i-1]) {
+				b.WriteString(`(?:\s?\.|\b)\s*`)
+			} else {
+				b.WriteString(`\.?\s*`)
+			}
+		case c == '-' || c == '/':
+			b.WriteString(`[\s\-/]*`)
+		case c == '\'':
+			b.WriteString(`['\s]?`)
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	if len(f) > 0 && isWord(f[len(f)-1]) {
+		b.WriteString(`\b`)
+	}
+	return b.String()
+}
+
+// lexicon is a compiled list of phrases. Most lines hold none of them, so a
+// cheap test of word beginnings runs before the regular expression.
+type lexicon struct {
+	*regexp.Regexp
+	keys   map[string]bool // folded first letters (up to 3) of each phrase
+	always bool            // some phrase starts with a non-letter
+}
+
+// lexRE compiles phrases into one leftmost-longest alternation.
+func lexRE(phrases ...string) *lexicon {
+	return newLexicon(``, phrases)
+}
+
+// lexPrefixRE is lexRE anchored at the start of the text.
+func lexPrefixRE(phrases ...string) *lexicon {
+	return newLexicon(`^`, phrases)
+}
+
+func newLexicon(anchor string, phrases []string) *lexicon {
+	lx := &lexicon{Regexp: longest(anchor + lexSource(phrases)), keys: map[string]bool{}}
+	for _, p := range phrases {
+		f := foldString(strings.TrimSpace(p))
+		n := 0
+		for n < len(f) && n < 3 && isWordByte(f[n]) {
+			n++
+		}
+		if n == 0 {
+			lx.always = true
+			continue
+		}
+		lx.keys[f[:n]] = true
+	}
+	return lx
+}
+
+// isWordByte matches regexp's \b notion of a word character (folded text
+// is lower case).
+func isWordByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' }
+
+// mayMatch reports whether a phrase could start somewhere in f.
+func (lx *lexicon) mayMatch(f string) bool {
+	if lx.always {
+		return true
+	}
+	for i := 0; i < len(f); i++ {
+		if !isWordByte(f[i]) || i > 0 && isWordByte(f[i-1]) {
+			continue
+		}
+		for n := 1; n <= 3 && i+n <= len(f); n++ {
+			if !isWordByte(f[i+n-1]) {
+				break
+			}
+			if lx.keys[f[i:i+n]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// MatchString is regexp's, with the cheap test first.
+func (lx *lexicon) MatchString(f string) bool { return lx.mayMatch(f) && lx.Regexp.MatchString(f) }
+
+// FindStringIndex is regexp's, with the cheap test first.
+func (lx *lexicon) FindStringIndex(f string) []int {
+	if !lx.mayMatch(f) {
+		return nil
+	}
+	return lx.Regexp.FindStringIndex(f)
+}
+
+// FindAllStringIndex is regexp's, with the cheap test first.
+func (lx *lexicon) FindAllStringIndex(f string, n int) [][]int {
+	if !lx.mayMatch(f) {
+		return nil
+	}
+	return lx.Regexp.FindAllStringIndex(f, n)
+}
+
+// ReplaceAllString is regexp's, with the cheap test first.
+func (lx *lexicon) ReplaceAllString(f, repl string) string {
+	if !lx.mayMatch(f) {
+		return f
+	}
+	return lx.Regexp.ReplaceAllString(f, repl)
+}
+
+func lexSource(phrases []string) string {
+	parts := make([]string, 0, len(phrases))
+	for _, p := range phrases {
+		parts = append(parts, phraseRE(p))
+	}
+	return `(?:` + strings.Join(parts, `|`) + `)`
+}
+
+// foldedRegexp compiles a hand-written pattern that is matched against
+// folded text, where every "l" has become "i".
+func foldedRegexp(src string) *regexp.Regexp {
+	return regexp.MustCompile(strings.ReplaceAll(src, "l", "i"))
+}
+
+// longest compiles a pattern with leftmost-longest matching.
+func longest(src string) *regexp.Regexp {
+	re := regexp.MustCompile(src)
+	re.Longest()
+	return re
+}

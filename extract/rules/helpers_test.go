@@ -1,0 +1,48 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/invx/invx/extract"
+)
+
+// fixtureDir is the shared fixture suite, written independently of this
+// package; its accuracy floor is enforced by the fixtures package.
+const fixtureDir = "../../fixtures/invoices"
+
+// normalizeText is the pipeline's normalisation, so tests see what the
+// provider sees in a run.
+func normalizeText(b []byte) string {
+	s, err := extract.Normalize(b)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// compareName folds a supplier name for comparison: case, punctuation and a
+// trailing legal form do not count (the eval package scores the same way).
+func compareName(s string) string {
+	var b []rune
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b = append(b, r)
+		case r == '.' || r == ',' || r == '\'' || r == '-' || r == '&':
+		default:
+			b = append(b, ' ')
+		}
+	}
+	words := strings.Fields(string(b))
+	for len(words) > 1 && testLegalForms[words[len(words)-1]] {
+		words = words[:len(words)-1]
+	}
+	return strings.Join(words, " ")
+}
+
+var testLegalForms = map[string]bool{
+	"gmbh": true, "ag": true, "kg": true, "sa": true, "sl": true, "sas": true, "sarl": true, "bv": true, "nv": true,
+	"srl": true, "spa": true, "ltd": true, "limited": true, "llc": true, "inc": true, "corp": true, "plc": true,
+	"ab": true, "aps": true, "as": true, "oy": true, "co": true, "ug": true, "ek": true, "spzoo": true, "wll": true, "kk": true,
+}

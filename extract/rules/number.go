@@ -1,0 +1,252 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+var (
+	reBareNo   = foldedRegexp(`^\s*(?:no|nr|n|number|nummer|numero|num|nro)\b\.?(?:\s*/\s*(?:no|nr|n|number|nummer|numero)\b\.?)?\s*[:#]`)
+	reInvNo    = lexRE(invNoPhrases...)
+	reCreditNo = lexRE(creditNoPhrases...)
+	reDocNo    = lexRE(docNoPhrases...)
+)
+
+// subLabelWords may stand between a label and its value ("Invoice Number:
+// No. 123", "Facture n° 7").
+var subLabelWords = map[string]bool{
+	"no": true, "nr": true, "n": true, "number": true, "nummer": true, "numero": true, "num": true,
+	"nro": true, "o": true, "id": true, "ref": true, "#": true, "nb": true,
+}
+
+func isValueRune(r rune) bool {
+	return r < utf8.RuneSelf && (r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '/' || r == '.' || r == '_')
+}
+
+// readReference reads an identifier at the start of raw[s:e] (after
+// separators and sub-labels): letters, digits and - / . _, with at least one
+// digit, not a date, not an amount with a currency. It returns the value
+// and its raw span.
+func readReference(ln *line, s, e int, mdy bool) (string, int, int, bool) {
+	raw := ln.raw
+	i := s
+	for round := 0; round < 3; round++ {
+		for i < e {
+			r, w := utf8.DecodeRuneInString(raw[i:])
+			if isSpaceRune(r) || strings.ContainsRune(":#=.-–—|*°º()[]", r) {
+				i += w
+				continue
+			}
+			break
+		}
+		// A sub-label word?
+		j := i
+		degree := false
+		for j < e {
+			r, w := utf8.DecodeRuneInString(raw[j:])
+			if !unicode.IsLetter(r) && r != '°' && r != 'º' {
+				break
+			}
+			j += w
+			if r == '°' || r == 'º' {
+				degree = true // "N°FA-7": the sign ends the sub-label
+				break
+			}
+		}
+		word := foldString(raw[i:j])
+		if j > i && (subLabelWords[strings.TrimRight(word, "o")] || subLabelWords[word]) && j < e {
+			next, _ := utf8.DecodeRuneInString(raw[j:])
+			if degree || next == '.' || next == ':' || next == ' ' || next == '#' || next == '\u00a0' {
+				i = j
+				continue
+			}
+		}
+		break
+	}
+	j := i
+	for j < e {
+		r, w := utf8.DecodeRuneInString(raw[j:])
+		if !isValueRune(r) {
+			break
+		}
+		j += w
+	}
+	// Trailing punctuation is not part of the value.
+	for j > i && strings.ContainsRune(".-/_", rune(raw[j-1])) {
+		j--
+	}
+	if j <= i || j-i > 40 {
+		return "", 0, 0, false
+	}
+	if k := spacedReference(raw, i, j, e); k > j {
+		j = k // "A 2026 0042" printed with single spaces, alone in its column
+	}
+	v := raw[i:j]
+	if !strings.ContainsAny(v, "0123456789") {
+		return "", 0, 0, false
+	}
+	// Glued to more letters (e.g. "12abc€")? Then not an identifier.
+	if j < e {
+		r, _ := utf8.DecodeRuneInString(raw[j:])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return "", 0, 0, false
+		}
+	}
+	fv := foldString(v)
+	for _, dh := range findDates(fv, mdy) {
+		if dh.start == 0 && dh.end == len(fv) {
+			return "", 0, 0, false
+		}
+	}
+	// An amount ("1.234,56 EUR") is not an identifier.
+	for _, t := range ln.nums {
+		if t.numStart == i && t.numEnd == j && looksDecimal(v) {
+			return "", 0, 0, false
+		}
+	}
+	for _, h := range ln.curs {
+		if !h.weak && (h.end <= i && strings.TrimSpace(raw[h.end:i]) == "" || h.start >= j && strings.TrimSpace(raw[j:h.start]) == "") {
+			return "", 0, 0, false
+		}
+	}
+	return v, i, j, true
+}
+
+// spacedReference extends the identifier raw[i:j] over up to two more
+// single-space-separated parts made of capitals and digits ("A 1234",
+// "2026 0042") when the run fills the rest of its column. It returns the new
+// end, or j.
+func spacedReference(raw string, i, j, e int) int {
+	isPart := func(p string) bool {
+		if p == "" || len(p) > 20 {
+			return false
+		}
+		for _, r := range p {
+			if !(r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '/' || r == '.') {
+				return false
+			}
+		}
+		return true
+	}
+	first := raw[i:j]
+	if !isPart(first) || !strings.ContainsAny(first, "0123456789") && len(first) > 3 {
+		return j
+	}
+	k := j
+	for range 2 {
+		if k+1 >= e || raw[k] != ' ' || raw[k+1] == ' ' {
+			break
+		}
+		m := k + 1
+		for m < e && raw[m] != ' ' && raw[m] != '\t' {
+			m++
+		}
+		p := strings.TrimRight(raw[k+1:m], ".")
+		if !isPart(p) || !strings.ContainsAny(p, "0123456789") || len(findDates(foldString(p), false)) > 0 || looksDecimal(p) {
+			break
+		}
+		k = k + 1 + len(p)
+	}
+	if k == j {
+		return j
+	}
+	// The run must end its column: end of line, a tab, "|" or a wide gap.
+	rest := raw[k:e]
+	if strings.TrimSpace(rest) == "" || strings.HasPrefix(rest, "  ") || strings.HasPrefix(rest, "\t") || strings.HasPrefix(strings.TrimLeft(rest, " "), "|") {
+		return k
+	}
+	return j
+}
+
+// numCand is a candidate invoice number.
+type numCand struct {
+	score int
+	line  int
+	value string
+}
+
+// findInvoiceNumber returns the document's own number.
+func (d *document) findInvoiceNumber(credit bool) *string {
+	var cands []numCand
+	try := func(i, fs, fe, score int, sameLine bool) {
+		ln := d.lines[i]
+		ls, le := ln.f.rawSpan(fs, fe)
+		if reRefContext.MatchString(ln.f.s[:fs]) {
+			score -= 15
+		}
+		spans := d.valueSpans(i, ls, le)
+		if sameLine {
+			spans = spans[:1]
+		}
+		for k, sp := range spans {
+			vl := d.lines[sp.line]
+			if v, _, _, ok := readReference(vl, sp.start, sp.end, d.mdy); ok {
+				if k > 0 {
+					score--
+				}
+				cands = append(cands, numCand{score, i, v})
+				return
+			}
+		}
+	}
+	for i, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		creditScore, invScore := 20, 22
+		if credit {
+			creditScore, invScore = 24, 18
+		}
+		for _, m := range ln.labels(reCreditNo) {
+			try(i, m[0], m[1], creditScore, false)
+		}
+		for _, m := range ln.labels(reInvNo) {
+			try(i, m[0], m[1], invScore, false)
+		}
+		for _, m := range ln.labels(reDocNo) {
+			try(i, m[0], m[1], 8, false)
+		}
+		for _, c := range ln.cells {
+			cf := foldString(ln.raw[c.start:c.end])
+			if m := reDocTitle.FindStringIndex(cf); m != nil {
+				fs := ln.f.foldPos(c.start)
+				try(i, fs+m[0], fs+m[1], 10, true)
+				if sub := reTitleSubLabel.FindStringIndex(ln.f.s[fs+m[1]:]); sub != nil {
+					try(i, fs+m[1]+sub[0], fs+m[1]+sub[1], 12, true)
+				}
+			}
+		}
+	}
+	// A bare "No.:" right under the document title ("FACTURE / FACTUUR",
+	// "N° / Nr: 2026/0099").
+	title := -10
+	for i, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		if reDocTitle.MatchString(ln.f.s) {
+			title = i
+			continue
+		}
+		if i-title <= 4 {
+			if m := reBareNo.FindStringIndex(ln.f.s); m != nil {
+				try(i, m[0], m[1], 9, false)
+			}
+		}
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	best := 0
+	for k, c := range cands {
+		if c.score > cands[best].score {
+			best = k
+		}
+	}
+	if cands[best].score <= 0 {
+		return nil
+	}
+	v := cands[best].value
+	return &v
+}

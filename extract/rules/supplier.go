@@ -1,0 +1,751 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Legal forms. Long or dotted forms match in any case; short ones must be
+// written in their usual case ("AG", "Oy", "SpA") to avoid ordinary words.
+var reLegalForm = longest(`(?i:` +
+	`gmbh\s*&\s*co\.?\s*kgaa|gmbh\s*&\s*co\.?\s*kg|ag\s*&\s*co\.?\s*kgaa|ag\s*&\s*co\.?\s*kg|se\s*&\s*co\.?\s*kg|` +
+	`ug\s*\(haftungsbeschr(?:ä|ae|a)nkt\)|ggmbh|gmbh|kgaa|` +
+	`s\.\s?[àa]\s?r\.\s?l\.|s\.\s?a\.\s?r\.\s?l\.|sàrl|sarl|sasu|eurl|s\.\s?a\.\s?s\.|s\.\s?c\.\s?a\.\s?r\.\s?l\.|scarl|` +
+	`s\.\s?l\.\s?u\.|s\.\s?a\.\s?u\.|s\.\s?l\.|s\.\s?a\.|s\.\s?r\.\s?l\.|s\.\s?p\.\s?a\.|s\.\s?n\.\s?c\.|s\.\s?a\.\s?s\.|s\.\s?c\.\s?s\.|` +
+	`b\.\s?v\.|n\.\s?v\.|v\.\s?o\.\s?f\.|c\.\s?v\.|bvba|sprl|` +
+	`pty\.?\s*ltd\.?|co\.,?\s*ltd\.?|ltd\.?|limited|l\.\s?l\.\s?c\.|llc|llp|l\.\s?l\.\s?p\.|inc\.|inc|incorporated|corp\.|corp|corporation|plc|` +
+	`oyj|aps|a/s|sp\.\s?z\s?o\.\s?o\.|sp\.\s?j\.|sp\.\s?k\.|s\.\s?r\.\s?o\.|a\.\s?s\.|d\.\s?o\.\s?o\.|kft\.|kft|zrt\.|ltda\.?|lda\.?|` +
+	`e\.\s?k\.|e\.\s?kfm\.|e\.\s?v\.|ohg|gbr|mbh|sagl|s\.\s?a\.\s?p\.\s?a\.|s\.\s?a\.\s?l\.|&\s*co\.` +
+	`)|(?:AG|KG|OG|SE|SA|SL|SLU|AB|AS|ASA|Oy|BV|NV|SAS|SRL|Srl|SpA|SPA|SNC|Snc|UG|eG|KG|LP|PC|GbR|OHG|SCS|SCA|SC|Sas)`)
+
+// Legal forms that are also common words or abbreviations: weaker evidence.
+var weakForms = map[string]bool{"SA": true, "SL": true, "AS": true, "SE": true, "SC": true, "LP": true, "PC": true,
+	"c.v.": true, "C.V.": true, "OG": true, "eG": true, "AB": true, "Sas": true}
+
+var nameConnectors = map[string]bool{
+	"&": true, "+": true, "and": true, "und": true, "et": true, "y": true, "e": true, "en": true, "de": true, "del": true,
+	"della": true, "di": true, "da": true, "du": true, "des": true, "la": true, "le": true, "les": true, "van": true,
+	"von": true, "der": true, "den": true, "het": true, "the": true, "of": true, "for": true, "für": true, "zu": true,
+	"am": true, "an": true, "im": true, "auf": true, "sur": true, "las": true, "los": true, "el": true, "dei": true,
+	"degli": true, "delle": true, "do": true, "dos": true, "das": true, "i": true, "a": true, "-": true, "–": true,
+	"mit": true, "per": true, "pour": true, "para": true, "voor": true, "in": true, "d'": true, "l'": true, "'t": true,
+}
+
+// nameParticles may open a company name in lower case ("van Dijk B.V.").
+var nameParticles = map[string]bool{"de": true, "van": true, "von": true, "der": true, "den": true, "ter": true,
+	"ten": true, "di": true, "da": true, "del": true, "della": true, "dos": true, "das": true, "du": true, "des": true,
+	"la": true, "le": true, "el": true}
+
+// isNameStart reports whether a word may begin part of a company name.
+func isNameWord(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	if r == '(' || r == '"' || r == '\'' || r == '«' || r == '“' {
+		_, sz := utf8.DecodeRuneInString(w)
+		r, _ = utf8.DecodeRuneInString(w[sz:])
+	}
+	return unicode.IsUpper(r) || unicode.IsDigit(r) || r == '&' || r == '+' || unicode.IsLetter(r) && !unicode.IsLower(r)
+}
+
+var reLeadingNoise = foldedRegexp(`^(?:tax\s*invoice|invoice|rechnung|facture|factura|factuur|fattura|credit\s*note|gutschrift|avoir|from|de\s+la\s+part\s+de|by|thank\s+you|thanks|copyright|©|\(c\)|\d{4}|all\s+rights\s+reserved|supplier|seller|vendor|lieferant|fournisseur|proveedor|leverancier|fornitore|emisor|verkaufer|bank|company|firma|societe|empresa|bedrijf|azienda|beneficiary|payee|account\s+name|kontoinhaber|titulaire|titular|beneficiario|begunstigde|rekeninghouder|intestatario)\b[\s:.,\-]*`)
+
+// nameBefore cuts the company name that ends with the legal form at raw
+// [fs, fe): the capitalised words before it in the same segment.
+func nameBefore(raw string, fs, fe int) (string, int, bool) {
+	// Segment start.
+	s := fs
+	for s > 0 {
+		r, w := utf8.DecodeLastRuneInString(raw[:s])
+		stop := false
+		switch {
+		case r == '\t' || r == '|' || r == '·' || r == '•' || r == '●' || r == '▪' || r == ';' || r == ':' || r == '/' ||
+			r == '"' || r == '“' || r == '”' || r == '©' || r == '*' || r == '>' || r == '[' || r == ']' || r == '=':
+			stop = true
+		case r == ',':
+			// "Acme, Inc." keeps the comma.
+			if strings.TrimSpace(raw[s:fs]) != "" {
+				stop = true
+			}
+		case isSpaceRune(r):
+			if s-w > 0 {
+				r2, _ := utf8.DecodeLastRuneInString(raw[:s-w])
+				if isSpaceRune(r2) {
+					stop = true
+				}
+			}
+		case r == '-' || r == '–' || r == '—':
+			if s-w > 0 && isSpaceRune(runeBefore(raw, s-w)) && isSpaceRune(runeAt(raw, s)) {
+				stop = true
+			}
+		}
+		if stop {
+			break
+		}
+		s -= w
+	}
+	words := strings.Fields(raw[s:fs])
+	keep := len(words)
+	for k := len(words) - 1; k >= 0; k-- {
+		w := words[k]
+		if isNameWord(w) {
+			keep = k
+			continue
+		}
+		if nameConnectors[strings.ToLower(w)] && k > 0 && isNameWord(words[k-1]) {
+			keep = k
+			continue
+		}
+		if k == 0 && nameParticles[w] && k+1 < len(words) && isNameWord(words[k+1]) {
+			keep = k
+			continue
+		}
+		break
+	}
+	// Drop lower-case connectors left at the edge, except a family-name
+	// particle that opens the segment ("de Vries Bouw B.V.").
+	for keep < len(words) && nameConnectors[words[keep]] {
+		if keep == 0 && nameParticles[words[0]] && len(words) > 1 && isNameWord(words[1]) {
+			break
+		}
+		keep++
+	}
+	if keep >= len(words) {
+		return "", 0, false
+	}
+	// Locate the kept words in raw.
+	start := s
+	for k := 0; k < keep; k++ {
+		idx := strings.Index(raw[start:fs], words[k])
+		if idx < 0 {
+			return "", 0, false
+		}
+		start += idx + len(words[k])
+	}
+	idx := strings.Index(raw[start:fs], words[keep])
+	if idx < 0 {
+		return "", 0, false
+	}
+	start += idx
+	// Strip leading labels, document titles and connectors.
+	for range 4 {
+		f := fold(raw[start:fe])
+		m := reLeadingNoise.FindStringIndex(f.s)
+		if m == nil || m[1] == 0 {
+			w := strings.Fields(raw[start:fs])
+			if len(w) > 1 && nameConnectors[w[0]] && !(nameParticles[w[0]] && isNameWord(w[1])) {
+				start += strings.Index(raw[start:], w[0]) + len(w[0])
+				start += len(raw[start:]) - len(strings.TrimLeft(raw[start:], " "))
+				continue
+			}
+			break
+		}
+		rs, _ := f.rawSpan(m[1], m[1])
+		if start+rs >= fs {
+			return "", 0, false
+		}
+		start += rs
+	}
+	// A payment or block phrase inside the run of capitalised words
+	// ("MAKE CHECKS PAYABLE TO ACME LTD") is not part of the name.
+	for _, re := range []*lexicon{rePayTo} {
+		f := fold(raw[start:fs])
+		ms := re.FindAllStringIndex(f.s, -1)
+		if len(ms) == 0 {
+			continue
+		}
+		m := ms[len(ms)-1]
+		if strings.TrimSpace(strings.Trim(f.s[m[1]:], " :,.-")) == "" {
+			return "", 0, false
+		}
+		rs, _ := f.rawSpan(m[1], m[1])
+		start += rs
+		start += len(raw[start:]) - len(strings.TrimLeft(raw[start:], " :,.-"))
+	}
+	name := strings.TrimSpace(raw[start:fe])
+	name = strings.TrimLeft(name, "([\"'«“ ")
+	if name == "" || len(name) > 120 {
+		return "", 0, false
+	}
+	// Need a name besides the legal form.
+	if strings.TrimSpace(raw[start:fs]) == "" {
+		return "", 0, false
+	}
+	return name, start, true
+}
+
+// legalNames lists the company names with a legal form in raw[s:e].
+func legalNames(raw string, s, e int) []string {
+	return legalNamesIn(raw, s, e, reLegalForm.FindAllStringIndex(raw, -1))
+}
+
+// legalNamesIn is legalNames with the legal-form matches of the whole line
+// already found.
+func legalNamesIn(raw string, s, e int, matches [][]int) []string {
+	var out []string
+	seg := raw[:e]
+	var forms [][2]int
+	for _, m := range matches {
+		fs, fe := m[0], m[1]
+		if fs < s || fe > e {
+			continue
+		}
+		// Word boundaries.
+		if b := runeBefore(seg, fs); unicode.IsLetter(b) || unicode.IsDigit(b) || b == '.' || b == '-' || b == '@' {
+			continue
+		}
+		if a := runeAt(seg, fe); unicode.IsLetter(a) || unicode.IsDigit(a) || a == '-' || a == '@' || a == '\'' ||
+			a == '.' && fe+1 < len(seg) && (isASCIILetter(seg[fe+1]) || isDigit(seg[fe+1])) {
+			continue
+		}
+		form := seg[fs:fe]
+		if weakForms[form] {
+			// A weak form must end its segment.
+			rest := strings.TrimLeft(seg[fe:], " ")
+			r0, _ := utf8.DecodeRuneInString(rest)
+			if rest != "" && !strings.ContainsRune(",;|·•()-–", r0) && !strings.HasPrefix(seg[fe:], "  ") {
+				continue
+			}
+		}
+		// "& Co. KG": one form.
+		if n := len(forms); n > 0 && strings.TrimSpace(seg[forms[n-1][1]:fs]) == "" {
+			forms[n-1][1] = fe
+			continue
+		}
+		forms = append(forms, [2]int{fs, fe})
+	}
+	for _, fm := range forms {
+		if name, _, ok := nameBefore(seg, fm[0], fm[1]); ok {
+			out = append(out, name)
+			continue
+		}
+		// OCR spacing split the name from its form ("Oceanic  Freight   Ltd"):
+		// read across wide gaps when the line holds nothing else.
+		if strings.TrimSpace(raw[fm[1]:]) == "" && !strings.ContainsAny(raw[:fm[0]], "\t|:@,;") {
+			words := strings.Fields(raw[:fm[0]])
+			ok := len(words) > 0 && len(words) <= 6
+			for _, w := range words {
+				if !isNameWord(w) && !nameConnectors[w] {
+					ok = false
+				}
+			}
+			if ok {
+				t, _ := trimmedLine(raw[:fm[1]])
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}
+
+// region of a cell: which block it belongs to.
+type region int
+
+const (
+	regNone region = iota
+	regCustomer
+	regSupplier
+	regBank
+	regMeta
+)
+
+// blockLabel recognises a block label at the start of a folded cell and
+// returns its kind and the folded length of the label.
+func blockLabel(cf, rawCell string) (region, int) {
+	lead := len(cf) - len(strings.TrimLeft(cf, " *-•>#"))
+	f := cf[lead:]
+	best, bestEnd := regNone, 0
+	for _, c := range []struct {
+		kind region
+		re   *lexicon
+	}{{regCustomer, reCustomerBlock}, {regSupplier, reSupplierBlock}, {regBank, reBankBlock}, {regMeta, reAnyLabelAt}} {
+		m := c.re.FindStringIndex(f)
+		if m == nil || m[0] != 0 {
+			continue
+		}
+		if m[1] > bestEnd {
+			best, bestEnd = c.kind, m[1]
+		}
+	}
+	if best == regNone {
+		return regNone, 0
+	}
+	if best == regMeta {
+		return regMeta, lead + bestEnd
+	}
+	rest := f[bestEnd:]
+	if reBlockFieldWord.MatchString(rest) {
+		return regMeta, lead + bestEnd
+	}
+	restT := strings.TrimLeft(rest, " ")
+	if restT != "" && !strings.HasPrefix(restT, ":") && !strings.HasPrefix(restT, "-") && rawCell != "" {
+		// Text right after the label must start like a name ("Bill to Acme
+		// Ltd"), not a sentence ("Facture à payer avant le ...").
+		f := fold(rawCell)
+		rs, _ := f.rawSpan(len(f.s)-len(restT), len(f.s)-len(restT))
+		if r, _ := utf8.DecodeRuneInString(rawCell[rs:]); unicode.IsLower(r) {
+			return regNone, 0
+		}
+	}
+	lbl := strings.TrimSpace(f[:bestEnd])
+	short := !strings.ContainsAny(lbl, " .") && bestEnd <= 9 && lbl != "messrs"
+	switch {
+	case restT == "" || strings.HasPrefix(restT, ":") || strings.HasPrefix(restT, "-") && best != regCustomer:
+	case !short && strings.HasPrefix(rest, " "):
+	default:
+		return regNone, 0
+	}
+	return best, lead + bestEnd
+}
+
+type blk struct {
+	kind    region
+	col     int
+	content int
+}
+
+// regions assigns every cell of the document to the block it belongs to
+// (customer, supplier, bank, other labels) by label and column.
+func (d *document) regions() [][]region {
+	out := make([][]region, len(d.lines))
+	var active []blk
+	blankRun := 0
+	for i, ln := range d.lines {
+		out[i] = make([]region, len(ln.cells))
+		if ln.blank {
+			blankRun++
+			kept := active[:0]
+			for _, b := range active {
+				if b.content == 0 && blankRun < 2 {
+					kept = append(kept, b)
+				}
+			}
+			active = kept
+			continue
+		}
+		blankRun = 0
+		for k, c := range ln.cells {
+			cf := foldString(ln.raw[c.start:c.end])
+			kind, end := blockLabel(cf, ln.raw[c.start:c.end])
+			if kind == regCustomer && d.bankContext(i) {
+				// "Empfänger: ..." beside an IBAN is the payee, not the customer.
+				kind = regBank
+			}
+			if kind != regNone {
+				kept := active[:0]
+				for _, b := range active {
+					if b.col < c.col-4 || b.col > c.col+4 {
+						kept = append(kept, b)
+					}
+				}
+				active = kept
+				nb := blk{kind: kind, col: c.col}
+				if strings.TrimSpace(strings.Trim(cf[end:], " :")) != "" {
+					nb.content++
+				}
+				active = append(active, nb)
+				out[i][k] = kind
+				continue
+			}
+			owner := -1
+			for n, b := range active {
+				if c.col >= b.col-4 && c.col <= b.col+24 && (owner < 0 || b.col > active[owner].col) {
+					owner = n
+				}
+			}
+			if owner >= 0 {
+				out[i][k] = active[owner].kind
+				active[owner].content++
+			}
+		}
+		kept := active[:0]
+		for _, b := range active {
+			if b.content < 7 {
+				kept = append(kept, b)
+			}
+		}
+		active = kept
+	}
+	return out
+}
+
+var reRemittance = lexRE("remittance advice", "remittance slip", "remittance", "please detach", "detach and return",
+	"return this portion", "return with your payment", "payment slip", "payment stub", "zahlschein", "überweisungsträger",
+	"empfangsschein", "zahlteil", "talon de paiement", "talon à joindre", "coupon à joindre", "à détacher", "coupon réponse",
+	"bulletin de versement", "justificante de pago", "resguardo", "acceptgiro", "overschrijvingsformulier", "bollettino",
+	"cedola di pagamento", "ricevuta di pagamento", "✂")
+
+var reHeaderNoise = lexPrefixRE("original", "copy", "duplicate", "kopie", "copie", "copia", "duplicado", "duplicaat",
+	"duplikat", "page", "seite", "pagina", "página", "draft", "entwurf", "brouillon", "borrador", "concept", "bozza",
+	"paid", "bezahlt", "payé", "pagado", "betaald", "pagato", "receipt", "quittung", "reçu", "recibo", "kwitantie", "ricevuta",
+	"statement", "remittance", "reminder", "mahnung", "zahlungserinnerung", "relance", "recordatorio", "herinnering", "sollecito",
+	"logo", "www", "http")
+
+var reSalutation = lexRE("frau", "herr", "herrn", "mr", "mrs", "ms", "miss", "messrs", "madame", "monsieur", "mme", "sr", "sra",
+	"dhr", "mevr", "sig", "sig.ra", "famille", "familie", "famiglia", "dear", "hello", "hi", "sehr geehrte", "sehr geehrter", "liebe", "hallo", "bonjour", "madame", "monsieur",
+	"estimado", "estimada", "hola", "geachte", "beste", "gentile", "egregio", "caro", "cara", "kind regards", "regards", "thank you",
+	"mit freundlichen", "cordialement", "saludos", "met vriendelijke", "cordiali saluti", "page", "seite")
+
+var reAttention = lexRE("z. hd", "z.hd", "z. h.", "zu händen", "herrn", "frau", "zhd", "attn", "attention", "c/o", "à l'attention", "a l'attention",
+	"t.a.v", "t.a.v.", "ter attentie van", "all'attenzione", "alla cortese attenzione", "a/a", "atención", "att.", "care of")
+
+// nameQuality is higher for cleaner spellings: digits inside words and
+// runs of spaces are typical OCR noise.
+func nameQuality(s string) int {
+	q := 0
+	prev := rune(0)
+	for _, r := range s {
+		if unicode.IsDigit(r) && unicode.IsLetter(prev) || unicode.IsLetter(r) && unicode.IsDigit(prev) {
+			q -= 2
+		}
+		if r == ' ' && prev == ' ' {
+			q--
+		}
+		prev = r
+	}
+	return q
+}
+
+// normName is the comparison key of a company name.
+func normName(s string) string {
+	f := foldString(s)
+	var b strings.Builder
+	for _, r := range f {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+type supCand struct {
+	name  string
+	score int // best single occurrence
+	count int
+	order int
+}
+
+// looksLikeName accepts a short capitalised text without digits that is
+// not a label.
+func looksLikeName(s string) bool {
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || len(s) > 70 {
+		return false
+	}
+	letters, digits := 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.IsLetter(r):
+			letters++
+		case unicode.IsDigit(r):
+			digits++
+		}
+	}
+	if letters < 2 || digits > 0 {
+		return false
+	}
+	if strings.ContainsAny(s, "@:") || strings.Contains(strings.ToLower(s), "www.") || strings.Contains(strings.ToLower(s), "http") {
+		return false
+	}
+	if len(strings.Fields(s)) > 7 {
+		return false
+	}
+	for _, w := range strings.Fields(s) {
+		r, _ := utf8.DecodeRuneInString(w)
+		if unicode.IsLower(r) && !nameConnectors[w] {
+			return false
+		}
+	}
+	if strings.HasSuffix(s, ",") {
+		return false
+	}
+	f := foldString(s)
+	if reSalutation.MatchString(f) {
+		return false
+	}
+	if reDocTitle.MatchString(f) || labelOnly(f) || startsWithLabel(f) {
+		return false
+	}
+	if m := reCustomerBlock.FindStringIndex(f); m != nil && m[0] == 0 {
+		return false
+	}
+	if m := reSupplierBlock.FindStringIndex(f); m != nil && m[0] == 0 {
+		return false
+	}
+	if reBankWord.MatchString(s) {
+		return false
+	}
+	return true
+}
+
+// cutName trims text after a label to the name: up to a comma, a bullet or
+// a wide gap.
+func cutName(s string) string {
+	s = strings.TrimLeft(s, " :-–\t")
+	for _, sep := range []string{"  ", "\t", ",", " | ", "|", " · ", "·", " • ", " - ", " – ", ";"} {
+		if k := strings.Index(s, sep); k > 0 {
+			s = s[:k]
+		}
+	}
+	return strings.TrimSpace(s)
+}
+
+// findSupplier returns the issuing company.
+func (d *document) findSupplier() *string {
+	regs := d.regions()
+	customers := map[string]int{}
+	cands := map[string]*supCand{}
+	order := 0
+	add := func(name string, score int) {
+		key := normName(name)
+		if key == "" {
+			return
+		}
+		c, ok := cands[key]
+		if !ok {
+			order++
+			cands[key] = &supCand{name: name, score: score, count: 1, order: order}
+			return
+		}
+		c.count++
+		// Keep the cleanest spelling (OCR noise loses), then the best score.
+		if q, cq := nameQuality(name), nameQuality(c.name); q > cq || q == cq && score > c.score {
+			c.name = name
+		}
+		if score > c.score {
+			c.score = score
+		}
+	}
+	// Per-line hints, computed once.
+	legalHint := make([]bool, len(d.lines))
+	payTos := make([][]int, len(d.lines))
+	for i, ln := range d.lines {
+		if !ln.blank {
+			legalHint[i] = reLegalHint.MatchString(ln.f.s)
+			payTos[i] = rePayTo.FindStringIndex(ln.f.s)
+		}
+	}
+	nonBlank := 0
+	remit := false
+	for i, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		nonBlank++
+		if !remit && reRemittance.MatchString(ln.f.s) {
+			remit = true
+		}
+		hint := 0
+		if legalHint[i] {
+			hint += 4
+		} else if i > 0 && legalHint[i-1] || i+1 < len(d.lines) && legalHint[i+1] {
+			hint += 2
+		}
+		payTo := payTos[i]
+		prevPayTo := false
+		if p := d.prevNonBlank(i); p >= 0 {
+			pf := d.lines[p].f.s
+			if m := payTos[p]; m != nil && strings.Trim(pf[m[1]:], " :") == "" {
+				prevPayTo = true
+			}
+		}
+		attn := false
+		for j := i + 1; j <= i+2 && j < len(d.lines); j++ {
+			if reAttention.MatchString(d.lines[j].f.s) {
+				attn = true
+			}
+		}
+		forms := reLegalForm.FindAllStringIndex(ln.raw, -1)
+		for k, c := range ln.cells {
+			reg := regs[i][k]
+			if remit {
+				// A remittance slip is written from the customer's side:
+				// its "From" and "To" are reversed.
+				reg = regNone
+			}
+			cellRaw := ln.raw[c.start:c.end]
+			names := legalNamesIn(ln.raw, c.start, c.end, forms)
+			if reg == regCustomer {
+				for _, n := range names {
+					customers[normName(n)]++
+				}
+				// The first line of a customer block names the customer.
+				t := cellRaw
+				cf := foldString(t)
+				if kind, end := blockLabel(cf, ln.raw[c.start:c.end]); kind == regCustomer {
+					rs, _ := fold(t).rawSpan(end, end)
+					t = t[rs:]
+				}
+				if n := cutName(t); looksLikeName(n) && (len(names) == 0 || normName(n) != normName(names[0])) {
+					customers[normName(n)]++
+				}
+				continue
+			}
+			for _, n := range names {
+				score := 10
+				if m := reLegalForm.FindAllString(n, -1); len(m) > 0 && weakForms[m[len(m)-1]] {
+					score -= 3
+				}
+				switch {
+				case nonBlank <= 4:
+					score += 5
+				case nonBlank <= 10:
+					score += 2
+				}
+				score += hint
+				switch reg {
+				case regSupplier:
+					score += 15
+				case regBank:
+					score -= 4
+				}
+				if payTo != nil || prevPayTo {
+					score += 8
+				}
+				if reBankWord.MatchString(n) {
+					score -= 14
+				}
+				if attn {
+					score -= 6
+				}
+				add(n, score)
+			}
+			if len(names) > 0 {
+				continue
+			}
+			// A supplier block without a legal form.
+			if reg == regSupplier {
+				t := cellRaw
+				if kind, end := blockLabel(foldString(t), t); kind == regSupplier {
+					rs, _ := fold(t).rawSpan(end, end)
+					t = t[rs:]
+				}
+				if n := cutName(t); looksLikeName(n) && d.firstOfBlock(regs, i, k) {
+					add(n, 20)
+				}
+			}
+		}
+		if payTo != nil {
+			rs, _ := ln.f.rawSpan(payTo[1], payTo[1])
+			if n := cutName(ln.raw[rs:]); looksLikeName(n) && !reBankWord.MatchString(n) {
+				add(n, 9)
+			}
+		} else if prevPayTo {
+			if n := cutName(ln.raw); looksLikeName(n) && !reBankWord.MatchString(n) {
+				add(n, 9)
+			}
+		}
+	}
+	// A header line that reads like a name.
+	headerKey := ""
+	seen := 0
+	for i, ln := range d.lines {
+		if ln.blank || len(ln.cells) == 0 {
+			continue
+		}
+		seen++
+		if seen > 3 {
+			break
+		}
+		if regs[i][0] != regNone {
+			continue
+		}
+		t := cutName(ln.raw[ln.cells[0].start:ln.cells[0].end])
+		if ft := foldString(t); reDocTitle.MatchString(ft) || reHeaderNoise.MatchString(ft) {
+			continue
+		}
+		if looksLikeName(t) {
+			score := 7
+			if seen == 1 {
+				score = 11 // the very first line of an invoice
+			}
+			add(t, score)
+			headerKey = normName(t)
+			break
+		}
+		if seen == 1 && strings.ContainsAny(t, "0123456789@") {
+			// The first line is an address or contact line: no name here.
+			break
+		}
+	}
+	// A header brand ("BRIGHTLINE") that begins a company name found with
+	// its legal form elsewhere ("Brightline Consulting Ltd") is that company.
+	if h, ok := cands[headerKey]; ok && headerKey != "" {
+		var full *supCand
+		for key, c := range cands {
+			if key != headerKey && strings.HasPrefix(key, headerKey) && customers[key] < c.count &&
+				(full == nil || c.score > full.score || c.score == full.score && c.order < full.order) {
+				full = c
+			}
+		}
+		if full != nil {
+			full.score += h.score
+			delete(cands, headerKey)
+		}
+	}
+	var best *supCand
+	bestScore := 0
+	for key, c := range cands {
+		if customers[key] >= c.count {
+			continue
+		}
+		score := c.score + 2*min(c.count-1, 3) - 10*customers[key]
+		if score <= 0 {
+			continue
+		}
+		if best == nil || score > bestScore || score == bestScore && c.order < best.order {
+			best, bestScore = c, score
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	n := strings.TrimSpace(best.name)
+	return &n
+}
+
+// firstOfBlock reports whether cell k of line i is the first content of its
+// supplier block (the label's own cell or the first cell below it).
+func (d *document) firstOfBlock(regs [][]region, i, k int) bool {
+	c := d.lines[i].cells[k]
+	cf := foldString(d.lines[i].raw[c.start:c.end])
+	if kind, end := blockLabel(cf, d.lines[i].raw[c.start:c.end]); kind == regSupplier {
+		return strings.TrimSpace(strings.Trim(cf[end:], " :")) != ""
+	}
+	p := d.prevNonBlank(i)
+	if p < 0 {
+		return false
+	}
+	sameShape := len(d.lines[p].cells) == len(d.lines[i].cells)
+	for pk, pc := range d.lines[p].cells {
+		if regs[p][pk] != regSupplier {
+			continue
+		}
+		if (pc.col > c.col+4 || pc.col < c.col-4) && !(sameShape && pk == k) {
+			continue
+		}
+		pf := foldString(d.lines[p].raw[pc.start:pc.end])
+		if kind, end := blockLabel(pf, d.lines[p].raw[pc.start:pc.end]); kind == regSupplier && strings.TrimSpace(strings.Trim(pf[end:], " :")) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *document) prevNonBlank(i int) int {
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		if !d.lines[j].blank {
+			return j
+		}
+	}
+	return -1
+}
+
+// bankContext reports whether line i or a neighbour carries bank details.
+func (d *document) bankContext(i int) bool {
+	for j := max(0, i-1); j <= i+2 && j < len(d.lines); j++ {
+		if reBankWord.MatchString(d.lines[j].raw) {
+			return true
+		}
+	}
+	return false
+}

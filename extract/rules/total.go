@@ -1,0 +1,372 @@
+package rules
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// Strength of an amount label.
+const (
+	clsNeg   = -1
+	clsWeak  = 4
+	clsPlain = 10
+	clsGrand = 20
+	clsDue   = 30
+)
+
+var totalLexicons = []struct {
+	cls int
+	re  *lexicon
+}{
+	{clsDue, lexRE(totalDuePhrases...)},
+	{clsGrand, lexRE(totalGrandPhrases...)},
+	{clsPlain, lexRE(totalPlainPhrases...)},
+	{clsWeak, lexRE(totalWeakPhrases...)},
+	{clsNeg, lexRE(totalNegPhrases...)},
+}
+
+// labelHit is a label found in a folded line.
+type labelHit struct {
+	start, end int // folded
+	cls        int
+}
+
+// resolveHits keeps, among overlapping hits, the one that starts first and
+// then the longest; equal spans keep the order given.
+func resolveHits(hits []labelHit) []labelHit {
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].start != hits[j].start {
+			return hits[i].start < hits[j].start
+		}
+		return hits[i].end-hits[i].start > hits[j].end-hits[j].start
+	})
+	var out []labelHit
+	lastEnd := -1
+	for _, h := range hits {
+		if h.start < lastEnd {
+			continue
+		}
+		out = append(out, h)
+		lastEnd = h.end
+	}
+	return out
+}
+
+// totalLabels lists the amount labels of a folded line and the spans that
+// qualify a total ("incl. VAT") without being labels.
+func totalLabels(ln *line) ([]labelHit, [][]int) {
+	f := ln.f.s
+	var hits []labelHit
+	for _, lx := range totalLexicons {
+		for _, m := range ln.labels(lx.re) {
+			hits = append(hits, labelHit{m[0], m[1], lx.cls})
+		}
+	}
+	absorb := reTotalAbsorb.FindAllStringIndex(f, -1)
+	hits = resolveHits(hits)
+	out := hits[:0]
+	for _, h := range hits {
+		inside := false
+		for _, a := range absorb {
+			if h.start >= a[0] && h.start < a[1] {
+				inside = true
+				break
+			}
+		}
+		if inside {
+			continue
+		}
+		if h.cls == clsPlain {
+			for _, a := range absorb {
+				if a[0] >= h.end && strings.TrimSpace(strings.Trim(f[h.end:a[0]], " :()")) == "" {
+					h.cls = clsGrand
+				}
+			}
+		}
+		out = append(out, h)
+	}
+	return out, absorb
+}
+
+// totalCand is a candidate amount payable.
+type totalCand struct {
+	score  int
+	line   int
+	pos    int
+	ln     *line
+	tok    amountTok
+	cur    string // resolved ISO code or ""
+	curRaw bool   // the currency was printed next to the amount or label
+}
+
+var reAllowedGapWord = lexRE("amount", "betrag", "montant", "importe", "bedrag", "importo", "total", "totale", "totaal",
+	"due", "in", "en", "de", "of", "the", "this", "invoice", "rechnung", "facture", "factura", "factuur", "fattura",
+	"eur", "usd", "gbp", "chf", "now", "sum", "gross", "brutto", "ttc", "incl", "inkl", "a", "da", "te", "zu", "to", "pay",
+	"payable", "amount due", "balance", "net", "final", "grand", "document", "doc", "des", "du", "le", "la", "il", "het",
+	"all", "taxes", "tax", "vat", "mwst", "iva", "tva", "btw", "included", "inc", "including", "con", "y", "et", "und", "and",
+	"su", "your", "please", "by", "before")
+
+// gapPenalty punishes a total whose label and amount are separated by
+// unrelated words ("Total services 500.00").
+func gapPenalty(gapF string) int {
+	rest := reAllowedGapWord.ReplaceAllString(gapF, " ")
+	rest = reTotalAbsorb.ReplaceAllString(rest, " ")
+	words := 0
+	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if len(w) >= 3 {
+			words++
+		}
+	}
+	if words > 0 {
+		return -5
+	}
+	return 0
+}
+
+// usableNums returns the numbers of a line that may be amounts: not
+// percentages, not inside a date and not inside an absorbed qualifier.
+func usableNums(ln *line, absorbF [][]int) []amountTok {
+	var out []amountTok
+	for _, t := range ln.nums {
+		if t.percent {
+			continue
+		}
+		skip := false
+		for _, dh := range ln.dates {
+			s, e := ln.f.rawSpan(dh.start, dh.end)
+			if t.numStart < e && t.numEnd > s {
+				skip = true
+				break
+			}
+		}
+		for _, a := range absorbF {
+			s, e := ln.f.rawSpan(a[0], a[1])
+			if t.numStart >= s && t.numEnd <= e {
+				skip = true
+				break
+			}
+		}
+		if !skip {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// curNextTo returns the currency printed right next to a number.
+func curNextTo(ln *line, t amountTok) (curHit, bool) {
+	for _, h := range ln.curs {
+		if t.numStart >= h.end && t.numStart-h.end <= 4 && strings.Trim(ln.raw[h.end:t.numStart], " \u00a0\u202f-−(") == "" {
+			return h, true
+		}
+		if h.start >= t.numEnd && h.start-t.numEnd <= 4 && strings.Trim(ln.raw[t.numEnd:h.start], " \u00a0\u202f-−)") == "" {
+			return h, true
+		}
+	}
+	return curHit{}, false
+}
+
+func looksDecimal(s string) bool {
+	n := len(s)
+	for k := 1; k <= 3 && k < n; k++ {
+		if (s[n-k-1] == '.' || s[n-k-1] == ',') && k <= 2 {
+			return true
+		}
+	}
+	return false
+}
+
+// pickToken chooses among the numbers that follow a label: one printed with
+// a currency, else one with decimals, else the last.
+func pickToken(ln *line, toks []amountTok) amountTok {
+	for k := len(toks) - 1; k >= 0; k-- {
+		if _, ok := curNextTo(ln, toks[k]); ok {
+			return toks[k]
+		}
+	}
+	for k := len(toks) - 1; k >= 0; k-- {
+		if looksDecimal(toks[k].text(ln.raw)) {
+			return toks[k]
+		}
+	}
+	return toks[len(toks)-1]
+}
+
+// amountOnly reports whether raw[s:e] holds just one amount with optional
+// currency and sign.
+func amountOnly(ln *line, s, e int, toks []amountTok) bool {
+	n := 0
+	for _, t := range toks {
+		if t.numStart >= s && t.numEnd <= e {
+			n++
+		}
+	}
+	if n != 1 {
+		return false
+	}
+	rest := ln.raw[s:e]
+	for _, t := range toks {
+		if t.numStart >= s && t.numEnd <= e {
+			rest = strings.Replace(rest, ln.raw[t.numStart:t.numEnd], " ", 1)
+		}
+	}
+	for _, h := range ln.curs {
+		if h.start >= s && h.end <= e {
+			rest = strings.Replace(rest, ln.raw[h.start:h.end], " ", 1)
+		}
+	}
+	letters := 0
+	for _, r := range rest {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			letters++
+		}
+	}
+	return letters == 0
+}
+
+// findTotal returns the amount payable: its minor units and currency.
+func (d *document) findTotal() (total *int64, currency *string) {
+	var cands []totalCand
+	for i, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		labels, absorb := totalLabels(ln)
+		if len(labels) == 0 {
+			continue
+		}
+		toks := usableNums(ln, absorb)
+		// Raw spans of the labels.
+		type rl struct {
+			labelHit
+			rs, re int
+		}
+		rls := make([]rl, len(labels))
+		for k, h := range labels {
+			s, e := ln.f.rawSpan(h.start, h.end)
+			rls[k] = rl{h, s, e}
+		}
+		assigned := make([][]amountTok, len(rls))
+		for _, t := range toks {
+			owner := -1
+			for k, r := range rls {
+				if r.re <= t.numStart {
+					owner = k
+				}
+			}
+			if owner >= 0 {
+				assigned[owner] = append(assigned[owner], t)
+			}
+		}
+		for k, r := range rls {
+			if r.cls == clsNeg {
+				continue
+			}
+			if len(assigned[k]) > 0 {
+				t := pickToken(ln, assigned[k])
+				tf := ln.f.foldPos(t.numStart)
+				gapF := ln.f.s[r.end:tf]
+				score := r.cls + gapPenalty(gapF)
+				dateInGap := false
+				for _, dh := range ln.dates {
+					if dh.start >= r.end && dh.end <= tf {
+						dateInGap = true
+					}
+				}
+				if dateInGap {
+					// "Te betalen vóór 15/04/2026 op rekening ...": a due-date
+					// sentence, not an amount line.
+					continue
+				}
+				c := totalCand{score: score, line: i, pos: r.rs, ln: ln, tok: t}
+				c.cur, c.curRaw = d.totalCurrency(ln, r.rs, t, nil)
+				cands = append(cands, c)
+				continue
+			}
+			if k != len(rls)-1 || reTableHeader.MatchString(ln.f.s) {
+				continue
+			}
+			for _, sp := range d.valueSpans(i, r.rs, r.re)[1:] {
+				vl := d.lines[sp.line]
+				vt := usableNums(vl, nil)
+				if !amountOnly(vl, sp.start, sp.end, vt) {
+					continue
+				}
+				var t amountTok
+				for _, x := range vt {
+					if x.numStart >= sp.start && x.numEnd <= sp.end {
+						t = x
+					}
+				}
+				c := totalCand{score: r.cls - 1, line: sp.line, pos: r.rs, ln: vl, tok: t}
+				c.cur, c.curRaw = d.totalCurrency(vl, sp.start, t, ln)
+				cands = append(cands, c)
+				break
+			}
+		}
+	}
+	if len(cands) == 0 {
+		if c := d.dominantCurrency(); c != "" {
+			return nil, &c
+		}
+		return nil, nil
+	}
+	best := -1
+	var bestMinor int64
+	for k, c := range cands {
+		exp, known := currencyExponent(c.cur)
+		if !known {
+			exp = 2
+		}
+		minor, frac, ok := parseNumber(c.tok.text(c.ln.raw), exp, known)
+		if !ok {
+			continue
+		}
+		if !frac && exp > 0 && c.cur == "" {
+			// "Totaal 480" with no currency anywhere: hours or pieces.
+			continue
+		}
+		if !frac && exp > 0 && !c.curRaw {
+			c.score -= 3
+			cands[k].score = c.score
+		}
+		if best < 0 || c.score > cands[best].score || c.score == cands[best].score && (c.line > cands[best].line || c.line == cands[best].line && c.pos >= cands[best].pos) {
+			best = k
+			bestMinor = minor
+		}
+	}
+	if best < 0 {
+		return nil, nil
+	}
+	var cur *string
+	if c := cands[best].cur; c != "" {
+		cur = &c
+	}
+	return &bestMinor, cur
+}
+
+// totalCurrency finds the currency of a total: next to the amount, else on
+// the label's line, else on the value's line, else the document's.
+func (d *document) totalCurrency(ln *line, labelStart int, t amountTok, labelLine *line) (string, bool) {
+	if h, ok := curNextTo(ln, t); ok {
+		if c := d.cur.resolve(h.code); c != "" {
+			return c, true
+		}
+	}
+	lines := []*line{ln}
+	if labelLine != nil {
+		lines = []*line{labelLine, ln}
+	}
+	for _, l := range lines {
+		for _, h := range l.curs {
+			if h.weak {
+				continue
+			}
+			if c := d.cur.resolve(h.code); c != "" {
+				return c, true
+			}
+		}
+	}
+	return d.dominantCurrency(), false
+}
