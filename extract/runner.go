@@ -10,6 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 )
@@ -83,6 +86,11 @@ type Runner struct {
 	// ProgressFunc, if set, is called from the run's goroutines.
 	ProgressFunc func(Event)
 	Logger       *slog.Logger
+	// Metrics receives counts and durations (nil: none).
+	Metrics Metrics
+	// Tracer makes the attempt and provider-call spans (nil: the global
+	// OpenTelemetry tracer, a no-op unless one is configured).
+	Tracer trace.Tracer
 	// PollInterval is how often an idle runner looks for work that another
 	// worker holds or that waits for its retry time.
 	PollInterval time.Duration
@@ -217,13 +225,22 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.summary.FilesSeen += len(docs)
+	dups := 0
+	defer func() {
+		if dups > 0 && r.Metrics != nil {
+			r.Metrics.Duplicates(r.Tenant, dups)
+		}
+	}()
 	for i, e := range res {
 		r.keys = append(r.keys, e.JobKey)
+		r.log().Debug("enqueued", "stage", "enqueued", "tenant", r.Tenant, "job_key", e.JobKey, "run_id", r.RunID,
+			"outcome", e.Outcome)
 		switch e.Outcome {
 		case store.EnqueueNew:
 			r.summary.NewJobs++
 		case store.EnqueueDuplicate:
 			r.summary.Duplicates++
+			dups++
 		case store.EnqueueAlreadyCommitted:
 			r.summary.AlreadyCommitted++
 		case store.EnqueuePending:
@@ -316,9 +333,14 @@ func (r *Runner) Work(ctx context.Context) error {
 				claimed++
 				if l.Recovered {
 					r.count(func(s *Summary) { s.LeaseRecoveries++ })
+					if r.Metrics != nil {
+						r.Metrics.LeaseRecovered(l.Tenant)
+					}
 					r.log().Info("lease recovered", "stage", "lease_recovered", "tenant", l.Tenant, "job_key", l.JobKey,
 						"run_id", r.RunID, "attempt", l.AttemptNo)
 				}
+				r.log().Debug("claimed", "stage", "claimed", "tenant", l.Tenant, "job_key", l.JobKey, "run_id", r.RunID,
+					"attempt", l.AttemptNo)
 				work <- l
 			}
 		}
@@ -407,14 +429,22 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 				ErrorClass: "max_attempts", Message: fmt.Sprintf("gave up after %d attempts (--max-attempts)", r.MaxAttempts)}, log)
 		}
 		r.count(func(s *Summary) { s.Attempts++ })
+		actx, _ := r.tracer().Start(ctx, "invx.attempt", trace.WithAttributes(
+			attribute.String("invx.tenant", l.Tenant), attribute.String("invx.job_key", l.JobKey),
+			attribute.Int("invx.attempt", l.AttemptNo), attribute.String("invx.run_id", r.RunID),
+			attribute.String("invx.provider", r.Provider.Name()), attribute.String("invx.schema_version", v.Name)))
 		start := time.Now()
-		callCtx, cancelCall := ctx, context.CancelFunc(func() {})
+		callCtx, cancelCall := actx, context.CancelFunc(func() {})
 		if r.CallTimeout > 0 {
-			callCtx, cancelCall = context.WithTimeout(ctx, r.CallTimeout)
+			callCtx, cancelCall = context.WithTimeout(actx, r.CallTimeout)
 		}
+		callCtx, callSpan := r.tracer().Start(callCtx, "invx.provider_call", trace.WithSpanKind(trace.SpanKindClient),
+			trace.WithAttributes(attribute.String("invx.provider", r.Provider.Name())))
 		resp, err := r.Provider.Extract(callCtx, &Request{Tenant: l.Tenant, JobKey: l.JobKey, Attempt: l.AttemptNo,
 			Text: l.Text, Schema: v, Feedback: feedback})
+		endCallSpan(callSpan, resp, err)
 		cancelCall()
+		ctx := actx // what follows belongs to this attempt's span
 		info := store.AttemptInfo{Provider: r.Provider.Name(), Duration: time.Since(start), PromptHash: v.PromptHash()}
 		if resp != nil {
 			info.Model, info.InputTokens, info.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
@@ -467,8 +497,9 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 				id, no, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
 					AttemptID: l.AttemptID, RunID: r.RunID, Owner: r.Owner, Attempt: info, Now: r.now()})
 				if err != nil {
-					return r.storeErr(l, err, log)
+					return r.storeErr(ctx, l, info, err, log)
 				}
+				r.observe(ctx, l, info, log)
 				l.AttemptID, l.AttemptNo = id, no
 				continue
 			}
@@ -480,9 +511,13 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 			AttemptID: l.AttemptID, RunID: r.RunID, SchemaVersion: v.Name, Result: res.JSON, Shadow: r.Shadow,
 			Outbox: outboxEvents(l, res), Attempt: info, Now: r.now()})
 		if err != nil {
-			return r.storeErr(l, err, log)
+			return r.storeErr(ctx, l, info, err, log)
 		}
 		r.count(func(s *Summary) { s.CommittedNow++ })
+		r.observe(ctx, l, info, log)
+		if r.Metrics != nil {
+			r.Metrics.Committed(l.Tenant, v.Name)
+		}
 		log.Info("committed", "stage", "committed", "outcome", "succeeded", "result_id", cr.ResultID, "existing", cr.Existing)
 		r.progress(Event{Kind: EventJobDone, Outcome: store.StateSucceeded})
 		return jobResult{outcome: store.StateSucceeded}
@@ -589,8 +624,9 @@ func (r *Runner) finish(ctx context.Context, l *store.Lease, state string, next 
 	err := r.Store.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
 		State: state, NextAttemptAt: next, Attempt: info, Now: r.now()})
 	if err != nil {
-		return r.storeErr(l, err, log)
+		return r.storeErr(ctx, l, info, err, log)
 	}
+	r.observe(ctx, l, info, log)
 	switch state {
 	case store.StateRejected, store.StateFailed:
 		r.progress(Event{Kind: EventJobDone, Outcome: state})
@@ -601,13 +637,19 @@ func (r *Runner) finish(ctx context.Context, l *store.Lease, state string, next 
 // storeErr handles a store failure while finishing a job. A lost fence is
 // an outcome (another worker owns the job now); anything else is logged and
 // the job is left to lease expiry, which is safe by construction.
-func (r *Runner) storeErr(l *store.Lease, err error, log *slog.Logger) jobResult {
+func (r *Runner) storeErr(ctx context.Context, l *store.Lease, info store.AttemptInfo, err error, log *slog.Logger) jobResult {
 	if errors.Is(err, store.ErrStaleLease) {
 		r.count(func(s *Summary) { s.StaleLeases++ })
+		info.Outcome = store.OutcomeStaleLease
+		r.observe(ctx, l, info, log)
+		if r.Metrics != nil {
+			r.Metrics.StaleCommit(l.Tenant)
+		}
 		log.Warn("stale lease: commit rejected", "stage", "stale_commit", "outcome", store.OutcomeStaleLease)
 		return jobResult{outcome: store.OutcomeStaleLease}
 	}
-	log.Error("store write failed", "stage", "commit", "error", err)
+	trace.SpanFromContext(ctx).End()
+	log.Error("store write failed", "stage", "commit", "error_class", "store")
 	return jobResult{outcome: "error", abort: fmt.Errorf("job %s: %w", l.JobKey, err)}
 }
 
@@ -695,6 +737,9 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 	}
 	s.Status = status
 	s.WallMS = r.now().Sub(started).Milliseconds()
+	if sc := trace.SpanFromContext(ctx).SpanContext(); sc.HasTraceID() {
+		s.TraceID = sc.TraceID().String()
+	}
 	body, _ := json.Marshal(&s)
 	if err := r.Store.FinishRun(ctx, &store.FinishRunParams{ID: r.RunID, Status: status, FinishedAt: r.now(), Summary: body}); err != nil {
 		return &s, err

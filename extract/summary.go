@@ -35,6 +35,8 @@ type Summary struct {
 	Final FinalStates `json:"final"`
 
 	WallMS int64 `json:"wall_ms"`
+	// TraceID is the run's trace, when tracing is on.
+	TraceID string `json:"trace_id,omitempty"`
 }
 
 // FinalStates count the documents of a run by the state they ended in.
