@@ -92,7 +92,9 @@ type Store interface {
 	// Claim leases up to Limit claimable jobs of a tenant (any tenant when
 	// Tenant is empty): queued jobs, retry_wait jobs whose time has come and
 	// running jobs whose lease expired (a lease recovery). Each granted lease
-	// gets a new, larger fencing token and a new attempt row.
+	// gets a new, larger fencing token and a new attempt row. Across tenants
+	// leases go first to the tenant holding the fewest live leases, so a
+	// large tenant cannot starve a small one; MaxPerTenant caps a tenant.
 	Claim(ctx context.Context, p *ClaimParams) ([]*Lease, error)
 	// Renew extends a live lease. ErrStaleLease when the token is stale.
 	Renew(ctx context.Context, p *RenewParams) (time.Time, error)
@@ -361,6 +363,8 @@ type ClaimParams struct {
 	Limit    int
 	LeaseFor time.Duration
 	Now      time.Time
+	// MaxPerTenant caps one tenant's live leases (0: no cap).
+	MaxPerTenant int
 }
 
 // Lease is a granted claim on one job.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -195,7 +196,9 @@ var claimable = []struct {
 	{`state = 'running' AND lease_expires_at <= ?`, true},
 }
 
-// Claim implements store.Store.
+// Claim implements store.Store. Leases go to tenants in turn, the tenant
+// with the fewest live leases first, so one tenant's large batch cannot
+// starve a small one; MaxPerTenant caps any tenant's live leases.
 func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease, error) {
 	if p.Limit <= 0 {
 		return nil, nil
@@ -204,32 +207,37 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 	var leases []*store.Lease
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		leases = leases[:0]
-		for _, c := range claimable {
-			if len(leases) >= p.Limit {
-				break
+		inflight, err := liveLeases(ctx, tx, p.Tenant, now)
+		if err != nil {
+			return err
+		}
+		tenants := []string{p.Tenant}
+		if p.Tenant == "" {
+			if tenants, err = tenantsWithWork(ctx, tx, now); err != nil {
+				return err
 			}
-			q := `SELECT id FROM jobs WHERE ` + c.where
-			var args []any
-			if strings.Contains(c.where, "?") {
-				args = append(args, now)
+		}
+		served, err := lastServed(ctx, tx, tenants)
+		if err != nil {
+			return err
+		}
+		exhausted := map[string]bool{}
+		for len(leases) < p.Limit {
+			t, ok := nextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
+			if !ok {
+				return nil
 			}
-			if p.Tenant != "" {
-				q += ` AND tenant = ?`
-				args = append(args, p.Tenant)
-			}
-			q += ` ORDER BY id LIMIT ?`
-			args = append(args, p.Limit-len(leases))
-			ids, err := queryIDs(ctx, tx, q, args...)
+			l, err := claimOne(ctx, tx, p, t, now)
 			if err != nil {
-				return fmt.Errorf("find claimable jobs: %w", err)
+				return err
 			}
-			for _, id := range ids {
-				l, err := grant(ctx, tx, p, id, c.recovered)
-				if err != nil {
-					return fmt.Errorf("lease job %d: %w", id, err)
-				}
-				leases = append(leases, l)
+			if l == nil {
+				exhausted[t] = true
+				continue
 			}
+			inflight[t]++
+			served[t] = l.AttemptID
+			leases = append(leases, l)
 		}
 		return nil
 	})
@@ -237,6 +245,122 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		return nil, fmt.Errorf("claim: %w", err)
 	}
 	return leases, nil
+}
+
+// nextTenant picks the tenant with work that holds the fewest live leases,
+// then the one served longest ago (round robin across claims and across
+// workers), skipping tenants at the cap.
+func nextTenant(tenants []string, inflight map[string]int, served map[string]int64, exhausted map[string]bool, maxPer int) (string, bool) {
+	best, found := "", false
+	for _, t := range tenants {
+		if exhausted[t] || (maxPer > 0 && inflight[t] >= maxPer) {
+			continue
+		}
+		if !found || inflight[t] < inflight[best] || (inflight[t] == inflight[best] && served[t] < served[best]) {
+			best, found = t, true
+		}
+	}
+	return best, found
+}
+
+// lastServed is each tenant's newest attempt id: the attempt table is the
+// scheduler's memory of whom it served last.
+func lastServed(ctx context.Context, tx *sql.Tx, tenants []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(tenants))
+	if len(tenants) < 2 {
+		return out, nil
+	}
+	for _, t := range tenants {
+		var id sql.NullInt64
+		if err := tx.QueryRowContext(ctx, `SELECT max(id) FROM attempts WHERE tenant = ?`, t).Scan(&id); err != nil {
+			return nil, fmt.Errorf("last attempt of tenant %s: %w", t, err)
+		}
+		out[t] = id.Int64
+	}
+	return out, nil
+}
+
+func liveLeases(ctx context.Context, tx *sql.Tx, tenant string, now int64) (map[string]int, error) {
+	q := `SELECT tenant, count(*) FROM jobs WHERE state = 'running' AND lease_expires_at > ?`
+	args := []any{now}
+	if tenant != "" {
+		q += ` AND tenant = ?`
+		args = append(args, tenant)
+	}
+	rows, err := tx.QueryContext(ctx, q+` GROUP BY tenant`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("count live leases: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var t string
+		var n int
+		if err := rows.Scan(&t, &n); err != nil {
+			return nil, err
+		}
+		out[t] = n
+	}
+	return out, rows.Err()
+}
+
+func tenantsWithWork(ctx context.Context, tx *sql.Tx, now int64) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range claimable {
+		var args []any
+		if strings.Contains(c.where, "?") {
+			args = append(args, now)
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT tenant FROM jobs WHERE `+c.where, args...)
+		if err != nil {
+			return nil, fmt.Errorf("find tenants with work: %w", err)
+		}
+		for rows.Next() {
+			var t string
+			if err := rows.Scan(&t); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// claimOne leases the tenant's next claimable job, or returns nil: retries
+// that came due and expired leases before new work, oldest first.
+func claimOne(ctx context.Context, tx *sql.Tx, p *store.ClaimParams, tenant string, now int64) (*store.Lease, error) {
+	for _, i := range []int{2, 1, 0} {
+		c := claimable[i]
+		var args []any
+		if strings.Contains(c.where, "?") {
+			args = append(args, now)
+		}
+		args = append(args, tenant)
+		var id int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM jobs WHERE `+c.where+` AND tenant = ? ORDER BY id LIMIT 1`, args...).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("find claimable job: %w", err)
+		}
+		l, err := grant(ctx, tx, p, id, c.recovered)
+		if err != nil {
+			return nil, fmt.Errorf("lease job %d: %w", id, err)
+		}
+		return l, nil
+	}
+	return nil, nil
 }
 
 func queryIDs(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]int64, error) {

@@ -51,6 +51,8 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"DismissAndRequeue", testDismissRequeue},
 		{"OutboxClaimIsFenced", testOutboxClaim},
 		{"PruneKeepsKeys", testPrune},
+		{"FairAcrossTenants", testFairness},
+		{"MaxPerTenant", testMaxPerTenant},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -677,4 +679,61 @@ func testPrune(t *testing.T, s store.Store) {
 	if _, err := s.GetResult(ctx, "t1", d.JobKey); err != nil {
 		t.Fatalf("result after prune: %v", err)
 	}
+}
+
+// One tenant with a large batch must not delay small tenants: claims rotate
+// across tenants with work.
+func testFairness(t *testing.T, s store.Store) {
+	var big []store.Document
+	for i := range 200 {
+		big = append(big, Doc("big", fmt.Sprintf("%03d.txt", i), fmt.Sprintf("big %d", i)))
+	}
+	enqueue(t, s, "big", store.OnChangeHold, big...)
+	small := map[string]int{}
+	for k := range 9 {
+		tenant := fmt.Sprintf("small-%d", k)
+		var docs []store.Document
+		for i := range 3 {
+			docs = append(docs, Doc(tenant, fmt.Sprintf("%d.txt", i), fmt.Sprintf("%s %d", tenant, i)))
+		}
+		enqueue(t, s, tenant, store.OnChangeHold, docs...)
+		small[tenant] = 3
+	}
+	bigDone, smallLeft := 0, 27
+	for smallLeft > 0 {
+		ls := claim(t, s, "", "w", 2, t0)
+		if len(ls) == 0 {
+			t.Fatal("nothing claimable while small tenants have work")
+		}
+		for _, l := range ls {
+			if _, err := commit(s, l, t0); err != nil {
+				t.Fatal(err)
+			}
+			if l.Tenant == "big" {
+				bigDone++
+			} else {
+				smallLeft--
+			}
+		}
+	}
+	if bigDone > 20 {
+		t.Fatalf("the big tenant got %d jobs before the small tenants' 27 were done", bigDone)
+	}
+}
+
+func testMaxPerTenant(t *testing.T, s store.Store) {
+	var docs []store.Document
+	for i := range 10 {
+		docs = append(docs, Doc("t1", fmt.Sprintf("%d.txt", i), fmt.Sprintf("t1 %d", i)))
+	}
+	enqueue(t, s, "t1", store.OnChangeHold, docs...)
+	ls, err := s.Claim(context.Background(), &store.ClaimParams{Owner: "w", RunID: "r", Limit: 10, LeaseFor: time.Minute,
+		Now: t0, MaxPerTenant: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "capped claim", len(ls), 3)
+	more, _ := s.Claim(context.Background(), &store.ClaimParams{Owner: "w", RunID: "r", Limit: 10, LeaseFor: time.Minute,
+		Now: t0, MaxPerTenant: 3})
+	eq(t, "at the cap", len(more), 0)
 }

@@ -8,3 +8,4 @@ ALTER TABLE outbox ADD COLUMN lease_expires_at INTEGER;
 CREATE INDEX jobs_updated ON jobs (tenant, updated_at);
 CREATE INDEX results_committed ON results (tenant, committed_at);
 CREATE INDEX outbox_tenant ON outbox (tenant, state, id);
+CREATE INDEX attempts_tenant_id ON attempts (tenant, id);
