@@ -40,6 +40,7 @@ type RunOptions struct {
 	Lease        time.Duration
 	Shadow       bool
 	SourceSystem string
+	EnqueueOnly  bool
 }
 
 func newCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
@@ -118,6 +119,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl.Int64Var(&opts.TokenBudget, "token-budget", 0, "stop retrying a job once its attempts used this many tokens (0: no budget)")
 	fl.DurationVar(&opts.Lease, "lease", time.Minute, "lease duration; leases are renewed while a call runs")
 	fl.BoolVar(&opts.Shadow, "shadow", false, "commit results without publishing outbox events (compare a schema version)")
+	fl.BoolVar(&opts.EnqueueOnly, "enqueue-only", false, "only enqueue: leave the work to invx work processes")
 	fl.StringVar(&opts.SourceSystem, "source-system", "", "name of the document source (default: fs:<absolute DIR>)")
 	return c
 }
@@ -219,7 +221,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	}
 
 	var workErr error
-	if walkErr == nil && ctx.Err() == nil {
+	if walkErr == nil && ctx.Err() == nil && !opts.EnqueueOnly {
 		var bar *progressbar.ProgressBar
 		if f.IO.ErrTTY && !opts.Quiet && !opts.JSON {
 			p, err := st.Pending(ctx, f.Tenant)
@@ -240,6 +242,9 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	}
 
 	status := "completed"
+	if opts.EnqueueOnly {
+		status = "enqueued"
+	}
 	switch {
 	case walkErr != nil && !errors.Is(walkErr, context.Canceled), workErr != nil && !errors.Is(workErr, context.Canceled):
 		status = "aborted"
@@ -324,8 +329,14 @@ func renderSummary(w interface{ Write([]byte) (int, error) }, s *extract.Summary
 		p("%d document(s) need review (rejected %d, failed %d, held %d): invx show PATH\n",
 			n, s.Final.Rejected, s.Final.Failed, s.Final.Held)
 	}
-	if s.Final.Unfinished > 0 {
+	switch {
+	case s.Status == "enqueued" && s.Final.Unfinished > 0:
+		p("%d document(s) queued for invx work\n", s.Final.Unfinished)
+	case s.Final.Unfinished > 0:
 		p("%d document(s) unfinished: run again to carry on\n", s.Final.Unfinished)
+	}
+	if s.TraceID != "" {
+		p("trace %s\n", s.TraceID)
 	}
 }
 

@@ -75,6 +75,14 @@ type Runner struct {
 	TokenBudget int64
 	// SourceSystem names where documents come from (see store.Document).
 	SourceSystem string
+	// Command is the delivery's kind ("run" or "work"). A "work" runner may
+	// have an empty Tenant: it then works every tenant's queue, fairly.
+	Command string
+	// Wait keeps Work polling for new jobs when the queue is empty, until
+	// ctx is cancelled.
+	Wait bool
+	// MaxPerTenant caps one tenant's jobs in flight (0: no cap).
+	MaxPerTenant int
 
 	// NowFunc is the clock (time.Now by default).
 	NowFunc func() time.Time
@@ -149,6 +157,9 @@ func (r *Runner) defaults() {
 	if r.SourceSystem == "" {
 		r.SourceSystem = "fs"
 	}
+	if r.Command == "" {
+		r.Command = "run"
+	}
 	r.summary.init(r)
 	r.limit = r.Concurrency
 }
@@ -187,10 +198,12 @@ func (r *Runner) throttle(rateLimited bool) {
 // Begin records the run. Call it once before Add and Work.
 func (r *Runner) Begin(ctx context.Context) error {
 	r.defaults()
-	if err := ValidateTenant(r.Tenant); err != nil {
-		return err
+	if r.Tenant != "" || r.Command != "work" {
+		if err := ValidateTenant(r.Tenant); err != nil {
+			return err
+		}
 	}
-	return r.Store.BeginRun(ctx, &store.BeginRunParams{ID: r.RunID, Tenant: r.Tenant, Command: "run", Owner: r.Owner,
+	return r.Store.BeginRun(ctx, &store.BeginRunParams{ID: r.RunID, Tenant: r.Tenant, Command: r.Command, Owner: r.Owner,
 		Provider: r.Provider.Name(), SchemaVersion: r.Schema.Name, StartedAt: r.now()})
 }
 
@@ -323,7 +336,7 @@ func (r *Runner) Work(ctx context.Context) error {
 		claimed := 0
 		if free := r.currentLimit() - inflight; free > 0 {
 			leases, err := r.Store.Claim(callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
-				Limit: free, LeaseFor: r.LeaseFor, Now: r.now()})
+				Limit: free, LeaseFor: r.LeaseFor, Now: r.now(), MaxPerTenant: r.MaxPerTenant})
 			if err != nil {
 				abort = fmt.Errorf("claim jobs: %w", err)
 				continue
@@ -363,7 +376,7 @@ func (r *Runner) Work(ctx context.Context) error {
 			abort = fmt.Errorf("read pending jobs: %w", err)
 			continue
 		}
-		if p.Total() == 0 {
+		if p.Total() == 0 && !r.Wait {
 			break
 		}
 		// Work exists but is not ours yet: another worker holds it or it
