@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel/trace"
 	"golang.org/x/term"
 
 	"github.com/invx/invx/extract"
@@ -46,12 +47,18 @@ type Factory struct {
 	Tenant    string
 	LogLevel  string
 	LogFormat string
+	// LogFile, if set, receives the logs instead of stderr (--log-file).
+	LogFile string
+	// TracerProvider makes the spans of a run (nil: the one the OTEL_*
+	// environment configures, or none).
+	TracerProvider trace.TracerProvider
 
-	logger *slog.Logger
+	logger  *slog.Logger
+	logFile *os.File
 }
 
 // Logger returns the logger configured by --log-level and --log-format. It
-// writes to stderr: stdout is for data.
+// writes to stderr (stdout is for data), or to --log-file.
 func (f *Factory) Logger() *slog.Logger {
 	if f.logger != nil {
 		return f.logger
@@ -61,9 +68,13 @@ func (f *Factory) Logger() *slog.Logger {
 		lvl = slog.LevelWarn
 	}
 	opts := &slog.HandlerOptions{Level: lvl}
-	var h slog.Handler = slog.NewTextHandler(f.IO.ErrOut, opts)
+	var w io.Writer = f.IO.ErrOut
+	if f.logFile != nil {
+		w = f.logFile
+	}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if f.LogFormat == "json" {
-		h = slog.NewJSONHandler(f.IO.ErrOut, opts)
+		h = slog.NewJSONHandler(w, opts)
 	}
 	f.logger = slog.New(h)
 	return f.logger
@@ -133,6 +144,12 @@ func MainWith(ctx context.Context, f *Factory, args []string) int {
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
 	err := root.ExecuteContext(ctx)
+	if f.logFile != nil {
+		if cerr := f.logFile.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("--log-file: %w", cerr)
+		}
+		f.logFile = nil
+	}
 	if err != nil && !errors.Is(err, errSilent) {
 		var ne *needsReviewError
 		if !errors.As(err, &ne) {
@@ -185,6 +202,15 @@ often a file is seen, a worker crashes or a call is retried.`,
 			if err := lvl.UnmarshalText([]byte(f.LogLevel)); err != nil {
 				return &usageError{err: fmt.Errorf("--log-level %q: want debug, info, warn or error", f.LogLevel)}
 			}
+			if f.LogFile != "" && f.logFile == nil {
+				// Appended to, and readable by the owner only: logs carry
+				// tenants, job keys and paths.
+				lf, err := os.OpenFile(f.LogFile, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+				if err != nil {
+					return &usageError{err: fmt.Errorf("--log-file: %w", err)}
+				}
+				f.logFile = lf
+			}
 			return nil
 		},
 	}
@@ -196,10 +222,19 @@ often a file is seen, a worker crashes or a call is retried.`,
 	pf.StringVar(&f.Tenant, "tenant", envOr(f.Env, "INVX_TENANT", "default"), "tenant id (env INVX_TENANT)")
 	pf.StringVar(&f.LogLevel, "log-level", "warn", "log level: debug, info, warn, error")
 	pf.StringVar(&f.LogFormat, "log-format", "text", "log format on stderr: text or json")
+	pf.StringVar(&f.LogFile, "log-file", "", "append the logs to this file (created 0600) instead of stderr")
 
 	root.AddCommand(
 		newCmdRun(f, nil),
 		newCmdShow(f, nil),
+		newCmdJobs(f, nil),
+		newCmdReview(f, nil),
+		newCmdRetry(f, nil),
+		newCmdExport(f, nil),
+		newCmdPrune(f, nil),
+		newCmdStats(f, nil),
+		newCmdOutbox(f),
+		newCmdEval(f, nil),
 		newCmdSchema(f, nil),
 		newCmdVersion(f),
 		newExitCodesTopic(),

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
@@ -41,6 +43,7 @@ type RunOptions struct {
 	Shadow       bool
 	SourceSystem string
 	EnqueueOnly  bool
+	Telemetry    TelemetryOptions
 }
 
 func newCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
@@ -112,6 +115,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object on stdout")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar and no per-file messages")
 	addProviderFlags(fl, &opts.Provider)
+	addTelemetryFlags(fl, &opts.Telemetry)
 	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "schema version")
 	fl.IntVar(&opts.MaxAttempts, "max-attempts", 5, "attempts per job, repairs included")
 	fl.IntVar(&opts.Repair, "repair", -1, "re-asks with the validation error after an invalid answer (-1: the provider's default: 1 for LLMs, 0 for rules and replay)")
@@ -155,12 +159,21 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	defer st.Close()
 
 	runID := newRunID()
+	ctx, tel, err := f.startTelemetry(ctx, opts.Telemetry, "invx.run", attribute.String("invx.tenant", f.Tenant),
+		attribute.String("invx.run_id", runID), attribute.String("invx.provider", prov.Name()),
+		attribute.String("invx.schema_version", v.Name))
+	if err != nil {
+		return err
+	}
+	defer tel.abandon(ctx)
+	log := f.Logger().With("tenant", f.Tenant, "run_id", runID)
 	r := &extract.Runner{
 		Store: st, Provider: prov, Schema: v, Tenant: f.Tenant, RunID: runID,
 		Owner: extract.LocalOwner(runID), Concurrency: opts.Concurrency, OnChange: store.OnChange(opts.OnChange),
 		LeaseFor: opts.Lease, MaxAttempts: opts.MaxAttempts, Repair: opts.Repair, Shadow: opts.Shadow,
 		MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget, CallTimeout: callTimeout(&opts.Provider),
 		NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
+		Metrics: tel.metrics, Tracer: tel.tracer(),
 	}
 	started := f.Now()
 	if err := r.Begin(ctx); err != nil {
@@ -194,6 +207,8 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		}
 		err := extract.Discover(ctx, dir, extract.DiscoverOptions{Include: opts.Include, MaxBytes: opts.MaxBytes},
 			func(d extract.Found) error {
+				// Paths are quoted: no control character of a file name reaches a log line.
+				log.Debug("discovered", "stage", "discovered", "path", fmt.Sprintf("%q", d.Display), "bytes", len(d.Text))
 				batch = append(batch, d)
 				if len(batch) >= 500 {
 					return flush()
@@ -202,6 +217,11 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 			},
 			func(s extract.Skipped) {
 				r.Skip(s.Reason)
+				lvl := slog.LevelInfo
+				if s.Reason == extract.SkipNotIncluded {
+					lvl = slog.LevelDebug
+				}
+				log.Log(ctx, lvl, "skipped", "stage", "skipped", "outcome", s.Reason, "path", fmt.Sprintf("%q", s.Display))
 				if s.Reason == extract.SkipNotIncluded {
 					return
 				}
@@ -252,6 +272,8 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		status = "interrupted"
 	}
 	sum, ferr := r.Finish(ctx, started, status)
+	tel.endSpan(status)
+	terr := tel.finish(ctx, st, f.Tenant, f.Now())
 	if sum != nil {
 		if opts.JSON {
 			enc := json.NewEncoder(f.IO.Out)
@@ -262,20 +284,22 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 			renderSummary(errOut, sum)
 		}
 	}
+	if terr != nil {
+		fmt.Fprintln(errOut, "invx: "+terr.Error())
+	}
 	switch {
 	case walkErr != nil && !errors.Is(walkErr, context.Canceled):
 		return walkErr
-	case workErr != nil && errors.Is(workErr, extract.ErrAuth):
-		if v := keyVariable(opts.Provider.Name); v != "" {
-			return fmt.Errorf("%w; check %s", firstLine(workErr), v)
-		}
-		return firstLine(workErr)
+	case workErr != nil && (errors.Is(workErr, extract.ErrAuth) || errors.Is(workErr, extract.ErrQuota)):
+		return providerStopError(workErr, opts.Provider.Name)
 	case workErr != nil && !errors.Is(workErr, context.Canceled):
 		return workErr
 	case ctx.Err() != nil:
 		return interruptedError{}
 	case ferr != nil:
 		return ferr
+	case terr != nil:
+		return errSilent // printed above, after the summary
 	case sum.NeedsReview() > 0:
 		return &needsReviewError{n: sum.NeedsReview()}
 	}

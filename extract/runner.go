@@ -260,6 +260,8 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			r.summary.Resumed++
 		case store.EnqueueNeedsReview:
 			r.summary.StillNeedsReview++
+		case store.EnqueueDismissed:
+			r.summary.Dismissed++
 		case store.EnqueueHeld:
 			r.summary.HeldChanged++
 			r.log().Info("held", "stage", "held", "tenant", r.Tenant, "job_key", e.JobKey, "run_id", r.RunID,
@@ -470,7 +472,8 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 		})
 		log := log.With("attempt", l.AttemptNo, "provider", info.Provider, "model", info.Model)
 		log.Debug("provider call", "stage", "provider_call", "duration_ms", info.Duration.Milliseconds(),
-			"input_tokens", info.InputTokens, "output_tokens", info.OutputTokens, "outcome", outcomeOf(err))
+			"input_tokens", info.InputTokens, "output_tokens", info.OutputTokens, "outcome", outcomeOf(err),
+			"error_class", errorClass(err))
 		overBudget := r.TokenBudget > 0 && tokens >= r.TokenBudget
 
 		var ve *schema.ValidationError
@@ -495,6 +498,9 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 			res, verr = v.Validate(resp.Output, l.Text)
 			if verr != nil && !errors.As(verr, &ve) {
 				ve = &schema.ValidationError{Path: "$", Category: schema.CategoryDecode, Msg: verr.Error()}
+			}
+			if verr == nil {
+				log.Debug("validated", "stage", "validated", "outcome", "valid", "schema_version", v.Name)
 			}
 		}
 		if ve != nil {
@@ -545,6 +551,14 @@ func (r *Runner) overBudget(ctx context.Context, l *store.Lease, info store.Atte
 	return r.finish(ctx, l, store.StateFailed, time.Time{}, info, log)
 }
 
+// errorClass is err's class for a log line, empty on success.
+func errorClass(err error) string {
+	if err == nil {
+		return ""
+	}
+	return string(Classify(err))
+}
+
 func outcomeOf(err error) string {
 	if err != nil {
 		return string(Classify(err))
@@ -573,7 +587,7 @@ func (r *Runner) failed(ctx, runCtx context.Context, l *store.Lease, err error, 
 	case ClassAuth:
 		info.Outcome = store.OutcomeReleased
 		res := r.finish(ctx, l, store.StateQueued, time.Time{}, info, log)
-		res.abort = fmt.Errorf("%w: %s", ErrAuth, info.Message)
+		res.abort = fmt.Errorf("%w: %w", ErrAuth, err)
 		return res
 	case ClassInterrupted:
 		info.Outcome = store.OutcomeReleased
@@ -583,7 +597,7 @@ func (r *Runner) failed(ctx, runCtx context.Context, l *store.Lease, err error, 
 		r.count(func(s *Summary) { s.FailedNow++ })
 		res := r.finish(ctx, l, store.StateFailed, time.Time{}, info, log)
 		if pe != nil && pe.Category == CategoryQuota {
-			res.abort = errors.Join(res.abort, fmt.Errorf("%w: %s", ErrQuota, info.Message))
+			res.abort = errors.Join(res.abort, fmt.Errorf("%w: %w", ErrQuota, err))
 		}
 		return res
 	case ClassRejected:
@@ -744,6 +758,8 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 			s.Final.Failed++
 		case store.StateHeld:
 			s.Final.Held++
+		case store.StateDismissed:
+			s.Final.Dismissed++
 		default:
 			s.Final.Unfinished++
 		}

@@ -19,6 +19,7 @@ type Summary struct {
 	Resumed          int            `json:"resumed"`
 	StillNeedsReview int            `json:"still_needs_review"`
 	HeldChanged      int            `json:"held_changed"`
+	Dismissed        int            `json:"dismissed"`
 
 	// Work done by this run (on any of the tenant's queued jobs).
 	Attempts        int            `json:"attempts"`
@@ -46,6 +47,7 @@ type FinalStates struct {
 	RejectedBy map[string]int `json:"rejected_by_category"`
 	Failed     int            `json:"failed"`
 	Held       int            `json:"held"`
+	Dismissed  int            `json:"dismissed"`
 	Unfinished int            `json:"unfinished"`
 }
 

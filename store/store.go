@@ -56,6 +56,7 @@ const (
 	EnqueueAlreadyCommitted = "already_committed" // job exists and has a committed result
 	EnqueueNeedsReview      = "needs_review"      // job exists, rejected or failed earlier
 	EnqueueHeld             = "held"              // the path's text changed after a commit
+	EnqueueDismissed        = "dismissed"         // job exists and was dismissed in review
 )
 
 // OnChange says what happens to a path whose text changed after its earlier
@@ -134,7 +135,8 @@ type Store interface {
 
 	// Operator surface (invx jobs, review, retry, export, stats, outbox, prune).
 
-	// ListJobs lists jobs, newest first, without their source text.
+	// ListJobs lists jobs, newest first, without their source text. A
+	// Limit of 0 means no limit.
 	ListJobs(ctx context.Context, p *ListJobsParams) ([]*Job, error)
 	// ReleaseHeld moves a held job to queued (review accept). When it
 	// commits, the result of the job it changed (PrevJobKey) is marked
@@ -146,7 +148,8 @@ type Store interface {
 	// no such state.
 	Dismiss(ctx context.Context, p *JobActionParams) error
 	// Requeue moves failed or rejected jobs back to queued with a fresh
-	// attempt budget (same job key). It returns how many it moved.
+	// attempt budget (same job key). Jobs whose text was pruned cannot run
+	// again and are left as they are. It returns how many it moved.
 	Requeue(ctx context.Context, p *RequeueParams) (int, error)
 	// ListResults calls fn for each committed result, oldest first.
 	ListResults(ctx context.Context, p *ListResultsParams, fn func(*ResultRow) error) error
@@ -292,6 +295,7 @@ type FinishOutboxParams struct {
 
 // PruneParams choose what prune removes.
 type PruneParams struct {
+	Tenant string // empty: all tenants
 	Before time.Time
 	DryRun bool
 }

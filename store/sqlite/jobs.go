@@ -163,6 +163,8 @@ func enqueueOne(ctx context.Context, tx *sql.Tx, p *store.EnqueueParams, d *stor
 			res.Outcome = store.EnqueueAlreadyCommitted
 		case jobState == store.StateRejected || jobState == store.StateFailed:
 			res.Outcome = store.EnqueueNeedsReview
+		case jobState == store.StateDismissed:
+			res.Outcome = store.EnqueueDismissed
 		default:
 			res.Outcome = store.EnqueuePending
 		}

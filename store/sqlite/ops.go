@@ -501,15 +501,19 @@ func (s *Store) reapOutbox(ctx context.Context, p *store.ReapLeasesParams) error
 // Prune implements store.Store.
 func (s *Store) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneResult, error) {
 	var r store.PruneResult
-	before := ms(p.Before)
-	const terminal = `state IN ('succeeded', 'rejected', 'failed', 'dismissed') AND updated_at < ?`
+	terminal := `state IN ('succeeded', 'rejected', 'failed', 'dismissed') AND updated_at < ?`
+	args := []any{ms(p.Before)}
+	if p.Tenant != "" {
+		terminal += ` AND tenant = ?`
+		args = append(args, p.Tenant)
+	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(length(CAST(source_text AS BLOB))), 0) FROM jobs
-			WHERE source_text IS NOT NULL AND `+terminal, before).Scan(&r.Jobs, &r.TextBytes); err != nil {
+			WHERE source_text IS NOT NULL AND `+terminal, args...).Scan(&r.Jobs, &r.TextBytes); err != nil {
 			return err
 		}
 		if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(length(output)), 0) FROM attempts
-			WHERE (output IS NOT NULL OR message <> '') AND job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, before).
+			WHERE (output IS NOT NULL OR message <> '') AND job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, args...).
 			Scan(&r.Attempts, &r.OutputBytes); err != nil {
 			return err
 		}
@@ -517,10 +521,10 @@ func (s *Store) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneRe
 			return nil
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE attempts SET output = NULL, message = ''
-			WHERE (output IS NOT NULL OR message <> '') AND job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, before); err != nil {
+			WHERE (output IS NOT NULL OR message <> '') AND job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, args...); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE jobs SET source_text = NULL WHERE source_text IS NOT NULL AND `+terminal, before)
+		_, err := tx.ExecContext(ctx, `UPDATE jobs SET source_text = NULL WHERE source_text IS NOT NULL AND `+terminal, args...)
 		return err
 	})
 	if err != nil {

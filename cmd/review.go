@@ -1,0 +1,351 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/invx/invx/schema"
+	"github.com/invx/invx/store"
+)
+
+// reviewStates are the states that need a person.
+var reviewStates = []string{store.StateRejected, store.StateFailed, store.StateHeld}
+
+// ReviewOptions are the flags of invx review.
+type ReviewOptions struct {
+	JSON bool
+}
+
+func newCmdReview(f *Factory, runF func(context.Context, *ReviewOptions) error) *cobra.Command {
+	opts := &ReviewOptions{}
+	c := &cobra.Command{
+		Use:   "review",
+		Short: "List the documents that need a person, and resolve them",
+		Long: `Review lists every job of the tenant that needs a person:
+
+  rejected  the provider's answer failed validation: the category and the
+            validation message
+  failed    the provider call failed for good: the error class and message
+  held      the document's text changed after its earlier text was
+            committed (an identity conflict): the job key of the committed
+            text, the old and the new digest and the path
+
+Resolve them with invx retry KEY (rejected, failed), invx review accept KEY
+(held: process the new text, superseding the old result) or invx review
+dismiss KEY --reason TEXT (any of them: close it without a result).
+
+The list goes to stdout: aligned columns on a terminal, tab-separated when
+piped, a JSON array with --json. Exit status 3 when anything needs review,
+0 (and "nothing needs review" on stderr) when nothing does.`,
+		Example: `  invx review
+  invx review --json | jq -r '.[] | select(.state == "held") | .job_key'
+  invx review accept 3f2a9c1e
+  invx review dismiss acme-0042.txt --reason "duplicate sent by the supplier"`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return &usageError{err: fmt.Errorf("review: unknown subcommand %q", args[0]), try: "invx review --help"}
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(c.Context(), opts)
+			}
+			return reviewRun(c.Context(), f, opts)
+		},
+	}
+	c.Flags().BoolVar(&opts.JSON, "json", false, "print the list as a JSON array")
+	c.AddCommand(newCmdReviewAccept(f, nil), newCmdReviewDismiss(f, nil))
+	return c
+}
+
+// reviewItem is one entry of invx review --json.
+type reviewItem struct {
+	JobKey        string `json:"job_key"`
+	Tenant        string `json:"tenant"`
+	State         string `json:"state"`
+	SourceSystem  string `json:"source_system"`
+	SourcePath    string `json:"source_path"`
+	SchemaVersion string `json:"schema_version"`
+	Attempts      int    `json:"attempt_count"`
+	ErrorClass    string `json:"error_class,omitempty"`
+	Category      string `json:"category,omitempty"`
+	Message       string `json:"message,omitempty"`
+	HeldReason    string `json:"held_reason,omitempty"`
+	PrevJobKey    string `json:"prev_job_key,omitempty"`
+	PrevDigest    string `json:"prev_digest,omitempty"`
+	Digest        string `json:"digest"`
+	UpdatedAt     string `json:"updated_at"`
+}
+
+func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
+	st, err := f.OpenExistingStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	jobs, err := st.ListJobs(ctx, &store.ListJobsParams{Tenant: f.Tenant, States: reviewStates})
+	if err != nil {
+		return err
+	}
+	items := make([]reviewItem, 0, len(jobs))
+	for _, j := range jobs {
+		it := reviewItem{JobKey: j.JobKey, Tenant: j.Tenant, State: j.State, SourceSystem: j.SourceSystem,
+			SourcePath: j.SourcePath, SchemaVersion: j.SchemaVersion, Attempts: j.Attempts, ErrorClass: j.LastErrorClass,
+			Category: j.LastCategory, Message: j.LastError, HeldReason: j.HeldReason, PrevJobKey: j.PrevJobKey,
+			Digest: j.SourceDigest, UpdatedAt: ts(j.UpdatedAt)}
+		if j.PrevJobKey != "" {
+			prev, err := st.GetJob(ctx, &store.GetJobParams{Tenant: j.Tenant, Ref: j.PrevJobKey})
+			switch {
+			case err == nil:
+				it.PrevDigest = prev.SourceDigest
+			case !errors.Is(err, store.ErrNotFound):
+				return err
+			}
+		}
+		items = append(items, it)
+	}
+	if len(items) == 0 {
+		if opts.JSON {
+			if err := printJSON(f.IO.Out, items); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintln(f.IO.ErrOut, "nothing needs review")
+		return nil
+	}
+	if opts.JSON {
+		if err := printJSON(f.IO.Out, items); err != nil {
+			return err
+		}
+	} else {
+		tp := newTable(f.IO.Out, f.IO.OutTTY, "KEY", "STATE", "PATH", "ATTEMPTS", "REASON", "AGE")
+		tp.capColumn(2, 48)
+		tp.capColumn(4, 90)
+		for i, it := range items {
+			tp.addRow(shortKey(it.JobKey), it.State, it.SourcePath, fmt.Sprint(it.Attempts), reviewReason(&it),
+				humanAge(f.Now(), jobs[i].UpdatedAt))
+		}
+		if err := tp.render(); err != nil {
+			return err
+		}
+	}
+	counts := map[string]int{}
+	for _, it := range items {
+		counts[it.State]++
+	}
+	fmt.Fprintf(f.IO.ErrOut, "%d document(s) need review (rejected %d, failed %d, held %d): invx show KEY, invx retry KEY, "+
+		"invx review accept KEY (held), invx review dismiss KEY --reason TEXT\n",
+		len(items), counts[store.StateRejected], counts[store.StateFailed], counts[store.StateHeld])
+	return &needsReviewError{n: len(items)}
+}
+
+// reviewReason says in one line why a job needs a person.
+func reviewReason(it *reviewItem) string {
+	switch it.State {
+	case store.StateHeld:
+		if it.PrevJobKey == "" {
+			return "held: " + firstNonEmpty(it.HeldReason, "manual hold")
+		}
+		return fmt.Sprintf("changed after commit: old job %s (digest %s), new digest %s",
+			shortKey(it.PrevJobKey), shortKey(firstNonEmpty(it.PrevDigest, "?")), shortKey(it.Digest))
+	case store.StateRejected:
+		// A validation message starts with its category already.
+		if it.Category != "" && !strings.HasPrefix(it.Message, it.Category+":") {
+			return it.Category + ": " + it.Message
+		}
+		return firstNonEmpty(it.Message, it.Category)
+	default:
+		head := firstNonEmpty(it.ErrorClass, it.Category)
+		if it.ErrorClass != "" && it.Category != "" {
+			head = it.ErrorClass + "/" + it.Category
+		}
+		// A provider error's message starts with its class already.
+		msg := strings.TrimPrefix(it.Message, it.ErrorClass+": ")
+		if head == "" {
+			return msg
+		}
+		return head + ": " + msg
+	}
+}
+
+// ReviewAcceptOptions are the flags of invx review accept.
+type ReviewAcceptOptions struct {
+	Ref  string
+	Work WorkOptions
+}
+
+func newCmdReviewAccept(f *Factory, runF func(context.Context, *ReviewAcceptOptions) error) *cobra.Command {
+	opts := &ReviewAcceptOptions{}
+	c := &cobra.Command{
+		Use:   "accept KEY|PATH",
+		Short: "Process the changed text of a held document, superseding its old result",
+		Long: `Accept releases a held job (a document whose text changed after its earlier
+text was committed) and processes it right away, as invx run would, with
+the provider flags given here. Other queued jobs of the tenant are worked
+too.
+
+When the new text commits, the old result stays in the database marked
+superseded by the new one: invx export shows only the new one, and the old
+result's outbox events are not sent again.
+
+KEY is a job key, a unique key prefix (at least 8 hex digits) or the
+document's path. Exit status 3 when the new text is rejected or fails.`,
+		Example: `  invx review accept 3f2a9c1e
+  invx review accept acme-0042.txt --provider openai --model gpt-4.1-mini`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return &usageError{err: errors.New("review accept: want exactly one KEY or PATH"), try: "invx review accept 3f2a9c1e"}
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Ref = args[0]
+			if err := opts.Work.check(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(c.Context(), opts)
+			}
+			return reviewAcceptRun(c.Context(), f, opts)
+		},
+	}
+	addWorkFlags(c.Flags(), &opts.Work)
+	return c
+}
+
+func reviewAcceptRun(ctx context.Context, f *Factory, opts *ReviewAcceptOptions) error {
+	// Check the provider before releasing the job: a missing key must not
+	// leave the job queued behind a failed command.
+	if _, _, err := f.providerFor(&opts.Work.Provider); err != nil {
+		return err
+	}
+	st, err := f.OpenExistingStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	job, err := findJob(ctx, st, f.Tenant, opts.Ref)
+	if err != nil {
+		return err
+	}
+	if job.State != store.StateHeld {
+		hint := ""
+		switch job.State {
+		case store.StateRejected, store.StateFailed:
+			hint = " (to try it again: invx retry " + shortKey(job.JobKey) + ")"
+		}
+		return fmt.Errorf("review accept: job %s is %s, not held%s", shortKey(job.JobKey), job.State, hint)
+	}
+	if _, err := schema.Lookup(job.SchemaVersion); err != nil {
+		return fmt.Errorf("review accept: job %s: %w", shortKey(job.JobKey), err)
+	}
+	err = st.ReleaseHeld(ctx, &store.JobActionParams{Tenant: job.Tenant, JobKey: job.JobKey, Reason: "accepted in review", Now: f.Now()})
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("review accept: job %s is no longer held (someone else resolved it?): %w", shortKey(job.JobKey), err)
+		}
+		return err
+	}
+	errOut := f.IO.ErrOut
+	fmt.Fprintf(errOut, "accepted %s (%s): processing the new text\n", shortKey(job.JobKey), displayPath(job.SourcePath))
+	out, err := workQueue(ctx, f, st, &opts.Work, []string{job.JobKey})
+	if err != nil {
+		return err
+	}
+	if !opts.Work.Quiet || out.needsReview() > 0 {
+		renderWork(errOut, out)
+	}
+	after, err := st.GetJob(context.WithoutCancel(ctx), &store.GetJobParams{Tenant: job.Tenant, Ref: job.JobKey})
+	if err != nil {
+		return err
+	}
+	switch after.State {
+	case store.StateSucceeded:
+		msg := fmt.Sprintf("committed %s", shortKey(after.JobKey))
+		if job.PrevJobKey != "" {
+			msg += fmt.Sprintf("; the result of %s is superseded", shortKey(job.PrevJobKey))
+		}
+		fmt.Fprintln(errOut, msg)
+		return nil
+	case store.StateRejected, store.StateFailed, store.StateHeld:
+		fmt.Fprintf(errOut, "%s is %s: invx show %s\n", shortKey(after.JobKey), after.State, shortKey(after.JobKey))
+		return &needsReviewError{n: 1}
+	default:
+		fmt.Fprintf(errOut, "%s is %s: run invx run or invx retry again to carry on\n", shortKey(after.JobKey), after.State)
+		return nil
+	}
+}
+
+// ReviewDismissOptions are the flags of invx review dismiss.
+type ReviewDismissOptions struct {
+	Ref    string
+	Reason string
+}
+
+func newCmdReviewDismiss(f *Factory, runF func(context.Context, *ReviewDismissOptions) error) *cobra.Command {
+	opts := &ReviewDismissOptions{}
+	c := &cobra.Command{
+		Use:   "dismiss KEY|PATH --reason TEXT",
+		Short: "Close a rejected, failed or held job without a result",
+		Long: `Dismiss closes a job that needs review without producing a result: its state
+becomes dismissed, the reason is kept with it, and it leaves the review
+list. Its text and attempts stay on record (invx show). A held job's old
+result stays current.
+
+KEY is a job key, a unique key prefix (at least 8 hex digits) or the
+document's path. --reason is required: say why, for whoever looks next.`,
+		Example: `  invx review dismiss 3f2a9c1e --reason "not an invoice: a delivery note"
+  invx review dismiss acme-0042.txt --reason "duplicate sent by the supplier"`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return &usageError{err: errors.New("review dismiss: want exactly one KEY or PATH"),
+					try: `invx review dismiss 3f2a9c1e --reason "not an invoice"`}
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Ref = args[0]
+			opts.Reason = strings.TrimSpace(opts.Reason)
+			if opts.Reason == "" {
+				return &usageError{err: errors.New("review dismiss: --reason is required"),
+					try: `invx review dismiss ` + args[0] + ` --reason "not an invoice"`}
+			}
+			if len(opts.Reason) > 1000 {
+				return &usageError{err: errors.New("review dismiss: --reason is longer than 1000 bytes")}
+			}
+			if runF != nil {
+				return runF(c.Context(), opts)
+			}
+			return reviewDismissRun(c.Context(), f, opts)
+		},
+	}
+	c.Flags().StringVar(&opts.Reason, "reason", "", "why the job needs no result (required)")
+	return c
+}
+
+func reviewDismissRun(ctx context.Context, f *Factory, opts *ReviewDismissOptions) error {
+	st, err := f.OpenExistingStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	job, err := findJob(ctx, st, f.Tenant, opts.Ref)
+	if err != nil {
+		return err
+	}
+	err = st.Dismiss(ctx, &store.JobActionParams{Tenant: job.Tenant, JobKey: job.JobKey, Reason: opts.Reason, Now: f.Now()})
+	if errors.Is(err, store.ErrNotFound) {
+		return fmt.Errorf("review dismiss: job %s is %s: only rejected, failed or held jobs can be dismissed",
+			shortKey(job.JobKey), job.State)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IO.ErrOut, "dismissed %s (%s)\n", shortKey(job.JobKey), displayPath(job.SourcePath))
+	return nil
+}

@@ -1,0 +1,150 @@
+package eval
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Gates turn a report into a pass or a fail for CI.
+type Gates struct {
+	// MinAdmission is the least admission rate every provider must reach.
+	MinAdmission *float64
+	// MinAccuracy is the least accuracy per field (keys among Fields).
+	MinAccuracy map[string]float64
+	// Baseline is an earlier report; BaselineName names it in messages.
+	Baseline     *Report
+	BaselineName string
+	// MaxRegression is how far below the baseline a figure may fall.
+	MaxRegression float64
+}
+
+// GateResult is the verdict of the gates.
+type GateResult struct {
+	Passed bool `json:"passed"`
+	// Failures name each failed gate, one line each.
+	Failures []string `json:"failures"`
+	// Notes are things a reader should know that fail nothing (a provider
+	// missing from the baseline).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Empty reports whether no gate is set.
+func (g *Gates) Empty() bool {
+	return g.MinAdmission == nil && len(g.MinAccuracy) == 0 && g.Baseline == nil
+}
+
+// ParseMinAccuracy parses FIELD=MIN[,FIELD=MIN...] into m, with MIN a share
+// between 0 and 1 ("total_minor=0.98,invoice_number=0.95").
+func ParseMinAccuracy(s string, m map[string]float64) error {
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		field, val, ok := strings.Cut(part, "=")
+		if !ok {
+			return fmt.Errorf("%q: want FIELD=MIN, such as total_minor=0.98", part)
+		}
+		if !slices.Contains(Fields, field) {
+			return fmt.Errorf("%q: unknown field %q (fields: %s)", part, field, strings.Join(Fields, ", "))
+		}
+		floor, err := strconv.ParseFloat(val, 64)
+		if err != nil || floor < 0 || floor > 1 {
+			return fmt.Errorf("%q: MIN must be a share between 0 and 1", part)
+		}
+		m[field] = floor
+	}
+	return nil
+}
+
+// figure is one gated number of a provider report.
+type figure struct {
+	name  string
+	value *float64
+}
+
+// figures are the numbers a baseline comparison looks at.
+func figures(p *ProviderReport) []figure {
+	adm := p.Admission
+	out := []figure{{"admission", &adm}}
+	for _, f := range Fields {
+		var v *float64
+		if fs := p.Accuracy[f]; fs != nil {
+			v = fs.Accuracy
+		}
+		out = append(out, figure{f + " accuracy", v})
+	}
+	if p.Actions != nil {
+		out = append(out, figure{"action_kinds precision", p.Actions.Precision}, figure{"action_kinds recall", p.Actions.Recall})
+	}
+	return out
+}
+
+// eps absorbs float rounding: a figure exactly at its threshold passes.
+const eps = 1e-9
+
+// Check judges every provider of r.
+func (g *Gates) Check(r *Report) *GateResult {
+	res := &GateResult{Failures: []string{}}
+	fail := func(format string, a ...any) { res.Failures = append(res.Failures, fmt.Sprintf(format, a...)) }
+	for _, p := range r.Providers {
+		if g.MinAdmission != nil && p.Admission < *g.MinAdmission-eps {
+			fail("%s: admission %s (%d/%d) is below --min-admission %s", p.Label, pct(p.Admission), p.Committed, p.Documents, pct(*g.MinAdmission))
+		}
+		for _, f := range Fields {
+			floor, ok := g.MinAccuracy[f]
+			if !ok {
+				continue
+			}
+			fs := p.Accuracy[f]
+			switch {
+			case fs == nil || fs.Accuracy == nil:
+				fail("%s: %s accuracy cannot be gated: no document of the suite scores it", p.Label, f)
+			case *fs.Accuracy < floor-eps:
+				fail("%s: %s accuracy %s (%d/%d) is below --min-accuracy %s", p.Label, f, pct(*fs.Accuracy), fs.Right, fs.Scored, pct(floor))
+			}
+		}
+	}
+	if g.Baseline != nil {
+		g.checkBaseline(r, res, fail)
+	}
+	res.Passed = len(res.Failures) == 0
+	return res
+}
+
+func (g *Gates) checkBaseline(r *Report, res *GateResult, fail func(string, ...any)) {
+	name := g.BaselineName
+	if name == "" {
+		name = "the baseline"
+	}
+	for _, p := range r.Providers {
+		base := g.Baseline.Provider(p.Label)
+		if base == nil && len(r.Providers) == 1 && len(g.Baseline.Providers) == 1 {
+			base = g.Baseline.Providers[0]
+			res.Notes = append(res.Notes, fmt.Sprintf("%s: compared with %s of %s (the only provider of each)", p.Label, base.Label, name))
+		}
+		if base == nil {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s: not in %s, not compared", p.Label, name))
+			continue
+		}
+		if base.Documents != p.Documents {
+			res.Notes = append(res.Notes, fmt.Sprintf("%s: %d documents now, %d in %s", p.Label, p.Documents, base.Documents, name))
+		}
+		was := figures(base)
+		for i, now := range figures(p) {
+			before := was[i]
+			if now.value == nil || before.value == nil {
+				continue
+			}
+			if drop := *before.value - *now.value; drop > g.MaxRegression+eps {
+				fail("%s: %s fell from %s to %s (%s), more than --max-regression %s", p.Label, now.name,
+					pct(*before.value), pct(*now.value), name, pct(g.MaxRegression))
+			}
+		}
+	}
+}
+
+// pct formats a share as a percentage with one decimal.
+func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }

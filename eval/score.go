@@ -1,0 +1,204 @@
+package eval
+
+import (
+	"slices"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/invx/invx/schema"
+)
+
+// The scored fields: the invoice facts of the schema and the set of action
+// kinds.
+const (
+	FieldSupplierName  = "supplier_name"
+	FieldInvoiceNumber = "invoice_number"
+	FieldCurrency      = "currency"
+	FieldTotalMinor    = "total_minor"
+	FieldDueDate       = "due_date"
+	FieldActionKinds   = "action_kinds"
+)
+
+// Fields are the keys an expectation may hold, in report order.
+var Fields = []string{FieldSupplierName, FieldInvoiceNumber, FieldCurrency, FieldTotalMinor, FieldDueDate, FieldActionKinds}
+
+// Expect is a document's expectation: one entry per scored field. A value
+// is a string (supplier_name, invoice_number, currency, due_date), an int64
+// (total_minor), a sorted []string (action_kinds) or nil: the fact must be
+// null. A field without an entry is not scored.
+type Expect map[string]any
+
+// Mismatch is a scored field whose value differs from the expectation.
+type Mismatch struct {
+	Field string `json:"field"`
+	Want  any    `json:"want"`
+	Got   any    `json:"got"`
+}
+
+// Scored is one document's score.
+type Scored struct {
+	// Right holds every scored field, true when the result has it right.
+	Right map[string]bool
+	// Mismatches are the wrong fields of an admitted result, in Fields
+	// order; a document without a result has none (it has an error).
+	Mismatches []Mismatch
+	// Kinds counts action kinds found (true positives), invented (false
+	// positives) and missed (false negatives), when action_kinds is scored.
+	Kinds map[string]*KindCount
+}
+
+// KindCount is the detection count of one action kind.
+type KindCount struct {
+	TP int `json:"tp"`
+	FP int `json:"fp"`
+	FN int `json:"fn"`
+}
+
+// Values returns the scored values of a validated result, in the types of
+// Expect.
+func Values(res *schema.Result) map[string]any {
+	f := res.Facts
+	str := func(p *string) any {
+		if p == nil {
+			return nil
+		}
+		return *p
+	}
+	var total any
+	if f.TotalMinor != nil {
+		total = *f.TotalMinor
+	}
+	kinds := []string{}
+	for _, a := range res.Actions {
+		if !slices.Contains(kinds, a.Kind) {
+			kinds = append(kinds, a.Kind)
+		}
+	}
+	slices.Sort(kinds)
+	return map[string]any{
+		FieldSupplierName:  str(f.SupplierName),
+		FieldInvoiceNumber: str(f.InvoiceNumber),
+		FieldCurrency:      str(f.Currency),
+		FieldTotalMinor:    total,
+		FieldDueDate:       str(f.DueDate),
+		FieldActionKinds:   kinds,
+	}
+}
+
+// Score compares a validated result with its expectation. res is nil for a
+// document whose answer never passed validation: every scored field counts
+// as wrong and every expected action kind as missed.
+func Score(exp Expect, res *schema.Result) *Scored {
+	s := &Scored{Right: map[string]bool{}}
+	var got map[string]any
+	if res != nil {
+		got = Values(res)
+	}
+	for _, field := range Fields {
+		want, ok := exp[field]
+		if !ok {
+			continue
+		}
+		if got == nil {
+			s.Right[field] = false
+			continue
+		}
+		right := Same(field, want, got[field])
+		s.Right[field] = right
+		if !right {
+			s.Mismatches = append(s.Mismatches, Mismatch{Field: field, Want: want, Got: got[field]})
+		}
+	}
+	if want, ok := exp[FieldActionKinds]; ok {
+		wantKinds, _ := want.([]string)
+		var gotKinds []string
+		if got != nil {
+			gotKinds, _ = got[FieldActionKinds].([]string)
+		}
+		s.Kinds = map[string]*KindCount{}
+		count := func(k string) *KindCount {
+			if s.Kinds[k] == nil {
+				s.Kinds[k] = &KindCount{}
+			}
+			return s.Kinds[k]
+		}
+		for _, k := range wantKinds {
+			if slices.Contains(gotKinds, k) {
+				count(k).TP++
+			} else {
+				count(k).FN++
+			}
+		}
+		for _, k := range gotKinds {
+			if !slices.Contains(wantKinds, k) {
+				count(k).FP++
+			}
+		}
+	}
+	return s
+}
+
+// Same reports whether got is right for want. supplier_name is compared
+// after NormSupplier on both sides; every other field exactly (action kinds
+// as sets, both sorted). nil is null, and only null matches null.
+func Same(field string, want, got any) bool {
+	if want == nil || got == nil {
+		return want == nil && got == nil
+	}
+	switch field {
+	case FieldSupplierName:
+		w, ok1 := want.(string)
+		g, ok2 := got.(string)
+		return ok1 && ok2 && NormSupplier(w) == NormSupplier(g)
+	case FieldActionKinds:
+		w, ok1 := want.([]string)
+		g, ok2 := got.([]string)
+		return ok1 && ok2 && slices.Equal(w, g)
+	}
+	return want == got
+}
+
+// legalForms are dropped from the end of a supplier name before names are
+// compared, written as NormSupplier leaves them ("S.A." -> "sa", "Sp. z
+// o.o." -> "sp z oo", matched joined: "spzoo"). "ACME Ltd." and "Acme
+// Limited" are the same supplier for a clerk.
+var legalForms = map[string]bool{
+	"gmbh": true, "ag": true, "kg": true, "cokg": true, "ek": true, "ug": true, "haftungsbeschränkt": true,
+	"se": true, "sa": true, "sl": true, "slp": true, "sau": true, "slu": true, "sas": true, "sarl": true, "sàrl": true,
+	"eurl": true, "scea": true, "snc": true, "sca": true, "bv": true, "nv": true, "srl": true, "spa": true,
+	"ltd": true, "limited": true, "llc": true, "inc": true, "corp": true, "plc": true, "co": true,
+	"oy": true, "ab": true, "aps": true, "as": true, "sro": true, "spzoo": true, "kk": true,
+	"wll": true, "bsc": true, "kscc": true, "ltée": true, "ltee": true,
+}
+
+// NormSupplier is the form in which supplier names are compared: Unicode
+// NFKC, lower case, the punctuation inside abbreviations (. , & - ' ’ /)
+// dropped, any other punctuation a space, whitespace collapsed, and
+// trailing legal forms (GmbH, S.A., Ltd, Co., Sp. z o.o. ...) removed. Words
+// and diacritics are kept as they are: "Muller" is not "Müller".
+func NormSupplier(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(norm.NFKC.String(s)) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		case r == '.' || r == '&' || r == ',' || r == '-' || r == '\'' || r == '’' || r == '/':
+			// "S.A." -> "sa", "Co.KG" -> "cokg"
+		default:
+			b.WriteRune(' ')
+		}
+	}
+	words := strings.Fields(b.String())
+strip:
+	for {
+		for k := min(3, len(words)-1); k >= 1; k-- {
+			if legalForms[strings.Join(words[len(words)-k:], "")] {
+				words = words[:len(words)-k]
+				continue strip
+			}
+		}
+		return strings.Join(words, " ")
+	}
+}

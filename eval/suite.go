@@ -1,0 +1,257 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/invx/invx/extract"
+)
+
+// ExpectSuffix ends the name of a document's expectation file.
+const ExpectSuffix = ".expect.json"
+
+// MaxDocumentBytes is the largest document a suite may hold, as invx run's
+// default --max-bytes.
+const MaxDocumentBytes = 1 << 20
+
+// Suite is a loaded evaluation suite.
+type Suite struct {
+	// Name is the suite folder's base name ("invoices").
+	Name string
+	// Root is the folder as given.
+	Root string
+	// Docs are the suite's documents, sub-suites included, in path order.
+	Docs []*Doc
+}
+
+// Doc is one document of a suite with its expectation.
+type Doc struct {
+	// Name is the text file's path relative to the suite root, slash
+	// separated ("edge/de_crlf_bom_rechnung.txt").
+	Name string
+	// SubSuite names the folder the document is in: the suite name, then
+	// the subfolders ("invoices/edge").
+	SubSuite string
+	// Found is the document as discovery hands it to invx run: normalised
+	// text and digest.
+	Found  extract.Found
+	Expect Expect
+}
+
+// Load reads the suite under root: every NAME.txt with its NAME.expect.json,
+// in root and its subfolders. Hidden files and folders are ignored, as invx
+// run ignores them. A text without its expectation or the reverse, a text
+// run would skip (binary, not UTF-8, empty, oversized) and an expectation
+// with an unknown key or a badly typed value are errors naming the file.
+func Load(ctx context.Context, root string) (*Suite, error) {
+	st, err := os.Stat(root)
+	if err != nil {
+		return nil, fmt.Errorf("suite %s: %w", root, unwrapPath(err))
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("suite %s: not a folder (a suite is a folder of NAME.txt + NAME%s)", root, ExpectSuffix)
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("suite %s: %w", root, err)
+	}
+	s := &Suite{Name: filepath.Base(abs), Root: root}
+
+	var problems []error
+	texts := map[string]extract.Found{}
+	skipped := map[string]bool{} // texts run would skip, already reported
+	err = extract.Discover(ctx, root, extract.DiscoverOptions{Include: "*.txt", MaxBytes: MaxDocumentBytes},
+		func(d extract.Found) error {
+			texts[d.Path] = d
+			return nil
+		},
+		func(sk extract.Skipped) {
+			switch sk.Reason {
+			case extract.SkipNotIncluded, extract.SkipHidden:
+				return
+			}
+			if !strings.HasSuffix(sk.Display, ".txt") {
+				return
+			}
+			msg := sk.Reason
+			if sk.Detail != "" {
+				msg = sk.Detail
+			}
+			if rel, err := filepath.Rel(root, sk.Display); err == nil {
+				skipped[filepath.ToSlash(rel)] = true
+			}
+			problems = append(problems, fmt.Errorf("%s: %s (invx run would skip it)", sk.Display, msg))
+		})
+	if err != nil {
+		return nil, err
+	}
+
+	expects := map[string]string{} // text path -> expectation display path
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != root && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() || !strings.HasSuffix(d.Name(), ExpectSuffix) {
+			return nil
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
+		expects[strings.TrimSuffix(filepath.ToSlash(rel), ExpectSuffix)+".txt"] = p
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("suite %s: %w", root, err)
+	}
+
+	names := make([]string, 0, len(texts))
+	for name := range texts {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		found := texts[name]
+		ep, ok := expects[name]
+		if !ok {
+			problems = append(problems, fmt.Errorf("%s: no %s beside it", found.Display, path.Base(strings.TrimSuffix(name, ".txt")+ExpectSuffix)))
+			continue
+		}
+		exp, err := readExpect(ep)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		sub := s.Name
+		if dir := path.Dir(name); dir != "." {
+			sub += "/" + dir
+		}
+		s.Docs = append(s.Docs, &Doc{Name: name, SubSuite: sub, Found: found, Expect: exp})
+	}
+	var orphans []string
+	for name, ep := range expects {
+		if _, ok := texts[name]; !ok && !skipped[name] {
+			orphans = append(orphans, ep)
+		}
+	}
+	slices.Sort(orphans)
+	for _, ep := range orphans {
+		problems = append(problems, fmt.Errorf("%s: no %s beside it", ep, path.Base(strings.TrimSuffix(filepath.ToSlash(ep), ExpectSuffix)+".txt")))
+	}
+	if len(problems) > 0 {
+		return nil, errors.Join(problems...)
+	}
+	if len(s.Docs) == 0 {
+		return nil, fmt.Errorf("suite %s: no NAME.txt + NAME%s pairs", root, ExpectSuffix)
+	}
+	return s, nil
+}
+
+// readExpect reads and checks one expectation file.
+func readExpect(p string) (Expect, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, unwrapPath(err))
+	}
+	exp, err := ParseExpect(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return exp, nil
+}
+
+// ParseExpect decodes an expectation: one JSON object whose keys are among
+// Fields. String facts are a string or null, total_minor an integer or
+// null, action_kinds an array of distinct strings.
+func ParseExpect(b []byte) (Expect, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var raw map[string]any
+	if err := dec.Decode(&raw); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	if raw == nil {
+		return nil, errors.New("not a JSON object")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("data after the JSON object")
+	}
+	keys := make([]string, 0, len(raw))
+	for k := range raw {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	exp := Expect{}
+	for _, k := range keys {
+		v := raw[k]
+		switch k {
+		case FieldSupplierName, FieldInvoiceNumber, FieldCurrency, FieldDueDate:
+			switch s := v.(type) {
+			case nil:
+				exp[k] = nil
+			case string:
+				exp[k] = s
+			default:
+				return nil, fmt.Errorf("%s: want a string or null", k)
+			}
+		case FieldTotalMinor:
+			switch n := v.(type) {
+			case nil:
+				exp[k] = nil
+			case json.Number:
+				i, err := n.Int64()
+				if err != nil || i < 0 {
+					return nil, fmt.Errorf("%s: %s is not a non-negative integer of minor units", k, n)
+				}
+				exp[k] = i
+			default:
+				return nil, fmt.Errorf("%s: want an integer or null", k)
+			}
+		case FieldActionKinds:
+			xs, ok := v.([]any)
+			if !ok {
+				return nil, fmt.Errorf("%s: want an array of action kinds", k)
+			}
+			kinds := make([]string, 0, len(xs))
+			for _, x := range xs {
+				s, ok := x.(string)
+				if !ok || s == "" {
+					return nil, fmt.Errorf("%s: want an array of action kinds (strings)", k)
+				}
+				if slices.Contains(kinds, s) {
+					return nil, fmt.Errorf("%s: %q twice", k, s)
+				}
+				kinds = append(kinds, s)
+			}
+			slices.Sort(kinds)
+			exp[k] = kinds
+		default:
+			return nil, fmt.Errorf("unknown key %q (known: %s)", k, strings.Join(Fields, ", "))
+		}
+	}
+	return exp, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

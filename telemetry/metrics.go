@@ -1,0 +1,254 @@
+// Package telemetry is invx's link to the outside observability world:
+// Prometheus metrics for one run (extract.Metrics backed by a registry,
+// written as a node-exporter textfile or pushed to a Pushgateway) and the
+// OpenTelemetry tracer provider, configured only by the standard OTEL_*
+// environment variables.
+//
+// Nothing here ever sees document text, model output or provider messages:
+// labels come from small fixed sets (tenant, provider, outcome, schema
+// version, category, token direction). Job keys, paths, invoice numbers and
+// model names are never labels; model names stay out to keep the number of
+// series bounded whatever a provider or --model says.
+package telemetry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/push"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/invx/invx/extract"
+	"github.com/invx/invx/schema"
+	"github.com/invx/invx/store"
+)
+
+// Metrics counts what a run does. It implements extract.Metrics and is safe
+// for concurrent use.
+type Metrics struct {
+	attempts        *prometheus.CounterVec
+	commits         *prometheus.CounterVec
+	rejections      *prometheus.CounterVec
+	duplicates      *prometheus.CounterVec
+	leaseRecoveries *prometheus.CounterVec
+	staleCommits    *prometheus.CounterVec
+	tokens          *prometheus.CounterVec
+	latency         *prometheus.HistogramVec
+	queueOldest     *prometheus.GaugeVec
+	outboxPending   *prometheus.GaugeVec
+}
+
+var _ extract.Metrics = (*Metrics)(nil)
+
+// LatencyBuckets are the upper bounds, in seconds, of
+// invx_provider_latency_seconds: from the offline rules provider
+// (milliseconds) to a slow model call (minutes).
+var LatencyBuckets = []float64{0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80, 160}
+
+// NewMetrics creates invx's metrics and registers them with reg. It panics
+// if reg already holds metrics of the same names (as
+// prometheus.MustRegister does): use one registry per Metrics.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: name, Help: help}, labels)
+	}
+	gauge := func(name, help string) *prometheus.GaugeVec {
+		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, []string{"tenant"})
+	}
+	m := &Metrics{
+		attempts: counter("invx_attempts_total", "Provider attempts by outcome.", "tenant", "provider", "outcome"),
+		commits:  counter("invx_commits_total", "Results committed.", "tenant", "schema_version"),
+		rejections: counter("invx_rejections_total", "Attempts whose answer was rejected, by validation category.",
+			"tenant", "category", "schema_version", "provider"),
+		duplicates: counter("invx_duplicates_suppressed_total",
+			"Documents not enqueued again because their text was already known under another path.", "tenant"),
+		leaseRecoveries: counter("invx_lease_recoveries_total", "Jobs taken over from an expired lease.", "tenant"),
+		staleCommits:    counter("invx_stale_commits_total", "Commits refused because their lease token was stale.", "tenant"),
+		tokens:          counter("invx_tokens_total", "Provider tokens by direction (input, output).", "tenant", "provider", "direction"),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "invx_provider_latency_seconds",
+			Help: "Duration of provider calls.", Buckets: LatencyBuckets}, []string{"provider"}),
+		queueOldest: gauge("invx_queue_oldest_age_seconds",
+			"Age of the tenant's oldest queued job at the end of the run (0: none)."),
+		outboxPending: gauge("invx_outbox_pending", "Outbox events not delivered yet at the end of the run."),
+	}
+	reg.MustRegister(m.attempts, m.commits, m.rejections, m.duplicates, m.leaseRecoveries, m.staleCommits,
+		m.tokens, m.latency, m.queueOldest, m.outboxPending)
+	return m
+}
+
+// Attempt implements extract.Metrics.
+func (m *Metrics) Attempt(a extract.AttemptMetric) {
+	provider := bounded(a.Provider, "none")
+	m.attempts.WithLabelValues(a.Tenant, provider, outcomeLabel(a.Outcome)).Inc()
+	if a.Outcome == store.OutcomeRejected {
+		m.rejections.WithLabelValues(a.Tenant, categoryLabel(a.Category), bounded(a.SchemaVersion, "none"), provider).Inc()
+	}
+	if a.Provider == "" {
+		// No call was made (the attempt budget was already spent).
+		return
+	}
+	m.latency.WithLabelValues(provider).Observe(a.Duration.Seconds())
+	if a.InputTokens > 0 {
+		m.tokens.WithLabelValues(a.Tenant, provider, "input").Add(float64(a.InputTokens))
+	}
+	if a.OutputTokens > 0 {
+		m.tokens.WithLabelValues(a.Tenant, provider, "output").Add(float64(a.OutputTokens))
+	}
+}
+
+// Committed implements extract.Metrics.
+func (m *Metrics) Committed(tenant, schemaVersion string) {
+	m.commits.WithLabelValues(tenant, bounded(schemaVersion, "none")).Inc()
+}
+
+// Duplicates implements extract.Metrics.
+func (m *Metrics) Duplicates(tenant string, n int) {
+	m.duplicates.WithLabelValues(tenant).Add(float64(n))
+}
+
+// LeaseRecovered implements extract.Metrics.
+func (m *Metrics) LeaseRecovered(tenant string) {
+	m.leaseRecoveries.WithLabelValues(tenant).Inc()
+}
+
+// StaleCommit implements extract.Metrics.
+func (m *Metrics) StaleCommit(tenant string) {
+	m.staleCommits.WithLabelValues(tenant).Inc()
+}
+
+// RecordQueue sets the queue and outbox gauges from the store, for tenant
+// (every tenant when empty). Call it at the end of a run; the gauges say
+// what the run left behind.
+func (m *Metrics) RecordQueue(ctx context.Context, st store.Store, tenant string, now time.Time) error {
+	stats, err := st.Stats(ctx, &store.StatsParams{Tenant: tenant, Now: now})
+	if err != nil {
+		return fmt.Errorf("read queue stats: %w", err)
+	}
+	seen := false
+	for _, s := range stats {
+		if tenant != "" && s.Tenant != tenant {
+			continue
+		}
+		seen = seen || s.Tenant == tenant
+		age := 0.0
+		if !s.OldestQueued.IsZero() {
+			age = max(now.Sub(s.OldestQueued).Seconds(), 0)
+		}
+		m.queueOldest.WithLabelValues(s.Tenant).Set(age)
+		m.outboxPending.WithLabelValues(s.Tenant).Set(float64(s.OutboxPending))
+	}
+	if tenant != "" && !seen {
+		m.queueOldest.WithLabelValues(tenant).Set(0)
+		m.outboxPending.WithLabelValues(tenant).Set(0)
+	}
+	return nil
+}
+
+// WriteTextfile writes what g gathers to path in the text exposition format,
+// atomically: a temporary file in the same directory, renamed over path, so
+// a node-exporter textfile collector never reads half a file. Give path the
+// .prom suffix the collector looks for; the temporary name does not end in
+// it.
+func WriteTextfile(path string, g prometheus.Gatherer) error {
+	if err := prometheus.WriteToTextfile(path, g); err != nil {
+		return fmt.Errorf("write metrics file %s: %w", path, err)
+	}
+	return nil
+}
+
+// Push replaces the metrics of job "invx" and group tenant on the
+// Pushgateway at gatewayURL (HTTP PUT) with what g gathers for that tenant:
+// its series, without their tenant label (the group carries it), and the
+// series that have no tenant label (provider latency). User and password in
+// the URL are sent as basic authentication and kept out of error messages.
+func Push(ctx context.Context, gatewayURL, tenant string, g prometheus.Gatherer) error {
+	u, err := url.Parse(gatewayURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return errors.New("--pushgateway: want an http:// or https:// URL")
+	}
+	var user *url.Userinfo
+	user, u.User = u.User, nil
+	p := push.New(u.String(), "invx").Gatherer(forTenant(g, tenant)).Grouping("tenant", tenant)
+	if user != nil {
+		pw, _ := user.Password()
+		p = p.BasicAuth(user.Username(), pw)
+	}
+	if err := p.PushContext(ctx); err != nil {
+		return fmt.Errorf("push metrics to %s: %w", u, err)
+	}
+	return nil
+}
+
+// forTenant gathers g's series of one tenant with the tenant label removed,
+// and the series without a tenant label, as a Pushgateway group keyed by
+// tenant wants them.
+func forTenant(g prometheus.Gatherer, tenant string) prometheus.Gatherer {
+	return prometheus.GathererFunc(func() ([]*dto.MetricFamily, error) {
+		mfs, err := g.Gather()
+		if err != nil {
+			return nil, err
+		}
+		out := mfs[:0]
+		for _, mf := range mfs {
+			ms := mf.Metric[:0]
+			for _, m := range mf.Metric {
+				i := slices.IndexFunc(m.Label, func(l *dto.LabelPair) bool { return l.GetName() == "tenant" })
+				switch {
+				case i < 0:
+					ms = append(ms, m)
+				case m.Label[i].GetValue() == tenant:
+					m.Label = slices.Delete(m.Label, i, i+1)
+					ms = append(ms, m)
+				}
+			}
+			if len(ms) > 0 {
+				mf.Metric = ms
+				out = append(out, mf)
+			}
+		}
+		return out, nil
+	})
+}
+
+// outcomeLabel keeps the outcome label to the store's attempt outcomes.
+func outcomeLabel(o string) string {
+	switch o {
+	case store.OutcomeSucceeded, store.OutcomeRejected, store.OutcomeRetry, store.OutcomeFailed,
+		store.OutcomeStaleLease, store.OutcomeLeaseExpired, store.OutcomeReleased:
+		return o
+	}
+	return "other"
+}
+
+// providerCategories are the rejection categories adapters report for an
+// answer they could not use (a refusal, a truncated answer, ...), besides
+// the schema's validation categories.
+var providerCategories = []string{"provider", "refusal", "truncated", "content_filter", "empty"}
+
+// categoryLabel keeps the category label to a known set: a provider that
+// invents categories cannot grow the number of series.
+func categoryLabel(c string) string {
+	if slices.Contains(providerCategories, c) {
+		return c
+	}
+	for _, sc := range schema.Categories() {
+		if string(sc) == c {
+			return c
+		}
+	}
+	return "other"
+}
+
+// bounded returns s, or def when s is empty. Values are short identifiers
+// chosen by invx (provider names, schema versions), never input.
+func bounded(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
