@@ -29,6 +29,12 @@ type WorkOptions struct {
 	TokenBudget int64
 	Lease       time.Duration
 	Quiet       bool
+
+	// Set by invx work only.
+	allTenants   bool
+	wait         bool
+	maxPerTenant int
+	command      string
 }
 
 func addWorkFlags(fl *pflag.FlagSet, o *WorkOptions) {
@@ -75,11 +81,16 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	runID := newRunID()
 	// A job is always worked under the schema version it was keyed with;
 	// the runner's version only labels the run.
+	tenant := f.Tenant
+	if opts.allTenants {
+		tenant = ""
+	}
 	r := &extract.Runner{
-		Store: st, Provider: prov, Schema: schema.Latest(), Tenant: f.Tenant, RunID: runID,
+		Store: st, Provider: prov, Schema: schema.Latest(), Tenant: tenant, RunID: runID,
 		Owner: extract.LocalOwner(runID), Concurrency: opts.Concurrency, LeaseFor: opts.Lease,
 		MaxAttempts: opts.MaxAttempts, Repair: repair, MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget,
 		CallTimeout: callTimeout(&opts.Provider), NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
+		Command: opts.command, Wait: opts.wait, MaxPerTenant: opts.maxPerTenant,
 	}
 	started := f.Now()
 	if err := r.Begin(ctx); err != nil {
@@ -87,7 +98,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	}
 	errOut := f.IO.ErrOut
 	if f.IO.ErrTTY && !opts.Quiet {
-		if p, err := st.Pending(ctx, f.Tenant); err == nil && p.Total() > 0 {
+		if p, err := st.Pending(ctx, tenant); err == nil && p.Total() > 0 && !opts.wait {
 			bar := newBar(errOut, p.Total())
 			r.ProgressFunc = func(e extract.Event) {
 				if e.Kind == extract.EventJobDone {

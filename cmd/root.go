@@ -226,6 +226,7 @@ often a file is seen, a worker crashes or a call is retried.`,
 
 	root.AddCommand(
 		newCmdRun(f, nil),
+		newCmdWork(f, nil),
 		newCmdShow(f, nil),
 		newCmdJobs(f, nil),
 		newCmdReview(f, nil),
