@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -357,6 +358,13 @@ func evalTargets(opts *EvalOptions) ([]evalTarget, error) {
 			return nil, &usageError{err: fmt.Errorf("--provider %q: label %q names the same folder as another provider", spec, t.label)}
 		}
 		names[fileName(t.label)] = true
+		if opts.KeepDB != "" {
+			db := filepath.Join(opts.KeepDB, fileName(t.label)+".db")
+			if _, err := os.Stat(db); err == nil {
+				return nil, &usageError{err: fmt.Errorf("--keep-db: %s exists; an evaluation needs a fresh database", db),
+					try: "remove it, or keep the databases elsewhere"}
+			}
+		}
 		if opts.Record != "" {
 			t.opts.Record = filepath.Join(opts.Record, fileName(t.label))
 			if entries, err := os.ReadDir(t.opts.Record); err == nil && len(entries) > 0 {
@@ -421,12 +429,7 @@ func evalOne(ctx context.Context, f *Factory, opts *EvalOptions, t evalTarget, s
 		repair = defRepair
 	}
 
-	dbPath := filepath.Join(dbDir, fileName(t.label)+".db")
-	if _, err := os.Stat(dbPath); err == nil {
-		return nil, &usageError{err: fmt.Errorf("--keep-db: %s exists; an evaluation needs a fresh database", dbPath),
-			try: "remove it, or keep the databases elsewhere"}
-	}
-	st, err := sqlite.Open(ctx, dbPath)
+	st, err := sqlite.Open(ctx, filepath.Join(dbDir, fileName(t.label)+".db"))
 	if err != nil {
 		return nil, err
 	}
@@ -438,13 +441,12 @@ func evalOne(ctx context.Context, f *Factory, opts *EvalOptions, t evalTarget, s
 	cfg := &eval.Config{Store: st, Provider: prov, Label: t.label, Schema: v, Tenant: f.Tenant,
 		Concurrency: opts.Concurrency, MaxAttempts: maxAttempts, Repair: repair, CallTimeout: callTimeout(&t.opts),
 		Prices: prices, NowFunc: f.Now, Logger: f.Logger()}
-	bar := (interface{ Finish() error })(nil)
+	var bar *progressbar.ProgressBar
 	if f.IO.ErrTTY && !opts.Quiet {
-		b := newBar(f.IO.ErrOut, len(suite.Docs))
-		bar = b
+		bar = newBar(f.IO.ErrOut, len(suite.Docs))
 		cfg.ProgressFunc = func(e extract.Event) {
 			if e.Kind == extract.EventJobDone {
-				_ = b.Add(1)
+				_ = bar.Add(1)
 			}
 		}
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/postgres"
 	"github.com/invx/invx/store/sqlite"
 )
 
@@ -95,7 +96,12 @@ func (f *Factory) OpenExistingStore(ctx context.Context) (store.Store, error) {
 func (f *Factory) openStore(ctx context.Context, mustExist bool) (store.Store, error) {
 	dsn := f.DB
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
-		return nil, &configError{msg: "--db " + redactDSN(dsn) + ": the PostgreSQL driver is not available in this build yet"}
+		st, err := postgres.Open(ctx, dsn)
+		if err != nil {
+			// pgx errors may carry the DSN: never print the password.
+			return nil, fmt.Errorf("--db %s: %s", redactDSN(dsn), strings.ReplaceAll(err.Error(), dsn, redactDSN(dsn)))
+		}
+		return st, nil
 	}
 	if mustExist {
 		if _, err := os.Stat(strings.TrimPrefix(dsn, "sqlite://")); err != nil {

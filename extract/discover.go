@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 )
 
 // Skip reasons, as they appear in summaries.
@@ -22,6 +23,7 @@ const (
 	SkipEmpty       = "empty"
 	SkipNotIncluded = "not_included"
 	SkipUnreadable  = "unreadable"
+	SkipBadName     = "bad_name"
 )
 
 // DiscoverOptions control which files are taken.
@@ -100,6 +102,15 @@ func Discover(ctx context.Context, root string, opts DiscoverOptions, found func
 			return nil
 		}
 		name := d.Name()
+		if !utf8.ValidString(p) {
+			// A path is stored and shown; one that is not UTF-8 can be
+			// neither faithfully.
+			skipped(Skipped{Display: display(p), Reason: SkipBadName, Detail: "file name is not valid UTF-8"})
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
 		if strings.HasPrefix(name, ".") && p != single {
 			skipped(Skipped{Display: display(p), Reason: SkipHidden})
 			if d.IsDir() {

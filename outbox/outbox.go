@@ -187,12 +187,6 @@ func (d *Deliverer) defaults() {
 	if d.MaxBackoff <= 0 {
 		d.MaxBackoff = DefaultMaxBackoff
 	}
-	switch {
-	case d.Wait == 0:
-		d.Wait = DefaultWait
-	case d.Wait < 0:
-		d.Wait = 0
-	}
 	if d.PollInterval <= 0 {
 		d.PollInterval = 500 * time.Millisecond
 	}
@@ -224,6 +218,18 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	}
+}
+
+// waitBound is Wait with its default; defaults leaves Wait as it is, so a
+// negative Wait stays "no waiting" however often Deliver runs.
+func (d *Deliverer) waitBound() time.Duration {
+	switch {
+	case d.Wait == 0:
+		return DefaultWait
+	case d.Wait < 0:
+		return 0
+	}
+	return d.Wait
 }
 
 // leaseFor is how long a claimed batch is ours: every event of a batch is
@@ -285,7 +291,7 @@ func (d *Deliverer) loop(ctx context.Context, sum *Summary) error {
 		// An event due now that could not be claimed is held by another
 		// deliverer: look again after PollInterval.
 		wait := max(wake.Sub(d.NowFunc()), d.PollInterval)
-		if idle+wait > d.Wait {
+		if idle+wait > d.waitBound() {
 			// Not due soon enough: leave it to the next run.
 			return nil
 		}

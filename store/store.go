@@ -157,9 +157,11 @@ type Store interface {
 	Stats(ctx context.Context, p *StatsParams) ([]*TenantStats, error)
 	// ListOutboxEvents lists outbox events, oldest first.
 	ListOutboxEvents(ctx context.Context, p *ListOutboxParams) ([]*OutboxEvent, error)
-	// ClaimOutbox leases pending events that are due, for delivery. An event
-	// whose deliverer died becomes claimable again when its lease expires
-	// (or at once once ReapLeases saw its owner gone).
+	// ClaimOutbox leases pending events that are due, for delivery, and
+	// counts the delivery attempt then (a deliverer that dies mid-send has
+	// still used an attempt). An event whose deliverer died becomes
+	// claimable again when its lease expires (or at once once ReapLeases saw
+	// its owner gone).
 	ClaimOutbox(ctx context.Context, p *ClaimOutboxParams) ([]*OutboxEvent, error)
 	// FinishOutbox records a delivery attempt, fenced by the event's lease
 	// token: delivered, pending again (with NextTryAt) or failed (parked).

@@ -1,0 +1,534 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/invx/invx/store"
+)
+
+// ListJobs implements store.Store.
+func (s *Store) ListJobs(ctx context.Context, p *store.ListJobsParams) ([]*store.Job, error) {
+	cols := strings.Replace(jobColumns, "coalesce(source_text, '')", "''", 1)
+	var a args
+	q := `SELECT ` + cols + ` FROM jobs WHERE true`
+	if p.Tenant != "" {
+		q += ` AND tenant = ` + a.add(p.Tenant)
+	}
+	if len(p.States) > 0 {
+		q += ` AND state = ANY(` + a.add(p.States) + `)`
+	}
+	if !p.Since.IsZero() {
+		q += ` AND updated_at >= ` + a.add(ms(p.Since))
+	}
+	q += ` ORDER BY updated_at DESC, id DESC`
+	if p.Limit > 0 {
+		q += ` LIMIT ` + a.add(p.Limit)
+	}
+	rows, err := s.pool.Query(ctx, q, a...)
+	if err != nil {
+		return nil, fmt.Errorf("list jobs: %w", interpret(err))
+	}
+	jobs, err := scanJobs(rows)
+	if err != nil {
+		return nil, fmt.Errorf("list jobs: %w", err)
+	}
+	return jobs, nil
+}
+
+// ReleaseHeld implements store.Store.
+func (s *Store) ReleaseHeld(ctx context.Context, p *store.JobActionParams) error {
+	_, now, err := clock(ctx, s.pool, p.Now)
+	if err != nil {
+		return fmt.Errorf("release held job %s: %w", p.JobKey, err)
+	}
+	tag, err := s.pool.Exec(ctx, `UPDATE jobs SET state = 'queued', held_reason = NULL, updated_at = $1
+		WHERE tenant = $2 AND job_key = $3 AND state = 'held'`, now, p.Tenant, p.JobKey)
+	if err != nil {
+		return fmt.Errorf("release held job %s: %w", p.JobKey, interpret(err))
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("release job %s: not held: %w", p.JobKey, store.ErrNotFound)
+	}
+	return nil
+}
+
+// Dismiss implements store.Store.
+func (s *Store) Dismiss(ctx context.Context, p *store.JobActionParams) error {
+	_, now, err := clock(ctx, s.pool, p.Now)
+	if err != nil {
+		return fmt.Errorf("dismiss job %s: %w", p.JobKey, err)
+	}
+	tag, err := s.pool.Exec(ctx, `UPDATE jobs SET state = 'dismissed', dismiss_reason = $1, updated_at = $2
+		WHERE tenant = $3 AND job_key = $4 AND state IN ('rejected', 'failed', 'held')`, text(p.Reason), now, p.Tenant, p.JobKey)
+	if err != nil {
+		return fmt.Errorf("dismiss job %s: %w", p.JobKey, interpret(err))
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("dismiss job %s: not rejected, failed or held: %w", p.JobKey, store.ErrNotFound)
+	}
+	return nil
+}
+
+// Requeue implements store.Store.
+func (s *Store) Requeue(ctx context.Context, p *store.RequeueParams) (int, error) {
+	if len(p.Keys) == 0 && len(p.States) == 0 {
+		return 0, errors.New("requeue: name job keys or states")
+	}
+	_, now, err := clock(ctx, s.pool, p.Now)
+	if err != nil {
+		return 0, fmt.Errorf("requeue jobs: %w", err)
+	}
+	var a args
+	q := `UPDATE jobs SET state = 'queued', budget_base = attempts, next_attempt_at = NULL, updated_at = ` + a.add(now) + `
+		WHERE tenant = ` + a.add(p.Tenant) + ` AND state IN ('failed', 'rejected') AND source_text IS NOT NULL`
+	if len(p.Keys) > 0 {
+		q += ` AND job_key = ANY(` + a.add(p.Keys) + `)`
+	} else {
+		q += ` AND state = ANY(` + a.add(p.States) + `)`
+	}
+	tag, err := s.pool.Exec(ctx, q, a...)
+	if err != nil {
+		return 0, fmt.Errorf("requeue jobs: %w", interpret(err))
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// ListResults implements store.Store.
+func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn func(*store.ResultRow) error) error {
+	var a args
+	q := `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, r.result, r.attempt_id, r.run_id, r.shadow,
+			r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path, j.source_digest
+		FROM results r JOIN jobs j ON j.id = r.job_id WHERE true`
+	if p.Tenant != "" {
+		q += ` AND r.tenant = ` + a.add(p.Tenant)
+	}
+	if p.SchemaVersion != "" {
+		q += ` AND r.schema_version = ` + a.add(p.SchemaVersion)
+	}
+	if !p.Since.IsZero() {
+		q += ` AND r.committed_at >= ` + a.add(ms(p.Since))
+	}
+	if !p.IncludeSuperseded {
+		q += ` AND r.superseded_by IS NULL`
+	}
+	if !p.IncludeShadow {
+		q += ` AND NOT r.shadow`
+	}
+	q += ` ORDER BY r.committed_at, r.id`
+	rows, err := s.pool.Query(ctx, q, a...)
+	if err != nil {
+		return fmt.Errorf("list results: %w", interpret(err))
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r store.ResultRow
+		var body string
+		var committed *int64
+		if err := rows.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &r.Shadow,
+			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest); err != nil {
+			return fmt.Errorf("list results: %w", interpret(err))
+		}
+		r.JSON, r.CommittedAt = []byte(body), fromMS(committed)
+		if err := fn(&r); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("list results: %w", interpret(err))
+	}
+	return nil
+}
+
+// Stats implements store.Store.
+func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
+	by := map[string]*store.TenantStats{}
+	get := func(t string) *store.TenantStats {
+		ts, ok := by[t]
+		if !ok {
+			ts = &store.TenantStats{Tenant: t, JobsByState: map[string]int{}, RejectedBy: map[string]int{},
+				RejectedByProvider: map[string]int{}, AttemptsByOutcome: map[string]int{}}
+			by[t] = ts
+		}
+		return ts
+	}
+	since := ms(p.Since)
+	// window is "col >= since" plus the tenant filter on tenantCol.
+	window := func(a *args, col, tenantCol string) string {
+		w := col + ` >= ` + a.add(since)
+		if p.Tenant != "" {
+			w += ` AND ` + tenantCol + ` = ` + a.add(p.Tenant)
+		}
+		return w
+	}
+	tenantOnly := func(a *args) string {
+		if p.Tenant == "" {
+			return ""
+		}
+		return ` AND tenant = ` + a.add(p.Tenant)
+	}
+	each := func(q string, a args, dest []any, fn func() error) error {
+		rows, err := s.pool.Query(ctx, q, a...)
+		if err != nil {
+			return interpret(err)
+		}
+		_, err = pgx.ForEachRow(rows, dest, fn)
+		return interpret(err)
+	}
+
+	// Jobs by state (touched in the window), rejected by category, recoveries.
+	{
+		var a args
+		var t, st, cat string
+		var n, rec int
+		err := each(`SELECT tenant, state, coalesce(nullif(last_category, ''), last_error_class, ''), count(*),
+				sum(lease_recoveries)::bigint
+			FROM jobs WHERE `+window(&a, "updated_at", "tenant")+` GROUP BY 1, 2, 3`, a,
+			[]any{&t, &st, &cat, &n, &rec}, func() error {
+				ts := get(t)
+				ts.JobsByState[st] += n
+				ts.LeaseRecoveries += rec
+				if st == store.StateRejected {
+					ts.RejectedBy[firstNonEmpty(cat, "unknown")] += n
+				}
+				return nil
+			})
+		if err != nil {
+			return nil, fmt.Errorf("stats jobs: %w", err)
+		}
+	}
+	// Attempts by outcome, provider and model: tokens, rejections, stale leases.
+	tokens := map[string]map[[2]string]*store.TokenUsage{}
+	{
+		var a args
+		var t, outcome, prov, model, version string
+		var n int
+		var in, out int64
+		err := each(`SELECT a.tenant, a.outcome, a.provider, a.model, j.schema_version, count(*),
+				sum(a.input_tokens)::bigint, sum(a.output_tokens)::bigint
+			FROM attempts a JOIN jobs j ON j.id = a.job_id WHERE `+window(&a, "a.started_at", "a.tenant")+`
+			GROUP BY 1, 2, 3, 4, 5`, a, []any{&t, &outcome, &prov, &model, &version, &n, &in, &out}, func() error {
+			ts := get(t)
+			ts.Attempts += n
+			ts.AttemptsByOutcome[firstNonEmpty(outcome, "in_flight")] += n
+			switch outcome {
+			case store.OutcomeStaleLease:
+				ts.StaleLeases += n
+			case store.OutcomeRejected:
+				ts.RejectedByProvider[version+"/"+firstNonEmpty(prov, "unknown")] += n
+			}
+			if tokens[t] == nil {
+				tokens[t] = map[[2]string]*store.TokenUsage{}
+			}
+			k := [2]string{prov, model}
+			u := tokens[t][k]
+			if u == nil {
+				u = &store.TokenUsage{Provider: prov, Model: model}
+				tokens[t][k] = u
+			}
+			u.Attempts += n
+			u.InputTokens += in
+			u.OutputTokens += out
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("stats attempts: %w", err)
+		}
+	}
+	for t, m := range tokens {
+		ts := get(t)
+		for _, u := range m {
+			ts.Tokens = append(ts.Tokens, *u)
+		}
+		sort.Slice(ts.Tokens, func(i, j int) bool {
+			a, b := ts.Tokens[i], ts.Tokens[j]
+			return a.Provider+"\x00"+a.Model < b.Provider+"\x00"+b.Model
+		})
+	}
+	// Commits and enqueue-to-commit latency.
+	lat := map[string][]int64{}
+	{
+		var a args
+		var t string
+		var d int64
+		err := each(`SELECT r.tenant, r.committed_at - j.created_at FROM results r JOIN jobs j ON j.id = r.job_id
+			WHERE NOT r.shadow AND `+window(&a, "r.committed_at", "r.tenant"), a, []any{&t, &d}, func() error {
+			get(t).Commits++
+			lat[t] = append(lat[t], d)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("stats results: %w", err)
+		}
+	}
+	for t, ds := range lat {
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		ts := get(t)
+		ts.CommitLatencyP50 = msDuration(percentile(ds, 0.50))
+		ts.CommitLatencyP95 = msDuration(percentile(ds, 0.95))
+	}
+	// Runs: documents seen and duplicates, from their JSON summaries
+	// (FinishRun stores only valid JSON, so the cast cannot fail).
+	{
+		var a args
+		var t string
+		var seen, dups int64
+		err := each(`SELECT tenant,
+				coalesce(sum((summary::jsonb ->> 'files_seen')::numeric), 0)::bigint,
+				coalesce(sum((summary::jsonb ->> 'duplicates_suppressed')::numeric), 0)::bigint
+			FROM runs WHERE summary IS NOT NULL AND `+window(&a, "started_at", "tenant")+` GROUP BY tenant`, a,
+			[]any{&t, &seen, &dups}, func() error {
+				ts := get(t)
+				ts.DocumentsSeen += int(seen)
+				ts.Duplicates += int(dups)
+				return nil
+			})
+		if err != nil {
+			return nil, fmt.Errorf("stats runs: %w", err)
+		}
+	}
+	// Oldest queued job (any time: a stuck queue is what this is for).
+	{
+		var a args
+		var t string
+		var at *int64
+		err := each(`SELECT tenant, min(created_at) FROM jobs WHERE state IN ('queued', 'retry_wait')`+tenantOnly(&a)+
+			` GROUP BY tenant`, a, []any{&t, &at}, func() error {
+			get(t).OldestQueued = fromMS(at)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("stats queue: %w", err)
+		}
+	}
+	{
+		var a args
+		var t, st string
+		var n int
+		var at *int64
+		err := each(`SELECT tenant, state, count(*), min(created_at) FROM outbox WHERE state IN ('pending', 'failed')`+
+			tenantOnly(&a)+` GROUP BY 1, 2`, a, []any{&t, &st, &n, &at}, func() error {
+			ts := get(t)
+			if st == store.OutboxPending {
+				ts.OutboxPending, ts.OldestPending = n, fromMS(at)
+			} else {
+				ts.OutboxFailed = n
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("stats outbox: %w", err)
+		}
+	}
+	out := make([]*store.TenantStats, 0, len(by))
+	for _, ts := range by {
+		out = append(out, ts)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Tenant < out[j].Tenant })
+	return out, nil
+}
+
+func percentile(sorted []int64, q float64) int64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(q*float64(len(sorted)-1) + 0.5)
+	return sorted[min(i, len(sorted)-1)]
+}
+
+func firstNonEmpty(a ...string) string {
+	for _, s := range a {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+const outboxColumns = `id, tenant, event_key, job_key, action_id, kind, payload, state, attempts, created_at, delivered_at,
+	next_try_at, coalesce(last_error, ''), lease_token`
+
+func scanOutbox(r pgx.Row) (*store.OutboxEvent, error) {
+	var e store.OutboxEvent
+	var created, delivered, next *int64
+	var payload string
+	if err := r.Scan(&e.ID, &e.Tenant, &e.EventKey, &e.JobKey, &e.ActionID, &e.Kind, &payload, &e.State, &e.Attempts,
+		&created, &delivered, &next, &e.LastError, &e.Token); err != nil {
+		return nil, interpret(err)
+	}
+	e.Payload = []byte(payload)
+	e.CreatedAt, e.DeliveredAt, e.NextTryAt = fromMS(created), fromMS(delivered), fromMS(next)
+	return &e, nil
+}
+
+func scanOutboxRows(rows pgx.Rows) ([]*store.OutboxEvent, error) {
+	defer rows.Close()
+	var out []*store.OutboxEvent
+	for rows.Next() {
+		e, err := scanOutbox(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, interpret(rows.Err())
+}
+
+// ListOutboxEvents implements store.Store.
+func (s *Store) ListOutboxEvents(ctx context.Context, p *store.ListOutboxParams) ([]*store.OutboxEvent, error) {
+	var a args
+	q := `SELECT ` + outboxColumns + ` FROM outbox WHERE true`
+	if p.Tenant != "" {
+		q += ` AND tenant = ` + a.add(p.Tenant)
+	}
+	if p.Pending {
+		q += ` AND state IN ('pending', 'failed')`
+	}
+	q += ` ORDER BY id`
+	if p.Limit > 0 {
+		q += ` LIMIT ` + a.add(p.Limit)
+	}
+	rows, err := s.pool.Query(ctx, q, a...)
+	if err != nil {
+		return nil, fmt.Errorf("list outbox: %w", interpret(err))
+	}
+	out, err := scanOutboxRows(rows)
+	if err != nil {
+		return nil, fmt.Errorf("list outbox: %w", err)
+	}
+	return out, nil
+}
+
+// ClaimOutbox implements store.Store. Like job claims, events are taken
+// with FOR UPDATE SKIP LOCKED, so concurrent deliverers never take one
+// event twice.
+func (s *Store) ClaimOutbox(ctx context.Context, p *store.ClaimOutboxParams) ([]*store.OutboxEvent, error) {
+	if p.Limit <= 0 {
+		return nil, nil
+	}
+	nowT, now, err := clock(ctx, s.pool, p.Now)
+	if err != nil {
+		return nil, fmt.Errorf("claim outbox events: %w", err)
+	}
+	var out []*store.OutboxEvent
+	err = s.tx(ctx, func(tx pgx.Tx) error {
+		out = out[:0]
+		var a args
+		n := a.add(now)
+		q := `SELECT id FROM outbox WHERE state = 'pending' AND coalesce(next_try_at, 0) <= ` + n +
+			` AND coalesce(lease_expires_at, 0) <= ` + n
+		if p.Tenant != "" {
+			q += ` AND tenant = ` + a.add(p.Tenant)
+		}
+		q += ` ORDER BY id LIMIT ` + a.add(p.Limit) + ` FOR UPDATE SKIP LOCKED`
+		rows, err := tx.Query(ctx, q, a...)
+		if err != nil {
+			return err
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		rows, err = tx.Query(ctx, `UPDATE outbox SET lease_owner = $1, lease_token = lease_token + 1,
+				lease_expires_at = $2, attempts = attempts + 1
+			WHERE id = ANY($3) RETURNING `+outboxColumns, p.Owner, ms(nowT.Add(p.LeaseFor)), ids)
+		if err != nil {
+			return err
+		}
+		if out, err = scanOutboxRows(rows); err != nil {
+			return err
+		}
+		// RETURNING has no order: give them back oldest first.
+		sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("claim outbox events: %w", err)
+	}
+	return out, nil
+}
+
+// FinishOutbox implements store.Store.
+func (s *Store) FinishOutbox(ctx context.Context, p *store.FinishOutboxParams) error {
+	switch p.State {
+	case store.OutboxDelivered, store.OutboxPending, store.OutboxFailed:
+	default:
+		return fmt.Errorf("finish outbox event %d: bad state %q", p.ID, p.State)
+	}
+	var delivered *int64
+	if p.State == store.OutboxDelivered {
+		_, now, err := clock(ctx, s.pool, p.Now)
+		if err != nil {
+			return fmt.Errorf("finish outbox event %d: %w", p.ID, err)
+		}
+		delivered = &now
+	}
+	tag, err := s.pool.Exec(ctx, `UPDATE outbox SET state = $1, next_try_at = $2, last_error = $3, delivered_at = $4,
+			lease_owner = NULL, lease_expires_at = NULL
+		WHERE id = $5 AND lease_token = $6 AND state = 'pending'`,
+		p.State, nullMS(p.NextTryAt), text(p.Error), delivered, p.ID, p.Token)
+	if err != nil {
+		return fmt.Errorf("finish outbox event %d: %w", p.ID, interpret(err))
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("finish outbox event %d: %w", p.ID, store.ErrStaleLease)
+	}
+	return nil
+}
+
+func (s *Store) reapOutbox(ctx context.Context, p *store.ReapLeasesParams, now int64) error {
+	owners, err := s.strings(ctx, `SELECT DISTINCT lease_owner FROM outbox WHERE state = 'pending' AND lease_owner IS NOT NULL
+		AND lease_expires_at > $1`, now)
+	if err != nil {
+		return fmt.Errorf("list outbox lease owners: %w", err)
+	}
+	for _, o := range owners {
+		if p.Alive(o) {
+			continue
+		}
+		if _, err := s.pool.Exec(ctx, `UPDATE outbox SET lease_expires_at = $1 WHERE state = 'pending' AND lease_owner = $2`,
+			now, o); err != nil {
+			return fmt.Errorf("expire outbox leases of %s: %w", o, interpret(err))
+		}
+	}
+	return nil
+}
+
+// Prune implements store.Store.
+func (s *Store) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneResult, error) {
+	var r store.PruneResult
+	terminal := `state IN ('succeeded', 'rejected', 'failed', 'dismissed') AND updated_at < $1`
+	a := args{ms(p.Before)}
+	if p.Tenant != "" {
+		terminal += ` AND tenant = ` + a.add(p.Tenant)
+	}
+	err := s.tx(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT count(*), coalesce(sum(octet_length(source_text)), 0)::bigint FROM jobs
+			WHERE source_text IS NOT NULL AND `+terminal, a...).Scan(&r.Jobs, &r.TextBytes); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, `SELECT count(*), coalesce(sum(octet_length(output)), 0)::bigint FROM attempts
+			WHERE (output IS NOT NULL OR message <> '') AND job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, a...).
+			Scan(&r.Attempts, &r.OutputBytes); err != nil {
+			return err
+		}
+		if p.DryRun {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE attempts SET output = NULL, message = ''
+			WHERE (output IS NOT NULL OR message <> '') AND job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, a...); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE jobs SET source_text = NULL WHERE source_text IS NOT NULL AND `+terminal, a...)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("prune: %w", err)
+	}
+	return &r, nil
+}

@@ -1,0 +1,256 @@
+// Package postgres is the PostgreSQL store driver of invx, on pgx v5. Any
+// number of invx processes on any number of hosts may share one database:
+// claims take rows with SELECT ... FOR UPDATE SKIP LOCKED, so concurrent
+// workers never wait for each other's jobs, and every write that moves a job
+// is fenced by its lease token, in one transaction.
+//
+// # Time
+//
+// Leases, retry times and outbox delivery times are Unix milliseconds, as in
+// the SQLite driver. They are computed from the Now that invx passes in each
+// call: the clock of the worker's host, not the database's. Hosts sharing a
+// database must therefore keep their clocks in sync (NTP); leases are long
+// (a minute by default, renewed every third of that) next to any skew NTP
+// leaves. Where a call's Now is the zero time, the driver reads the
+// database's clock instead (clock_timestamp(), in milliseconds), so a caller
+// can opt into one clock for every host.
+//
+// # Connections
+//
+// Open takes a PostgreSQL URL or keyword/value string as understood by pgx,
+// including its pool settings (pool_max_conns, ...). Tables live in the
+// connection's search_path (set search_path in the URL to use a schema of
+// its own). Migrations are applied at open under an advisory lock, so any
+// number of processes may start at once against a fresh database.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/invx/invx/store"
+)
+
+//go:embed migrations/*.sql
+var migrationFiles embed.FS
+
+// migrateLock is the advisory lock key that serialises migrations: "invx"
+// in ASCII. Advisory locks are per database, so databases never contend.
+const migrateLock int64 = 0x696e7678
+
+// maxTxTries bounds how often a transaction that PostgreSQL aborted for a
+// deadlock or a serialization failure is run again: the whole transaction
+// was rolled back, so running it again is safe. Writes take their row locks
+// in a fixed order where they can, so this is rare.
+const maxTxTries = 5
+
+// Store is the PostgreSQL implementation of store.Store.
+type Store struct {
+	pool *pgxpool.Pool
+	name string // host/database, for error messages (never the password)
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the database named by dsn (a postgres:// URL or a
+// keyword/value string) and applies pending migrations.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		// pgx redacts the password in its parse errors.
+		return nil, fmt.Errorf("open postgres store: %w", err)
+	}
+	if _, ok := cfg.ConnConfig.RuntimeParams["application_name"]; !ok {
+		cfg.ConnConfig.RuntimeParams["application_name"] = "invx"
+	}
+	s := &Store{name: fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database)}
+	s.pool, err = pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open postgres store %s: %w", s.name, err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.pool.Close()
+		return nil, fmt.Errorf("open postgres store %s: %w", s.name, err)
+	}
+	return s, nil
+}
+
+// Driver implements store.Store.
+func (s *Store) Driver() string { return "postgres" }
+
+// Close implements store.Store. It waits for borrowed connections to be
+// given back.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// Pool exposes the connection pool to this driver's tests and to
+// diagnostics; callers outside store must use Store.
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+func (s *Store) migrate(ctx context.Context) error {
+	sub, err := fs.Sub(migrationFiles, "migrations")
+	if err != nil {
+		return err
+	}
+	ms, err := store.LoadMigrations(sub)
+	if err != nil {
+		return err
+	}
+	return s.tx(ctx, func(tx pgx.Tx) error {
+		// Held until this transaction ends: a second process opening a
+		// fresh database waits here, then finds the migrations applied.
+		// It must come before CREATE TABLE IF NOT EXISTS, which is not
+		// safe against a concurrent create of the same table.
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrateLock); err != nil {
+			return fmt.Errorf("lock migrations: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+			version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
+			return fmt.Errorf("create schema_migrations: %w", err)
+		}
+		var cur int
+		if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&cur); err != nil {
+			return fmt.Errorf("read schema version: %w", err)
+		}
+		if cur > len(ms) {
+			return fmt.Errorf("database schema version %d is newer than this invx (%d): upgrade invx", cur, len(ms))
+		}
+		for _, m := range store.Pending(ms, cur) {
+			// No arguments: pgx sends it with the simple protocol, which
+			// runs a file of several statements.
+			if _, err := tx.Exec(ctx, m.SQL); err != nil {
+				return fmt.Errorf("apply migration %03d_%s: %w", m.Version, m.Name, err)
+			}
+			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, `+clockSQL+`)`,
+				m.Version, m.Name); err != nil {
+				return fmt.Errorf("record migration %03d: %w", m.Version, err)
+			}
+		}
+		return nil
+	})
+}
+
+// tx runs fn in one transaction (READ COMMITTED) and commits it. A
+// transaction aborted by a deadlock or serialization failure is run again,
+// a few times, since nothing of it was kept; fn must start from scratch
+// each time.
+func (s *Store) tx(ctx context.Context, fn func(pgx.Tx) error) error {
+	for try := 1; ; try++ {
+		err := pgx.BeginFunc(ctx, s.pool, fn)
+		if err == nil || try == maxTxTries || !retryable(err) {
+			return interpret(err)
+		}
+		// A short random pause, so the transactions that collided do not
+		// collide again in step.
+		t := time.NewTimer(time.Duration(rand.Int64N(int64(try) * int64(10*time.Millisecond))))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return interpret(err)
+		case <-t.C:
+		}
+	}
+}
+
+// Serialization failure and deadlock, the two errors after which
+// PostgreSQL asks for the transaction to be run again.
+const (
+	codeSerialization = "40001"
+	codeDeadlock      = "40P01"
+)
+
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == codeSerialization || pe.Code == codeDeadlock)
+}
+
+// interpret is the one place where PostgreSQL errors become store errors.
+func interpret(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return store.ErrNotFound
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code {
+		case codeSerialization:
+			return fmt.Errorf("concurrent update, try again: %w", err)
+		case codeDeadlock:
+			return fmt.Errorf("deadlock with another invx process, try again: %w", err)
+		}
+	}
+	return err
+}
+
+// querier is what both the pool and a transaction offer.
+type querier interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// clockSQL is the database's clock in Unix milliseconds: the actual time,
+// not the transaction's start (now()).
+const clockSQL = `(extract(epoch from clock_timestamp()) * 1000)::bigint`
+
+// clock resolves a call's Now: t itself (the worker's clock, what invx
+// passes), or the database's clock when t is zero. It returns the time and
+// the same instant in Unix milliseconds.
+func clock(ctx context.Context, q querier, t time.Time) (time.Time, int64, error) {
+	if !t.IsZero() {
+		return t, t.UnixMilli(), nil
+	}
+	var v int64
+	if err := q.QueryRow(ctx, `SELECT `+clockSQL).Scan(&v); err != nil {
+		return t, 0, fmt.Errorf("read database clock: %w", interpret(err))
+	}
+	return time.UnixMilli(v).UTC(), v, nil
+}
+
+// ms is t in Unix milliseconds, 0 for the zero time (as in store/sqlite).
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// nullMS is t in Unix milliseconds, NULL for the zero time.
+func nullMS(t time.Time) *int64 {
+	if t.IsZero() {
+		return nil
+	}
+	v := t.UnixMilli()
+	return &v
+}
+
+// fromMS reads a nullable millisecond column; NULL and 0 are the zero time.
+func fromMS(v *int64) time.Time {
+	if v == nil || *v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(*v).UTC()
+}
+
+func msDuration(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
+
+// args numbers query arguments as they are added: a.add(v) returns "$n".
+type args []any
+
+func (a *args) add(v any) string {
+	*a = append(*a, v)
+	return fmt.Sprintf("$%d", len(*a))
+}

@@ -1,0 +1,436 @@
+package postgres_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/postgres"
+	"github.com/invx/invx/store/storetest"
+)
+
+// adminDSN is the database the tests create their own databases from.
+// .ci/postgres.sh starts a throwaway server and prints it.
+func adminDSN(t *testing.T) string {
+	t.Helper()
+	dsn := os.Getenv("INVX_TEST_POSTGRES")
+	if dsn == "" {
+		t.Skip("INVX_TEST_POSTGRES is not set: set it to an admin DSN, e.g. from eval \"$(bash .ci/postgres.sh)\", to run the PostgreSQL store tests")
+	}
+	return dsn
+}
+
+// freshDB creates an empty database for one test, dropped when the test
+// ends, and returns its DSN: tests never share state and may run in
+// parallel.
+func freshDB(t *testing.T) string {
+	t.Helper()
+	admin := adminDSN(t)
+	ctx := context.Background()
+	b := make([]byte, 8)
+	rand.Read(b)
+	name := "invx_test_" + hex.EncodeToString(b)
+	ident := pgx.Identifier{name}.Sanitize()
+	exec := func(sql string) error {
+		conn, err := pgx.Connect(ctx, admin)
+		if err != nil {
+			return err
+		}
+		defer conn.Close(ctx)
+		_, err = conn.Exec(ctx, sql)
+		return err
+	}
+	if err := exec("CREATE DATABASE " + ident); err != nil {
+		t.Fatalf("create test database: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := exec("DROP DATABASE IF EXISTS " + ident + " WITH (FORCE)"); err != nil {
+			t.Errorf("drop test database %s: %v", name, err)
+		}
+	})
+	return withDatabase(t, admin, name)
+}
+
+// withDatabase points dsn (a URL or keyword/value string) at database name.
+func withDatabase(t *testing.T, dsn, name string) string {
+	t.Helper()
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err != nil {
+			t.Fatalf("INVX_TEST_POSTGRES: %v", err)
+		}
+		u.Path = "/" + name
+		return u.String()
+	}
+	return dsn + " dbname=" + name // the last setting wins
+}
+
+func open(t *testing.T, dsn string) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	return s
+}
+
+func migrationFiles(t *testing.T) int {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("migrations", "*.sql"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("migration files: %v (%d)", err, len(files))
+	}
+	return len(files)
+}
+
+func migrationRows(t *testing.T, s *postgres.Store) int {
+	t.Helper()
+	var n, maxV int
+	if err := s.Pool().QueryRow(context.Background(), `SELECT count(*), max(version) FROM schema_migrations`).Scan(&n, &maxV); err != nil {
+		t.Fatal(err)
+	}
+	if n != maxV {
+		t.Fatalf("schema_migrations: %d rows, highest version %d", n, maxV)
+	}
+	return n
+}
+
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	adminDSN(t)
+	storetest.Exercise(t, func(t *testing.T) store.Store { return open(t, freshDB(t)) })
+}
+
+// The numbering rule of store.LoadMigrations is checked here, without a
+// server, so a missing file fails the build's tests, not a user's open.
+func TestMigrationFilesLoad(t *testing.T) {
+	t.Parallel()
+	ms, err := store.LoadMigrations(os.DirFS("migrations"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != migrationFiles(t) {
+		t.Fatalf("loaded %d migrations, want %d", len(ms), migrationFiles(t))
+	}
+}
+
+// Several processes starting at once against a fresh database: the
+// advisory lock lets one migrate while the others wait, then find the
+// schema there.
+func TestConcurrentOpenMigratesOnce(t *testing.T) {
+	t.Parallel()
+	dsn := freshDB(t)
+	const n = 4
+	stores := make([]*postgres.Store, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			stores[i], errs[i] = postgres.Open(context.Background(), dsn)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("open %d: %v", i, err)
+		}
+		defer stores[i].Close()
+	}
+	if got, want := migrationRows(t, stores[0]), migrationFiles(t); got != want {
+		t.Fatalf("schema_migrations rows = %d, want %d (one per migration file)", got, want)
+	}
+	// And opening again applies nothing.
+	s := open(t, dsn)
+	defer s.Close()
+	if got, want := migrationRows(t, s), migrationFiles(t); got != want {
+		t.Fatalf("after reopen: schema_migrations rows = %d, want %d", got, want)
+	}
+}
+
+// With MaxPerTenant, the cap holds across processes claiming at once: each
+// store here has its own pool, like separate invx work processes.
+func TestMaxPerTenantAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	dsn := freshDB(t)
+	ctx := context.Background()
+	const procs, maxPer = 4, 3
+	stores := make([]*postgres.Store, procs)
+	for i := range stores {
+		stores[i] = open(t, dsn)
+		defer stores[i].Close()
+	}
+	var docs []store.Document
+	for i := range 40 {
+		docs = append(docs, storetest.Doc("t1", fmt.Sprintf("%02d.txt", i), fmt.Sprintf("text %d", i)))
+	}
+	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	if _, err := stores[0].Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "r", Transformation: "invoice-summary",
+		SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: docs, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	total := 0
+	var wg sync.WaitGroup
+	for i, s := range stores {
+		for g := range 3 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for range 10 {
+					ls, err := s.Claim(ctx, &store.ClaimParams{Owner: fmt.Sprintf("p%d-%d", i, g), RunID: "r", Limit: 2,
+						LeaseFor: time.Minute, Now: now, MaxPerTenant: maxPer})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					mu.Lock()
+					total += len(ls)
+					mu.Unlock()
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	if total != maxPer {
+		t.Fatalf("%d leases granted across processes, want the cap %d", total, maxPer)
+	}
+	p, err := stores[0].Pending(ctx, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Running != maxPer {
+		t.Fatalf("running = %d, want %d", p.Running, maxPer)
+	}
+}
+
+// A zero Now means the database's clock: leases, renewals and commits work
+// the same way without a time from the caller.
+func TestZeroNowUsesDatabaseClock(t *testing.T) {
+	t.Parallel()
+	s := open(t, freshDB(t))
+	defer s.Close()
+	ctx := context.Background()
+	d := storetest.Doc("t1", "a.txt", "alpha")
+	if _, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "r", Transformation: "invoice-summary",
+		SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: []store.Document{d}}); err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now()
+	ls, err := s.Claim(ctx, &store.ClaimParams{Tenant: "t1", Owner: "w", RunID: "r", Limit: 1, LeaseFor: time.Minute})
+	if err != nil || len(ls) != 1 {
+		t.Fatalf("claim: %v, %d leases", err, len(ls))
+	}
+	near := func(what string, got, want time.Time) {
+		t.Helper()
+		if d := got.Sub(want); d < -5*time.Second || d > 5*time.Second {
+			t.Fatalf("%s = %v, want about %v", what, got, want)
+		}
+	}
+	near("lease expiry", ls[0].ExpiresAt, before.Add(time.Minute))
+	// A claim now must not take the live lease.
+	again, err := s.Claim(ctx, &store.ClaimParams{Tenant: "t1", Owner: "w2", RunID: "r", Limit: 1, LeaseFor: time.Minute})
+	if err != nil || len(again) != 0 {
+		t.Fatalf("second claim: %v, %d leases", err, len(again))
+	}
+	exp, err := s.Renew(ctx, &store.RenewParams{JobID: ls[0].JobID, Token: ls[0].Token, LeaseFor: 2 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near("renewed expiry", exp, before.Add(2*time.Minute))
+	if _, err := s.Commit(ctx, &store.CommitParams{JobID: ls[0].JobID, Tenant: "t1", JobKey: d.JobKey, Token: ls[0].Token,
+		AttemptID: ls[0].AttemptID, RunID: "r", SchemaVersion: "invoice-summary-v1", Result: []byte(`{}`),
+		Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.GetResult(ctx, "t1", d.JobKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near("committed at", res.CommittedAt, before)
+	j, err := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: d.JobKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near("created at", j.CreatedAt, before)
+}
+
+// Text PostgreSQL would refuse (NUL bytes, invalid UTF-8) in a provider's
+// message must not make a commit fail.
+func TestMessagesWithNULAreStored(t *testing.T) {
+	t.Parallel()
+	s := open(t, freshDB(t))
+	defer s.Close()
+	ctx := context.Background()
+	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	d := storetest.Doc("t1", "a.txt", "alpha")
+	if _, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "r", Transformation: "invoice-summary",
+		SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: []store.Document{d}, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	ls, err := s.Claim(ctx, &store.ClaimParams{Tenant: "t1", Owner: "w", RunID: "r", Limit: 1, LeaseFor: time.Minute, Now: now})
+	if err != nil || len(ls) != 1 {
+		t.Fatalf("claim: %v", err)
+	}
+	msg := "bad \x00 body \xff"
+	if err := s.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: ls[0].JobID, Token: ls[0].Token, AttemptID: ls[0].AttemptID,
+		State: store.StateFailed, Attempt: store.AttemptInfo{Outcome: store.OutcomeFailed, Message: msg, Output: []byte("\x00\xff")},
+		Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	atts, err := s.ListAttempts(ctx, ls[0].JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := atts[0].Message; got != "bad \uFFFD body \uFFFD" {
+		t.Fatalf("message = %q", got)
+	}
+	if got := string(atts[0].Output); got != "\x00\xff" {
+		t.Fatalf("output = %q, want the bytes as given", got)
+	}
+}
+
+// Four processes (four pools) share one queue: they enqueue the same
+// documents at once in opposite orders, then claim, retry and commit while
+// a reaper runs. Every job is committed exactly once, with its outbox rows
+// once, and no transaction fails for a deadlock.
+func TestProcessesShareOneQueue(t *testing.T) {
+	t.Parallel()
+	dsn := freshDB(t)
+	ctx := context.Background()
+	stores := make([]*postgres.Store, 4)
+	for i := range stores {
+		stores[i] = open(t, dsn)
+		defer stores[i].Close()
+	}
+	now := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	tenants := []string{"a", "b", "c"}
+	const perTenant = 200
+	docs := map[string][]store.Document{}
+	for _, tn := range tenants {
+		for i := range perTenant {
+			docs[tn] = append(docs[tn], storetest.Doc(tn, fmt.Sprintf("%03d.txt", i), fmt.Sprintf("%s text %d", tn, i)))
+		}
+	}
+	var wg sync.WaitGroup
+	for k, s := range stores {
+		for _, tn := range tenants {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ds := append([]store.Document(nil), docs[tn]...)
+				if k%2 == 1 {
+					slices.Reverse(ds)
+				}
+				if _, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: tn, RunID: "r", Transformation: "invoice-summary",
+					SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: ds, Now: now}); err != nil {
+					t.Errorf("enqueue: %v", err)
+				}
+			}()
+		}
+	}
+	wg.Wait()
+
+	stop := make(chan struct{})
+	reaped := make(chan struct{})
+	go func() {
+		defer close(reaped)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			if _, err := stores[0].ReapLeases(ctx, &store.ReapLeasesParams{Alive: func(string) bool { return true }, Now: now}); err != nil {
+				t.Errorf("reap: %v", err)
+			}
+		}
+	}()
+	var mu sync.Mutex
+	committed := map[int64]int{}
+	for i, s := range stores {
+		for g := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				owner := fmt.Sprintf("w%d-%d", i, g)
+				for empty := 0; empty < 20; {
+					ls, err := s.Claim(ctx, &store.ClaimParams{Owner: owner, RunID: owner, Limit: 3, LeaseFor: time.Minute,
+						Now: now, MaxPerTenant: 5})
+					if err != nil {
+						t.Errorf("claim: %v", err)
+						return
+					}
+					if len(ls) == 0 {
+						empty++
+						time.Sleep(2 * time.Millisecond)
+						continue
+					}
+					empty = 0
+					for _, l := range ls {
+						if l.AttemptNo == 1 && l.JobID%5 == 0 { // a transient failure, due at once
+							if err := s.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token,
+								AttemptID: l.AttemptID, State: store.StateRetryWait, NextAttemptAt: now,
+								Attempt: store.AttemptInfo{Outcome: store.OutcomeRetry}, Now: now}); err != nil {
+								t.Errorf("finish attempt: %v", err)
+							}
+							continue
+						}
+						if _, err := s.Commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey,
+							Token: l.Token, AttemptID: l.AttemptID, RunID: owner, SchemaVersion: "invoice-summary-v1",
+							Result: []byte(`{}`), Outbox: []store.OutboxInput{{ActionID: "a1", Kind: "k", Payload: []byte(`{}`)},
+								{ActionID: "invoice.committed", Kind: "invoice.committed", Payload: []byte(`{}`)}},
+							Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded}, Now: now}); err != nil {
+							t.Errorf("commit: %v", err)
+							continue
+						}
+						mu.Lock()
+						committed[l.JobID]++
+						mu.Unlock()
+					}
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	close(stop)
+	<-reaped
+
+	want := len(tenants) * perTenant
+	if len(committed) != want {
+		t.Fatalf("%d jobs committed, want %d", len(committed), want)
+	}
+	for id, n := range committed {
+		if n != 1 {
+			t.Fatalf("job %d committed %d times", id, n)
+		}
+	}
+	var results, events int
+	if err := stores[0].Pool().QueryRow(ctx, `SELECT (SELECT count(*) FROM results), (SELECT count(*) FROM outbox)`).
+		Scan(&results, &events); err != nil {
+		t.Fatal(err)
+	}
+	if results != want || events != 2*want {
+		t.Fatalf("results = %d, outbox rows = %d, want %d and %d", results, events, want, 2*want)
+	}
+	p, err := stores[0].Pending(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Total() != 0 {
+		t.Fatalf("pending after the run: %+v", p)
+	}
+}

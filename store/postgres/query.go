@@ -1,0 +1,226 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/invx/invx/store"
+)
+
+// Pending implements store.Store.
+func (s *Store) Pending(ctx context.Context, tenant string) (*store.PendingInfo, error) {
+	var a args
+	q := `SELECT state, count(*), min(next_attempt_at), min(lease_expires_at) FROM jobs
+		WHERE state IN ('queued', 'running', 'retry_wait')`
+	if tenant != "" {
+		q += ` AND tenant = ` + a.add(tenant)
+	}
+	rows, err := s.pool.Query(ctx, q+` GROUP BY state`, a...)
+	if err != nil {
+		return nil, fmt.Errorf("count pending jobs: %w", interpret(err))
+	}
+	var p store.PendingInfo
+	var state string
+	var n int
+	var next, lease *int64
+	_, err = pgx.ForEachRow(rows, []any{&state, &n, &next, &lease}, func() error {
+		var wake *int64
+		switch state {
+		case store.StateQueued:
+			p.Queued = n
+		case store.StateRunning:
+			p.Running = n
+			wake = lease
+		case store.StateRetryWait:
+			p.RetryWait = n
+			wake = next
+		}
+		if t := fromMS(wake); !t.IsZero() && (p.NextWake.IsZero() || t.Before(p.NextWake)) {
+			p.NextWake = t
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("count pending jobs: %w", interpret(err))
+	}
+	return &p, nil
+}
+
+// JobStates implements store.Store.
+func (s *Store) JobStates(ctx context.Context, tenant string, keys []string) (map[string]store.JobState, error) {
+	out := make(map[string]store.JobState, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	rows, err := s.pool.Query(ctx, `SELECT job_key, state, coalesce(result_id, 0), coalesce(nullif(last_category, ''), last_error_class, '')
+		FROM jobs WHERE tenant = $1 AND job_key = ANY($2)`, tenant, keys)
+	if err != nil {
+		return nil, fmt.Errorf("read job states: %w", interpret(err))
+	}
+	var k string
+	var st store.JobState
+	_, err = pgx.ForEachRow(rows, []any{&k, &st.State, &st.ResultID, &st.Category}, func() error {
+		out[k] = st
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read job states: %w", interpret(err))
+	}
+	return out, nil
+}
+
+const jobColumns = `id, tenant, job_key, transformation, schema_version, source_digest, source_system, source_path,
+	coalesce(source_text, ''), state, attempts, coalesce(lease_owner, ''), lease_token, lease_expires_at, next_attempt_at,
+	coalesce(held_reason, ''), coalesce(prev_job_key, ''), coalesce(last_error_class, ''), coalesce(last_category, ''),
+	coalesce(last_error, ''), lease_recoveries, coalesce(result_id, 0), created_at, updated_at, coalesce(first_run_id, ''), shadow, coalesce(dismiss_reason, '')`
+
+func scanJob(row pgx.Row) (*store.Job, error) {
+	var j store.Job
+	var lease, next, created, updated *int64
+	err := row.Scan(&j.ID, &j.Tenant, &j.JobKey, &j.Transformation, &j.SchemaVersion, &j.SourceDigest, &j.SourceSystem,
+		&j.SourcePath, &j.SourceText, &j.State, &j.Attempts, &j.LeaseOwner, &j.LeaseToken, &lease, &next,
+		&j.HeldReason, &j.PrevJobKey, &j.LastErrorClass, &j.LastCategory, &j.LastError, &j.LeaseRecoveries,
+		&j.ResultID, &created, &updated, &j.FirstRunID, &j.Shadow, &j.DismissReason)
+	if err != nil {
+		return nil, interpret(err)
+	}
+	j.LeaseExpiresAt, j.NextAttemptAt = fromMS(lease), fromMS(next)
+	j.CreatedAt, j.UpdatedAt = fromMS(created), fromMS(updated)
+	return &j, nil
+}
+
+func scanJobs(rows pgx.Rows) ([]*store.Job, error) {
+	defer rows.Close()
+	var out []*store.Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, j)
+	}
+	return out, interpret(rows.Err())
+}
+
+func isHexPrefix(s string) bool {
+	if len(s) < 8 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// GetJob implements store.Store.
+func (s *Store) GetJob(ctx context.Context, p *store.GetJobParams) (*store.Job, error) {
+	if isHexPrefix(p.Ref) {
+		// job_key is COLLATE "C": the prefix is a range of the unique index.
+		rows, err := s.pool.Query(ctx, `SELECT `+jobColumns+` FROM jobs WHERE tenant = $1 AND job_key >= $2 AND job_key < $3
+			ORDER BY id LIMIT 2`, p.Tenant, p.Ref, p.Ref+"g")
+		if err != nil {
+			return nil, fmt.Errorf("get job %s: %w", p.Ref, interpret(err))
+		}
+		jobs, err := scanJobs(rows)
+		if err != nil {
+			return nil, fmt.Errorf("get job %s: %w", p.Ref, err)
+		}
+		if len(jobs) == 1 {
+			return jobs[0], nil
+		}
+		if len(jobs) > 1 {
+			return nil, fmt.Errorf("get job %s: key prefix is ambiguous: %w", p.Ref, store.ErrNotFound)
+		}
+	}
+	// A path may have had several texts over time; the newest job is the
+	// one a person means.
+	j, err := scanJob(s.pool.QueryRow(ctx, `SELECT `+jobColumns+` FROM jobs WHERE tenant = $1 AND source_path = $2
+		ORDER BY id DESC LIMIT 1`, p.Tenant, p.Ref))
+	if err != nil {
+		return nil, fmt.Errorf("get job %s: %w", p.Ref, err)
+	}
+	return j, nil
+}
+
+// ListAttempts implements store.Store.
+func (s *Store) ListAttempts(ctx context.Context, jobID int64) ([]*store.Attempt, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, job_id, attempt_no, run_id, owner, lease_token, started_at, finished_at,
+			outcome, error_class, category, message, provider, model, http_status, request_id, duration_ms,
+			input_tokens, output_tokens, next_delay_ms, prompt_hash, output
+		FROM attempts WHERE job_id = $1 ORDER BY attempt_no, id`, jobID)
+	if err != nil {
+		return nil, fmt.Errorf("list attempts of job %d: %w", jobID, interpret(err))
+	}
+	defer rows.Close()
+	var out []*store.Attempt
+	for rows.Next() {
+		var a store.Attempt
+		var started, finished *int64
+		var durMS, delayMS int64
+		if err := rows.Scan(&a.ID, &a.JobID, &a.AttemptNo, &a.RunID, &a.Owner, &a.LeaseToken, &started, &finished,
+			&a.Outcome, &a.ErrorClass, &a.Category, &a.Message, &a.Provider, &a.Model, &a.HTTPStatus, &a.RequestID,
+			&durMS, &a.InputTokens, &a.OutputTokens, &delayMS, &a.PromptHash, &a.Output); err != nil {
+			return nil, fmt.Errorf("list attempts of job %d: %w", jobID, interpret(err))
+		}
+		a.StartedAt, a.FinishedAt = fromMS(started), fromMS(finished)
+		a.Duration = msDuration(durMS)
+		a.NextDelay = msDuration(delayMS)
+		out = append(out, &a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list attempts of job %d: %w", jobID, interpret(err))
+	}
+	return out, nil
+}
+
+// GetResult implements store.Store.
+func (s *Store) GetResult(ctx context.Context, tenant, jobKey string) (*store.Result, error) {
+	var r store.Result
+	var committed, superseded *int64
+	var body string
+	err := s.pool.QueryRow(ctx, `SELECT id, tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow,
+			committed_at, superseded_by
+		FROM results WHERE tenant = $1 AND job_key = $2`, tenant, jobKey).
+		Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &r.Shadow, &committed, &superseded)
+	if err != nil {
+		return nil, fmt.Errorf("get result %s: %w", jobKey, interpret(err))
+	}
+	r.JSON = []byte(body)
+	r.CommittedAt = fromMS(committed)
+	if superseded != nil {
+		r.SupersededBy = *superseded
+	}
+	return &r, nil
+}
+
+// ListOutbox implements store.Store.
+func (s *Store) ListOutbox(ctx context.Context, tenant, jobKey string) ([]*store.OutboxEvent, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, tenant, event_key, job_key, action_id, kind, payload, state, attempts,
+			created_at, delivered_at
+		FROM outbox WHERE tenant = $1 AND job_key = $2 ORDER BY id`, tenant, jobKey)
+	if err != nil {
+		return nil, fmt.Errorf("list outbox of %s: %w", jobKey, interpret(err))
+	}
+	defer rows.Close()
+	var out []*store.OutboxEvent
+	for rows.Next() {
+		var e store.OutboxEvent
+		var created, delivered *int64
+		var payload string
+		if err := rows.Scan(&e.ID, &e.Tenant, &e.EventKey, &e.JobKey, &e.ActionID, &e.Kind, &payload, &e.State, &e.Attempts,
+			&created, &delivered); err != nil {
+			return nil, fmt.Errorf("list outbox of %s: %w", jobKey, interpret(err))
+		}
+		e.Payload = []byte(payload)
+		e.CreatedAt, e.DeliveredAt = fromMS(created), fromMS(delivered)
+		out = append(out, &e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list outbox of %s: %w", jobKey, interpret(err))
+	}
+	return out, nil
+}
