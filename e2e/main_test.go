@@ -261,8 +261,17 @@ type resultDoc struct {
 // number of action items over all results.
 func checkCommittedOnce(t *testing.T, db *sql.DB, want int) (actions int) {
 	t.Helper()
+	actions = checkInvariants(t, db, want)
+	integrityOK(t, db)
+	return actions
+}
+
+// checkInvariants is checkCommittedOnce without the SQLite file check, in SQL
+// that PostgreSQL runs too.
+func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
+	t.Helper()
 	wantCount(t, db, want, `SELECT count(*) FROM results`)
-	wantCount(t, db, want, `SELECT count(*) FROM (SELECT DISTINCT tenant, job_key FROM results)`)
+	wantCount(t, db, want, `SELECT count(*) FROM (SELECT DISTINCT tenant, job_key FROM results) AS x`)
 	wantCount(t, db, want, `SELECT count(*) FROM jobs`)
 	wantCount(t, db, want, `SELECT count(*) FROM jobs WHERE state = 'succeeded'`)
 	wantCount(t, db, 0, `SELECT count(*) FROM jobs WHERE state = 'running' OR lease_owner IS NOT NULL`)
@@ -275,11 +284,11 @@ func checkCommittedOnce(t *testing.T, db *sql.DB, want int) (actions int) {
 		JOIN attempts a ON a.id = r.attempt_id AND a.job_id = j.id AND a.outcome = 'succeeded'`)
 	// One succeeded attempt per job, never two.
 	wantCount(t, db, 0, `SELECT count(*) FROM (SELECT job_id FROM attempts WHERE outcome = 'succeeded'
-		GROUP BY job_id HAVING count(*) <> 1)`)
+		GROUP BY job_id HAVING count(*) <> 1) AS x`)
 	// Every lease grant is an attempt row.
 	wantCount(t, db, 0, `SELECT count(*) FROM jobs j WHERE j.attempts <>
 		(SELECT count(*) FROM attempts a WHERE a.job_id = j.id)`)
-	wantCount(t, db, 0, `SELECT count(*) FROM (SELECT tenant, event_key FROM outbox GROUP BY tenant, event_key HAVING count(*) > 1)`)
+	wantCount(t, db, 0, `SELECT count(*) FROM (SELECT tenant, event_key FROM outbox GROUP BY tenant, event_key HAVING count(*) > 1) AS x`)
 
 	// The outbox holds exactly one event per action item and one
 	// invoice.committed per result, keyed job_key:action_id.
@@ -360,7 +369,6 @@ func checkCommittedOnce(t *testing.T, db *sql.DB, want int) (actions int) {
 	if total != wantTotal {
 		t.Errorf("outbox rows = %d, want %d (action items + one invoice.committed per result)", total, wantTotal)
 	}
-	integrityOK(t, db)
 	return actions
 }
 
