@@ -132,7 +132,7 @@ func TestPipeline(t *testing.T) {
 		{
 			name: "valid answer",
 			body: `cat > "$T/stdin.txt"
-env | grep '^INVX_' | sort > "$T/env.txt"
+env | grep -E '^INVX_(ATTEMPT|FEEDBACK|JOB_KEY|SCHEMA_VERSION|TENANT)=' | sort > "$T/env.txt"
 echo "$EXTRA" > "$T/extra.txt"
 cat "$T/answer.json"
 `,
