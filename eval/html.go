@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"io"
 	"strconv"
+	"unicode/utf8"
 )
 
 // WriteHTML writes one self-contained page: the comparison table, a bar
@@ -90,9 +91,12 @@ const (
 // accuracyChart lays out one group of bars per field, one bar per provider.
 func accuracyChart(r *Report) chart {
 	c := chart{Width: chartLeft + chartWidth + chartRight}
+	x := chartLeft
 	for i, p := range r.Providers {
-		c.Legend = append(c.Legend, legendItem{X: chartLeft + i*150, Y: 8, Color: color(i), Label: p.Label})
+		c.Legend = append(c.Legend, legendItem{X: x, Y: 8, Color: color(i), Label: p.Label})
+		x += 40 + 7*utf8.RuneCountInString(p.Label)
 	}
+	c.Width = max(c.Width, x)
 	y := chartTop
 	for _, f := range Fields {
 		g := barGroup{Label: f}

@@ -69,7 +69,7 @@ type ProviderReport struct {
 	// Cost is the estimated cost from --price, nil when no price applies.
 	Cost *float64 `json:"cost"`
 
-	Results []*DocResult     `json:"results"`
+	Results []*DocResult    `json:"results"`
 	Timing  *ProviderTiming `json:"timing"`
 }
 

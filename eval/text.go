@@ -194,6 +194,8 @@ func orDash(s string) string {
 
 func msString(x float64) string {
 	switch {
+	case x < 1:
+		return "<1ms" // attempts store milliseconds
 	case x >= 1000:
 		return strconv.FormatFloat(x/1000, 'f', 2, 64) + "s"
 	case x >= 10:

@@ -17,11 +17,15 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/push"
 	dto "github.com/prometheus/client_model/go"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
@@ -179,9 +183,27 @@ func Push(ctx context.Context, gatewayURL, tenant string, g prometheus.Gatherer)
 		p = p.BasicAuth(user.Username(), pw)
 	}
 	if err := p.PushContext(ctx); err != nil {
-		return fmt.Errorf("push metrics to %s: %w", u, err)
+		// The client quotes the gateway's answer, often an HTML page: keep
+		// the error to one short line.
+		return fmt.Errorf("push metrics to %s: %s", u, oneLine(err.Error(), 300))
 	}
 	return nil
+}
+
+// oneLine collapses whitespace and control characters and cuts s to about
+// n bytes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.FieldsFunc(strings.ToValidUTF8(s, "?"), func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r)
+	}), " ")
+	if len(s) > n {
+		cut := n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return s
 }
 
 // forTenant gathers g's series of one tenant with the tenant label removed,
@@ -193,22 +215,24 @@ func forTenant(g prometheus.Gatherer, tenant string) prometheus.Gatherer {
 		if err != nil {
 			return nil, err
 		}
-		out := mfs[:0]
+		// Gathered metrics share their label slices with the collectors:
+		// edit copies.
+		var out []*dto.MetricFamily
 		for _, mf := range mfs {
-			ms := mf.Metric[:0]
+			var ms []*dto.Metric
 			for _, m := range mf.Metric {
 				i := slices.IndexFunc(m.Label, func(l *dto.LabelPair) bool { return l.GetName() == "tenant" })
 				switch {
 				case i < 0:
 					ms = append(ms, m)
 				case m.Label[i].GetValue() == tenant:
-					m.Label = slices.Delete(m.Label, i, i+1)
-					ms = append(ms, m)
+					c := proto.Clone(m).(*dto.Metric)
+					c.Label = slices.Delete(c.Label, i, i+1)
+					ms = append(ms, c)
 				}
 			}
 			if len(ms) > 0 {
-				mf.Metric = ms
-				out = append(out, mf)
+				out = append(out, &dto.MetricFamily{Name: mf.Name, Help: mf.Help, Type: mf.Type, Unit: mf.Unit, Metric: ms})
 			}
 		}
 		return out, nil

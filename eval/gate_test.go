@@ -1,0 +1,118 @@
+package eval
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// report builds a one-provider report with the given admission and field
+// accuracies (right out of 100).
+func report(label string, committed int, right map[string]int) *Report {
+	p := &ProviderReport{Label: label, Documents: 100, Committed: committed, Admission: float64(committed) / 100,
+		Accuracy: map[string]*FieldScore{}, Actions: &ActionScore{}}
+	for f, n := range right {
+		p.Accuracy[f] = &FieldScore{Right: n, Scored: 100, Accuracy: ratio(n, 100)}
+	}
+	return &Report{Providers: []*ProviderReport{p}}
+}
+
+func TestGates(t *testing.T) {
+	t.Parallel()
+	floor := 0.95
+	base := report("llm", 99, map[string]int{"total_minor": 98, "invoice_number": 97})
+	tests := []struct {
+		name  string
+		gates Gates
+		rep   *Report
+		want  []string
+		notes int
+	}{
+		{"all pass at the threshold", Gates{MinAdmission: &floor, MinAccuracy: map[string]float64{"total_minor": 0.95}},
+			report("llm", 95, map[string]int{"total_minor": 95}), nil, 0},
+		{"admission below", Gates{MinAdmission: &floor},
+			report("llm", 94, nil), []string{"llm: admission 94.0% (94/100) is below --min-admission 95.0%"}, 0},
+		{"field below", Gates{MinAccuracy: map[string]float64{"total_minor": 0.98, "invoice_number": 0.9}},
+			report("llm", 100, map[string]int{"total_minor": 97, "invoice_number": 90}),
+			[]string{"llm: total_minor accuracy 97.0% (97/100) is below --min-accuracy 98.0%"}, 0},
+		{"field never scored", Gates{MinAccuracy: map[string]float64{"due_date": 0.5}},
+			report("llm", 100, nil), []string{"llm: due_date accuracy cannot be gated: no document of the suite scores it"}, 0},
+		{"regression within the margin", Gates{Baseline: base, BaselineName: "base.json", MaxRegression: 0.02},
+			report("llm", 97, map[string]int{"total_minor": 96, "invoice_number": 97}), nil, 0},
+		{"regression beyond the margin", Gates{Baseline: base, BaselineName: "base.json", MaxRegression: 0.02},
+			report("llm", 99, map[string]int{"total_minor": 95, "invoice_number": 99}),
+			[]string{"llm: total_minor accuracy fell from 98.0% to 95.0% (base.json), more than --max-regression 2.0%"}, 0},
+		{"single providers compared across labels", Gates{Baseline: base, MaxRegression: 0},
+			report("other", 98, nil), []string{"other: admission fell from 99.0% to 98.0% (the baseline), more than --max-regression 0.0%"}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := tc.gates.Check(tc.rep)
+			want := tc.want
+			if want == nil {
+				want = []string{}
+			}
+			if diff := cmp.Diff(want, res.Failures); diff != "" {
+				t.Errorf("failures (-want +got):\n%s", diff)
+			}
+			if res.Passed != (len(want) == 0) {
+				t.Errorf("passed = %v", res.Passed)
+			}
+			if len(res.Notes) != tc.notes {
+				t.Errorf("notes = %q, want %d", res.Notes, tc.notes)
+			}
+		})
+	}
+}
+
+func TestParseMinAccuracy(t *testing.T) {
+	t.Parallel()
+	m := map[string]float64{}
+	if err := ParseMinAccuracy("total_minor=0.98, invoice_number=0.95", m); err != nil {
+		t.Fatal(err)
+	}
+	if err := ParseMinAccuracy("due_date=1", m); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]float64{"total_minor": 0.98, "invoice_number": 0.95, "due_date": 1}, m); diff != "" {
+		t.Error(diff)
+	}
+	for _, bad := range []string{"total=0.9", "total_minor", "total_minor=95", "total_minor=x"} {
+		if err := ParseMinAccuracy(bad, map[string]float64{}); err == nil {
+			t.Errorf("%q: no error", bad)
+		} else if !strings.Contains(err.Error(), bad) {
+			t.Errorf("%q: error %q does not quote it", bad, err)
+		}
+	}
+}
+
+func TestParsePrice(t *testing.T) {
+	t.Parallel()
+	p, err := ParsePrice("openai:gpt-4o-mini=0.15/0.60")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Price{Provider: "openai", Model: "gpt-4o-mini", In: 0.15, Out: 0.6}, p); diff != "" {
+		t.Error(diff)
+	}
+	if got := p.cost(1_000_000, 500_000); got != 0.45 {
+		t.Errorf("cost = %v, want 0.45", got)
+	}
+	ps := Prices{{Provider: "*", Model: "*", In: 1}, {Provider: "openai", Model: "*", In: 2}, {Provider: "*", Model: "m", In: 3}}
+	for _, tc := range []struct {
+		names []string
+		model string
+		in    float64
+	}{{[]string{"openai"}, "x", 2}, {[]string{"openai"}, "m", 3}, {[]string{"ollama"}, "x", 1}} {
+		if got, ok := ps.lookup(tc.names, tc.model); !ok || got.In != tc.in {
+			t.Errorf("lookup(%v, %s) = %v, %v; want in %v", tc.names, tc.model, got, ok, tc.in)
+		}
+	}
+	for _, bad := range []string{"openai=1/2", "openai:m=1", "openai:m=-1/2", "openai:m=a/b", ":m=1/2"} {
+		if _, err := ParsePrice(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
