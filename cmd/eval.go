@@ -456,11 +456,8 @@ func evalOne(ctx context.Context, f *Factory, opts *EvalOptions, t evalTarget, s
 		fmt.Fprintln(f.IO.ErrOut)
 	}
 	switch {
-	case err != nil && errors.Is(err, extract.ErrAuth):
-		if kv := keyVariable(t.opts.Name); kv != "" {
-			return nil, fmt.Errorf("%s: %w; check %s", t.label, firstLine(err), kv)
-		}
-		return nil, fmt.Errorf("%s: %w", t.label, firstLine(err))
+	case err != nil && (errors.Is(err, extract.ErrAuth) || errors.Is(err, extract.ErrQuota)):
+		return nil, fmt.Errorf("%s: %w", t.label, providerStopError(err, t.opts.Name))
 	case err != nil && ctx.Err() != nil:
 		return nil, interruptedError{}
 	case err != nil:

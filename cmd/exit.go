@@ -85,7 +85,8 @@ func newExitCodesTopic() *cobra.Command {
   1    runtime error (database, file system, unexpected failure)
   2    usage error: a flag, argument or tenant id is wrong
   3    finished, but documents need review: rejected, failed or held
-       (see the summary, invx show KEY)
+       (see the summary, invx show KEY); invx eval: a quality gate failed;
+       invx outbox deliver: events parked or still pending
   4    provider authentication or configuration: nothing was marked failed,
        fix the setting named in the message and run again
   130  interrupted (Ctrl-C); what was in flight finished or gave its lease

@@ -121,11 +121,9 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	}
 	sum, ferr := r.Finish(ctx, started, status)
 	switch {
-	case workErr != nil && errors.Is(workErr, extract.ErrAuth):
-		if v := keyVariable(opts.Provider.Name); v != "" {
-			return nil, fmt.Errorf("%w; check %s", firstLine(workErr), v)
-		}
-		return nil, firstLine(workErr)
+	case workErr != nil && (errors.Is(workErr, extract.ErrAuth) || errors.Is(workErr, extract.ErrQuota)):
+		// The class and status only: provider messages may echo input.
+		return nil, providerStopError(workErr, opts.Provider.Name)
 	case workErr != nil && !errors.Is(workErr, context.Canceled):
 		return nil, workErr
 	case ctx.Err() != nil:

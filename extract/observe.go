@@ -95,7 +95,8 @@ func (r *Runner) observe(ctx context.Context, l *store.Lease, info store.Attempt
 	if info.Outcome == store.OutcomeSucceeded {
 		lvl = slog.LevelDebug
 	}
-	log.Log(ctx, lvl, "attempt finished", "stage", "attempt", "attempt", l.AttemptNo, "outcome", info.Outcome,
+	// attempt, provider and model are on log already (see process).
+	log.Log(ctx, lvl, "attempt finished", "stage", "attempt", "outcome", info.Outcome,
 		"error_class", info.ErrorClass, "category", info.Category, "duration_ms", info.Duration.Milliseconds(),
-		"provider", info.Provider, "model", info.Model, "input_tokens", info.InputTokens, "output_tokens", info.OutputTokens)
+		"input_tokens", info.InputTokens, "output_tokens", info.OutputTokens)
 }

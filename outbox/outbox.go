@@ -424,10 +424,12 @@ func (d *Deliverer) sendOne(ctx context.Context, ev *store.OutboxEvent) (Report,
 	}
 	rep.State, rep.NextTryAt = p.State, p.NextTryAt
 	if p.State == store.OutboxDelivered {
-		log.Info("outbox: delivered", "outcome", p.State)
+		log.Info("outbox: delivered", "stage", "outbox_delivered", "outcome", p.State)
 	} else {
-		// An outcome, not a fault: the summary reports it.
-		log.Info("outbox: not delivered", "outcome", p.State, "error", p.Error)
+		// An outcome, not a fault: the summary reports it. The receiver's
+		// answer is stored on the event, never logged: it may echo the
+		// payload, which holds invoice data.
+		log.Info("outbox: not delivered", "stage", "outbox_delivered", "outcome", p.State)
 	}
 	return rep, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -92,8 +93,13 @@ func category(s string) string {
 
 // oneLine makes an API message safe for a one-line error: control
 // characters become spaces and it is cut to n bytes on a rune boundary.
+// keyLike matches API keys an error message may echo back (whole or
+// masked), so they never reach attempt rows or logs.
+var keyLike = regexp.MustCompile(`sk-[A-Za-z0-9_*.-]{4,}`)
+
 func oneLine(s string, n int) string {
 	s = strings.ToValidUTF8(s, "?")
+	s = keyLike.ReplaceAllString(s, "sk-***")
 	s = strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f {
 			return ' '

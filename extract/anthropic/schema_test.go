@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -74,5 +75,13 @@ func TestAPISchemaDropsBigMinItems(t *testing.T) {
 		"items": map[string]any{"type": "object", "properties": map[string]any{}, "additionalProperties": false}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestOneLineScrubsKeys(t *testing.T) {
+	t.Parallel()
+	got := oneLine("invalid x-api-key: sk-ant-api03-canary-123 (sk-ant-***abcd)", 200)
+	if strings.Contains(got, "canary") || strings.Contains(got, "abcd") {
+		t.Fatalf("key not scrubbed: %q", got)
 	}
 }
