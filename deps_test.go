@@ -23,6 +23,10 @@ func TestDependencyDirection(t *testing.T) {
 		"extract/command":   {mod + "extract/openai", mod + "extract/rules", mod + "store/sqlite", mod + "cmd"},
 		"extract/replay":    {mod + "extract/openai", mod + "extract/rules", mod + "store/sqlite", mod + "cmd"},
 		"store/sqlite":      {mod + "extract", mod + "cmd", mod + "store/postgres"},
+		"store/postgres":    {mod + "extract", mod + "cmd", mod + "store/sqlite"},
+		"telemetry":         {mod + "store/sqlite", mod + "store/postgres", mod + "cmd"},
+		"outbox":            {mod + "store/sqlite", mod + "store/postgres", mod + "cmd", mod + "extract/"},
+		"eval":              {mod + "store/postgres", mod + "cmd", mod + "extract/openai", mod + "extract/anthropic"},
 	}
 	for pkg, bad := range forbidden {
 		out, err := exec.Command("go", "list", "-deps", "./"+pkg).Output()
