@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
@@ -29,6 +30,7 @@ type WorkOptions struct {
 	TokenBudget int64
 	Lease       time.Duration
 	Quiet       bool
+	Telemetry   TelemetryOptions
 
 	// Set by invx work only.
 	allTenants   bool
@@ -46,6 +48,7 @@ func addWorkFlags(fl *pflag.FlagSet, o *WorkOptions) {
 	fl.Int64Var(&o.TokenBudget, "token-budget", 0, "stop retrying a job once its attempts used this many tokens (0: no budget)")
 	fl.DurationVar(&o.Lease, "lease", time.Minute, "lease duration; leases are renewed while a call runs")
 	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "no progress bar and no summary unless something needs review")
+	addTelemetryFlags(fl, &o.Telemetry)
 }
 
 func (o *WorkOptions) check() error {
@@ -85,12 +88,20 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	if opts.allTenants {
 		tenant = ""
 	}
+	ctx, tel, err := f.startTelemetry(ctx, opts.Telemetry, "invx."+firstNonEmpty(opts.command, "run"),
+		attribute.String("invx.tenant", tenant), attribute.String("invx.run_id", runID),
+		attribute.String("invx.provider", prov.Name()))
+	if err != nil {
+		return nil, err
+	}
+	defer tel.abandon(ctx)
 	r := &extract.Runner{
 		Store: st, Provider: prov, Schema: schema.Latest(), Tenant: tenant, RunID: runID,
 		Owner: extract.LocalOwner(runID), Concurrency: opts.Concurrency, LeaseFor: opts.Lease,
 		MaxAttempts: opts.MaxAttempts, Repair: repair, MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget,
 		CallTimeout: callTimeout(&opts.Provider), NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
 		Command: opts.command, Wait: opts.wait, MaxPerTenant: opts.maxPerTenant,
+		Metrics: tel.metrics, Tracer: tel.tracer(),
 	}
 	started := f.Now()
 	if err := r.Begin(ctx); err != nil {
@@ -120,6 +131,10 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 		status = "interrupted"
 	}
 	sum, ferr := r.Finish(ctx, started, status)
+	tel.endSpan(status)
+	if terr := tel.finish(ctx, st, tenant, f.Now()); terr != nil {
+		fmt.Fprintln(f.IO.ErrOut, "invx: "+terr.Error())
+	}
 	switch {
 	case workErr != nil && (errors.Is(workErr, extract.ErrAuth) || errors.Is(workErr, extract.ErrQuota)):
 		// The class and status only: provider messages may echo input.
