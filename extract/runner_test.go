@@ -2,19 +2,17 @@ package extract_test
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
-	"github.com/invx/invx/store/sqlite"
 )
 
 // fakeProvider is a function-field fake that counts its calls.
@@ -42,43 +40,20 @@ func alwaysValid() *fakeProvider {
 	return &fakeProvider{ExtractFunc: func(int64, *extract.Request) (*extract.Response, error) { return answer(validAnswer), nil }}
 }
 
-type env struct {
-	st   *sqlite.Store
-	path string
-}
-
-func setup(t *testing.T) *env {
+func setup(t *testing.T) *extracttest.Env {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "invx.db")
-	st, err := sqlite.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return &env{st: st, path: path}
+	return extracttest.New(t)
 }
 
-func (e *env) count(t *testing.T, q string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := e.st.ReaderDB().QueryRow(q, args...).Scan(&n); err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	return n
+// newRunner is extracttest's runner with this file's defaults: two workers
+// and no repair unless a test asks for it.
+func newRunner(e *extracttest.Env, p extract.Provider, tenant string) *extract.Runner {
+	r := e.Runner(p)
+	r.Tenant, r.Concurrency, r.Repair, r.PollInterval = tenant, 2, 0, 5*time.Millisecond
+	return r
 }
 
-var runSeq atomic.Int64
-
-func newRunner(e *env, p extract.Provider, tenant string) *extract.Runner {
-	id := fmt.Sprintf("run-%d", runSeq.Add(1))
-	return &extract.Runner{Store: e.st, Provider: p, Schema: schema.Latest(), Tenant: tenant, RunID: id, Owner: "test/" + id,
-		Concurrency: 2, PollInterval: 5 * time.Millisecond}
-}
-
-func doc(path, text string) extract.Found {
-	t, _ := extract.Normalize([]byte(text))
-	return extract.Found{Path: path, Display: path, Text: t, Digest: extract.Digest(t)}
-}
+func doc(path, text string) extract.Found { return extracttest.Doc(path, text) }
 
 // runDocs is one whole delivery: begin, enqueue, work, finish.
 func runDocs(t *testing.T, r *extract.Runner, docs ...extract.Found) *extract.Summary {
@@ -126,7 +101,7 @@ func TestOneJobEightGoroutines(t *testing.T) {
 			if errs[i] = r.Work(ctx); errs[i] != nil {
 				return
 			}
-			res, err := e.st.GetResult(ctx, "default", r.Keys()[0])
+			res, err := e.Store.GetResult(ctx, "default", r.Keys()[0])
 			if err != nil {
 				errs[i] = err
 				return
@@ -145,16 +120,16 @@ func TestOneJobEightGoroutines(t *testing.T) {
 			t.Fatalf("goroutine %d saw result %d, goroutine 0 saw %d", i, id, ids[0])
 		}
 	}
-	if n := e.count(t, `SELECT count(*) FROM results`); n != 1 {
+	if n := e.Count(t, `SELECT count(*) FROM results`); n != 1 {
 		t.Fatalf("results = %d, want 1", n)
 	}
 	if n := p.calls.Load(); n != 1 {
 		t.Fatalf("provider calls = %d, want 1", n)
 	}
-	if n := e.count(t, `SELECT count(*) FROM attempts`); n != 1 {
+	if n := e.Count(t, `SELECT count(*) FROM attempts`); n != 1 {
 		t.Fatalf("attempts = %d, want 1", n)
 	}
-	if n := e.count(t, `SELECT count(*) FROM outbox`); n != 2 {
+	if n := e.Count(t, `SELECT count(*) FROM outbox`); n != 2 {
 		t.Fatalf("outbox rows = %d, want 2 (one action, one invoice.committed)", n)
 	}
 }
@@ -177,10 +152,10 @@ func TestRerunAfterCommitMakesNoCall(t *testing.T) {
 	if second.CommittedNow != 0 || second.AlreadyCommitted != 1 || second.Attempts != 0 {
 		t.Fatalf("rerun summary: %+v", second)
 	}
-	if n := e.count(t, `SELECT count(*) FROM results`); n != 1 {
+	if n := e.Count(t, `SELECT count(*) FROM results`); n != 1 {
 		t.Fatalf("results = %d", n)
 	}
-	if n := e.count(t, `SELECT count(*) FROM outbox`); n != 2 {
+	if n := e.Count(t, `SELECT count(*) FROM outbox`); n != 2 {
 		t.Fatalf("outbox = %d", n)
 	}
 }
@@ -203,7 +178,7 @@ func TestRepairAfterValidationFailure(t *testing.T) {
 	if s.CommittedNow != 1 || s.Attempts != 2 {
 		t.Fatalf("summary: %+v", s)
 	}
-	rows, err := e.st.ReaderDB().Query(`SELECT attempt_no, outcome, category FROM attempts ORDER BY attempt_no`)
+	rows, err := e.Store.ReaderDB().Query(`SELECT attempt_no, outcome, category FROM attempts ORDER BY attempt_no`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +196,7 @@ func TestRepairAfterValidationFailure(t *testing.T) {
 	if fmt.Sprint(got) != want {
 		t.Fatalf("attempts = %v, want %s", got, want)
 	}
-	if n := e.count(t, `SELECT count(*) FROM results`); n != 1 {
+	if n := e.Count(t, `SELECT count(*) FROM results`); n != 1 {
 		t.Fatalf("results = %d", n)
 	}
 	if feedback[0] != nil || feedback[1] == nil || feedback[1].Category != schema.CategoryUnknownField {
@@ -239,10 +214,10 @@ func TestRejectedWithoutRepair(t *testing.T) {
 	if s.Final.Rejected != 1 || s.Final.RejectedBy["trailing_data"] != 1 || s.NeedsReview() != 1 {
 		t.Fatalf("summary: %+v", s)
 	}
-	if n := e.count(t, `SELECT count(*) FROM results`); n != 0 {
+	if n := e.Count(t, `SELECT count(*) FROM results`); n != 0 {
 		t.Fatalf("results = %d", n)
 	}
-	if n := e.count(t, `SELECT count(*) FROM jobs WHERE state = 'rejected' AND last_category = 'trailing_data'`); n != 1 {
+	if n := e.Count(t, `SELECT count(*) FROM jobs WHERE state = 'rejected' AND last_category = 'trailing_data'`); n != 1 {
 		t.Fatalf("rejected jobs = %d", n)
 	}
 }
@@ -254,10 +229,10 @@ func TestTwoTenantsTwoResults(t *testing.T) {
 	d := doc("a.txt", sourceText)
 	runDocs(t, newRunner(e, p, "alpha"), d)
 	runDocs(t, newRunner(e, p, "beta"), d)
-	if n := e.count(t, `SELECT count(DISTINCT tenant) FROM results`); n != 2 {
+	if n := e.Count(t, `SELECT count(DISTINCT tenant) FROM results`); n != 2 {
 		t.Fatalf("tenants with results = %d, want 2", n)
 	}
-	if n := e.count(t, `SELECT count(DISTINCT job_key) FROM results`); n != 2 {
+	if n := e.Count(t, `SELECT count(DISTINCT job_key) FROM results`); n != 2 {
 		t.Fatalf("distinct job keys = %d, want 2", n)
 	}
 	if p.calls.Load() != 2 {
@@ -277,10 +252,10 @@ func TestChangedFileIsHeld(t *testing.T) {
 	if p.calls.Load() != 1 {
 		t.Fatalf("calls = %d, want 1", p.calls.Load())
 	}
-	if n := e.count(t, `SELECT count(*) FROM jobs WHERE state = 'held' AND held_reason = 'identity_conflict'`); n != 1 {
+	if n := e.Count(t, `SELECT count(*) FROM jobs WHERE state = 'held' AND held_reason = 'identity_conflict'`); n != 1 {
 		t.Fatalf("held jobs = %d", n)
 	}
-	if n := e.count(t, `SELECT count(*) FROM results`); n != 1 {
+	if n := e.Count(t, `SELECT count(*) FROM results`); n != 1 {
 		t.Fatalf("results = %d", n)
 	}
 	// With --on-change=process the new text is committed beside the old.
@@ -317,10 +292,10 @@ func TestTransientFailureRetriesSameKey(t *testing.T) {
 	if s.CommittedNow != 1 || s.Retried != 1 || s.Attempts != 2 {
 		t.Fatalf("summary: %+v", s)
 	}
-	if n := e.count(t, `SELECT count(*) FROM attempts WHERE outcome = 'retry' AND http_status = 503 AND error_class = 'transient'`); n != 1 {
+	if n := e.Count(t, `SELECT count(*) FROM attempts WHERE outcome = 'retry' AND http_status = 503 AND error_class = 'transient'`); n != 1 {
 		t.Fatalf("retry attempts = %d", n)
 	}
-	if n := e.count(t, `SELECT count(DISTINCT job_id) FROM attempts`); n != 1 {
+	if n := e.Count(t, `SELECT count(DISTINCT job_id) FROM attempts`); n != 1 {
 		t.Fatalf("jobs = %d, want the same job for both attempts", n)
 	}
 }
@@ -350,10 +325,10 @@ func TestAuthFailureStopsRunWithoutFailingJobs(t *testing.T) {
 	if p.calls.Load() > 2 {
 		t.Fatalf("calls = %d: the run should stop after the first auth failures", p.calls.Load())
 	}
-	if n := e.count(t, `SELECT count(*) FROM jobs WHERE state IN ('failed','rejected')`); n != 0 {
+	if n := e.Count(t, `SELECT count(*) FROM jobs WHERE state IN ('failed','rejected')`); n != 0 {
 		t.Fatalf("jobs marked failed = %d", n)
 	}
-	if n := e.count(t, `SELECT count(*) FROM jobs WHERE state = 'queued'`); n != 10 {
+	if n := e.Count(t, `SELECT count(*) FROM jobs WHERE state = 'queued'`); n != 10 {
 		t.Fatalf("queued jobs = %d, want 10", n)
 	}
 }
@@ -380,19 +355,19 @@ func TestInterruptedRunGivesBackNothingHalfWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = r.Work(ctx)
-	if n := e.count(t, `SELECT count(*) FROM jobs WHERE state = 'running'`); n != 0 {
+	if n := e.Count(t, `SELECT count(*) FROM jobs WHERE state = 'running'`); n != 0 {
 		t.Fatalf("running jobs after interrupt = %d", n)
 	}
-	committed := e.count(t, `SELECT count(*) FROM results`)
+	committed := e.Count(t, `SELECT count(*) FROM results`)
 	if committed == 20 || committed == 0 {
 		t.Fatalf("committed = %d: want a partial run", committed)
 	}
-	if n := e.count(t, `SELECT count(*) FROM attempts WHERE outcome = ''`); n != 0 {
+	if n := e.Count(t, `SELECT count(*) FROM attempts WHERE outcome = ''`); n != 0 {
 		t.Fatalf("open attempts = %d", n)
 	}
 	// A rerun carries on and finishes the rest, once each.
 	runDocs(t, newRunner(e, p, "default"), docs...)
-	if n := e.count(t, `SELECT count(*) FROM results`); n != 20 {
+	if n := e.Count(t, `SELECT count(*) FROM results`); n != 20 {
 		t.Fatalf("results after rerun = %d", n)
 	}
 	if int(p.calls.Load()) != 20 {
@@ -400,6 +375,5 @@ func TestInterruptedRunGivesBackNothingHalfWritten(t *testing.T) {
 	}
 }
 
-var _ = sql.ErrNoRows
 
 func errorsIs(err, target error) bool { return errors.Is(err, target) }

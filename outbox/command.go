@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/invx/invx/store"
+
+	"github.com/invx/invx/internal/procgroup"
 )
 
 // ExitTempFail is the exit status (sysexits.h EX_TEMPFAIL) by which a
@@ -44,7 +46,7 @@ func (c *Command) Send(ctx context.Context, ev *store.OutboxEvent) Result {
 	cmd.Stdout = io.Discard
 	stderr := &capWriter{limit: 4 << 10}
 	cmd.Stderr = stderr
-	setGroup(cmd)
+	procgroup.Set(cmd)
 	// A grandchild that keeps stderr open must not hold the attempt up.
 	cmd.WaitDelay = 2 * time.Second
 
@@ -52,7 +54,7 @@ func (c *Command) Send(ctx context.Context, ev *store.OutboxEvent) Result {
 	if errors.Is(err, exec.ErrWaitDelay) {
 		// The program exited 0 but something it started still held its
 		// stderr: the verdict stands; end the rest of the group.
-		killGroup(cmd)
+		procgroup.Kill(cmd)
 		err = nil
 	}
 	var exitErr *exec.ExitError

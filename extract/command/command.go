@@ -34,6 +34,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/invx/invx/extract"
+
+	"github.com/invx/invx/internal/procgroup"
 )
 
 // Defaults for Config's zero values.
@@ -180,7 +182,7 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 	stdout := &capWriter{limit: p.maxOutput + 1, onOver: cancel}
 	stderr := &capWriter{limit: 4 << 10}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	setGroup(cmd)
+	procgroup.Set(cmd)
 	cmd.WaitDelay = waitDelay
 
 	err := cmd.Start()
@@ -197,7 +199,7 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 		// The program is gone but something it started still holds its
 		// output open: end the rest of the group too. The group is not
 		// empty, so its id cannot have been reused.
-		killGroup(cmd)
+		procgroup.Kill(cmd)
 	}
 
 	resp := &extract.Response{Model: p.model}

@@ -2,15 +2,6 @@
 
 package command
 
-import (
-	"os/exec"
-	"runtime"
-)
+import "runtime"
 
 var isWindows = runtime.GOOS == "windows"
-
-// setGroup keeps exec's default cancellation (kill the program itself):
-// there are no unix process groups here.
-func setGroup(*exec.Cmd) {}
-
-func killGroup(*exec.Cmd) {}

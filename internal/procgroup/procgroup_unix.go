@@ -1,6 +1,6 @@
 //go:build unix
 
-package outbox
+package procgroup
 
 import (
 	"errors"
@@ -9,11 +9,12 @@ import (
 	"syscall"
 )
 
-// setGroup starts the program as the leader of a new process group and
-// makes cancellation (the attempt's timeout) kill the whole group.
-func setGroup(cmd *exec.Cmd) {
+// Set starts cmd as the leader of a new process group and makes its
+// cancellation (a timeout, a cancelled context) kill the whole group.
+func Set(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error {
+		// Called before the leader is reaped: the group id is still ours.
 		err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		if errors.Is(err, syscall.ESRCH) {
 			return os.ErrProcessDone
@@ -22,8 +23,8 @@ func setGroup(cmd *exec.Cmd) {
 	}
 }
 
-// killGroup kills what is left of the program's process group.
-func killGroup(cmd *exec.Cmd) {
+// Kill kills what is left of cmd's process group.
+func Kill(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
