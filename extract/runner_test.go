@@ -375,5 +375,4 @@ func TestInterruptedRunGivesBackNothingHalfWritten(t *testing.T) {
 	}
 }
 
-
 func errorsIs(err, target error) bool { return errors.Is(err, target) }
