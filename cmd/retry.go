@@ -101,7 +101,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 		MaxAttempts: opts.MaxAttempts, Repair: repair, MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget,
 		CallTimeout: callTimeout(&opts.Provider), NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
 		Command: opts.command, Wait: opts.wait, MaxPerTenant: opts.maxPerTenant,
-		Metrics: tel.metrics, Tracer: tel.tracer(),
+		Metrics: tel.metrics, Tracer: tel.tracer(), StoreClock: st.Driver() == "postgres",
 	}
 	started := f.Now()
 	if err := r.Begin(ctx); err != nil {

@@ -173,7 +173,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		LeaseFor: opts.Lease, MaxAttempts: opts.MaxAttempts, Repair: opts.Repair, Shadow: opts.Shadow,
 		MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget, CallTimeout: callTimeout(&opts.Provider),
 		NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
-		Metrics: tel.metrics, Tracer: tel.tracer(),
+		Metrics: tel.metrics, Tracer: tel.tracer(), StoreClock: st.Driver() == "postgres",
 	}
 	started := f.Now()
 	if err := r.Begin(ctx); err != nil {

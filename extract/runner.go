@@ -86,6 +86,10 @@ type Runner struct {
 
 	// NowFunc is the clock (time.Now by default).
 	NowFunc func() time.Time
+	// StoreClock hands lease times to the store's own clock (the zero Now
+	// of the store contract): with PostgreSQL, every host then leases by the
+	// database's time and host clock skew cannot shorten a lease.
+	StoreClock bool
 	// AfterFunc waits like time.After; tests inject a clock that jumps.
 	AfterFunc func(time.Duration) <-chan time.Time
 	// AliveFunc tells whether a lease owner still exists; dead owners'
@@ -117,6 +121,15 @@ func (r *Runner) now() time.Time {
 		return r.NowFunc()
 	}
 	return time.Now()
+}
+
+// leaseNow is the Now passed with lease operations: the runner's clock, or
+// none (the store's) with StoreClock.
+func (r *Runner) leaseNow() time.Time {
+	if r.StoreClock {
+		return time.Time{}
+	}
+	return r.now()
 }
 
 func (r *Runner) log() *slog.Logger {
@@ -338,7 +351,7 @@ func (r *Runner) Work(ctx context.Context) error {
 		claimed := 0
 		if free := r.currentLimit() - inflight; free > 0 {
 			leases, err := r.Store.Claim(callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
-				Limit: free, LeaseFor: r.LeaseFor, Now: r.now(), MaxPerTenant: r.MaxPerTenant})
+				Limit: free, LeaseFor: r.LeaseFor, Now: r.leaseNow(), MaxPerTenant: r.MaxPerTenant})
 			if err != nil {
 				abort = fmt.Errorf("claim jobs: %w", err)
 				continue
@@ -401,7 +414,7 @@ func (r *Runner) reap(ctx context.Context) {
 	if r.AliveFunc == nil {
 		return
 	}
-	n, err := r.Store.ReapLeases(ctx, &store.ReapLeasesParams{Alive: r.AliveFunc, Now: r.now()})
+	n, err := r.Store.ReapLeases(ctx, &store.ReapLeasesParams{Alive: r.AliveFunc, Now: r.leaseNow()})
 	if err != nil {
 		r.log().Warn("reap leases", "stage", "reap", "error", err)
 		return
@@ -695,7 +708,7 @@ func (r *Runner) keepLease(ctx context.Context, cancel context.CancelFunc, l *st
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if _, err := r.Store.Renew(ctx, &store.RenewParams{JobID: l.JobID, Token: l.Token, LeaseFor: r.LeaseFor, Now: r.now()}); err != nil {
+				if _, err := r.Store.Renew(ctx, &store.RenewParams{JobID: l.JobID, Token: l.Token, LeaseFor: r.LeaseFor, Now: r.leaseNow()}); err != nil {
 					if errors.Is(err, store.ErrStaleLease) {
 						log.Warn("lease lost", "stage", "renew", "outcome", "stale_lease")
 						cancel()
