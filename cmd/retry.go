@@ -218,7 +218,7 @@ required.
 
 Exit status 3 when a retried job still needs review afterwards.`,
 		Example: `  invx retry --state failed
-  invx retry 3f2a9c1e acme-0042.txt
+  invx retry 3f2a9c1e de_gutschrift.txt
   invx retry --state rejected --provider openai --model gpt-4.1-mini
   invx retry --state failed --enqueue-only && invx work`,
 		RunE: func(c *cobra.Command, args []string) error {

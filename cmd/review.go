@@ -44,7 +44,7 @@ piped, a JSON array with --json. Exit status 3 when anything needs review,
 		Example: `  invx review
   invx review --json | jq -r '.[] | select(.state == "held") | .job_key'
   invx review accept 3f2a9c1e
-  invx review dismiss acme-0042.txt --reason "duplicate sent by the supplier"`,
+  invx review dismiss de_gutschrift.txt --reason "duplicate sent by the supplier"`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return &usageError{err: fmt.Errorf("review: unknown subcommand %q", args[0]), try: "invx review --help"}
@@ -196,7 +196,7 @@ result's outbox events are not sent again.
 KEY is a job key, a unique key prefix (at least 8 hex digits) or the
 document's path. Exit status 3 when the new text is rejected or fails.`,
 		Example: `  invx review accept 3f2a9c1e
-  invx review accept acme-0042.txt --provider openai --model gpt-4.1-mini`,
+  invx review accept de_gutschrift.txt --provider openai --model gpt-4.1-mini`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return &usageError{err: errors.New("review accept: want exactly one KEY or PATH"), try: "invx review accept 3f2a9c1e"}
@@ -300,7 +300,7 @@ result stays current.
 KEY is a job key, a unique key prefix (at least 8 hex digits) or the
 document's path. --reason is required: say why, for whoever looks next.`,
 		Example: `  invx review dismiss 3f2a9c1e --reason "not an invoice: a delivery note"
-  invx review dismiss acme-0042.txt --reason "duplicate sent by the supplier"`,
+  invx review dismiss de_gutschrift.txt --reason "duplicate sent by the supplier"`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return &usageError{err: errors.New("review dismiss: want exactly one KEY or PATH"),

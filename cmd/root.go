@@ -191,7 +191,7 @@ versioned schema and commits it exactly once to an embedded SQLite file.
 Reruns are idempotent: one committed result per (tenant, job key), however
 often a file is seen, a worker crashes or a call is retried.`,
 		Example: `  invx run fixtures/invoices
-  invx show fixtures/invoices/acme-0042.txt
+  invx show fixtures/invoices/de_gutschrift.txt
   invx schema invoice-summary-v1`,
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -33,8 +33,8 @@ or as given to invx run). The newest job at a path is shown.
 
 Document text is not printed unless --text is given.`,
 		Example: `  invx show 3f2a9c1e
-  invx show fixtures/invoices/acme-0042.txt
-  invx show --json acme-0042.txt | jq .result`,
+  invx show fixtures/invoices/de_gutschrift.txt
+  invx show --json de_gutschrift.txt | jq .result`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return &usageError{err: errors.New("show: want exactly one KEY or PATH"), try: "invx show 3f2a9c1e"}
