@@ -147,16 +147,7 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 
 // Stats implements store.Store.
 func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
-	by := map[string]*store.TenantStats{}
-	get := func(t string) *store.TenantStats {
-		ts, ok := by[t]
-		if !ok {
-			ts = &store.TenantStats{Tenant: t, JobsByState: map[string]int{}, RejectedBy: map[string]int{},
-				RejectedByProvider: map[string]int{}, AttemptsByOutcome: map[string]int{}}
-			by[t] = ts
-		}
-		return ts
-	}
+	var b store.StatsBuilder
 	since := ms(p.Since)
 	// window is "col >= since" plus the tenant filter on tenantCol.
 	window := func(a *args, col, tenantCol string) string {
@@ -190,12 +181,7 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 				sum(lease_recoveries)::bigint
 			FROM jobs WHERE `+window(&a, "updated_at", "tenant")+` GROUP BY 1, 2, 3`, a,
 			[]any{&t, &st, &cat, &n, &rec}, func() error {
-				ts := get(t)
-				ts.JobsByState[st] += n
-				ts.LeaseRecoveries += rec
-				if st == store.StateRejected {
-					ts.RejectedBy[firstNonEmpty(cat, "unknown")] += n
-				}
+				b.AddJobs(t, st, cat, n, rec)
 				return nil
 			})
 		if err != nil {
@@ -203,7 +189,6 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 		}
 	}
 	// Attempts by outcome, provider and model: tokens, rejections, stale leases.
-	tokens := map[string]map[[2]string]*store.TokenUsage{}
 	{
 		var a args
 		var t, outcome, prov, model, version string
@@ -213,64 +198,26 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 				sum(a.input_tokens)::bigint, sum(a.output_tokens)::bigint
 			FROM attempts a JOIN jobs j ON j.id = a.job_id WHERE `+window(&a, "a.started_at", "a.tenant")+`
 			GROUP BY 1, 2, 3, 4, 5`, a, []any{&t, &outcome, &prov, &model, &version, &n, &in, &out}, func() error {
-			ts := get(t)
-			ts.Attempts += n
-			ts.AttemptsByOutcome[firstNonEmpty(outcome, "in_flight")] += n
-			switch outcome {
-			case store.OutcomeStaleLease:
-				ts.StaleLeases += n
-			case store.OutcomeRejected:
-				ts.RejectedByProvider[version+"/"+firstNonEmpty(prov, "unknown")] += n
-			}
-			if tokens[t] == nil {
-				tokens[t] = map[[2]string]*store.TokenUsage{}
-			}
-			k := [2]string{prov, model}
-			u := tokens[t][k]
-			if u == nil {
-				u = &store.TokenUsage{Provider: prov, Model: model}
-				tokens[t][k] = u
-			}
-			u.Attempts += n
-			u.InputTokens += in
-			u.OutputTokens += out
+			b.AddAttempts(t, outcome, prov, model, version, n, in, out)
 			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("stats attempts: %w", err)
 		}
 	}
-	for t, m := range tokens {
-		ts := get(t)
-		for _, u := range m {
-			ts.Tokens = append(ts.Tokens, *u)
-		}
-		sort.Slice(ts.Tokens, func(i, j int) bool {
-			a, b := ts.Tokens[i], ts.Tokens[j]
-			return a.Provider+"\x00"+a.Model < b.Provider+"\x00"+b.Model
-		})
-	}
 	// Commits and enqueue-to-commit latency.
-	lat := map[string][]int64{}
 	{
 		var a args
 		var t string
 		var d int64
 		err := each(`SELECT r.tenant, r.committed_at - j.created_at FROM results r JOIN jobs j ON j.id = r.job_id
 			WHERE NOT r.shadow AND `+window(&a, "r.committed_at", "r.tenant"), a, []any{&t, &d}, func() error {
-			get(t).Commits++
-			lat[t] = append(lat[t], d)
+			b.AddCommit(t, d)
 			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("stats results: %w", err)
 		}
-	}
-	for t, ds := range lat {
-		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-		ts := get(t)
-		ts.CommitLatencyP50 = msDuration(percentile(ds, 0.50))
-		ts.CommitLatencyP95 = msDuration(percentile(ds, 0.95))
 	}
 	// Runs: documents seen and duplicates, from their JSON summaries
 	// (FinishRun stores only valid JSON, so the cast cannot fail).
@@ -283,9 +230,7 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 				coalesce(sum((summary::jsonb ->> 'duplicates_suppressed')::numeric), 0)::bigint
 			FROM runs WHERE summary IS NOT NULL AND `+window(&a, "started_at", "tenant")+` GROUP BY tenant`, a,
 			[]any{&t, &seen, &dups}, func() error {
-				ts := get(t)
-				ts.DocumentsSeen += int(seen)
-				ts.Duplicates += int(dups)
+				b.AddRuns(t, int(seen), int(dups))
 				return nil
 			})
 		if err != nil {
@@ -299,7 +244,7 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 		var at *int64
 		err := each(`SELECT tenant, min(created_at) FROM jobs WHERE state IN ('queued', 'retry_wait')`+tenantOnly(&a)+
 			` GROUP BY tenant`, a, []any{&t, &at}, func() error {
-			get(t).OldestQueued = fromMS(at)
+			b.SetOldestQueued(t, fromMS(at))
 			return nil
 		})
 		if err != nil {
@@ -313,41 +258,14 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 		var at *int64
 		err := each(`SELECT tenant, state, count(*), min(created_at) FROM outbox WHERE state IN ('pending', 'failed')`+
 			tenantOnly(&a)+` GROUP BY 1, 2`, a, []any{&t, &st, &n, &at}, func() error {
-			ts := get(t)
-			if st == store.OutboxPending {
-				ts.OutboxPending, ts.OldestPending = n, fromMS(at)
-			} else {
-				ts.OutboxFailed = n
-			}
+			b.SetOutbox(t, st, n, fromMS(at))
 			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("stats outbox: %w", err)
 		}
 	}
-	out := make([]*store.TenantStats, 0, len(by))
-	for _, ts := range by {
-		out = append(out, ts)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Tenant < out[j].Tenant })
-	return out, nil
-}
-
-func percentile(sorted []int64, q float64) int64 {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(q*float64(len(sorted)-1) + 0.5)
-	return sorted[min(i, len(sorted)-1)]
-}
-
-func firstNonEmpty(a ...string) string {
-	for _, s := range a {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
+	return b.Build(), nil
 }
 
 const outboxColumns = `id, tenant, event_key, job_key, action_id, kind, payload, state, attempts, created_at, delivered_at,

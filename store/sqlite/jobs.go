@@ -225,7 +225,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		}
 		exhausted := map[string]bool{}
 		for len(leases) < p.Limit {
-			t, ok := nextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
+			t, ok := store.NextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
 			if !ok {
 				return nil
 			}
@@ -247,22 +247,6 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		return nil, fmt.Errorf("claim: %w", err)
 	}
 	return leases, nil
-}
-
-// nextTenant picks the tenant with work that holds the fewest live leases,
-// then the one served longest ago (round robin across claims and across
-// workers), skipping tenants at the cap.
-func nextTenant(tenants []string, inflight map[string]int, served map[string]int64, exhausted map[string]bool, maxPer int) (string, bool) {
-	best, found := "", false
-	for _, t := range tenants {
-		if exhausted[t] || (maxPer > 0 && inflight[t] >= maxPer) {
-			continue
-		}
-		if !found || inflight[t] < inflight[best] || (inflight[t] == inflight[best] && served[t] < served[best]) {
-			best, found = t, true
-		}
-	}
-	return best, found
 }
 
 // lastServed is each tenant's newest attempt id: the attempt table is the

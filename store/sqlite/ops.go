@@ -3,9 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -161,16 +159,7 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 
 // Stats implements store.Store.
 func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
-	by := map[string]*store.TenantStats{}
-	get := func(t string) *store.TenantStats {
-		ts, ok := by[t]
-		if !ok {
-			ts = &store.TenantStats{Tenant: t, JobsByState: map[string]int{}, RejectedBy: map[string]int{},
-				RejectedByProvider: map[string]int{}, AttemptsByOutcome: map[string]int{}}
-			by[t] = ts
-		}
-		return ts
-	}
+	var b store.StatsBuilder
 	since := ms(p.Since)
 	tenantWhere := func(col string) (string, []any) {
 		if p.Tenant == "" {
@@ -201,19 +190,13 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 		if err := r.Scan(&t, &st, &cat, &n, &rec); err != nil {
 			return err
 		}
-		ts := get(t)
-		ts.JobsByState[st] += n
-		ts.LeaseRecoveries += rec
-		if st == store.StateRejected {
-			ts.RejectedBy[firstNonEmpty(cat, "unknown")] += n
-		}
+		b.AddJobs(t, st, cat, n, rec)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("stats jobs: %w", err)
 	}
 	// Attempts by outcome, provider and model: tokens, rejections, stale leases.
-	tokens := map[string]map[[2]string]*store.TokenUsage{}
 	err = each(`SELECT a.tenant, a.outcome, a.provider, a.model, j.schema_version, count(*), sum(a.input_tokens), sum(a.output_tokens)
 		FROM attempts a JOIN jobs j ON j.id = a.job_id WHERE a.started_at >= ?`+strings.ReplaceAll(tw, "tenant", "a.tenant")+`
 		GROUP BY 1, 2, 3, 4, 5`, append([]any{since}, targs...), func(r *sql.Rows) error {
@@ -223,44 +206,13 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 		if err := r.Scan(&t, &outcome, &prov, &model, &version, &n, &in, &out); err != nil {
 			return err
 		}
-		ts := get(t)
-		ts.Attempts += n
-		ts.AttemptsByOutcome[firstNonEmpty(outcome, "in_flight")] += n
-		switch outcome {
-		case store.OutcomeStaleLease:
-			ts.StaleLeases += n
-		case store.OutcomeRejected:
-			ts.RejectedByProvider[version+"/"+firstNonEmpty(prov, "unknown")] += n
-		}
-		if tokens[t] == nil {
-			tokens[t] = map[[2]string]*store.TokenUsage{}
-		}
-		k := [2]string{prov, model}
-		u := tokens[t][k]
-		if u == nil {
-			u = &store.TokenUsage{Provider: prov, Model: model}
-			tokens[t][k] = u
-		}
-		u.Attempts += n
-		u.InputTokens += in
-		u.OutputTokens += out
+		b.AddAttempts(t, outcome, prov, model, version, n, in, out)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("stats attempts: %w", err)
 	}
-	for t, m := range tokens {
-		ts := get(t)
-		for _, u := range m {
-			ts.Tokens = append(ts.Tokens, *u)
-		}
-		sort.Slice(ts.Tokens, func(i, j int) bool {
-			a, b := ts.Tokens[i], ts.Tokens[j]
-			return a.Provider+"\x00"+a.Model < b.Provider+"\x00"+b.Model
-		})
-	}
 	// Commits and enqueue-to-commit latency.
-	lat := map[string][]int64{}
 	err = each(`SELECT r.tenant, r.committed_at - j.created_at FROM results r JOIN jobs j ON j.id = r.job_id
 		WHERE r.shadow = 0 AND r.committed_at >= ?`+strings.ReplaceAll(tw, "tenant", "r.tenant"), append([]any{since}, targs...),
 		func(r *sql.Rows) error {
@@ -269,18 +221,11 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 			if err := r.Scan(&t, &d); err != nil {
 				return err
 			}
-			get(t).Commits++
-			lat[t] = append(lat[t], d)
+			b.AddCommit(t, d)
 			return nil
 		})
 	if err != nil {
 		return nil, fmt.Errorf("stats results: %w", err)
-	}
-	for t, ds := range lat {
-		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-		ts := get(t)
-		ts.CommitLatencyP50 = msDuration(percentile(ds, 0.50))
-		ts.CommitLatencyP95 = msDuration(percentile(ds, 0.95))
 	}
 	// Runs: documents seen and duplicates, from their summaries.
 	err = each(`SELECT tenant, summary FROM runs WHERE started_at >= ? AND summary IS NOT NULL`+tw,
@@ -289,15 +234,7 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 			if err := r.Scan(&t, &body); err != nil {
 				return err
 			}
-			var sum struct {
-				FilesSeen  int `json:"files_seen"`
-				Duplicates int `json:"duplicates_suppressed"`
-			}
-			if json.Unmarshal([]byte(body), &sum) == nil {
-				ts := get(t)
-				ts.DocumentsSeen += sum.FilesSeen
-				ts.Duplicates += sum.Duplicates
-			}
+			_ = b.AddRunSummary(t, []byte(body)) // a summary that is not JSON counts nothing
 			return nil
 		})
 	if err != nil {
@@ -311,7 +248,7 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 			if err := r.Scan(&t, &at); err != nil {
 				return err
 			}
-			get(t).OldestQueued = fromMS(at)
+			b.SetOldestQueued(t, fromMS(at))
 			return nil
 		})
 	if err != nil {
@@ -325,40 +262,13 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 			if err := r.Scan(&t, &st, &n, &at); err != nil {
 				return err
 			}
-			ts := get(t)
-			if st == store.OutboxPending {
-				ts.OutboxPending, ts.OldestPending = n, fromMS(at)
-			} else {
-				ts.OutboxFailed = n
-			}
+			b.SetOutbox(t, st, n, fromMS(at))
 			return nil
 		})
 	if err != nil {
 		return nil, fmt.Errorf("stats outbox: %w", err)
 	}
-	out := make([]*store.TenantStats, 0, len(by))
-	for _, ts := range by {
-		out = append(out, ts)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Tenant < out[j].Tenant })
-	return out, nil
-}
-
-func percentile(sorted []int64, q float64) int64 {
-	if len(sorted) == 0 {
-		return 0
-	}
-	i := int(q*float64(len(sorted)-1) + 0.5)
-	return sorted[min(i, len(sorted)-1)]
-}
-
-func firstNonEmpty(a ...string) string {
-	for _, s := range a {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
+	return b.Build(), nil
 }
 
 const outboxColumns = `id, tenant, event_key, job_key, action_id, kind, payload, state, attempts, created_at, delivered_at,

@@ -1,8 +1,8 @@
 // Package storetest is the conformance suite every store driver passes. It
 // uses only the store contract, so SQLite and PostgreSQL are held to the same
 // behaviour: enqueue idempotency, leases and their recovery, the fence,
-// insert-or-return-existing results, held documents, the outbox and tenant
-// isolation.
+// insert-or-return-existing results, held documents, the outbox, tenant
+// isolation and the figures of Stats.
 package storetest
 
 import (
@@ -53,6 +53,7 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"PruneKeepsKeys", testPrune},
 		{"FairAcrossTenants", testFairness},
 		{"MaxPerTenant", testMaxPerTenant},
+		{"StatsSumTheWindow", testStats},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -736,4 +737,53 @@ func testMaxPerTenant(t *testing.T, s store.Store) {
 	more, _ := s.Claim(context.Background(), &store.ClaimParams{Owner: "w", RunID: "r", Limit: 10, LeaseFor: time.Minute,
 		Now: t0, MaxPerTenant: 3})
 	eq(t, "at the cap", len(more), 0)
+}
+
+func testStats(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	enqueue(t, s, "t1", store.OnChangeHold, Doc("t1", "a.txt", "stats a"), Doc("t1", "b.txt", "stats b"))
+	enqueue(t, s, "t2", store.OnChangeHold, Doc("t2", "c.txt", "stats c"))
+	ls := claim(t, s, "t1", "w1", 2, t0)
+	eq(t, "leases", len(ls), 2)
+	l := ls[0]
+	if _, err := s.Commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
+		AttemptID: l.AttemptID, RunID: "run-1", SchemaVersion: "invoice-summary-v1",
+		Result: []byte(`{"schema_version":"invoice-summary-v1"}`),
+		Outbox: []store.OutboxInput{{ActionID: "invoice.committed", Kind: "invoice.committed", Payload: []byte(`{}`)}},
+		Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded, Provider: "openai", Model: "gpt",
+			InputTokens: 100, OutputTokens: 10},
+		Now: t0.Add(2 * time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.BeginRun(ctx, &store.BeginRunParams{ID: "run-stats", Tenant: "t1", Command: "run", Owner: "w1",
+		StartedAt: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishRun(ctx, &store.FinishRunParams{ID: "run-stats", Status: "completed", FinishedAt: t0.Add(time.Second),
+		Summary: []byte(`{"files_seen": 2, "duplicates_suppressed": 1}`)}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Stats(ctx, &store.StatsParams{Since: t0.Add(-time.Hour), Now: t0.Add(time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "tenants", len(got), 2)
+	t1, t2 := got[0], got[1]
+	eq(t, "first tenant", t1.Tenant, "t1")
+	eq(t, "t1 jobs", fmt.Sprint(t1.JobsByState), fmt.Sprint(map[string]int{store.StateRunning: 1, store.StateSucceeded: 1}))
+	eq(t, "t1 attempts", t1.Attempts, 2)
+	eq(t, "t1 attempts by outcome", fmt.Sprint(t1.AttemptsByOutcome),
+		fmt.Sprint(map[string]int{"in_flight": 1, store.OutcomeSucceeded: 1}))
+	eq(t, "t1 commits", t1.Commits, 1)
+	eq(t, "t1 commit latency p50", t1.CommitLatencyP50, 2*time.Second)
+	eq(t, "t1 commit latency p95", t1.CommitLatencyP95, 2*time.Second)
+	eq(t, "t1 documents seen", t1.DocumentsSeen, 2)
+	eq(t, "t1 duplicates", t1.Duplicates, 1)
+	eq(t, "t1 tokens", fmt.Sprint(t1.Tokens), fmt.Sprint([]store.TokenUsage{{Attempts: 1},
+		{Provider: "openai", Model: "gpt", Attempts: 1, InputTokens: 100, OutputTokens: 10}}))
+	eq(t, "t1 outbox pending", t1.OutboxPending, 1)
+	eq(t, "t1 oldest queued", t1.OldestQueued.IsZero(), true)
+	eq(t, "t2 jobs", fmt.Sprint(t2.JobsByState), fmt.Sprint(map[string]int{store.StateQueued: 1}))
+	eq(t, "t2 oldest queued", t2.OldestQueued.Equal(t0), true)
+	eq(t, "t2 tokens", len(t2.Tokens), 0)
 }
