@@ -259,10 +259,29 @@ func phraseRE(p string) string {
 
 // lexicon is a compiled list of phrases. Most lines hold none of them, so a
 // cheap test of word beginnings runs before the regular expression.
+//
+// Matching one big alternation over a whole line makes Go's NFA re-enter
+// every phrase at every byte, which dominated the extractor's CPU time. A
+// phrase's pattern begins with its first folded byte (after an optional
+// \b), so a match at position s can only come from the phrases starting
+// with f[s]. The lexicon therefore also keeps, per first byte, an anchored
+// alternation of just those phrases, with the leading \b taken off and
+// checked by find against f[s-1] and f[s] instead; searching tries them
+// position by position. This is exactly the leftmost-longest match of the
+// full expression: the first position with any match, and the longest
+// match there. Phrases whose first character phraseRE makes optional
+// ("-", ".") would break this; such a lexicon keeps the full expression.
 type lexicon struct {
 	*regexp.Regexp
 	keys   map[string]bool // folded first letters (up to 3) of each phrase
 	always bool            // some phrase starts with a non-letter
+	prefix bool            // anchored at the start of the text
+
+	// byFirst holds the anchored sub-alternations, their leading \b taken
+	// off and checked by find instead (bounded[c]); unused when full.
+	byFirst [256]*regexp.Regexp
+	bounded [256]bool
+	full    bool // some phrase may start with more than one byte ("-", "."): use the full expression
 }
 
 // lexRE compiles phrases into one leftmost-longest alternation.
@@ -276,7 +295,8 @@ func lexPrefixRE(phrases ...string) *lexicon {
 }
 
 func newLexicon(anchor string, phrases []string) *lexicon {
-	lx := &lexicon{Regexp: longest(anchor + lexSource(phrases)), keys: map[string]bool{}}
+	lx := &lexicon{Regexp: longest(anchor + lexSource(phrases)), keys: map[string]bool{}, prefix: anchor == `^`}
+	groups := map[byte][]string{}
 	for _, p := range phrases {
 		f := foldString(strings.TrimSpace(p))
 		n := 0
@@ -285,9 +305,26 @@ func newLexicon(anchor string, phrases []string) *lexicon {
 		}
 		if n == 0 {
 			lx.always = true
+		} else {
+			lx.keys[f[:n]] = true
+		}
+		if f == "" || strings.ContainsRune(" .-/'", rune(f[0])) {
+			// phraseRE makes these first characters optional.
+			lx.full = true
 			continue
 		}
-		lx.keys[f[:n]] = true
+		src := phraseRE(p)
+		c := f[0]
+		if strings.HasPrefix(src, `\b`) {
+			src = src[len(`\b`):]
+			lx.bounded[c] = true
+		}
+		groups[c] = append(groups[c], src)
+	}
+	if !lx.full {
+		for c, srcs := range groups {
+			lx.byFirst[c] = longest(`^(?:` + strings.Join(srcs, `|`) + `)`)
+		}
 	}
 	return lx
 }
@@ -295,6 +332,10 @@ func newLexicon(anchor string, phrases []string) *lexicon {
 // isWordByte matches regexp's \b notion of a word character (folded text
 // is lower case).
 func isWordByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' }
+
+// isREWordByte is regexp's \b word character on any text: ASCII letters of
+// either case, digits and "_"; a byte of a multi-byte rune is never one.
+func isREWordByte(c byte) bool { return isWordByte(c) || c >= 'A' && c <= 'Z' }
 
 // mayMatch reports whether a phrase could start somewhere in f.
 func (lx *lexicon) mayMatch(f string) bool {
@@ -317,15 +358,69 @@ func (lx *lexicon) mayMatch(f string) bool {
 	return false
 }
 
+// find returns the leftmost-longest match in f that starts at or after
+// from (with f as the whole text, as regexp sees it), via byFirst; only for
+// lexicons that are not full.
+func (lx *lexicon) find(f string, from int) (int, int, bool) {
+	for s := from; s < len(f); s++ {
+		if lx.prefix && s > 0 {
+			break
+		}
+		c := f[s]
+		re := lx.byFirst[c]
+		if re == nil {
+			continue
+		}
+		// The phrases' leading \b: word-ness changes between f[s-1] and f[s]
+		// (a phrase may start with a non-word rune such as "§").
+		if lx.bounded[c] && (s > 0 && isREWordByte(f[s-1])) == isREWordByte(c) {
+			continue
+		}
+		if m := re.FindStringIndex(f[s:]); m != nil {
+			return s, s + m[1], true
+		}
+	}
+	return 0, 0, false
+}
+
+// findAll is FindAllStringIndex(f, n) via find (matches are never empty).
+func (lx *lexicon) findAll(f string, n int) [][]int {
+	var out [][]int
+	for pos := 0; n < 0 || len(out) < n; {
+		s, e, ok := lx.find(f, pos)
+		if !ok {
+			break
+		}
+		out = append(out, []int{s, e})
+		pos = e
+	}
+	return out
+}
+
 // MatchString is regexp's, with the cheap test first.
-func (lx *lexicon) MatchString(f string) bool { return lx.mayMatch(f) && lx.Regexp.MatchString(f) }
+func (lx *lexicon) MatchString(f string) bool {
+	if !lx.mayMatch(f) {
+		return false
+	}
+	if lx.full {
+		return lx.Regexp.MatchString(f)
+	}
+	_, _, ok := lx.find(f, 0)
+	return ok
+}
 
 // FindStringIndex is regexp's, with the cheap test first.
 func (lx *lexicon) FindStringIndex(f string) []int {
 	if !lx.mayMatch(f) {
 		return nil
 	}
-	return lx.Regexp.FindStringIndex(f)
+	if lx.full {
+		return lx.Regexp.FindStringIndex(f)
+	}
+	if s, e, ok := lx.find(f, 0); ok {
+		return []int{s, e}
+	}
+	return nil
 }
 
 // FindAllStringIndex is regexp's, with the cheap test first.
@@ -333,15 +428,34 @@ func (lx *lexicon) FindAllStringIndex(f string, n int) [][]int {
 	if !lx.mayMatch(f) {
 		return nil
 	}
-	return lx.Regexp.FindAllStringIndex(f, n)
+	if lx.full {
+		return lx.Regexp.FindAllStringIndex(f, n)
+	}
+	return lx.findAll(f, n)
 }
 
-// ReplaceAllString is regexp's, with the cheap test first.
+// ReplaceAllString is regexp's, with the cheap test first; repl is taken
+// literally (callers pass no "$").
 func (lx *lexicon) ReplaceAllString(f, repl string) string {
 	if !lx.mayMatch(f) {
 		return f
 	}
-	return lx.Regexp.ReplaceAllString(f, repl)
+	if lx.full || strings.Contains(repl, "$") {
+		return lx.Regexp.ReplaceAllString(f, repl)
+	}
+	ms := lx.findAll(f, -1)
+	if ms == nil {
+		return f
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range ms {
+		b.WriteString(f[last:m[0]])
+		b.WriteString(repl)
+		last = m[1]
+	}
+	b.WriteString(f[last:])
+	return b.String()
 }
 
 func lexSource(phrases []string) string {
@@ -363,4 +477,136 @@ func longest(src string) *regexp.Regexp {
 	re := regexp.MustCompile(src)
 	re.Longest()
 	return re
+}
+
+// firstByteRE is a leftmost-longest alternation of a case-insensitive and a
+// case-sensitive list of alternatives, with no assertions (\b, ^), searched
+// like lexicon: the full expression runs Go's NFA through every phrase at
+// every byte of the text, so matches are instead tried only where some
+// alternative can begin, with an anchored alternation of just the
+// alternatives whose first character fits that byte. Without assertions a
+// match at s of the whole text is a match of "^..." on text[s:], so the
+// result is the full expression's.
+type firstByteRE struct {
+	*regexp.Regexp                     // the full expression
+	byFirst        [256]*regexp.Regexp // by ASCII first byte, lower case for anyCase alternatives
+	foldsTo        map[rune]byte       // non-ASCII runes that (?i) folds to an ASCII letter: "ſ", Kelvin "K"
+}
+
+func newFirstByteRE(anyCase, exactCase string) *firstByteRE {
+	x := &firstByteRE{Regexp: longest(`(?i:` + anyCase + `)|(?:` + exactCase + `)`), foldsTo: map[rune]byte{}}
+	ci, cs := map[byte][]string{}, map[byte][]string{}
+	for _, a := range splitAlternatives(anyCase) {
+		c := a[0]
+		if !(isASCIILetter(c) || c == '&') {
+			panic("firstByteRE: alternative must start with a letter or &: " + a)
+		}
+		ci[lowerByte(c)] = append(ci[lowerByte(c)], a)
+	}
+	for _, a := range splitAlternatives(exactCase) {
+		if c := a[0]; !(isASCIILetter(c) || c == '&') {
+			panic("firstByteRE: alternative must start with a letter or &: " + a)
+		}
+		cs[lowerByte(a[0])] = append(cs[lowerByte(a[0])], a)
+	}
+	for c := 0; c < 256; c++ {
+		var parts []string
+		if l := ci[byte(c)]; l != nil {
+			parts = append(parts, `(?i:`+strings.Join(l, `|`)+`)`)
+		}
+		if l := cs[byte(c)]; l != nil {
+			parts = append(parts, `(?:`+strings.Join(l, `|`)+`)`)
+		}
+		if parts != nil {
+			x.byFirst[c] = longest(`^(?:` + strings.Join(parts, `|`) + `)`)
+		}
+	}
+	for c := 'a'; c <= 'z'; c++ {
+		for r := unicode.SimpleFold(c); r != c; r = unicode.SimpleFold(r) {
+			if r >= utf8.RuneSelf {
+				x.foldsTo[r] = byte(c)
+			}
+		}
+	}
+	return x
+}
+
+func lowerByte(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 32
+	}
+	return c
+}
+
+// splitAlternatives cuts a pattern at its top-level "|".
+func splitAlternatives(src string) []string {
+	var out []string
+	depth, start := 0, 0
+	inClass := false
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '\\':
+			i++
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			inClass = true
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			out = append(out, src[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, src[start:])
+}
+
+// find returns the leftmost-longest match at or after from.
+func (x *firstByteRE) find(s string, from int) (int, int, bool) {
+	for i := from; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			k, ok := x.foldsTo[r]
+			if !ok {
+				continue
+			}
+			c = k
+		}
+		re := x.byFirst[lowerByte(c)]
+		if re == nil {
+			continue
+		}
+		if m := re.FindStringIndex(s[i:]); m != nil {
+			return i, i + m[1], true
+		}
+	}
+	return 0, 0, false
+}
+
+// FindAllStringIndex is regexp's (matches are never empty).
+func (x *firstByteRE) FindAllStringIndex(s string, n int) [][]int {
+	var out [][]int
+	for pos := 0; n < 0 || len(out) < n; {
+		a, b, ok := x.find(s, pos)
+		if !ok {
+			break
+		}
+		out = append(out, []int{a, b})
+		pos = b
+	}
+	return out
+}
+
+// FindAllString is regexp's.
+func (x *firstByteRE) FindAllString(s string, n int) []string {
+	var out []string
+	for _, m := range x.FindAllStringIndex(s, n) {
+		out = append(out, s[m[0]:m[1]])
+	}
+	return out
 }

@@ -8,16 +8,21 @@ import (
 
 // Legal forms. Long or dotted forms match in any case; short ones must be
 // written in their usual case ("AG", "Oy", "SpA") to avoid ordinary words.
-var reLegalForm = longest(`(?i:` +
-	`gmbh\s*&\s*co\.?\s*kgaa|gmbh\s*&\s*co\.?\s*kg|ag\s*&\s*co\.?\s*kgaa|ag\s*&\s*co\.?\s*kg|se\s*&\s*co\.?\s*kg|` +
-	`ug\s*\(haftungsbeschr(?:ä|ae|a)nkt\)|ggmbh|gmbh|kgaa|` +
-	`s\.\s?[àa]\s?r\.\s?l\.|s\.\s?a\.\s?r\.\s?l\.|sàrl|sarl|sasu|eurl|s\.\s?a\.\s?s\.|s\.\s?c\.\s?a\.\s?r\.\s?l\.|scarl|` +
-	`s\.\s?l\.\s?u\.|s\.\s?a\.\s?u\.|s\.\s?l\.|s\.\s?a\.|s\.\s?r\.\s?l\.|s\.\s?p\.\s?a\.|s\.\s?n\.\s?c\.|s\.\s?a\.\s?s\.|s\.\s?c\.\s?s\.|` +
-	`b\.\s?v\.|n\.\s?v\.|v\.\s?o\.\s?f\.|c\.\s?v\.|bvba|sprl|` +
-	`pty\.?\s*ltd\.?|co\.,?\s*ltd\.?|ltd\.?|limited|l\.\s?l\.\s?c\.|llc|llp|l\.\s?l\.\s?p\.|inc\.|inc|incorporated|corp\.|corp|corporation|plc|` +
-	`oyj|aps|a/s|sp\.\s?z\s?o\.\s?o\.|sp\.\s?j\.|sp\.\s?k\.|s\.\s?r\.\s?o\.|a\.\s?s\.|d\.\s?o\.\s?o\.|kft\.|kft|zrt\.|ltda\.?|lda\.?|` +
-	`e\.\s?k\.|e\.\s?kfm\.|e\.\s?v\.|ohg|gbr|mbh|sagl|s\.\s?a\.\s?p\.\s?a\.|s\.\s?a\.\s?l\.|&\s*co\.` +
-	`)|(?:AG|KG|OG|SE|SA|SL|SLU|AB|AS|ASA|Oy|BV|NV|SAS|SRL|Srl|SpA|SPA|SNC|Snc|UG|eG|KG|LP|PC|GbR|OHG|SCS|SCA|SC|Sas)`)
+var reLegalForm = newFirstByteRE(legalFormsAnyCase, legalFormsExactCase)
+
+// legalFormsAnyCase are matched case-insensitively, legalFormsExactCase
+// as written; each is a "|" list.
+const (
+	legalFormsAnyCase = `gmbh\s*&\s*co\.?\s*kgaa|gmbh\s*&\s*co\.?\s*kg|ag\s*&\s*co\.?\s*kgaa|ag\s*&\s*co\.?\s*kg|se\s*&\s*co\.?\s*kg|` +
+		`ug\s*\(haftungsbeschr(?:ä|ae|a)nkt\)|ggmbh|gmbh|kgaa|` +
+		`s\.\s?[àa]\s?r\.\s?l\.|s\.\s?a\.\s?r\.\s?l\.|sàrl|sarl|sasu|eurl|s\.\s?a\.\s?s\.|s\.\s?c\.\s?a\.\s?r\.\s?l\.|scarl|` +
+		`s\.\s?l\.\s?u\.|s\.\s?a\.\s?u\.|s\.\s?l\.|s\.\s?a\.|s\.\s?r\.\s?l\.|s\.\s?p\.\s?a\.|s\.\s?n\.\s?c\.|s\.\s?a\.\s?s\.|s\.\s?c\.\s?s\.|` +
+		`b\.\s?v\.|n\.\s?v\.|v\.\s?o\.\s?f\.|c\.\s?v\.|bvba|sprl|` +
+		`pty\.?\s*ltd\.?|co\.,?\s*ltd\.?|ltd\.?|limited|l\.\s?l\.\s?c\.|llc|llp|l\.\s?l\.\s?p\.|inc\.|inc|incorporated|corp\.|corp|corporation|plc|` +
+		`oyj|aps|a/s|sp\.\s?z\s?o\.\s?o\.|sp\.\s?j\.|sp\.\s?k\.|s\.\s?r\.\s?o\.|a\.\s?s\.|d\.\s?o\.\s?o\.|kft\.|kft|zrt\.|ltda\.?|lda\.?|` +
+		`e\.\s?k\.|e\.\s?kfm\.|e\.\s?v\.|ohg|gbr|mbh|sagl|s\.\s?a\.\s?p\.\s?a\.|s\.\s?a\.\s?l\.|&\s*co\.`
+	legalFormsExactCase = `AG|KG|OG|SE|SA|SL|SLU|AB|AS|ASA|Oy|BV|NV|SAS|SRL|Srl|SpA|SPA|SNC|Snc|UG|eG|KG|LP|PC|GbR|OHG|SCS|SCA|SC|Sas`
+)
 
 // Legal forms that are also common words or abbreviations: weaker evidence.
 var weakForms = map[string]bool{"SA": true, "SL": true, "AS": true, "SE": true, "SC": true, "LP": true, "PC": true,
