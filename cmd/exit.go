@@ -93,3 +93,14 @@ func newExitCodesTopic() *cobra.Command {
        back, a rerun carries on`,
 	}
 }
+
+// noArgs rejects positional arguments as a usage error naming the command,
+// with a hint.
+func noArgs(name, hint, try string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return &usageError{err: fmt.Errorf("%s: unexpected argument %q%s", name, args[0], hint), try: try}
+		}
+		return nil
+	}
+}

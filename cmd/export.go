@@ -64,13 +64,7 @@ sees half an export. Without --out the rows go to stdout.`,
 		Example: `  invx export --format csv --out invoices.csv
   invx export --format jsonl --since 7d | jq .total
   invx export --format csv --all-tenants --schema invoice-summary-v1 > all.csv`,
-		Args: func(c *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return &usageError{err: fmt.Errorf("export: unexpected argument %q (write to a file with --out)", args[0]),
-					try: "invx export --format csv --out invoices.csv"}
-			}
-			return nil
-		},
+		Args: noArgs("export", " (write to a file with --out)", "invx export --format csv --out invoices.csv"),
 		RunE: func(c *cobra.Command, args []string) error {
 			switch opts.Format {
 			case "csv", "jsonl":

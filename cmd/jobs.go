@@ -44,12 +44,7 @@ and timestamps.`,
   invx jobs --state rejected --state failed
   invx jobs --since 7d --limit 20
   invx jobs --all-tenants --json | jq -r '.[] | select(.state == "held") | .job_key'`,
-		Args: func(c *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return &usageError{err: fmt.Errorf("jobs: unexpected argument %q", args[0]), try: "invx jobs --state failed"}
-			}
-			return nil
-		},
+		Args: noArgs("jobs", "", "invx jobs --state failed"),
 		RunE: func(c *cobra.Command, args []string) error {
 			for _, s := range opts.States {
 				if !slices.Contains(jobStates, s) {

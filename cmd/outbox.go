@@ -71,12 +71,7 @@ On a terminal the list is an aligned table; piped, it is one tab-separated
 line per event without a header; --json prints a JSON array.`,
 		Example: `  invx outbox list --pending
   invx outbox list --json --limit 0 | jq -r '.[] | select(.state == "failed") | .event_key'`,
-		Args: func(c *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return &usageError{err: fmt.Errorf("outbox list: unexpected argument %q", args[0]), try: "invx outbox list --pending"}
-			}
-			return nil
-		},
+		Args: noArgs("outbox list", "", "invx outbox list --pending"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if opts.Limit < 0 {
 				return &usageError{err: fmt.Errorf("--limit %d: want 0 (no limit) or more", opts.Limit)}
@@ -234,13 +229,7 @@ or are still pending, 1 on a database error.`,
   invx outbox deliver --webhook https://erp.example/hooks/invx --header "Authorization: Bearer $TOKEN" --header "X-Source: invx"
   invx outbox deliver --command "./post-to-ledger.sh --env prod" --timeout 10s
   invx --tenant acme outbox deliver --webhook http://127.0.0.1:8080/events --max-attempts 5 --wait 0s`,
-		Args: func(c *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return &usageError{err: fmt.Errorf("outbox deliver: unexpected argument %q", args[0]),
-					try: "invx outbox deliver --webhook URL"}
-			}
-			return nil
-		},
+		Args: noArgs("outbox deliver", "", "invx outbox deliver --webhook URL"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := opts.check(); err != nil {
 				return err

@@ -39,12 +39,7 @@ object with --json.`,
 		Example: `  invx prune --older-than 90d --dry-run
   invx prune --older-than 90d
   invx prune --older-than 2160h --json`,
-		Args: func(c *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return &usageError{err: fmt.Errorf("prune: unexpected argument %q", args[0]), try: "invx prune --older-than 90d"}
-			}
-			return nil
-		},
+		Args: noArgs("prune", "", "invx prune --older-than 90d"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if opts.OlderThan == "" {
 				return &usageError{err: errors.New("prune: --older-than is required"), try: "invx prune --older-than 90d --dry-run"}

@@ -67,12 +67,7 @@ grow, and write the file atomically.`,
   invx stats --all-tenants --json | jq '.tenants[] | {tenant, attempts_per_commit}'
   invx stats --all-tenants --format prom > /var/lib/node_exporter/textfile/invx.prom.tmp &&
     mv /var/lib/node_exporter/textfile/invx.prom.tmp /var/lib/node_exporter/textfile/invx.prom`,
-		Args: func(c *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return &usageError{err: fmt.Errorf("stats: unexpected argument %q", args[0]), try: "invx stats --since 7d"}
-			}
-			return nil
-		},
+		Args: noArgs("stats", "", "invx stats --since 7d"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := opts.check(); err != nil {
 				return err
