@@ -60,8 +60,11 @@ priced models and names the unpriced ones that used tokens.
 Output: a block per tenant; --json one JSON object; --format prom the
 Prometheus text format for a node-exporter textfile collector (labels:
 tenant, state, outcome, category, schema_version, provider, model; never a
-job key or a path). For a collector, leave out --since so counters only
-grow, and write the file atomically.`,
+job key or a path). Its metrics are named invx_store_* because they are
+totals read from the database, unlike the per-run invx_* metrics of
+invx run --metrics-file; the two may be scraped side by side. For a
+collector, leave out --since so counters only grow, and write the file
+atomically.`,
 		Example: `  invx stats
   invx stats --since 7d --price openai:gpt-4.1-mini=0.40/1.60 --price anthropic:claude-sonnet-4-5=3/15
   invx stats --all-tenants --json | jq '.tenants[] | {tenant, attempts_per_commit}'
@@ -456,7 +459,7 @@ func writeStatsProm(w io.Writer, rep *statsReport) error {
 	for _, t := range rep.Tenants {
 		tl := []string{"tenant", t.Tenant}
 		with := func(kv ...string) []string { return append(slices.Clone(tl), kv...) }
-		p.add("invx_documents_seen_total", promCounter, "Documents seen by invx run, over all runs.", float64(t.DocumentsSeen), tl...)
+		p.add("invx_store_documents_seen_total", promCounter, "Documents seen by invx run, over all runs.", float64(t.DocumentsSeen), tl...)
 		states := slices.Sorted(maps.Keys(t.JobsByState))
 		for _, s := range statsJobStates {
 			if !slices.Contains(states, s) {
@@ -465,51 +468,51 @@ func writeStatsProm(w io.Writer, rep *statsReport) error {
 		}
 		slices.Sort(states)
 		for _, s := range states {
-			p.add("invx_jobs", promGauge, "Jobs by current state.", float64(t.JobsByState[s]), with("state", s)...)
+			p.add("invx_store_jobs", promGauge, "Jobs by current state.", float64(t.JobsByState[s]), with("state", s)...)
 		}
-		p.add("invx_commits_total", promCounter, "Results committed.", float64(t.Committed), tl...)
+		p.add("invx_store_commits_total", promCounter, "Results committed.", float64(t.Committed), tl...)
 		for _, c := range slices.Sorted(maps.Keys(t.RejectedByCategory)) {
-			p.add("invx_rejected_jobs", promGauge, "Rejected jobs by validation category.", float64(t.RejectedByCategory[c]),
+			p.add("invx_store_rejected_jobs", promGauge, "Rejected jobs by validation category.", float64(t.RejectedByCategory[c]),
 				with("category", c)...)
 		}
 		for _, o := range slices.Sorted(maps.Keys(t.AttemptsByOutcome)) {
-			p.add("invx_attempts_total", promCounter, "Provider attempts by outcome.", float64(t.AttemptsByOutcome[o]),
+			p.add("invx_store_attempts_total", promCounter, "Provider attempts by outcome.", float64(t.AttemptsByOutcome[o]),
 				with("outcome", o)...)
 		}
 		if t.AttemptsPerCommit != nil {
-			p.add("invx_attempts_per_commit", promGauge, "Attempts per committed result.", *t.AttemptsPerCommit, tl...)
+			p.add("invx_store_attempts_per_commit", promGauge, "Attempts per committed result.", *t.AttemptsPerCommit, tl...)
 		}
-		p.add("invx_duplicates_suppressed_total", promCounter, "Documents whose text was already known under another path.",
+		p.add("invx_store_duplicates_suppressed_total", promCounter, "Documents whose text was already known under another path.",
 			float64(t.Duplicates), tl...)
-		p.add("invx_lease_recoveries_total", promCounter, "Jobs taken over from an expired lease.", float64(t.LeaseRecoveries), tl...)
-		p.add("invx_stale_lease_rejections_total", promCounter, "Commits refused because their lease token was stale.",
+		p.add("invx_store_lease_recoveries_total", promCounter, "Jobs taken over from an expired lease.", float64(t.LeaseRecoveries), tl...)
+		p.add("invx_store_stale_lease_rejections_total", promCounter, "Commits refused because their lease token was stale.",
 			float64(t.StaleLeases), tl...)
 		for _, u := range t.Tokens {
-			p.add("invx_input_tokens_total", promCounter, "Input tokens by provider and model.", float64(u.InputTokens),
+			p.add("invx_store_input_tokens_total", promCounter, "Input tokens by provider and model.", float64(u.InputTokens),
 				with("provider", u.Provider, "model", u.Model)...)
 		}
 		for _, u := range t.Tokens {
-			p.add("invx_output_tokens_total", promCounter, "Output tokens by provider and model.", float64(u.OutputTokens),
+			p.add("invx_store_output_tokens_total", promCounter, "Output tokens by provider and model.", float64(u.OutputTokens),
 				with("provider", u.Provider, "model", u.Model)...)
 		}
 		if t.EstimatedCost != nil {
-			p.add("invx_estimated_cost", promGauge, "Estimated cost of the priced models' tokens, in the --price currency.",
+			p.add("invx_store_estimated_cost", promGauge, "Estimated cost of the priced models' tokens, in the --price currency.",
 				*t.EstimatedCost, tl...)
 		}
-		p.add("invx_enqueue_to_commit_p50_seconds", promGauge, "Median time from enqueue to commit.", t.CommitP50Seconds, tl...)
-		p.add("invx_enqueue_to_commit_p95_seconds", promGauge, "95th percentile of the time from enqueue to commit.",
+		p.add("invx_store_enqueue_to_commit_p50_seconds", promGauge, "Median time from enqueue to commit.", t.CommitP50Seconds, tl...)
+		p.add("invx_store_enqueue_to_commit_p95_seconds", promGauge, "95th percentile of the time from enqueue to commit.",
 			t.CommitP95Seconds, tl...)
-		p.add("invx_oldest_queued_age_seconds", promGauge, "Age of the oldest queued job (0: none).", t.OldestQueuedSeconds, tl...)
-		p.add("invx_outbox_pending", promGauge, "Outbox events not delivered yet.", float64(t.OutboxPending), tl...)
-		p.add("invx_outbox_oldest_pending_age_seconds", promGauge, "Age of the oldest pending outbox event (0: none).",
+		p.add("invx_store_oldest_queued_age_seconds", promGauge, "Age of the oldest queued job (0: none).", t.OldestQueuedSeconds, tl...)
+		p.add("invx_store_outbox_pending", promGauge, "Outbox events not delivered yet.", float64(t.OutboxPending), tl...)
+		p.add("invx_store_outbox_oldest_pending_age_seconds", promGauge, "Age of the oldest pending outbox event (0: none).",
 			t.OldestPendingSeconds, tl...)
-		p.add("invx_outbox_failed", promGauge, "Outbox events parked as failed.", float64(t.OutboxFailed), tl...)
+		p.add("invx_store_outbox_failed", promGauge, "Outbox events parked as failed.", float64(t.OutboxFailed), tl...)
 		for _, r := range t.RejectionRate {
-			p.add("invx_rejected_attempts_total", promCounter, "Attempts whose answer was rejected, by schema version and provider.",
+			p.add("invx_store_rejected_attempts_total", promCounter, "Attempts whose answer was rejected, by schema version and provider.",
 				float64(r.Rejected), with("schema_version", r.SchemaVersion, "provider", r.Provider)...)
 		}
 		for _, r := range t.RejectionRate {
-			p.add("invx_rejection_ratio", promGauge, "Share of a provider's attempts rejected, by schema version.",
+			p.add("invx_store_rejection_ratio", promGauge, "Share of a provider's attempts rejected, by schema version.",
 				r.Rate, with("schema_version", r.SchemaVersion, "provider", r.Provider)...)
 		}
 	}

@@ -443,9 +443,9 @@ func TestStatsTokensAndCost(t *testing.T) {
 	var sawCost, sawTokens bool
 	for _, s := range checkPromText(t, r.stdout) {
 		switch s.name {
-		case "invx_estimated_cost":
+		case "invx_store_estimated_cost":
 			sawCost = math.Abs(s.value-wantCost) < 1e-12
-		case "invx_input_tokens_total":
+		case "invx_store_input_tokens_total":
 			sawTokens = s.value == 2400 && s.labels["provider"] == "openai" && s.labels["model"] == "gpt-4.1-mini"
 		}
 	}
@@ -492,7 +492,7 @@ func TestStatsSinceAndTenants(t *testing.T) {
 	for _, s := range samples {
 		seen[s.labels["tenant"]] = true
 	}
-	if !seen["default"] || !seen["globex"] || strings.Count(prom, "# TYPE invx_commits_total ") != 1 {
+	if !seen["default"] || !seen["globex"] || strings.Count(prom, "# TYPE invx_store_commits_total ") != 1 {
 		t.Errorf("prom text for two tenants:\n%s", prom)
 	}
 
