@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,7 +22,7 @@ import (
 func newCmdOutbox(f *Factory) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "outbox",
-		Short: "List and deliver the events committed results published",
+		Short: "List, deliver and retry the events committed results published",
 		Long: `Every committed result publishes events in the same transaction that
 commits it: one per action item (kind verify_purchase_order, review_tax or
 contact_supplier) and one invoice.committed, each keyed
@@ -29,10 +30,12 @@ contact_supplier) and one invoice.committed, each keyed
 
 invx outbox list shows them; invx outbox deliver sends the pending ones to a
 webhook or a command, exactly once as far as the receiver applies each
-Idempotency-Key once.`,
+Idempotency-Key once; invx outbox retry makes the events deliver parked as
+failed pending again.`,
 		Example: `  invx outbox list --pending
   invx outbox deliver --webhook https://erp.example/hooks/invx --header "Authorization: Bearer $TOKEN"
-  invx outbox deliver --command "./post-to-ledger.sh"`,
+  invx outbox deliver --command "./post-to-ledger.sh"
+  invx outbox retry && invx outbox deliver --webhook https://erp.example/hooks/invx`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return &usageError{err: fmt.Errorf("outbox: unknown command %q", args[0]), try: "invx outbox --help"}
@@ -40,10 +43,10 @@ Idempotency-Key once.`,
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
-			return &usageError{err: errors.New("outbox: want a subcommand: list or deliver"), try: "invx outbox list --pending"}
+			return &usageError{err: errors.New("outbox: want a subcommand: list, deliver or retry"), try: "invx outbox list --pending"}
 		},
 	}
-	c.AddCommand(newCmdOutboxList(f, nil), newCmdOutboxDeliver(f, nil))
+	c.AddCommand(newCmdOutboxList(f, nil), newCmdOutboxDeliver(f, nil), newCmdOutboxRetry(f, nil))
 	return c
 }
 
@@ -216,7 +219,7 @@ and INVX_JOB_KEY in its environment. Exit 0 is a delivery, 75
 failed with the start of its stderr.
 
 An event that still fails after --max-attempts attempts (over all runs) is
-parked as failed. Deliver keeps going until no event is due; it waits for
+parked as failed; invx outbox retry makes parked events pending again. Deliver keeps going until no event is due; it waits for
 events whose retry time comes within --wait, and leaves later ones pending
 for the next run. A rerun never sends a delivered event again. A receiver
 may see an event twice if invx was killed between its answer and the
@@ -403,6 +406,88 @@ func renderDeliverSummary(f *Factory, s *outbox.Summary) {
 		fmt.Fprintf(w, "%d event(s) still pending%s: run invx outbox deliver again\n", s.Pending, when)
 	}
 	if earlier := s.FailedTotal - s.Failed; earlier > 0 {
-		fmt.Fprintf(w, "%d event(s) were parked as failed earlier: invx outbox list --pending\n", earlier)
+		fmt.Fprintf(w, "%d event(s) were parked as failed earlier: invx outbox list --pending; invx outbox retry sends them again\n", earlier)
 	}
+}
+
+// OutboxRetryOptions are the arguments and flags of invx outbox retry.
+type OutboxRetryOptions struct {
+	EventKeys  []string
+	AllTenants bool
+}
+
+func newCmdOutboxRetry(f *Factory, runF func(context.Context, *OutboxRetryOptions) error) *cobra.Command {
+	opts := &OutboxRetryOptions{}
+	c := &cobra.Command{
+		Use:   "retry [EVENT_KEY...] [--all-tenants]",
+		Short: "Make events parked as failed pending again, with a fresh attempt budget",
+		Long: `Retry moves outbox events that invx outbox deliver parked as failed (the
+receiver refused them, or --max-attempts ran out) back to pending, with a
+fresh attempt budget: their attempts start again from 0 and they are due at
+once. The last error stays in invx outbox list until the next attempt.
+Retry sends nothing itself: run invx outbox deliver afterwards. The
+receiver gets the event again with the same Idempotency-Key.
+
+Name events by their full key, <job_key>:<action_id>, as invx outbox list
+prints it when piped or with --json (on a terminal the job key is cut
+short); without a key, every failed event of the tenant is retried.
+--all-tenants looks at the events of every tenant. Pending and delivered
+events are never touched: a delivered event is never sent again.
+
+The number of events requeued goes to stderr. Exit status 1 when a named
+key is not a failed event of the tenant (the others are still requeued).`,
+		Example: `  invx outbox retry
+  invx outbox retry "$JOB_KEY:a1" "$JOB_KEY:invoice.committed"
+  invx outbox list --pending --json | jq -r '.[] | select(.state == "failed") | .event_key' | xargs invx outbox retry
+  invx outbox retry --all-tenants && invx outbox deliver --all-tenants --webhook https://erp.example/hooks/invx`,
+		RunE: func(c *cobra.Command, args []string) error {
+			for _, k := range args {
+				if job, action, ok := strings.Cut(k, ":"); !ok || job == "" || action == "" {
+					return &usageError{err: fmt.Errorf("outbox retry %q: want an event key <job_key>:<action_id>", displayPath(k)),
+						try: "invx outbox list --pending --json"}
+				}
+				if !slices.Contains(opts.EventKeys, k) {
+					opts.EventKeys = append(opts.EventKeys, k)
+				}
+			}
+			if runF != nil {
+				return runF(c.Context(), opts)
+			}
+			return outboxRetryRun(c.Context(), f, opts)
+		},
+	}
+	c.Flags().BoolVar(&opts.AllTenants, "all-tenants", false, "retry the failed events of every tenant, not only --tenant's")
+	return c
+}
+
+func outboxRetryRun(ctx context.Context, f *Factory, opts *OutboxRetryOptions) error {
+	st, err := f.OpenExistingStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	p := &store.RequeueOutboxParams{EventKeys: opts.EventKeys, Now: f.Now()}
+	if !opts.AllTenants {
+		p.Tenant = f.Tenant
+	}
+	n, err := st.RequeueOutbox(ctx, p)
+	if err != nil {
+		return err
+	}
+	errOut := f.IO.ErrOut
+	switch {
+	case n > 0:
+		fmt.Fprintf(errOut, "requeued %d outbox event(s): run invx outbox deliver to send them\n", n)
+	case len(opts.EventKeys) == 0:
+		fmt.Fprintln(errOut, "no failed outbox events")
+	}
+	if missed := len(opts.EventKeys) - n; len(opts.EventKeys) > 0 && missed > 0 {
+		whose := "of tenant " + f.Tenant
+		if opts.AllTenants {
+			whose = "of any tenant"
+		}
+		return fmt.Errorf("outbox retry: %d of %d event key(s) name no failed event %s (pending, delivered or unknown): "+
+			"invx outbox list --pending", missed, len(opts.EventKeys), whose)
+	}
+	return nil
 }

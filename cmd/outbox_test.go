@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -210,6 +211,120 @@ func TestOutboxDeliverParks4xx(t *testing.T) {
 	}
 }
 
+// An event parked by a refusal is sent again after invx outbox retry, under
+// the same Idempotency-Key and with a fresh attempt budget; delivered
+// events are not sent again.
+func TestOutboxRetryParked(t *testing.T) {
+	t.Parallel()
+	e := setupOps(t)
+	e.must(0, "run", "--quiet", e.in)
+	var fixed atomic.Bool
+	h := newHook(t, func(key string) int {
+		if strings.HasSuffix(key, ":a1") && !fixed.Load() {
+			return 400
+		}
+		return 200
+	})
+	e.must(cmd.ExitNeedsReview, "outbox", "deliver", "--webhook", h.srv.URL)
+
+	r := e.must(0, "outbox", "retry")
+	if r.stdout != "" || r.stderr != "requeued 1 outbox event(s): run invx outbox deliver to send them\n" {
+		t.Errorf("retry stdout %q stderr %q", r.stdout, r.stderr)
+	}
+	for _, ev := range e.outboxList() {
+		if ev.ActionID == "a1" && (ev.State != "pending" || ev.Attempts != 0 || ev.LastError != "http 400: refused by test") {
+			t.Errorf("requeued event %+v", ev)
+		}
+	}
+
+	fixed.Store(true)
+	r = e.must(0, "outbox", "deliver", "--webhook", h.srv.URL)
+	if r.stderr != "outbox: delivered 1, retried 0, failed 0\n" {
+		t.Errorf("deliver after retry: %q", r.stderr)
+	}
+	evs := e.outboxList()
+	sent := map[string]int{}
+	for _, k := range h.seen() {
+		sent[k]++
+	}
+	for _, ev := range evs {
+		if ev.State != "delivered" || ev.Attempts != 1 {
+			t.Errorf("after retry and deliver: %+v", ev)
+		}
+		want := 1
+		if ev.ActionID == "a1" {
+			want = 2
+		}
+		if sent[ev.EventKey] != want {
+			t.Errorf("%s sent %d time(s), want %d", ev.EventKey, sent[ev.EventKey], want)
+		}
+	}
+	if len(sent) != len(evs) {
+		t.Errorf("the receiver saw %d keys for %d events", len(sent), len(evs))
+	}
+
+	// Nothing is parked any more: retry and deliver do nothing.
+	r = e.must(0, "outbox", "retry")
+	if r.stderr != "no failed outbox events\n" {
+		t.Errorf("second retry: %q", r.stderr)
+	}
+	e.must(0, "outbox", "deliver", "--webhook", h.srv.URL)
+	if n := len(h.seen()); n != len(evs)+1 {
+		t.Errorf("%d requests in all, want %d", n, len(evs)+1)
+	}
+}
+
+// Retry by event key stays within --tenant unless --all-tenants; a key that
+// names no failed event is an error, and the others are still requeued.
+func TestOutboxRetryKeys(t *testing.T) {
+	t.Parallel()
+	e := setupOps(t)
+	e.must(0, "run", "--quiet", e.in)
+	e.must(0, "--tenant", "globex", "run", "--quiet", e.in)
+	h := newHook(t, func(key string) int {
+		if strings.HasSuffix(key, ":a1") {
+			return 400
+		}
+		return 200
+	})
+	e.must(cmd.ExitNeedsReview, "outbox", "deliver", "--all-tenants", "--webhook", h.srv.URL)
+	var mine, theirs, done string
+	for _, ev := range e.outboxList("--all-tenants") {
+		switch {
+		case ev.ActionID == "a1" && ev.Tenant == "globex":
+			theirs = ev.EventKey
+		case ev.ActionID == "a1":
+			mine = ev.EventKey
+		default:
+			done = ev.EventKey
+		}
+	}
+	if mine == "" || theirs == "" || done == "" {
+		t.Fatalf("events: mine %q, theirs %q, delivered %q", mine, theirs, done)
+	}
+
+	r := e.invx(false, "outbox", "retry", mine, theirs, done, mine)
+	want := "requeued 1 outbox event(s): run invx outbox deliver to send them\n" +
+		"invx: outbox retry: 2 of 3 event key(s) name no failed event of tenant default (pending, delivered or unknown): " +
+		"invx outbox list --pending\n"
+	if r.code != cmd.ExitError || r.stderr != want {
+		t.Errorf("retry by key: exit %d, stderr:\n%s\nwant:\n%s", r.code, r.stderr, want)
+	}
+	r = e.must(0, "outbox", "retry", "--all-tenants", theirs)
+	if r.stderr != "requeued 1 outbox event(s): run invx outbox deliver to send them\n" {
+		t.Errorf("retry --all-tenants: %q", r.stderr)
+	}
+	for _, ev := range e.outboxList("--all-tenants") {
+		wantState := "delivered"
+		if ev.ActionID == "a1" {
+			wantState = "pending"
+		}
+		if ev.State != wantState {
+			t.Errorf("event %s of %s: %s, want %s", ev.EventKey, ev.Tenant, ev.State, wantState)
+		}
+	}
+}
+
 // Transient failures stay pending when their retry is not due within
 // --wait: exit 3 and a hint to run again.
 func TestOutboxDeliverStillPending(t *testing.T) {
@@ -334,7 +449,9 @@ func TestOutboxUsage(t *testing.T) {
 		{[]string{"deliver", "--webhook", "https://x", "--max-attempts", "0"}, "--max-attempts 0: want at least 1"},
 		{[]string{"list", "--limit", "-1"}, "--limit -1"},
 		{[]string{"list", "x"}, `unexpected argument "x"`},
-		{nil, "want a subcommand: list or deliver"},
+		{[]string{"retry", "nocolon"}, `outbox retry "nocolon": want an event key <job_key>:<action_id>`},
+		{[]string{"retry", "abc:"}, `outbox retry "abc:": want an event key`},
+		{nil, "want a subcommand: list, deliver or retry"},
 	} {
 		r := e.invx(false, append([]string{"outbox"}, tc.args...)...)
 		if r.code != cmd.ExitUsage || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "secret") {

@@ -166,6 +166,13 @@ type Store interface {
 	// FinishOutbox records a delivery attempt, fenced by the event's lease
 	// token: delivered, pending again (with NextTryAt) or failed (parked).
 	FinishOutbox(ctx context.Context, p *FinishOutboxParams) error
+	// RequeueOutbox moves failed (parked) events back to pending with a
+	// fresh attempt budget: attempts restart at 0 and the event is due at
+	// once; the last error stays on record until the next attempt. Pending
+	// and delivered events are never touched, so a delivered event is never
+	// sent again. It returns how many events it moved; keys that name no
+	// failed event of the tenant are not an error.
+	RequeueOutbox(ctx context.Context, p *RequeueOutboxParams) (int, error)
 	// Prune removes the source text and attempt details of terminal jobs
 	// last updated before p.Before, keeping jobs, keys and results so reruns
 	// stay idempotent.
@@ -293,6 +300,16 @@ type FinishOutboxParams struct {
 	NextTryAt time.Time
 	Error     string
 	Now       time.Time
+}
+
+// RequeueOutboxParams select parked events to send again: the event keys
+// given, or every failed event of the tenant when EventKeys is empty.
+type RequeueOutboxParams struct {
+	Tenant    string   // empty: all tenants
+	EventKeys []string // empty: every failed event of the tenant
+	// Now is the time of the requeue. Outbox rows keep no update time, so
+	// the drivers do not store it yet.
+	Now time.Time
 }
 
 // PruneParams choose what prune removes.

@@ -399,6 +399,24 @@ func (s *Store) FinishOutbox(ctx context.Context, p *store.FinishOutboxParams) e
 	return nil
 }
 
+// RequeueOutbox implements store.Store.
+func (s *Store) RequeueOutbox(ctx context.Context, p *store.RequeueOutboxParams) (int, error) {
+	var a args
+	q := `UPDATE outbox SET state = 'pending', attempts = 0, next_try_at = NULL, lease_owner = NULL, lease_expires_at = NULL
+		WHERE state = 'failed'`
+	if p.Tenant != "" {
+		q += ` AND tenant = ` + a.add(p.Tenant)
+	}
+	if len(p.EventKeys) > 0 {
+		q += ` AND event_key = ANY(` + a.add(p.EventKeys) + `)`
+	}
+	tag, err := s.pool.Exec(ctx, q, a...)
+	if err != nil {
+		return 0, fmt.Errorf("requeue outbox events: %w", interpret(err))
+	}
+	return int(tag.RowsAffected()), nil
+}
+
 func (s *Store) reapOutbox(ctx context.Context, p *store.ReapLeasesParams, now int64) error {
 	owners, err := s.strings(ctx, `SELECT DISTINCT lease_owner FROM outbox WHERE state = 'pending' AND lease_owner IS NOT NULL
 		AND lease_expires_at > $1`, now)

@@ -381,6 +381,29 @@ func (s *Store) FinishOutbox(ctx context.Context, p *store.FinishOutboxParams) e
 	return nil
 }
 
+// RequeueOutbox implements store.Store.
+func (s *Store) RequeueOutbox(ctx context.Context, p *store.RequeueOutboxParams) (int, error) {
+	q := `UPDATE outbox SET state = 'pending', attempts = 0, next_try_at = NULL, lease_owner = NULL, lease_expires_at = NULL
+		WHERE state = 'failed'`
+	var args []any
+	if p.Tenant != "" {
+		q += ` AND tenant = ?`
+		args = append(args, p.Tenant)
+	}
+	if len(p.EventKeys) > 0 {
+		q += ` AND event_key IN (` + placeholders(len(p.EventKeys)) + `)`
+		for _, k := range p.EventKeys {
+			args = append(args, k)
+		}
+	}
+	res, err := s.w.ExecContext(ctx, q, args...)
+	if err != nil {
+		return 0, fmt.Errorf("requeue outbox events: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return int(n), nil
+}
+
 func (s *Store) reapOutbox(ctx context.Context, p *store.ReapLeasesParams) error {
 	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT lease_owner FROM outbox WHERE state = 'pending' AND lease_owner IS NOT NULL
 		AND lease_expires_at > ?`, ms(p.Now))

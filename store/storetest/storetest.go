@@ -50,6 +50,7 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"AcceptHeldSupersedes", testAcceptHeld},
 		{"DismissAndRequeue", testDismissRequeue},
 		{"OutboxClaimIsFenced", testOutboxClaim},
+		{"OutboxRequeueFailed", testOutboxRequeue},
 		{"PruneKeepsKeys", testPrune},
 		{"FairAcrossTenants", testFairness},
 		{"MaxPerTenant", testMaxPerTenant},
@@ -654,6 +655,106 @@ func testOutboxClaim(t *testing.T, s store.Store) {
 	eq(t, "pending", len(pending), 0)
 	none, _ := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D3", Limit: 10, LeaseFor: time.Minute, Now: later.Add(time.Hour)})
 	eq(t, "claim after delivery", len(none), 0)
+}
+
+// outboxByKey returns the tenant's outbox events by event key.
+func outboxByKey(t *testing.T, s store.Store, tenant string) map[string]*store.OutboxEvent {
+	t.Helper()
+	evs, err := s.ListOutboxEvents(context.Background(), &store.ListOutboxParams{Tenant: tenant})
+	if err != nil {
+		t.Fatalf("list outbox: %v", err)
+	}
+	m := map[string]*store.OutboxEvent{}
+	for _, e := range evs {
+		m[e.EventKey] = e
+	}
+	return m
+}
+
+func testOutboxRequeue(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	requeue := func(p *store.RequeueOutboxParams) int {
+		t.Helper()
+		p.Now = t0
+		n, err := s.RequeueOutbox(ctx, p)
+		if err != nil {
+			t.Fatalf("requeue outbox %+v: %v", p, err)
+		}
+		return n
+	}
+	// t1 publishes two events: one is refused (parked, with a retry time
+	// that must not hold it back later), one delivered. t2 parks its own.
+	var parked, delivered, other *store.OutboxEvent
+	for _, tenant := range []string{"t1", "t2"} {
+		enqueue(t, s, tenant, store.OnChangeHold, Doc(tenant, "a.txt", "alpha"))
+		l := claim(t, s, tenant, "w", 1, t0)[0]
+		if _, err := commit(s, l, t0, store.OutboxInput{ActionID: "a1", Kind: "review_tax", Payload: []byte(`{}`)},
+			store.OutboxInput{ActionID: "invoice.committed", Kind: "invoice.committed", Payload: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+		evs, err := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: tenant, Owner: "D1", Limit: 10, LeaseFor: time.Minute, Now: t0})
+		if err != nil {
+			t.Fatal(err)
+		}
+		eq(t, "claimed of "+tenant, len(evs), 2)
+		for _, e := range evs {
+			st := store.OutboxDelivered
+			if e.ActionID == "a1" {
+				st = store.OutboxFailed
+			}
+			if err := s.FinishOutbox(ctx, &store.FinishOutboxParams{ID: e.ID, Token: e.Token, State: st,
+				NextTryAt: t0.Add(time.Hour), Error: "http 400: no such PO", Now: t0}); err != nil {
+				t.Fatal(err)
+			}
+			switch {
+			case tenant == "t2" && st == store.OutboxFailed:
+				other = e
+			case tenant == "t1" && st == store.OutboxFailed:
+				parked = e
+			case tenant == "t1":
+				delivered = e
+			}
+		}
+	}
+	none, _ := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Owner: "D2", Limit: 10, LeaseFor: time.Minute, Now: t0.Add(2 * time.Hour)})
+	eq(t, "claimable while parked", len(none), 0)
+
+	// Naming another tenant's event, or a delivered one, requeues nothing.
+	eq(t, "requeued across tenants", requeue(&store.RequeueOutboxParams{Tenant: "t1", EventKeys: []string{other.EventKey}}), 0)
+	eq(t, "requeued", requeue(&store.RequeueOutboxParams{Tenant: "t1",
+		EventKeys: []string{parked.EventKey, delivered.EventKey, "no-such-key:a1"}}), 1)
+	got := outboxByKey(t, s, "t1")
+	eq(t, "delivered stays", got[delivered.EventKey].State, store.OutboxDelivered)
+	eq(t, "delivered attempts", got[delivered.EventKey].Attempts, 1)
+	e := got[parked.EventKey]
+	eq(t, "requeued state", e.State, store.OutboxPending)
+	eq(t, "attempts restart", e.Attempts, 0)
+	eq(t, "next try cleared", e.NextTryAt.IsZero(), true)
+	eq(t, "last error kept", e.LastError, "http 400: no such PO")
+	eq(t, "other tenant stays", outboxByKey(t, s, "t2")[other.EventKey].State, store.OutboxFailed)
+
+	// Due at once (the parked retry time is gone), with a new lease token.
+	again, err := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D2", Limit: 10, LeaseFor: time.Minute, Now: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "claimable again", len(again), 1)
+	eq(t, "claimed key", again[0].EventKey, parked.EventKey)
+	eq(t, "first attempt of the new budget", again[0].Attempts, 1)
+	eq(t, "new token", again[0].Token > parked.Token, true)
+	if err := s.FinishOutbox(ctx, &store.FinishOutboxParams{ID: parked.ID, Token: parked.Token, State: store.OutboxFailed, Now: t0}); !errors.Is(err, store.ErrStaleLease) {
+		t.Fatalf("finish with the token from before the requeue: %v", err)
+	}
+	if err := s.FinishOutbox(ctx, &store.FinishOutboxParams{ID: again[0].ID, Token: again[0].Token, State: store.OutboxDelivered, Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "delivered after requeue", outboxByKey(t, s, "t1")[parked.EventKey].State, store.OutboxDelivered)
+
+	// Every failed event of a tenant, then of all tenants.
+	eq(t, "t1 has none left", requeue(&store.RequeueOutboxParams{Tenant: "t1"}), 0)
+	eq(t, "all tenants", requeue(&store.RequeueOutboxParams{}), 1)
+	eq(t, "t2 requeued", outboxByKey(t, s, "t2")[other.EventKey].State, store.OutboxPending)
+	eq(t, "nothing left", requeue(&store.RequeueOutboxParams{}), 0)
 }
 
 func testPrune(t *testing.T, s store.Store) {
