@@ -13,7 +13,9 @@ import (
 	"github.com/invx/invx/outbox"
 )
 
-// script writes an executable shell script and returns its path.
+// script writes a shell script and returns its path. Tests run it as
+// /bin/sh PATH: exec'ing a file just written races with parallel tests that
+// fork while it is still open for writing (ETXTBSY).
 func script(t *testing.T, body string) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "deliver.sh")
@@ -43,7 +45,7 @@ func TestCommandSink(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			p := script(t, tc.body)
-			got := (&outbox.Command{Argv: []string{p}}).Send(context.Background(), testEvent())
+			got := (&outbox.Command{Argv: []string{"/bin/sh", p}}).Send(context.Background(), testEvent())
 			if got.Outcome != tc.want || got.Status != tc.wantStatus || !strings.HasSuffix(got.Err, tc.wantErr) ||
 				(tc.wantErr == "") != (got.Err == "") {
 				t.Errorf("Send = %+v, want outcome %v status %d err ending %q", got, tc.want, tc.wantStatus, tc.wantErr)
@@ -58,7 +60,7 @@ func TestCommandSinkInput(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "seen")
 	p := script(t, `{ echo "$INVX_EVENT_KEY|$INVX_EVENT_KIND|$INVX_TENANT|$INVX_JOB_KEY|$EXTRA"; cat; } > `+out+"\n")
 	ev := testEvent()
-	got := (&outbox.Command{Argv: []string{p}, Env: []string{"EXTRA=yes"}}).Send(context.Background(), ev)
+	got := (&outbox.Command{Argv: []string{"/bin/sh", p}, Env: []string{"EXTRA=yes"}}).Send(context.Background(), ev)
 	if got.Outcome != outbox.Delivered {
 		t.Fatalf("Send = %+v", got)
 	}
@@ -80,7 +82,7 @@ func TestCommandSinkTimeout(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	got := (&outbox.Command{Argv: []string{p}}).Send(ctx, testEvent())
+	got := (&outbox.Command{Argv: []string{"/bin/sh", p}}).Send(ctx, testEvent())
 	if got.Outcome != outbox.Retry || !strings.Contains(got.Err, "timed out") {
 		t.Errorf("Send = %+v, want a retry after a timeout", got)
 	}
