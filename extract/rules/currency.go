@@ -154,8 +154,7 @@ type docCurrency struct {
 }
 
 var (
-	reCNY     = regexp.MustCompile(`元|人民币|\bRMB\b|\bCNY\b|\bChina\b|\bP\.?R\.?C\.?\b|中国`)
-	reDollars = regexp.MustCompile(`\b(CAD|AUD|NZD|SGD|HKD|MXN|USD|TWD|BSD|BBD|JMD|TTD|FJD|ARS|CLP|COP|UYU|XCD|BZD|LRD|NAD|SBD)\b`)
+	reCNY = regexp.MustCompile(`元|人民币|\bRMB\b|\bCNY\b|\bChina\b|\bP\.?R\.?C\.?\b|中国`)
 )
 
 // nordic hints, matched on folded text. Every hint counts for the listed code.
@@ -174,13 +173,54 @@ var (
 	reNOsuffix = regexp.MustCompile(`\bASA\b|\bAS\b|\+47|\.no\b|\bNO\d{9}`)
 )
 
+// mayCNY reports whether text holds a literal some alternative of reCNY
+// needs ("P.R.C." in any dotting needs "RC" or "R.C").
+func mayCNY(text string) bool {
+	for _, lit := range []string{"元", "人民币", "RMB", "CNY", "China", "中国", "RC", "R.C"} {
+		if strings.Contains(text, lit) {
+			return true
+		}
+	}
+	return false
+}
+
+// dollarCodes is what a regexp `\b(CAD|AUD|...|SBD)\b` over dollarCodeSet
+// would find (FindAllString), without the regexp: every
+// alternative is three ASCII letters between \b, so a match is exactly a
+// maximal run of ASCII word bytes ([0-9A-Za-z_]; no other rune is a word
+// character for \b) that spells one of them.
+func dollarCodes(text string) []string {
+	var out []string
+	for i := 0; i < len(text); {
+		if !isREWordByte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isREWordByte(text[j]) {
+			j++
+		}
+		if j-i == 3 && dollarCodeSet[text[i:j]] {
+			out = append(out, text[i:j])
+		}
+		i = j
+	}
+	return out
+}
+
+var dollarCodeSet = map[string]bool{
+	"CAD": true, "AUD": true, "NZD": true, "SGD": true, "HKD": true, "MXN": true, "USD": true, "TWD": true,
+	"BSD": true, "BBD": true, "JMD": true, "TTD": true, "FJD": true, "ARS": true, "CLP": true, "COP": true,
+	"UYU": true, "XCD": true, "BZD": true, "LRD": true, "NAD": true, "SBD": true,
+}
+
 func resolveDocCurrency(text, ftext string, krona bool) docCurrency {
 	dc := docCurrency{dollar: "USD", yen: "JPY"}
-	if reCNY.MatchString(text) {
+	if mayCNY(text) && reCNY.MatchString(text) {
 		dc.yen = "CNY"
 	}
 	counts := map[string]int{}
-	for _, m := range reDollars.FindAllString(text, -1) {
+	for _, m := range dollarCodes(text) {
 		counts[m]++
 	}
 	if counts["USD"] == 0 {

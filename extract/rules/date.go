@@ -96,7 +96,24 @@ func findDates(f string, mdy bool) []dateHit {
 			hits = append(hits, dateHit{s, e, civil{y, m, d}})
 		}
 	}
-	for _, m := range reDateISO.FindAllStringSubmatchIndex(f, -1) {
+	// Every pattern needs some ASCII digits (\d): ISO and CJK six, MDY five,
+	// Num four, DMY three; a pattern is not run on a string with fewer.
+	digits := 0
+	for i := 0; i < len(f); i++ {
+		if f[i] >= '0' && f[i] <= '9' {
+			digits++
+		}
+	}
+	if digits < 3 {
+		return nil
+	}
+	find := func(re *regexp.Regexp, minDigits int) [][]int {
+		if digits < minDigits {
+			return nil
+		}
+		return re.FindAllStringSubmatchIndex(f, -1)
+	}
+	for _, m := range find(reDateISO, 6) {
 		if f[m[4]:m[5]] != f[m[8]:m[9]] {
 			continue
 		}
@@ -105,7 +122,7 @@ func findDates(f string, mdy bool) []dateHit {
 		d, _ := strconv.Atoi(f[m[10]:m[11]])
 		add(m[0], m[1], y, mo, d)
 	}
-	for _, m := range reDateNum.FindAllStringSubmatchIndex(f, -1) {
+	for _, m := range find(reDateNum, 4) {
 		sep := f[m[4]:m[5]]
 		if sep != f[m[8]:m[9]] {
 			continue
@@ -127,18 +144,21 @@ func findDates(f string, mdy bool) []dateHit {
 			add(m[0], m[1], y, b, a)
 		}
 	}
-	for _, m := range reDateDMY.FindAllStringSubmatchIndex(f, -1) {
+	for _, m := range find(reDateDMY, 3) {
 		d, _ := strconv.Atoi(f[m[2]:m[3]])
 		mo := monthByFold[f[m[4]:m[5]]]
 		add(m[0], m[1], year2(f[m[6]:m[7]]), mo, d)
 	}
-	for _, m := range reDateMDY.FindAllStringSubmatchIndex(f, -1) {
+	for _, m := range find(reDateMDY, 5) {
 		mo := monthByFold[f[m[2]:m[3]]]
 		d, _ := strconv.Atoi(f[m[4]:m[5]])
 		y, _ := strconv.Atoi(f[m[6]:m[7]])
 		add(m[0], m[1], y, mo, d)
 	}
-	for _, m := range reDateCJK.FindAllStringSubmatchIndex(f, -1) {
+	if !strings.Contains(f, "年") {
+		digits = 0
+	}
+	for _, m := range find(reDateCJK, 6) {
 		y, _ := strconv.Atoi(f[m[2]:m[3]])
 		mo, _ := strconv.Atoi(f[m[4]:m[5]])
 		d, _ := strconv.Atoi(f[m[6]:m[7]])

@@ -157,7 +157,7 @@ func newDocument(text string) *document {
 		}
 		ln := &line{raw: raw, off: off, f: fold(raw)}
 		ln.blank = strings.TrimSpace(ln.f.s) == ""
-		if !ln.blank && (reInjection.MatchString(ln.f.s) || injectedNext) {
+		if !ln.blank && (isInjection(ln.f.s) || injectedNext) {
 			// An instruction to a machine, and the lines that continue its
 			// sentence: read as empty.
 			injectedNext = !strings.HasSuffix(strings.TrimSpace(ln.f.s), ".") && !injectedNext

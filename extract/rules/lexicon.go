@@ -394,6 +394,39 @@ var reInjection = foldedRegexp(`\bignore\s+(?:all|the|any|previous|prior|above|e
 	`\binstrucciones anteriores\b|\bvorherigen anweisungen\b|\binstructions precedentes\b|\bistruzioni precedenti\b|` +
 	`\bvorige instructies\b|<!--`)
 
+// injectionLiterals holds, for every alternative of reInjection but the
+// line-start role one, a literal it cannot match without (after the l->i
+// folding foldedRegexp applies to the pattern).
+var injectionLiterals = []string{"ignor", "instruc", "[", "disregard", "override", "wire_funds", "as an ai",
+	"ianguage modei", "you are now", "set t", "negeer", "anweisungen", "istruzioni", "<!--"}
+
+// injectionRoles are the words of reInjection's `^\s*(?:...)\s*:` alternative.
+var injectionRoles = []string{"system", "assistant", "user", "ai", "deveioper"}
+
+// isInjection is reInjection.MatchString(f), with a literal prefilter: the
+// regexp only runs on a line holding a literal some alternative needs.
+func isInjection(f string) bool {
+	may := false
+	if strings.IndexByte(f, ':') >= 0 {
+		t := strings.TrimLeft(f, "\t\n\f\r ") // \s
+		for _, w := range injectionRoles {
+			if strings.HasPrefix(t, w) {
+				may = true
+				break
+			}
+		}
+	}
+	if !may {
+		for _, lit := range injectionLiterals {
+			if strings.Contains(f, lit) {
+				may = true
+				break
+			}
+		}
+	}
+	return may && reInjection.MatchString(f)
+}
+
 // trimmedLine returns the raw line without surrounding white space and its
 // start offset in the line.
 func trimmedLine(raw string) (string, int) {
