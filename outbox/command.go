@@ -38,19 +38,23 @@ func (c *Command) Send(ctx context.Context, ev *store.OutboxEvent) Result {
 	if len(c.Argv) == 0 {
 		return Result{Outcome: Failed, Err: "no command"}
 	}
-	cmd := exec.CommandContext(ctx, c.Argv[0], c.Argv[1:]...)
-	cmd.Dir = c.Dir
-	cmd.Env = append(append(os.Environ(), c.Env...),
-		"INVX_EVENT_KEY="+ev.EventKey, "INVX_EVENT_KIND="+ev.Kind, "INVX_TENANT="+ev.Tenant, "INVX_JOB_KEY="+ev.JobKey)
-	cmd.Stdin = bytes.NewReader(ev.Payload)
-	cmd.Stdout = io.Discard
 	stderr := &capWriter{limit: 4 << 10}
-	cmd.Stderr = stderr
-	procgroup.Set(cmd)
-	// A grandchild that keeps stderr open must not hold the attempt up.
-	cmd.WaitDelay = 2 * time.Second
-
-	err := cmd.Run()
+	cmd, err := procgroup.Start(func() *exec.Cmd {
+		cmd := exec.CommandContext(ctx, c.Argv[0], c.Argv[1:]...)
+		cmd.Dir = c.Dir
+		cmd.Env = append(append(os.Environ(), c.Env...),
+			"INVX_EVENT_KEY="+ev.EventKey, "INVX_EVENT_KIND="+ev.Kind, "INVX_TENANT="+ev.Tenant, "INVX_JOB_KEY="+ev.JobKey)
+		cmd.Stdin = bytes.NewReader(ev.Payload)
+		cmd.Stdout = io.Discard
+		cmd.Stderr = stderr
+		procgroup.Set(cmd)
+		// A grandchild that keeps stderr open must not hold the attempt up.
+		cmd.WaitDelay = 2 * time.Second
+		return cmd
+	})
+	if err == nil {
+		err = cmd.Wait()
+	}
 	if errors.Is(err, exec.ErrWaitDelay) {
 		// The program exited 0 but something it started still held its
 		// stderr: the verdict stands; end the rest of the group.

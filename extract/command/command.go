@@ -164,9 +164,6 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 	callCtx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
 
-	cmd := exec.CommandContext(callCtx, p.argv[0], p.argv[1:]...)
-	cmd.Dir = p.dir
-	cmd.Env = append(os.Environ(), p.env...)
 	feedback := ""
 	if req.Feedback != nil {
 		feedback = req.Feedback.Error()
@@ -175,17 +172,21 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 	if req.Schema != nil {
 		version = req.Schema.Name
 	}
-	cmd.Env = append(cmd.Env, "INVX_JOB_KEY="+req.JobKey, "INVX_TENANT="+req.Tenant,
-		"INVX_ATTEMPT="+strconv.Itoa(req.Attempt), "INVX_SCHEMA_VERSION="+version, "INVX_FEEDBACK="+feedback)
-	cmd.Stdin = strings.NewReader(req.Text)
 	// Past the limit the answer is lost anyway: stop the program at once.
 	stdout := &capWriter{limit: p.maxOutput + 1, onOver: cancel}
 	stderr := &capWriter{limit: 4 << 10}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	procgroup.Set(cmd)
-	cmd.WaitDelay = waitDelay
-
-	err := cmd.Start()
+	cmd, err := procgroup.Start(func() *exec.Cmd {
+		cmd := exec.CommandContext(callCtx, p.argv[0], p.argv[1:]...)
+		cmd.Dir = p.dir
+		cmd.Env = append(os.Environ(), p.env...)
+		cmd.Env = append(cmd.Env, "INVX_JOB_KEY="+req.JobKey, "INVX_TENANT="+req.Tenant,
+			"INVX_ATTEMPT="+strconv.Itoa(req.Attempt), "INVX_SCHEMA_VERSION="+version, "INVX_FEEDBACK="+feedback)
+		cmd.Stdin = strings.NewReader(req.Text)
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		procgroup.Set(cmd)
+		cmd.WaitDelay = waitDelay
+		return cmd
+	})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, extract.TransportError(ctx, ctx.Err())
