@@ -68,7 +68,11 @@ func TestSIGKILLResume(t *testing.T) {
 		}
 		if _, err := os.Stat(db); err == nil {
 			sql := openDB(t, db)
-			committed = count(t, sql, `SELECT count(*) FROM results`)
+			// A kill before the first migration committed leaves the file
+			// with no tables: the migration rolled back whole.
+			if count(t, sql, `SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'results'`) == 1 {
+				committed = count(t, sql, `SELECT count(*) FROM results`)
+			}
 			sql.Close()
 		}
 		if r.code != 0 && committed < n {
