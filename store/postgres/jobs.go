@@ -178,18 +178,8 @@ func enqueueOne(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store
 			if tag.RowsAffected() == 1 {
 				res.Outcome = store.EnqueueNew
 			}
-		case jobState == store.StateHeld:
-			res.Outcome = store.EnqueueHeld
-		case jobPath != d.Path:
-			res.Outcome = store.EnqueueDuplicate
-		case jobState == store.StateSucceeded:
-			res.Outcome = store.EnqueueAlreadyCommitted
-		case jobState == store.StateRejected || jobState == store.StateFailed:
-			res.Outcome = store.EnqueueNeedsReview
-		case jobState == store.StateDismissed:
-			res.Outcome = store.EnqueueDismissed
 		default:
-			res.Outcome = store.EnqueuePending
+			res.Outcome = store.ExistingOutcome(jobState, jobPath, d.Path)
 		}
 	default:
 		return res, err

@@ -104,21 +104,9 @@ func scanJobs(rows pgx.Rows) ([]*store.Job, error) {
 	return out, interpret(rows.Err())
 }
 
-func isHexPrefix(s string) bool {
-	if len(s) < 8 || len(s) > 64 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // GetJob implements store.Store.
 func (s *Store) GetJob(ctx context.Context, p *store.GetJobParams) (*store.Job, error) {
-	if isHexPrefix(p.Ref) {
+	if store.IsKeyPrefix(p.Ref) {
 		// job_key is COLLATE "C": the prefix is a range of the unique index.
 		rows, err := s.pool.Query(ctx, `SELECT `+jobColumns+` FROM jobs WHERE tenant = $1 AND job_key >= $2 AND job_key < $3
 			ORDER BY id LIMIT 2`, p.Tenant, p.Ref, p.Ref+"g")

@@ -155,18 +155,8 @@ func enqueueOne(ctx context.Context, tx *sql.Tx, p *store.EnqueueParams, d *stor
 			if n, _ := r.RowsAffected(); n == 1 {
 				res.Outcome = store.EnqueueNew
 			}
-		case jobState == store.StateHeld:
-			res.Outcome = store.EnqueueHeld
-		case jobPath != d.Path:
-			res.Outcome = store.EnqueueDuplicate
-		case jobState == store.StateSucceeded:
-			res.Outcome = store.EnqueueAlreadyCommitted
-		case jobState == store.StateRejected || jobState == store.StateFailed:
-			res.Outcome = store.EnqueueNeedsReview
-		case jobState == store.StateDismissed:
-			res.Outcome = store.EnqueueDismissed
 		default:
-			res.Outcome = store.EnqueuePending
+			res.Outcome = store.ExistingOutcome(jobState, jobPath, d.Path)
 		}
 	default:
 		return res, err

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/invx/invx/store"
 )
@@ -465,5 +464,3 @@ func (s *Store) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneRe
 	}
 	return &r, nil
 }
-
-var _ = time.Second

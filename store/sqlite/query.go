@@ -105,21 +105,9 @@ func scanJob(row interface{ Scan(...any) error }) (*store.Job, error) {
 	return &j, nil
 }
 
-func isHexPrefix(s string) bool {
-	if len(s) < 8 || len(s) > 64 {
-		return false
-	}
-	for _, c := range s {
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
 // GetJob implements store.Store.
 func (s *Store) GetJob(ctx context.Context, p *store.GetJobParams) (*store.Job, error) {
-	if isHexPrefix(p.Ref) {
+	if store.IsKeyPrefix(p.Ref) {
 		rows, err := s.r.QueryContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE tenant = ? AND job_key >= ? AND job_key < ? ORDER BY id LIMIT 2`,
 			p.Tenant, p.Ref, p.Ref+"g")
 		if err != nil {
