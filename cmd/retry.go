@@ -123,13 +123,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 		}
 	}
 	workErr := r.Work(ctx)
-	status := "completed"
-	switch {
-	case workErr != nil && !errors.Is(workErr, context.Canceled):
-		status = "aborted"
-	case ctx.Err() != nil:
-		status = "interrupted"
-	}
+	status := extract.RunStatus(ctx, workErr)
 	sum, ferr := r.Finish(ctx, started, status)
 	tel.endSpan(status)
 	if terr := tel.finish(ctx, st, tenant, f.Now()); terr != nil {

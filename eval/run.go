@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -75,13 +74,7 @@ func Run(ctx context.Context, s *Suite, c *Config) (*ProviderReport, error) {
 		return nil, err
 	}
 	workErr := r.Work(ctx)
-	status := "completed"
-	switch {
-	case workErr != nil && !errors.Is(workErr, context.Canceled):
-		status = "aborted"
-	case ctx.Err() != nil:
-		status = "interrupted"
-	}
+	status := extract.RunStatus(ctx, workErr)
 	_, ferr := r.Finish(ctx, started, status)
 	switch {
 	case workErr != nil:

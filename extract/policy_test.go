@@ -153,3 +153,18 @@ func equal(a, b []string) bool {
 	}
 	return true
 }
+
+func TestTruncateKeepsUTF8(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abc", 5, "abc"}, {"abcdef", 3, "abc"}, {"Müller", 2, "M"}, {"Müller", 3, "Mü"}, {"€uro", 2, ""},
+	} {
+		if got := extract.Truncate(tc.in, tc.n); got != tc.want {
+			t.Errorf("Truncate(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}

@@ -504,7 +504,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 			// truncation, content filter, prose): like an invalid answer,
 			// it may be re-asked.
 			info.HTTPStatus = max(info.HTTPStatus, pe.Status)
-			ve = &schema.ValidationError{Path: "$", Category: schema.Category(firstNonEmpty(pe.Category, "provider")), Msg: capString(pe.Msg, 300)}
+			ve = &schema.ValidationError{Path: "$", Category: schema.Category(firstNonEmpty(pe.Category, "provider")), Msg: Truncate(pe.Msg, 300)}
 		} else {
 			r.throttle(false)
 			var verr error
@@ -559,7 +559,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 // overBudget fails a job whose attempts used up --token-budget.
 func (r *Runner) overBudget(ctx context.Context, l *store.Lease, info store.AttemptInfo, err error, log *slog.Logger) jobResult {
 	info.Outcome, info.ErrorClass = store.OutcomeFailed, "token_budget"
-	info.Message = capString(fmt.Sprintf("token budget %d reached; last error: %v", r.TokenBudget, err), 500)
+	info.Message = Truncate(fmt.Sprintf("token budget %d reached; last error: %v", r.TokenBudget, err), 500)
 	r.count(func(s *Summary) { s.FailedNow++ })
 	return r.finish(ctx, l, store.StateFailed, time.Time{}, info, log)
 }
@@ -595,7 +595,7 @@ func (r *Runner) failed(ctx, runCtx context.Context, l *store.Lease, err error, 
 		info.Category = pe.Category
 	}
 	info.ErrorClass = string(class)
-	info.Message = capString(err.Error(), 500)
+	info.Message = Truncate(err.Error(), 500)
 	switch class {
 	case ClassAuth:
 		info.Outcome = store.OutcomeReleased
@@ -651,13 +651,6 @@ func firstNonEmpty(a ...string) string {
 		}
 	}
 	return ""
-}
-
-func capString(s string, n int) string {
-	if len(s) > n {
-		return s[:n]
-	}
-	return s
 }
 
 func (r *Runner) finish(ctx context.Context, l *store.Lease, state string, next time.Time, info store.AttemptInfo, log *slog.Logger) jobResult {

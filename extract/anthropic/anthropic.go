@@ -89,7 +89,7 @@ func New(cfg Config) (*Provider, error) {
 	case ModeJSONSchema, ModeTool:
 	default:
 		return nil, &extract.ProviderError{Class: extract.ClassPermanent,
-			Msg: fmt.Sprintf("anthropic mode %q is not %s or %s", capString(mode, 40), ModeJSONSchema, ModeTool)}
+			Msg: fmt.Sprintf("anthropic mode %q is not %s or %s", extract.Truncate(mode, 40), ModeJSONSchema, ModeTool)}
 	}
 	timeout := cfg.Timeout
 	if timeout <= 0 {
@@ -116,7 +116,7 @@ func New(cfg Config) (*Provider, error) {
 		u, err := url.Parse(cfg.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return nil, &extract.ProviderError{Class: extract.ClassPermanent,
-				Msg: fmt.Sprintf("anthropic base URL %q is not an http(s) URL", capString(cfg.BaseURL, 200))}
+				Msg: fmt.Sprintf("anthropic base URL %q is not an http(s) URL", extract.Truncate(cfg.BaseURL, 200))}
 		}
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
@@ -106,16 +105,5 @@ func oneLine(s string, n int) string {
 		}
 		return r
 	}, s)
-	return capString(strings.TrimSpace(s), n)
-}
-
-func capString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
+	return extract.Truncate(strings.TrimSpace(s), n)
 }

@@ -31,7 +31,6 @@ import (
 	"syscall"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/invx/invx/extract"
 
@@ -96,7 +95,7 @@ func New(cfg Config) (*Provider, error) {
 	}
 	for _, kv := range cfg.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-			return nil, configErr(fmt.Sprintf("command environment entry %q is not KEY=value", capString(kv, 40)), nil)
+			return nil, configErr(fmt.Sprintf("command environment entry %q is not KEY=value", extract.Truncate(kv, 40)), nil)
 		}
 	}
 	if cfg.Dir != "" {
@@ -123,7 +122,7 @@ func New(cfg Config) (*Provider, error) {
 func checkProgram(name, dir string) error {
 	if !strings.ContainsRune(name, filepath.Separator) && !strings.ContainsRune(name, '/') {
 		if _, err := exec.LookPath(name); err != nil {
-			return configErr(fmt.Sprintf("command %q: not found in PATH", capString(name, 200)), err)
+			return configErr(fmt.Sprintf("command %q: not found in PATH", extract.Truncate(name, 200)), err)
 		}
 		return nil
 	}
@@ -134,11 +133,11 @@ func checkProgram(name, dir string) error {
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
-		return configErr(fmt.Sprintf("command %s: not found", capString(name, 200)), err)
+		return configErr(fmt.Sprintf("command %s: not found", extract.Truncate(name, 200)), err)
 	case fi.IsDir():
-		return configErr(fmt.Sprintf("command %s: is a directory", capString(name, 200)), nil)
+		return configErr(fmt.Sprintf("command %s: is a directory", extract.Truncate(name, 200)), nil)
 	case fi.Mode()&0o111 == 0 && !isWindows:
-		return configErr(fmt.Sprintf("command %s: not executable (chmod +x?)", capString(name, 200)), nil)
+		return configErr(fmt.Sprintf("command %s: not executable (chmod +x?)", extract.Truncate(name, 200)), nil)
 	}
 	return nil
 }
@@ -191,7 +190,7 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 		if ctx.Err() != nil {
 			return nil, extract.TransportError(ctx, ctx.Err())
 		}
-		return nil, configErr(fmt.Sprintf("start %s: %s", capString(p.argv[0], 200), startReason(err)), err)
+		return nil, configErr(fmt.Sprintf("start %s: %s", extract.Truncate(p.argv[0], 200), startReason(err)), err)
 	}
 	// On a timeout, an overflow or a cancelled ctx, cmd.Cancel kills the
 	// whole process group before the program is reaped.
@@ -254,7 +253,7 @@ func startReason(err error) string {
 	case errors.Is(err, syscall.ENOEXEC):
 		return "not a program (a script needs a #! line)"
 	}
-	return capString(err.Error(), 200)
+	return extract.Truncate(err.Error(), 200)
 }
 
 // stderrReason is ": " and the cleaned stderr, or "" if it said nothing.
@@ -286,7 +285,7 @@ func cleanStderr(b []byte) string {
 			lines = append(lines, line)
 		}
 	}
-	return capString(strings.Join(lines, " | "), maxStderr)
+	return extract.Truncate(strings.Join(lines, " | "), maxStderr)
 }
 
 // capWriter keeps the first limit bytes written to it. Past the limit it
@@ -315,15 +314,4 @@ func (w *capWriter) Write(b []byte) (int, error) {
 		return int(max(room, 0)), errOverflow
 	}
 	return len(b), nil
-}
-
-// capString truncates s to at most n bytes on a rune boundary.
-func capString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -128,7 +128,7 @@ func ParseHost(s string) (*url.URL, error) {
 	}
 	if _, port, err := net.SplitHostPort(hostport); err == nil {
 		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
-			return nil, fmt.Errorf("ollama host %q: bad port %q", redactHost(s), capString(port, 20))
+			return nil, fmt.Errorf("ollama host %q: bad port %q", redactHost(s), extract.Truncate(port, 20))
 		}
 	} else if !ok {
 		// "host" or "[::1]" alone: Ollama's own port.
@@ -154,11 +154,11 @@ func ParseHost(s string) (*url.URL, error) {
 func redactHost(s string) string {
 	if at := strings.LastIndex(s, "@"); at >= 0 {
 		if i := strings.Index(s, "://"); i >= 0 && i < at {
-			return capString(s[:i+3]+"xxxxx"+s[at:], 100)
+			return extract.Truncate(s[:i+3]+"xxxxx"+s[at:], 100)
 		}
-		return capString("xxxxx"+s[at:], 100)
+		return extract.Truncate("xxxxx"+s[at:], 100)
 	}
-	return capString(s, 100)
+	return extract.Truncate(s, 100)
 }
 
 // Name implements extract.Provider.
@@ -244,7 +244,7 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 	}
 	if decodeErr != nil {
 		return nil, &extract.ProviderError{Class: extract.ClassTransient, Status: hresp.StatusCode, Category: "bad_body",
-			Msg: fmt.Sprintf("answer body is not Ollama JSON (content-type %q)", capString(hresp.Header.Get("Content-Type"), 60)),
+			Msg: fmt.Sprintf("answer body is not Ollama JSON (content-type %q)", extract.Truncate(hresp.Header.Get("Content-Type"), 60)),
 			Err: decodeErr}
 	}
 	if cr.Error != "" {
@@ -265,7 +265,7 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 	}
 	if len(bytes.TrimSpace(resp.Output)) == 0 {
 		return resp, &extract.ProviderError{Class: extract.ClassTransient, Status: hresp.StatusCode, Category: "empty",
-			Msg: fmt.Sprintf("empty answer (done_reason %q)", capString(cr.DoneReason, 20))}
+			Msg: fmt.Sprintf("empty answer (done_reason %q)", extract.Truncate(cr.DoneReason, 20))}
 	}
 	return resp, nil
 }
@@ -310,7 +310,7 @@ func statusError(hresp *http.Response, cr *chatResponse, isJSON bool, p *Provide
 	switch {
 	case status == http.StatusNotFound && detail != "":
 		pe.Category = "model_not_found"
-		pe.Msg = fmt.Sprintf("ollama: %s (run: ollama pull %s)", detail, capString(p.model, 100))
+		pe.Msg = fmt.Sprintf("ollama: %s (run: ollama pull %s)", detail, extract.Truncate(p.model, 100))
 	case status == http.StatusNotFound:
 		// Not Ollama's JSON: the host is some other server.
 		pe.Category = "config"
@@ -335,16 +335,5 @@ func clean(s string) string {
 		}
 		return r
 	}, s)
-	return capString(strings.Join(strings.Fields(s), " "), 200)
-}
-
-// capString truncates s to at most n bytes on a rune boundary.
-func capString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return extract.Truncate(strings.Join(strings.Fields(s), " "), 200)
 }

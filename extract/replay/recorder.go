@@ -54,7 +54,7 @@ func (r *Recorder) Extract(ctx context.Context, req *extract.Request) (*extract.
 	resp, err := r.inner.Extract(ctx, req)
 	if werr := r.write(req, resp, err); werr != nil {
 		return nil, &extract.ProviderError{Class: extract.ClassAuth, Category: "config",
-			Msg: fmt.Sprintf("record answer for job %s attempt %d: %s", req.JobKey, req.Attempt, capString(werr.Error(), 300)),
+			Msg: fmt.Sprintf("record answer for job %s attempt %d: %s", req.JobKey, req.Attempt, extract.Truncate(werr.Error(), 300)),
 			Err: werr}
 	}
 	return resp, err
@@ -113,9 +113,9 @@ func errorRecord(err error) *recordedError {
 			msg = pe.Err.Error() // what the attempt row shows
 		}
 		return &recordedError{Class: string(pe.Class), Status: pe.Status, Category: pe.Category,
-			Message: capString(msg, maxMessage), RetryAfterMS: pe.RetryAfter.Milliseconds()}
+			Message: extract.Truncate(msg, maxMessage), RetryAfterMS: pe.RetryAfter.Milliseconds()}
 	}
-	return &recordedError{Class: string(extract.Classify(err)), Message: capString(err.Error(), maxMessage)}
+	return &recordedError{Class: string(extract.Classify(err)), Message: extract.Truncate(err.Error(), maxMessage)}
 }
 
 // writeAtomic writes name in dir through a temporary file and a rename, so

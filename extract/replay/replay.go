@@ -42,7 +42,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/invx/invx/extract"
 )
@@ -94,7 +93,7 @@ var attemptFileRE = regexp.MustCompile(`^([1-9][0-9]{0,8})\.json$`)
 
 func checkKey(key string) error {
 	if !jobKeyRE.MatchString(key) || strings.Contains(key, "..") {
-		return fmt.Errorf("job key %q cannot name a recording folder", capString(key, 80))
+		return fmt.Errorf("job key %q cannot name a recording folder", extract.Truncate(key, 80))
 	}
 	return nil
 }
@@ -161,7 +160,7 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 	}
 	if err != nil {
 		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Category: "corrupt_recording",
-			Msg: fmt.Sprintf("corrupt recording %s: %s", path, capString(err.Error(), 200))}
+			Msg: fmt.Sprintf("corrupt recording %s: %s", path, extract.Truncate(err.Error(), 200))}
 	}
 	return rec.replay()
 }
@@ -209,7 +208,7 @@ func readRecord(path, key string, attempt int) (*record, error) {
 		return nil, err
 	}
 	if rec.JobKey != key {
-		return nil, fmt.Errorf("job_key %q does not match its folder", capString(rec.JobKey, 80))
+		return nil, fmt.Errorf("job_key %q does not match its folder", extract.Truncate(rec.JobKey, 80))
 	}
 	if rec.Attempt != attempt {
 		return nil, fmt.Errorf("attempt %d does not match its file name", rec.Attempt)
@@ -264,12 +263,12 @@ func (r *record) validate() error {
 			return errors.New("output is not valid base64")
 		}
 	default:
-		return fmt.Errorf("output_encoding %q is not %q", capString(r.OutputEncoding, 20), encodingBase64)
+		return fmt.Errorf("output_encoding %q is not %q", extract.Truncate(r.OutputEncoding, 20), encodingBase64)
 	}
 	if e := r.Error; e != nil {
 		switch {
 		case !slices.Contains(classes, extract.Class(e.Class)):
-			return fmt.Errorf("error.class %q is not a known class", capString(e.Class, 40))
+			return fmt.Errorf("error.class %q is not a known class", extract.Truncate(e.Class, 40))
 		case e.Status != 0 && (e.Status < 100 || e.Status > 599):
 			return fmt.Errorf("error.status %d out of range", e.Status)
 		case e.RetryAfterMS < 0:
@@ -313,15 +312,4 @@ func pathReason(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// capString truncates s to at most n bytes on a rune boundary.
-func capString(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
