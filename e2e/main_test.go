@@ -291,7 +291,7 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 	wantCount(t, db, 0, `SELECT count(*) FROM (SELECT tenant, event_key FROM outbox GROUP BY tenant, event_key HAVING count(*) > 1) AS x`)
 
 	// The outbox holds exactly one event per action item and one
-	// invoice.committed per result, keyed job_key:action_id.
+	// invoice.committed per result, keyed as store.EventKey says.
 	type res struct {
 		id  int64
 		doc resultDoc
@@ -349,8 +349,12 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 		wantTotal += len(r.doc.ActionItems) + 1
 		got := map[string]string{}
 		for _, e := range events[key] {
-			if e.eventKey != key+":"+e.actionID {
-				t.Errorf("outbox event_key %q, want %q", e.eventKey, key+":"+e.actionID)
+			wantKey := key + ":action:" + e.actionID
+			if e.kind == "invoice.committed" {
+				wantKey = key + ":invoice.committed"
+			}
+			if e.eventKey != wantKey {
+				t.Errorf("outbox event_key %q, want %q", e.eventKey, wantKey)
 			}
 			if e.resultID != r.id {
 				t.Errorf("outbox %s result_id %d, want %d", e.eventKey, e.resultID, r.id)

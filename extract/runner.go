@@ -716,7 +716,8 @@ func (r *Runner) keepLease(ctx context.Context, cancel context.CancelFunc, l *st
 }
 
 // outboxEvents are the side effects of a commit: one per action item and one
-// invoice.committed, keyed job key + action id.
+// invoice.committed. The store keys them (store.EventKey) so that no action
+// id, "invoice.committed" included, can take another event's key.
 func outboxEvents(l *store.Lease, res *schema.Result) []store.OutboxInput {
 	evs := make([]store.OutboxInput, 0, len(res.Actions)+1)
 	for _, a := range res.Actions {
@@ -727,10 +728,10 @@ func outboxEvents(l *store.Lease, res *schema.Result) []store.OutboxInput {
 		evs = append(evs, store.OutboxInput{ActionID: a.ID, Kind: a.Kind, Payload: payload})
 	}
 	payload, _ := json.Marshal(map[string]any{
-		"event": "invoice.committed", "tenant": l.Tenant, "job_key": l.JobKey, "schema_version": res.Version,
+		"event": store.EventCommitted, "tenant": l.Tenant, "job_key": l.JobKey, "schema_version": res.Version,
 		"source_path": l.SourcePath, "result": json.RawMessage(res.JSON),
 	})
-	evs = append(evs, store.OutboxInput{ActionID: "invoice.committed", Kind: "invoice.committed", Payload: payload})
+	evs = append(evs, store.OutboxInput{ActionID: store.EventCommitted, Kind: store.EventCommitted, Payload: payload})
 	return evs
 }
 

@@ -488,11 +488,29 @@ type AttemptInfo struct {
 	Output       []byte
 }
 
-// OutboxInput is one side effect to publish after the commit.
+// OutboxInput is one side effect to publish after the commit: an action
+// item (ActionID its id, Kind its kind), or the commit itself (ActionID and
+// Kind EventCommitted). EventKey names it.
 type OutboxInput struct {
-	ActionID string // the event key is job_key + ":" + ActionID
+	ActionID string
 	Kind     string
 	Payload  []byte
+}
+
+// EventCommitted is the kind, and the action id, of the one event every
+// (non-shadow) commit publishes besides its action items.
+const EventCommitted = "invoice.committed"
+
+// EventKey is the outbox key of ev, unique within the job for every action
+// id a provider may choose: the commit event is <job_key>:invoice.committed,
+// an action item <job_key>:action:<action_id>. Before this namespace an
+// action whose id was "invoice.committed" took the commit event's key, and
+// the commit event was dropped (migration 004 rewrote the old keys).
+func EventKey(jobKey string, ev *OutboxInput) string {
+	if ev.Kind == EventCommitted {
+		return jobKey + ":" + EventCommitted
+	}
+	return jobKey + ":action:" + ev.ActionID
 }
 
 // CommitParams carry a validated result to commit.

@@ -563,10 +563,11 @@ func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64)
 				AND sources.job_key = j.prev_job_key`, now, p.JobID, p.Tenant)
 	}
 	if !p.Shadow && !out.Existing {
-		for _, ev := range p.Outbox {
+		for i := range p.Outbox {
+			ev := &p.Outbox[i]
 			b.Queue(`INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tenant, event_key) DO NOTHING`,
-				p.Tenant, p.JobKey+":"+ev.ActionID, p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now)
+				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now)
 		}
 	}
 	queueFinishAttempt(b, p.AttemptID, &p.Attempt, now)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -432,5 +433,100 @@ func TestProcessesShareOneQueue(t *testing.T) {
 	}
 	if p.Total() != 0 {
 		t.Fatalf("pending after the run: %+v", p)
+	}
+}
+
+// Migration 004 on PostgreSQL, as store/sqlite's TestMigrationRewritesEventKeys:
+// action events move under "action:", and the invoice.committed events an
+// action id "invoice.committed" displaced are published.
+func TestMigrationRewritesEventKeys(t *testing.T) {
+	t.Parallel()
+	dsn := freshDB(t)
+	ctx := context.Background()
+	ms, err := store.LoadMigrations(os.DirFS("migrations"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec := func(q string, a ...any) {
+		t.Helper()
+		if _, err := conn.Exec(ctx, q, a...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`)
+	for _, m := range ms[:3] {
+		exec(m.SQL)
+		exec(`INSERT INTO schema_migrations VALUES ($1, $2, 0)`, m.Version, m.Name)
+	}
+	a, b, c := strings.Repeat("a", 64), strings.Repeat("b", 64), strings.Repeat("c", 64)
+	for i, k := range []string{a, b, c} {
+		id := i + 1
+		exec(`INSERT INTO jobs (id, tenant, job_key, transformation, schema_version, source_digest, source_system,
+			source_path, state, result_id, created_at, updated_at)
+			VALUES ($1, 'acme', $2, 'invoice-summary', 'invoice-summary-v1', 'd', 'fs', $3, 'succeeded', $1, 1, 1)`, id, k, k[:1]+".txt")
+		exec(`INSERT INTO results (id, tenant, job_key, job_id, schema_version, result, attempt_id, run_id, committed_at)
+			VALUES ($1, 'acme', $2, $1, 'invoice-summary-v1', '{"schema_version":"invoice-summary-v1","title":"T"}', 1, 'r', 5000)`, id, k)
+	}
+	exec(`UPDATE results SET superseded_by = 1 WHERE id = 3`)
+	for _, o := range []struct{ key, job, action, kind string }{
+		{a + ":x", a, "x", "review_tax"},
+		{a + ":action:x", a, "action:x", "contact_supplier"},
+		{a + ":invoice.committed", a, "invoice.committed", "invoice.committed"},
+		{b + ":invoice.committed", b, "invoice.committed", "verify_purchase_order"},
+		{c + ":invoice.committed", c, "invoice.committed", "review_tax"},
+	} {
+		exec(`INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
+			VALUES ('acme', $1, $2::text, (SELECT id FROM results WHERE job_key = $2::text), $3, $4, '{}', 5000)`, o.key, o.job, o.action, o.kind)
+	}
+	conn.Close(ctx)
+
+	s := open(t, dsn)
+	defer s.Close()
+	rows, err := s.Pool().Query(ctx, `SELECT event_key, action_id, kind, state, created_at, payload FROM outbox ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var restored string
+	var key, action, kind, state, payload string
+	var created int64
+	if _, err := pgx.ForEachRow(rows, []any{&key, &action, &kind, &state, &created, &payload}, func() error {
+		got = append(got, fmt.Sprintf("%s%s %s %s %s %d", key[:1], key[64:], action, kind, state, created))
+		if key == b+":invoice.committed" {
+			restored = payload
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"a:action:x x review_tax pending 5000",
+		"a:action:action:x action:x contact_supplier pending 5000",
+		"a:invoice.committed invoice.committed invoice.committed pending 5000",
+		"b:action:invoice.committed invoice.committed verify_purchase_order pending 5000",
+		"c:action:invoice.committed invoice.committed review_tax pending 5000",
+		"b:invoice.committed invoice.committed invoice.committed pending 5000",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("outbox after migration:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var p struct {
+		Event         string            `json:"event"`
+		Tenant        string            `json:"tenant"`
+		JobKey        string            `json:"job_key"`
+		SchemaVersion string            `json:"schema_version"`
+		SourcePath    string            `json:"source_path"`
+		Result        map[string]string `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(restored), &p); err != nil {
+		t.Fatalf("restored payload %q: %v", restored, err)
+	}
+	if p.Event != "invoice.committed" || p.Tenant != "acme" || p.JobKey != b || p.SchemaVersion != "invoice-summary-v1" ||
+		p.SourcePath != "b.txt" || p.Result["title"] != "T" {
+		t.Fatalf("restored payload = %s", restored)
 	}
 }

@@ -554,10 +554,11 @@ func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.C
 		}
 	}
 	if !p.Shadow && !out.Existing {
-		for _, ev := range p.Outbox {
+		for i := range p.Outbox {
+			ev := &p.Outbox[i]
 			if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
-				p.Tenant, p.JobKey+":"+ev.ActionID, p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now); err != nil {
+				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now); err != nil {
 				return nil, fmt.Errorf("insert outbox event %s: %w", ev.ActionID, err)
 			}
 		}

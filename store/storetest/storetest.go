@@ -51,6 +51,7 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"DismissAndRequeue", testDismissRequeue},
 		{"OutboxClaimIsFenced", testOutboxClaim},
 		{"OutboxRequeueFailed", testOutboxRequeue},
+		{"OutboxKeysNeverCollide", testOutboxKeys},
 		{"PruneKeepsKeys", testPrune},
 		{"FairAcrossTenants", testFairness},
 		{"MaxPerTenant", testMaxPerTenant},
@@ -205,7 +206,8 @@ func testCommit(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	eq(t, "outbox rows", len(ev), 2)
-	eq(t, "event key", ev[0].EventKey, d.JobKey+":a1")
+	eq(t, "event key", ev[0].EventKey, d.JobKey+":action:a1")
+	eq(t, "commit event key", ev[1].EventKey, d.JobKey+":invoice.committed")
 	eq(t, "event state", ev[0].State, "pending")
 	st := state(t, s, "t1", d.JobKey)
 	eq(t, "state", st.State, store.StateSucceeded)
@@ -997,4 +999,35 @@ func testSkippedCleared(t *testing.T, s store.Store) {
 	// Any outcome counts: the text is known already (a duplicate of a.txt).
 	eq(t, "enqueue duplicate", enqueue(t, s, "t1", store.OnChangeHold, Doc("t1", "b.txt", "alpha"))[0].Outcome, store.EnqueueDuplicate)
 	eqSlice(t, "t1 after duplicate", skippedPaths(t, s, &store.ListSkippedParams{Tenant: "t1"}), []string{"t1/a.txt binary 0 run-1"})
+}
+
+// Whatever ids a provider gives its action items, every event of a commit
+// gets its own key: none is dropped as a duplicate.
+func testOutboxKeys(t *testing.T, s store.Store) {
+	d := Doc("t1", "a.txt", "alpha")
+	enqueue(t, s, "t1", store.OnChangeHold, d)
+	l := claim(t, s, "t1", "w", 1, t0)[0]
+	evs := []store.OutboxInput{
+		{ActionID: "invoice.committed", Kind: "verify_purchase_order", Payload: []byte(`{"n":1}`)},
+		{ActionID: "x", Kind: "review_tax", Payload: []byte(`{"n":2}`)},
+		{ActionID: "action:x", Kind: "contact_supplier", Payload: []byte(`{"n":3}`)},
+		{ActionID: store.EventCommitted, Kind: store.EventCommitted, Payload: []byte(`{"n":4}`)},
+	}
+	if _, err := commit(s, l, t0, evs...); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, e := range got {
+		keys = append(keys, e.EventKey[len(d.JobKey):]+" "+e.ActionID+" "+e.Kind+" "+string(e.Payload))
+	}
+	eqSlice(t, "events", keys, []string{
+		`:action:invoice.committed invoice.committed verify_purchase_order {"n":1}`,
+		`:action:x x review_tax {"n":2}`,
+		`:action:action:x action:x contact_supplier {"n":3}`,
+		`:invoice.committed invoice.committed invoice.committed {"n":4}`,
+	})
 }
