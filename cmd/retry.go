@@ -32,6 +32,9 @@ type WorkOptions struct {
 	Quiet       bool
 	Telemetry   TelemetryOptions
 
+	// MaxRecoveries bounds the lease takeovers of one job (crashed workers).
+	MaxRecoveries int
+
 	// Set by invx work only.
 	allTenants   bool
 	wait         bool
@@ -43,6 +46,7 @@ func addWorkFlags(fl *pflag.FlagSet, o *WorkOptions) {
 	addProviderFlags(fl, &o.Provider)
 	fl.IntVar(&o.Concurrency, "concurrency", 4, "documents processed at once")
 	fl.IntVar(&o.MaxAttempts, "max-attempts", 5, "attempts per job from now on, repairs included")
+	fl.IntVar(&o.MaxRecoveries, "max-recoveries", extract.DefaultMaxRecoveries, "lease takeovers of one job (its worker crashed or stalled) before it fails; not counted in --max-attempts")
 	fl.IntVar(&o.Repair, "repair", -1, "re-asks with the validation error after an invalid answer (-1: the provider's default)")
 	fl.DurationVar(&o.MaxBackoff, "max-backoff", time.Minute, "longest wait before retrying a job (caps backoff and Retry-After)")
 	fl.Int64Var(&o.TokenBudget, "token-budget", 0, "stop retrying a job once its attempts used this many tokens (0: no budget)")
@@ -57,6 +61,9 @@ func (o *WorkOptions) check() error {
 	}
 	if o.MaxAttempts < 1 {
 		return &usageError{err: fmt.Errorf("--max-attempts %d: want at least 1", o.MaxAttempts)}
+	}
+	if o.MaxRecoveries < 1 {
+		return &usageError{err: fmt.Errorf("--max-recoveries %d: want at least 1", o.MaxRecoveries)}
 	}
 	if o.MaxBackoff <= 0 || o.TokenBudget < 0 || o.Provider.Timeout < 0 {
 		return &usageError{err: errors.New("--max-backoff must be positive; --token-budget and --timeout must not be negative")}
@@ -100,7 +107,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 		Owner: extract.LocalOwner(runID), Concurrency: opts.Concurrency, LeaseFor: opts.Lease,
 		MaxAttempts: opts.MaxAttempts, Repair: repair, MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget,
 		CallTimeout: callTimeout(&opts.Provider), NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
-		Command: opts.command, Wait: opts.wait, MaxPerTenant: opts.maxPerTenant,
+		Command: opts.command, Wait: opts.wait, MaxPerTenant: opts.maxPerTenant, MaxRecoveries: opts.MaxRecoveries,
 		Metrics: tel.metrics, Tracer: tel.tracer(), StoreClock: st.Driver() == "postgres",
 	}
 	started := f.Now()

@@ -44,6 +44,9 @@ type RunOptions struct {
 	SourceSystem string
 	EnqueueOnly  bool
 	Telemetry    TelemetryOptions
+
+	// MaxRecoveries bounds the lease takeovers of one job (crashed workers).
+	MaxRecoveries int
 }
 
 func newCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
@@ -87,6 +90,9 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 			if opts.MaxAttempts < 1 {
 				return &usageError{err: fmt.Errorf("--max-attempts %d: want at least 1", opts.MaxAttempts)}
 			}
+			if opts.MaxRecoveries < 1 {
+				return &usageError{err: fmt.Errorf("--max-recoveries %d: want at least 1", opts.MaxRecoveries)}
+			}
 			if opts.MaxBackoff <= 0 || opts.TokenBudget < 0 || opts.Provider.Timeout < 0 {
 				return &usageError{err: errors.New("--max-backoff must be positive; --token-budget and --timeout must not be negative")}
 			}
@@ -118,6 +124,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	addTelemetryFlags(fl, &opts.Telemetry)
 	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "schema version")
 	fl.IntVar(&opts.MaxAttempts, "max-attempts", 5, "attempts per job, repairs included")
+	fl.IntVar(&opts.MaxRecoveries, "max-recoveries", extract.DefaultMaxRecoveries, "lease takeovers of one job (its worker crashed or stalled) before it fails; not counted in --max-attempts")
 	fl.IntVar(&opts.Repair, "repair", -1, "re-asks with the validation error after an invalid answer (-1: the provider's default: 1 for LLMs, 0 for rules and replay)")
 	fl.DurationVar(&opts.MaxBackoff, "max-backoff", time.Minute, "longest wait before retrying a job (caps backoff and Retry-After)")
 	fl.Int64Var(&opts.TokenBudget, "token-budget", 0, "stop retrying a job once its attempts used this many tokens (0: no budget)")
@@ -174,6 +181,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget, CallTimeout: callTimeout(&opts.Provider),
 		NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
 		Metrics: tel.metrics, Tracer: tel.tracer(), StoreClock: st.Driver() == "postgres",
+		MaxRecoveries: opts.MaxRecoveries,
 	}
 	started := f.Now()
 	if err := r.Begin(ctx); err != nil {

@@ -31,6 +31,13 @@ var ErrQuota = errors.New("provider quota exhausted")
 // or spend limit.
 const CategoryQuota = "quota"
 
+// ClassLeaseRecoveries is the error class of a job failed because its lease
+// expired more often than Runner.MaxRecoveries allows.
+const ClassLeaseRecoveries = "lease_recoveries"
+
+// DefaultMaxRecoveries is Runner.MaxRecoveries when unset.
+const DefaultMaxRecoveries = 10
+
 // Event kinds reported to Runner.ProgressFunc.
 const (
 	EventEnqueued = "enqueued" // N jobs will be worked on
@@ -60,6 +67,10 @@ type Runner struct {
 	LeaseFor    time.Duration
 	// MaxAttempts bounds every attempt of a job, repairs included.
 	MaxAttempts int
+	// MaxRecoveries bounds how often a job's lease may expire and be taken
+	// over (a worker crashed or stalled) before the job fails with class
+	// lease_recoveries. Such attempts do not count against MaxAttempts.
+	MaxRecoveries int
 	// Repair is how many times an invalid answer is re-asked with the
 	// validation error fed back.
 	Repair int
@@ -154,6 +165,9 @@ func (r *Runner) defaults() {
 	}
 	if r.MaxAttempts <= 0 {
 		r.MaxAttempts = 5
+	}
+	if r.MaxRecoveries <= 0 {
+		r.MaxRecoveries = DefaultMaxRecoveries
 	}
 	if r.Backoff <= 0 {
 		r.Backoff = 500 * time.Millisecond
@@ -447,6 +461,14 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 			return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
 				ErrorClass: string(ClassPermanent), Message: err.Error()}, log)
 		}
+	}
+	if l.Recoveries > r.MaxRecoveries {
+		// Workers keep dying on this job (or it keeps outliving its lease):
+		// stop handing it out rather than fail worker after worker.
+		r.count(func(s *Summary) { s.FailedNow++ })
+		return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+			ErrorClass: ClassLeaseRecoveries, Message: fmt.Sprintf("lease lost %d times (--max-recoveries %d)",
+				l.Recoveries, r.MaxRecoveries)}, log)
 	}
 	var feedback *schema.ValidationError
 	repairs := 0

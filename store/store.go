@@ -148,7 +148,7 @@ type Store interface {
 	// no such state.
 	Dismiss(ctx context.Context, p *JobActionParams) error
 	// Requeue moves failed or rejected jobs back to queued with a fresh
-	// attempt budget (same job key). Jobs whose text was pruned cannot run
+	// attempt and recovery budget (same job key). Jobs whose text was pruned cannot run
 	// again and are left as they are. It returns how many it moved.
 	Requeue(ctx context.Context, p *RequeueParams) (int, error)
 	// ListResults calls fn for each committed result, oldest first.
@@ -456,9 +456,15 @@ type Lease struct {
 	PrevAttempts int
 	// PrevTokens are the input and output tokens of those attempts.
 	PrevTokens int64
-	// BudgetBase is the attempt count when the job was last requeued by a
-	// person: attempts before it do not count against --max-attempts.
+	// BudgetBase is the number of the job's attempts that do not count
+	// against --max-attempts: those made before a person last requeued it,
+	// and those lost to lease expiry since (a worker that crashed or stalled
+	// is an infrastructure failure, bounded by --max-recoveries instead), so
+	// AttemptNo - BudgetBase numbers the provider attempts of the budget.
 	BudgetBase int
+	// Recoveries counts the job's leases that expired and were taken over
+	// since a person last requeued it, this one included when Recovered.
+	Recoveries int
 }
 
 // RenewParams extend a lease.

@@ -442,12 +442,15 @@ func grant(ctx context.Context, tx pgx.Tx, p *store.ClaimParams, id int64, recov
 	err := tx.QueryRow(ctx, `UPDATE jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
 			lease_expires_at = $2, attempts = attempts + 1, lease_recoveries = lease_recoveries + $3, updated_at = $4
 		WHERE id = $5
-		RETURNING tenant, job_key, schema_version, source_path, coalesce(source_text, ''), lease_token, attempts, budget_base`,
+		RETURNING tenant, job_key, schema_version, source_path, coalesce(source_text, ''), lease_token, attempts, budget_base,
+			lease_recoveries - recovery_base`,
 		p.Owner, ms(expires), recoveries, now, id).
-		Scan(&l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &l.Text, &l.Token, &l.AttemptNo, &l.BudgetBase)
+		Scan(&l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &l.Text, &l.Token, &l.AttemptNo, &l.BudgetBase, &l.Recoveries)
 	if err != nil {
 		return nil, err
 	}
+	// Attempts lost to expired leases are not provider attempts.
+	l.BudgetBase += l.Recoveries
 	l.PrevAttempts = l.AttemptNo - 1
 	// The rest needs nothing from each other: one round trip.
 	b := &pgx.Batch{}

@@ -85,7 +85,8 @@ func (s *Store) Requeue(ctx context.Context, p *store.RequeueParams) (int, error
 		return 0, fmt.Errorf("requeue jobs: %w", err)
 	}
 	var a args
-	q := `UPDATE jobs SET state = 'queued', budget_base = attempts, next_attempt_at = NULL, updated_at = ` + a.add(now) + `
+	q := `UPDATE jobs SET state = 'queued', budget_base = attempts, recovery_base = lease_recoveries, next_attempt_at = NULL,
+			updated_at = ` + a.add(now) + `
 		WHERE tenant = ` + a.add(p.Tenant) + ` AND state IN ('failed', 'rejected') AND source_text IS NOT NULL`
 	if len(p.Keys) > 0 {
 		q += ` AND job_key = ANY(` + a.add(p.Keys) + `)`

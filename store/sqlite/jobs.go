@@ -370,12 +370,15 @@ func grant(ctx context.Context, tx *sql.Tx, p *store.ClaimParams, id int64, reco
 	err := tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_token = lease_token + 1,
 			lease_expires_at = ?, attempts = attempts + 1, lease_recoveries = lease_recoveries + ?, updated_at = ?
 		WHERE id = ?
-		RETURNING tenant, job_key, schema_version, source_path, source_text, lease_token, attempts, budget_base`,
+		RETURNING tenant, job_key, schema_version, source_path, source_text, lease_token, attempts, budget_base,
+			lease_recoveries - recovery_base`,
 		p.Owner, ms(expires), boolInt(recovered), now, id).
-		Scan(&l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &text, &l.Token, &l.AttemptNo, &l.BudgetBase)
+		Scan(&l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &text, &l.Token, &l.AttemptNo, &l.BudgetBase, &l.Recoveries)
 	if err != nil {
 		return nil, err
 	}
+	// Attempts lost to expired leases are not provider attempts.
+	l.BudgetBase += l.Recoveries
 	l.Text = text.String
 	l.PrevAttempts = l.AttemptNo - 1
 	if l.PrevAttempts > 0 {

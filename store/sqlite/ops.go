@@ -84,7 +84,8 @@ func (s *Store) Dismiss(ctx context.Context, p *store.JobActionParams) error {
 
 // Requeue implements store.Store.
 func (s *Store) Requeue(ctx context.Context, p *store.RequeueParams) (int, error) {
-	q := `UPDATE jobs SET state = 'queued', budget_base = attempts, next_attempt_at = NULL, updated_at = ?
+	q := `UPDATE jobs SET state = 'queued', budget_base = attempts, recovery_base = lease_recoveries, next_attempt_at = NULL,
+			updated_at = ?
 		WHERE tenant = ? AND state IN ('failed', 'rejected') AND source_text IS NOT NULL`
 	args := []any{ms(p.Now), p.Tenant}
 	switch {

@@ -45,6 +45,7 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"ConcurrentClaimers", testConcurrentClaimers},
 		{"ConcurrentCommitsIsolateStale", testConcurrentCommitsIsolateStale},
 		{"ReapDeadOwners", testReap},
+		{"RecoveriesKeepTheAttemptBudget", testRecoveryBudget},
 		{"ShadowPublishesNothing", testShadow},
 		{"GetJobByPrefixAndPath", testGetJob},
 		{"AcceptHeldSupersedes", testAcceptHeld},
@@ -1030,4 +1031,48 @@ func testOutboxKeys(t *testing.T, s store.Store) {
 		`:action:action:x action:x contact_supplier {"n":3}`,
 		`:invoice.committed invoice.committed invoice.committed {"n":4}`,
 	})
+}
+
+// Leases lost to crashed or stalled workers do not use up the job's
+// provider-attempt budget (AttemptNo - BudgetBase); they are counted apart
+// (Recoveries), and both budgets start again when a person requeues the job.
+func testRecoveryBudget(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	d := Doc("t1", "a.txt", "alpha")
+	enqueue(t, s, "t1", store.OnChangeHold, d)
+	type budget struct{ attemptNo, inBudget, recoveries int }
+	of := func(l *store.Lease) budget { return budget{l.AttemptNo, l.AttemptNo - l.BudgetBase, l.Recoveries} }
+	now := t0
+	var l *store.Lease
+	for i := range 4 { // a first lease, then three takeovers of expired ones
+		ls := claim(t, s, "t1", fmt.Sprintf("crashed-%d", i), 1, now)
+		eq(t, fmt.Sprintf("claim %d", i), len(ls), 1)
+		l = ls[0]
+		eq(t, fmt.Sprintf("claim %d", i), of(l), budget{i + 1, 1, i})
+		eq(t, fmt.Sprintf("claim %d recovered", i), l.Recovered, i > 0)
+		now = now.Add(2 * time.Minute)
+	}
+	// The fourth holder reaches the provider: a transient failure.
+	if err := s.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+		State: store.StateRetryWait, NextAttemptAt: now, Attempt: store.AttemptInfo{Outcome: store.OutcomeRetry}, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	l = claim(t, s, "t1", "w", 1, now)[0]
+	eq(t, "after a provider attempt", of(l), budget{5, 2, 3})
+	job, err := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: d.JobKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "lease recoveries", job.LeaseRecoveries, 3)
+	eq(t, "attempts", job.Attempts, 5)
+	if err := s.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+		State: store.StateFailed, Attempt: store.AttemptInfo{Outcome: store.OutcomeFailed}, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	// A person requeues it: fresh budgets for both.
+	if n, err := s.Requeue(ctx, &store.RequeueParams{Tenant: "t1", Keys: []string{d.JobKey}, Now: now}); err != nil || n != 1 {
+		t.Fatalf("requeue: %d, %v", n, err)
+	}
+	eq(t, "after requeue", of(claim(t, s, "t1", "crashed-again", 1, now)[0]), budget{6, 1, 0})
+	eq(t, "recovered after requeue", of(claim(t, s, "t1", "w", 1, now.Add(2*time.Minute))[0]), budget{7, 1, 1})
 }
