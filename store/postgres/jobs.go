@@ -38,7 +38,7 @@ func text(s string) string {
 
 // BeginRun implements store.Store.
 func (s *Store) BeginRun(ctx context.Context, p *store.BeginRunParams) error {
-	_, started, err := clock(ctx, s.pool, p.StartedAt)
+	_, started, err := s.clock(ctx, p.StartedAt)
 	if err != nil {
 		return fmt.Errorf("begin run %s: %w", p.ID, err)
 	}
@@ -61,7 +61,7 @@ func (s *Store) FinishRun(ctx context.Context, p *store.FinishRunParams) error {
 		v := text(string(p.Summary))
 		summary = &v
 	}
-	_, finished, err := clock(ctx, s.pool, p.FinishedAt)
+	_, finished, err := s.clock(ctx, p.FinishedAt)
 	if err != nil {
 		return fmt.Errorf("finish run %s: %w", p.ID, err)
 	}
@@ -78,7 +78,7 @@ func (s *Store) FinishRun(ctx context.Context, p *store.FinishRunParams) error {
 
 // Enqueue implements store.Store.
 func (s *Store) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.EnqueueResult, error) {
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return nil, fmt.Errorf("enqueue: %w", err)
 	}
@@ -242,7 +242,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 	if p.Limit <= 0 {
 		return nil, nil
 	}
-	nowT, now, err := clock(ctx, s.pool, p.Now)
+	nowT, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return nil, fmt.Errorf("claim: %w", err)
 	}
@@ -475,7 +475,7 @@ func grant(ctx context.Context, tx pgx.Tx, p *store.ClaimParams, id int64, recov
 
 // Renew implements store.Store.
 func (s *Store) Renew(ctx context.Context, p *store.RenewParams) (time.Time, error) {
-	nowT, _, err := clock(ctx, s.pool, p.Now)
+	nowT, _, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("renew lease of job %d: %w", p.JobID, err)
 	}
@@ -501,7 +501,7 @@ func (s *Store) Commit(ctx context.Context, p *store.CommitParams) (*store.Commi
 	// commitTimeout): the caller learns the outcome rather than guessing.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
 	defer cancel()
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return nil, fmt.Errorf("commit job %s: %w", p.JobKey, err)
 	}
@@ -625,15 +625,16 @@ func (s *Store) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams)
 	default:
 		return fmt.Errorf("finish attempt of job %d: bad next state %q", p.JobID, p.State)
 	}
-	_, now, err := clock(ctx, s.pool, p.Now)
+	nowT, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return fmt.Errorf("finish attempt of job %d: %w", p.JobID, err)
 	}
+	next := later(p.NextAttemptAt, p.Now, nowT)
 	err = s.tx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE jobs SET state = $1, lease_owner = NULL, lease_expires_at = NULL,
 				next_attempt_at = $2, last_error_class = $3, last_category = $4, last_error = $5, updated_at = $6
 			WHERE id = $7 AND lease_token = $8 AND state = 'running'`,
-			p.State, nullMS(p.NextAttemptAt), text(p.Attempt.ErrorClass), text(p.Attempt.Category), text(p.Attempt.Message),
+			p.State, nullMS(next), text(p.Attempt.ErrorClass), text(p.Attempt.Category), text(p.Attempt.Message),
 			now, p.JobID, p.Token)
 		if err != nil {
 			return err
@@ -654,7 +655,7 @@ func (s *Store) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams)
 
 // NextAttempt implements store.Store.
 func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (int64, int, error) {
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return 0, 0, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
 	}
@@ -692,7 +693,7 @@ func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int,
 	if p.Alive == nil {
 		return 0, errors.New("reap leases: no Alive function")
 	}
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return 0, fmt.Errorf("reap leases: %w", err)
 	}

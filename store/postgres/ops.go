@@ -43,7 +43,7 @@ func (s *Store) ListJobs(ctx context.Context, p *store.ListJobsParams) ([]*store
 
 // ReleaseHeld implements store.Store.
 func (s *Store) ReleaseHeld(ctx context.Context, p *store.JobActionParams) error {
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return fmt.Errorf("release held job %s: %w", p.JobKey, err)
 	}
@@ -60,7 +60,7 @@ func (s *Store) ReleaseHeld(ctx context.Context, p *store.JobActionParams) error
 
 // Dismiss implements store.Store.
 func (s *Store) Dismiss(ctx context.Context, p *store.JobActionParams) error {
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return fmt.Errorf("dismiss job %s: %w", p.JobKey, err)
 	}
@@ -80,7 +80,7 @@ func (s *Store) Requeue(ctx context.Context, p *store.RequeueParams) (int, error
 	if len(p.Keys) == 0 && len(p.States) == 0 {
 		return 0, errors.New("requeue: name job keys or states")
 	}
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return 0, fmt.Errorf("requeue jobs: %w", err)
 	}
@@ -330,7 +330,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, p *store.ClaimOutboxParams) ([]
 	if p.Limit <= 0 {
 		return nil, nil
 	}
-	nowT, now, err := clock(ctx, s.pool, p.Now)
+	nowT, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return nil, fmt.Errorf("claim outbox events: %w", err)
 	}
@@ -380,17 +380,21 @@ func (s *Store) FinishOutbox(ctx context.Context, p *store.FinishOutboxParams) e
 		return fmt.Errorf("finish outbox event %d: bad state %q", p.ID, p.State)
 	}
 	var delivered *int64
-	if p.State == store.OutboxDelivered {
-		_, now, err := clock(ctx, s.pool, p.Now)
+	next := p.NextTryAt
+	if p.State == store.OutboxDelivered || !next.IsZero() {
+		nowT, now, err := s.clock(ctx, p.Now)
 		if err != nil {
 			return fmt.Errorf("finish outbox event %d: %w", p.ID, err)
 		}
-		delivered = &now
+		next = later(next, p.Now, nowT)
+		if p.State == store.OutboxDelivered {
+			delivered = &now
+		}
 	}
 	tag, err := s.pool.Exec(ctx, `UPDATE outbox SET state = $1, next_try_at = $2, last_error = $3, delivered_at = $4,
 			lease_owner = NULL, lease_expires_at = NULL
 		WHERE id = $5 AND lease_token = $6 AND state = 'pending'`,
-		p.State, nullMS(p.NextTryAt), text(p.Error), delivered, p.ID, p.Token)
+		p.State, nullMS(next), text(p.Error), delivered, p.ID, p.Token)
 	if err != nil {
 		return fmt.Errorf("finish outbox event %d: %w", p.ID, interpret(err))
 	}

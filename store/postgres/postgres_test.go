@@ -111,7 +111,14 @@ func migrationRows(t *testing.T, s *postgres.Store) int {
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	adminDSN(t)
-	storetest.Exercise(t, func(t *testing.T) store.Store { return open(t, freshDB(t)) })
+	// The suite moves time through each call's Now.
+	storetest.Exercise(t, func(t *testing.T) store.Store {
+		s, err := postgres.Open(context.Background(), freshDB(t), postgres.WithCallerClock())
+		if err != nil {
+			t.Fatalf("open: %v", err)
+		}
+		return s
+	})
 }
 
 // The numbering rule of store.LoadMigrations is checked here, without a
@@ -529,4 +536,117 @@ func TestMigrationRewritesEventKeys(t *testing.T) {
 		p.SourcePath != "b.txt" || p.Result["title"] != "T" {
 		t.Fatalf("restored payload = %s", restored)
 	}
+}
+
+// A worker whose clock is an hour behind the database's still stores
+// database times (issue 10, item 15): results, jobs, attempts, runs, the
+// outbox and skipped inputs are dated by the database, so an incremental
+// export (committed at or after its last run) sees every commit, and a retry
+// delay stays a delay.
+func TestSkewedWorkerClockStoresDatabaseTime(t *testing.T) {
+	t.Parallel()
+	s := open(t, freshDB(t))
+	defer s.Close()
+	ctx := context.Background()
+	worker := func() time.Time { return time.Now().Add(-time.Hour) } // the skewed host
+	dbNow := func() time.Time {
+		t.Helper()
+		var v time.Time
+		if err := s.Pool().QueryRow(ctx, `SELECT now()`).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	near := func(what string, got, want time.Time) {
+		t.Helper()
+		if d := got.Sub(want); d < -time.Minute || d > time.Minute {
+			t.Errorf("%s = %v, want within a minute of %v (off by %v)", what, got, want, d)
+		}
+	}
+	start := dbNow()
+	if err := s.BeginRun(ctx, &store.BeginRunParams{ID: "r", Tenant: "t1", Command: "run", StartedAt: worker()}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := storetest.Doc("t1", "a.txt", "alpha"), storetest.Doc("t1", "b.txt", "beta")
+	if _, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "r", Transformation: "invoice-summary",
+		SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: []store.Document{a, b}, Now: worker()}); err != nil {
+		t.Fatal(err)
+	}
+	ls, err := s.Claim(ctx, &store.ClaimParams{Tenant: "t1", Owner: "w", RunID: "r", Limit: 2, LeaseFor: time.Minute, Now: worker()})
+	if err != nil || len(ls) != 2 {
+		t.Fatalf("claim: %d leases, %v", len(ls), err)
+	}
+	near("lease expiry", ls[0].ExpiresAt, start.Add(time.Minute))
+	byKey := map[string]*store.Lease{ls[0].JobKey: ls[0], ls[1].JobKey: ls[1]}
+	la, lb := byKey[a.JobKey], byKey[b.JobKey]
+	if _, err := s.Commit(ctx, &store.CommitParams{JobID: la.JobID, Tenant: "t1", JobKey: a.JobKey, Token: la.Token,
+		AttemptID: la.AttemptID, RunID: "r", SchemaVersion: "invoice-summary-v1", Result: []byte(`{}`),
+		Outbox:  []store.OutboxInput{{ActionID: store.EventCommitted, Kind: store.EventCommitted, Payload: []byte(`{}`)}},
+		Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded}, Now: worker()}); err != nil {
+		t.Fatal(err)
+	}
+	wnow := worker()
+	if err := s.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: lb.JobID, Token: lb.Token, AttemptID: lb.AttemptID,
+		State: store.StateRetryWait, NextAttemptAt: wnow.Add(30 * time.Minute),
+		Attempt: store.AttemptInfo{Outcome: store.OutcomeRetry}, Now: wnow}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordSkipped(ctx, &store.RecordSkippedParams{Tenant: "t1", SourceSystem: "fs", Path: "c.txt",
+		Reason: "binary", Now: worker()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishRun(ctx, &store.FinishRunParams{ID: "r", Status: "completed", FinishedAt: worker()}); err != nil {
+		t.Fatal(err)
+	}
+	end := dbNow()
+
+	res, err := s.GetResult(ctx, "t1", a.JobKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near("committed_at", res.CommittedAt, end)
+	// export --since: what an export started just before this commit asks.
+	var seen []string
+	if err := s.ListResults(ctx, &store.ListResultsParams{Tenant: "t1", Since: start.Add(-time.Second)}, func(r *store.ResultRow) error {
+		seen = append(seen, r.JobKey)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 1 || seen[0] != a.JobKey {
+		t.Errorf("results since the export's start = %d, want the one committed", len(seen))
+	}
+	for _, k := range []string{a.JobKey, b.JobKey} {
+		j, err := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		near("created_at of "+j.SourcePath, j.CreatedAt, end)
+		near("updated_at of "+j.SourcePath, j.UpdatedAt, end)
+		atts, err := s.ListAttempts(ctx, j.ID)
+		if err != nil || len(atts) != 1 {
+			t.Fatalf("attempts of %s: %d, %v", j.SourcePath, len(atts), err)
+		}
+		near("attempt started_at of "+j.SourcePath, atts[0].StartedAt, end)
+		near("attempt finished_at of "+j.SourcePath, atts[0].FinishedAt, end)
+		if k == b.JobKey {
+			near("next_attempt_at (a 30m delay)", j.NextAttemptAt, end.Add(30*time.Minute))
+		}
+	}
+	evs, err := s.ListOutbox(ctx, "t1", a.JobKey)
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("outbox: %d, %v", len(evs), err)
+	}
+	near("outbox created_at", evs[0].CreatedAt, end)
+	sk, err := s.ListSkipped(ctx, &store.ListSkippedParams{Tenant: "t1"})
+	if err != nil || len(sk) != 1 {
+		t.Fatalf("skipped: %d, %v", len(sk), err)
+	}
+	near("skipped first_seen", sk[0].FirstSeen, end)
+	var started, finished int64
+	if err := s.Pool().QueryRow(ctx, `SELECT started_at, finished_at FROM runs WHERE id = 'r'`).Scan(&started, &finished); err != nil {
+		t.Fatal(err)
+	}
+	near("run started_at", time.UnixMilli(started), end)
+	near("run finished_at", time.UnixMilli(finished), end)
 }
