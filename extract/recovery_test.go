@@ -50,7 +50,9 @@ func TestRecoveriesDoNotUseTheAttemptBudget(t *testing.T) {
 	e := setup(t)
 	p := transientAlways()
 	r := newRunner(e, p, "acme")
-	r.MaxAttempts, r.MaxRecoveries = 3, 10
+	// One worker: with a free slot the runner polls, and every poll moves
+	// the fake clock on, past the lease of the call in flight.
+	r.Concurrency, r.MaxAttempts, r.MaxRecoveries = 1, 3, 10
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	clock := extracttest.NewFakeClock(crashLeases(t, e, r, doc("a.txt", sourceText), 4, start))
 	clock.Use(r)
@@ -81,7 +83,7 @@ func TestTooManyRecoveriesFailTheJob(t *testing.T) {
 	e := setup(t)
 	p := alwaysValid()
 	r := newRunner(e, p, "acme")
-	r.MaxRecoveries = 2
+	r.Concurrency, r.MaxRecoveries = 1, 2
 	start := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 	extracttest.NewFakeClock(crashLeases(t, e, r, doc("a.txt", sourceText), 3, start)).Use(r)
 	if err := r.Work(context.Background()); err != nil {
