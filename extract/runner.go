@@ -106,6 +106,17 @@ type Runner struct {
 	// PollInterval is how often an idle runner looks for work that another
 	// worker holds or that waits for its retry time.
 	PollInterval time.Duration
+	// DBRetry is how long the runner rides out a database it cannot use
+	// (store.IsTransient errors: connection lost, a restart, a deadlock):
+	// it backs off and tries again, claiming and committing go on once the
+	// database is back. Past it the run stops with the store error. Zero:
+	// the first such error stops the run.
+	DBRetry time.Duration
+	// MaxUnreachable stops the run with ErrUnreachable after this many
+	// provider calls in a row failed to reach the provider at all (refused,
+	// DNS, reset before any answer), with no answer in between; the jobs
+	// are given back, not failed. Zero: never.
+	MaxUnreachable int
 
 	mu      sync.Mutex
 	summary Summary
@@ -114,6 +125,8 @@ type Runner struct {
 	// raised again after successes.
 	limit     int
 	successes int
+	// unreachable counts provider calls in a row that reached no server.
+	unreachable int
 }
 
 func (r *Runner) now() time.Time {
@@ -324,6 +337,7 @@ func (r *Runner) Work(ctx context.Context) error {
 	r.reap(callCtx)
 	inflight := 0
 	var abort error
+	var outage dbOutage
 	idle := r.PollInterval
 	wait := func(d time.Duration) {
 		var timer <-chan time.Time
@@ -353,9 +367,17 @@ func (r *Runner) Work(ctx context.Context) error {
 			leases, err := r.Store.Claim(callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
 				Limit: free, LeaseFor: r.LeaseFor, Now: r.leaseNow(), MaxPerTenant: r.MaxPerTenant})
 			if err != nil {
-				abort = fmt.Errorf("claim jobs: %w", err)
+				d, stop := r.dbWait(&outage, err)
+				if stop != nil {
+					abort = fmt.Errorf("claim jobs: %w", stop)
+					continue
+				}
+				r.log().Warn("database unavailable, claiming again later", "stage", "claim", "tenant", r.Tenant,
+					"run_id", r.RunID, "error_class", "store_transient", "error", err, "retry_in_ms", d.Milliseconds())
+				wait(d)
 				continue
 			}
+			outage = dbOutage{}
 			for _, l := range leases {
 				inflight++
 				claimed++
@@ -388,9 +410,17 @@ func (r *Runner) Work(ctx context.Context) error {
 		}
 		p, err := r.Store.Pending(callCtx, r.Tenant)
 		if err != nil {
-			abort = fmt.Errorf("read pending jobs: %w", err)
+			d, stop := r.dbWait(&outage, err)
+			if stop != nil {
+				abort = fmt.Errorf("read pending jobs: %w", stop)
+				continue
+			}
+			r.log().Warn("database unavailable, looking again later", "stage", "pending", "tenant", r.Tenant,
+				"run_id", r.RunID, "error_class", "store_transient", "error", err, "retry_in_ms", d.Milliseconds())
+			wait(d)
 			continue
 		}
+		outage = dbOutage{}
 		if p.Total() == 0 && !r.Wait {
 			break
 		}
@@ -434,6 +464,11 @@ func (r *Runner) count(f func(*Summary)) {
 // the repair budget allow.
 func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult {
 	log := r.log().With("tenant", l.Tenant, "job_key", l.JobKey, "run_id", r.RunID)
+	// Losing the lease cancels the provider call (its answer could not be
+	// committed) but never the writes that record what happened: they run
+	// on wctx and are fenced by the lease token, so a stale worker's write
+	// fails cleanly (stale_lease) and the worker carries on.
+	wctx := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stopRenew := r.keepLease(ctx, cancel, l, log)
@@ -444,7 +479,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 		// A job is only ever worked under the version it was keyed with.
 		var err error
 		if v, err = schema.Lookup(l.SchemaVersion); err != nil {
-			return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+			return r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
 				ErrorClass: string(ClassPermanent), Message: err.Error()}, log)
 		}
 	}
@@ -453,7 +488,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 	tokens := l.PrevTokens
 	for {
 		if l.AttemptNo-l.BudgetBase > r.MaxAttempts {
-			return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+			return r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
 				ErrorClass: "max_attempts", Message: fmt.Sprintf("gave up after %d attempts (--max-attempts)", r.MaxAttempts)}, log)
 		}
 		r.count(func(s *Summary) { s.Attempts++ })
@@ -472,7 +507,9 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 			Text: l.Text, Schema: v, Feedback: feedback})
 		endCallSpan(callSpan, resp, err)
 		cancelCall()
-		ctx := actx // what follows belongs to this attempt's span
+		// What follows belongs to this attempt's span, and must be written
+		// even if the lease was lost meanwhile.
+		ctx := context.WithoutCancel(actx)
 		info := store.AttemptInfo{Provider: r.Provider.Name(), Duration: time.Since(start), PromptHash: v.PromptHash()}
 		if resp != nil {
 			info.Model, info.InputTokens, info.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
@@ -528,6 +565,15 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 				feedback = ve
 				id, no, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
 					AttemptID: l.AttemptID, RunID: r.RunID, Owner: r.Owner, Attempt: info, Now: r.now()})
+				if err != nil && store.IsTransient(err) && r.DBRetry > 0 {
+					// Not written again: a NextAttempt whose reply was lost
+					// may have landed, and a second one would open a second
+					// attempt. The job is left to its lease: it expires and
+					// the job is claimed again (lease_expired), safely.
+					log.Warn("database unavailable: job left to lease expiry", "stage", "next_attempt",
+						"error_class", "store_transient", "error", err)
+					return jobResult{outcome: "error"}
+				}
 				if err != nil {
 					return r.storeErr(ctx, l, info, err, log)
 				}
@@ -539,9 +585,9 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 			return r.finish(ctx, l, store.StateRejected, time.Time{}, info, log)
 		}
 		info.Outcome = store.OutcomeSucceeded
-		cr, err := r.Store.Commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
+		cr, err := r.commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
 			AttemptID: l.AttemptID, RunID: r.RunID, SchemaVersion: v.Name, Result: res.JSON, Shadow: r.Shadow,
-			Outbox: outboxEvents(l, res), Attempt: info, Now: r.now()})
+			Outbox: outboxEvents(l, res), Attempt: info, Now: r.now()}, log)
 		if err != nil {
 			return r.storeErr(ctx, l, info, err, log)
 		}
@@ -654,8 +700,10 @@ func firstNonEmpty(a ...string) string {
 }
 
 func (r *Runner) finish(ctx context.Context, l *store.Lease, state string, next time.Time, info store.AttemptInfo, log *slog.Logger) jobResult {
-	err := r.Store.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
-		State: state, NextAttemptAt: next, Attempt: info, Now: r.now()})
+	err := r.withStore(ctx, "finish_attempt", log, func() error {
+		return r.Store.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+			State: state, NextAttemptAt: next, Attempt: info, Now: r.now()})
+	})
 	if err != nil {
 		return r.storeErr(ctx, l, info, err, log)
 	}
@@ -713,6 +761,79 @@ func (r *Runner) keepLease(ctx context.Context, cancel context.CancelFunc, l *st
 		}
 	}()
 	return func() { once.Do(func() { close(stop) }) }
+}
+
+// maxDBBackoff caps one wait for the database, so a worker notices soon
+// after a restart that it is back.
+const maxDBBackoff = 5 * time.Second
+
+// dbOutage is a run of transient store errors met by one caller.
+type dbOutage struct {
+	since time.Time
+	tries int
+}
+
+// dbWait decides what a store error means: wait d and try again (nil
+// error) while it is transient and the outage is younger than DBRetry;
+// otherwise stop with the error. Outages are timed on the real clock, not
+// NowFunc.
+func (r *Runner) dbWait(o *dbOutage, err error) (time.Duration, error) {
+	if !store.IsTransient(err) || r.DBRetry <= 0 {
+		return 0, err
+	}
+	now := time.Now()
+	if o.tries == 0 {
+		o.since = now
+	}
+	o.tries++
+	left := r.DBRetry - now.Sub(o.since)
+	if left <= 0 {
+		return 0, fmt.Errorf("database unavailable for %s (--db-retry %s): %w", now.Sub(o.since).Round(time.Second), r.DBRetry, err)
+	}
+	return min(r.backoff(o.tries), maxDBBackoff, left), nil
+}
+
+// withStore runs a fenced store write, riding out transient errors for up
+// to DBRetry. Running it again is safe: the lease token fences it.
+func (r *Runner) withStore(ctx context.Context, stage string, log *slog.Logger, fn func() error) error {
+	var o dbOutage
+	for {
+		err := fn()
+		if err == nil {
+			return nil
+		}
+		d, stop := r.dbWait(&o, err)
+		if stop != nil {
+			return stop
+		}
+		log.Warn("database unavailable, writing again later", "stage", stage, "error_class", "store_transient",
+			"error", err, "retry_in_ms", d.Milliseconds())
+		select {
+		case <-r.after(d):
+		case <-ctx.Done():
+			return err
+		}
+	}
+}
+
+// commit commits a result, riding out transient store errors. A commit
+// whose reply was lost may have landed: if a retry then finds the fence
+// gone, the result row says whether it was this attempt's.
+func (r *Runner) commit(ctx context.Context, p *store.CommitParams, log *slog.Logger) (*store.CommitResult, error) {
+	var cr *store.CommitResult
+	retried := false
+	err := r.withStore(ctx, "commit", log, func() error {
+		var err error
+		cr, err = r.Store.Commit(ctx, p)
+		if retried && errors.Is(err, store.ErrStaleLease) {
+			if res, gerr := r.Store.GetResult(ctx, p.Tenant, p.JobKey); gerr == nil && res.AttemptID == p.AttemptID {
+				cr, err = &store.CommitResult{ResultID: res.ID}, nil
+			}
+		}
+		retried = retried || store.IsTransient(err)
+		return err
+	})
+	return cr, err
 }
 
 // outboxEvents are the side effects of a commit: one per action item and one
