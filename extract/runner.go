@@ -27,6 +27,13 @@ var ErrAuth = errors.New("provider authentication failed")
 // (permanent) and no further calls are made.
 var ErrQuota = errors.New("provider quota exhausted")
 
+// ErrUnreachable is returned by Run when MaxUnreachable provider calls in a
+// row reached no server: the provider is down or the base URL is wrong, so
+// every other job would fail the same way. The jobs are given back (queued
+// or waiting for their retry time), none is marked failed; a rerun carries
+// on.
+var ErrUnreachable = errors.New("provider unreachable")
+
 // CategoryQuota marks a permanent ProviderError caused by an exhausted quota
 // or spend limit.
 const CategoryQuota = "quota"
@@ -125,8 +132,8 @@ type Runner struct {
 	// raised again after successes.
 	limit     int
 	successes int
-	// unreachable counts provider calls in a row that reached no server.
-	unreachable int
+	// unreachableRun counts provider calls in a row that reached no server.
+	unreachableRun int
 }
 
 func (r *Runner) now() time.Time {
@@ -229,8 +236,10 @@ func (r *Runner) Begin(ctx context.Context) error {
 			return err
 		}
 	}
-	return r.Store.BeginRun(ctx, &store.BeginRunParams{ID: r.RunID, Tenant: r.Tenant, Command: r.Command, Owner: r.Owner,
-		Provider: r.Provider.Name(), SchemaVersion: r.Schema.Name, StartedAt: r.now()})
+	return r.withStore(ctx, "begin_run", r.log(), func() error {
+		return r.Store.BeginRun(ctx, &store.BeginRunParams{ID: r.RunID, Tenant: r.Tenant, Command: r.Command, Owner: r.Owner,
+			Provider: r.Provider.Name(), SchemaVersion: r.Schema.Name, StartedAt: r.now()})
+	})
 }
 
 // Skip counts a file that discovery passed over.
@@ -528,6 +537,9 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 
 		var ve *schema.ValidationError
 		var res *schema.Result
+		if stop := r.reached(err); stop {
+			return r.unreachable(ctx, l, err, info, log)
+		}
 		if err != nil {
 			var pe *ProviderError
 			if !errors.As(err, &pe) || pe.Class != ClassRejected {
@@ -600,6 +612,37 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 		r.progress(Event{Kind: EventJobDone, Outcome: store.StateSucceeded})
 		return jobResult{outcome: store.StateSucceeded}
 	}
+}
+
+// reached counts provider calls in a row that reached no server and
+// reports whether the run must stop (MaxUnreachable of them). Any answer,
+// even an error status, resets the count; an interrupted call says nothing.
+func (r *Runner) reached(err error) bool {
+	if r.MaxUnreachable <= 0 || Classify(err) == ClassInterrupted {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !Unreachable(err) {
+		r.unreachableRun = 0
+		return false
+	}
+	r.unreachableRun++
+	return r.unreachableRun >= r.MaxUnreachable
+}
+
+// unreachable gives the job back (queued, outcome released, not failed)
+// and stops the run: the provider cannot be reached.
+func (r *Runner) unreachable(ctx context.Context, l *store.Lease, err error, info store.AttemptInfo, log *slog.Logger) jobResult {
+	info.Outcome, info.ErrorClass = store.OutcomeReleased, string(ClassTransient)
+	info.Category = CategoryUnreachable
+	info.Message = Truncate(err.Error(), 500)
+	log.Warn("provider unreachable: job given back", "stage", "provider_call", "outcome", store.OutcomeReleased,
+		"error_class", string(ClassTransient), "category", CategoryUnreachable)
+	res := r.finish(ctx, l, store.StateQueued, time.Time{}, info, log)
+	res.abort = errors.Join(res.abort, fmt.Errorf("%w: %d calls in a row reached no server (--max-unreachable %d): %w",
+		ErrUnreachable, r.MaxUnreachable, r.MaxUnreachable, err))
+	return res
 }
 
 // overBudget fails a job whose attempts used up --token-budget.
@@ -856,11 +899,19 @@ func outboxEvents(l *store.Lease, res *schema.Result) []store.OutboxInput {
 }
 
 // Finish computes the final state of this run's documents and records the
-// run. It uses its own context so an interrupted run is still recorded.
+// run. It uses its own context so an interrupted run is still recorded, and
+// rides out a database that is away (up to DBRetry), so a run that stopped
+// because of the database is recorded aborted once it is back, not left to
+// be reaped as abandoned.
 func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (*Summary, error) {
 	ctx = context.WithoutCancel(ctx)
 	keys := r.Keys()
-	states, err := r.Store.JobStates(ctx, r.Tenant, keys)
+	var states map[string]store.JobState
+	err := r.withStore(ctx, "finish_run", r.log(), func() error {
+		var err error
+		states, err = r.Store.JobStates(ctx, r.Tenant, keys)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("read final job states: %w", err)
 	}
@@ -897,7 +948,10 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 		s.TraceID = sc.TraceID().String()
 	}
 	body, _ := json.Marshal(&s)
-	if err := r.Store.FinishRun(ctx, &store.FinishRunParams{ID: r.RunID, Status: status, FinishedAt: r.now(), Summary: body}); err != nil {
+	err = r.withStore(ctx, "finish_run", r.log(), func() error {
+		return r.Store.FinishRun(ctx, &store.FinishRunParams{ID: r.RunID, Status: status, FinishedAt: r.now(), Summary: body})
+	})
+	if err != nil {
 		return &s, err
 	}
 	return &s, nil
