@@ -470,6 +470,18 @@ func TestPostgresRestartWorkerRidesItOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	wantCount(t, db, 1, `SELECT count(*) FROM runs WHERE command = 'work' AND status = 'aborted'`)
+	if !wantCountOK(t, db, 1, `SELECT count(*) FROM runs WHERE command = 'work' AND status = 'aborted'`) {
+		t.Logf("worker stderr:\n%s", w2err.String())
+	}
 	wantCount(t, db, 0, `SELECT count(*) FROM runs WHERE status IN ('running', 'abandoned')`)
+}
+
+// wantCountOK is wantCount that also says whether it held.
+func wantCountOK(t *testing.T, db *sql.DB, want int, q string, args ...any) bool {
+	t.Helper()
+	if got := count(t, db, q, args...); got != want {
+		t.Errorf("%s = %d, want %d", q, got, want)
+		return false
+	}
+	return true
 }
