@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -260,4 +262,82 @@ func (p *ctxProvider) Name() string { return "fake" }
 
 func (p *ctxProvider) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
 	return p.fn(ctx, req)
+}
+
+// Issue 10 item 11, in the runner: MaxUnreachable connection-level failures
+// in a row stop the run with ErrUnreachable and give the jobs back (none
+// failed); an answer in between resets the count.
+func TestUnreachableProviderStopsRun(t *testing.T) {
+	t.Parallel()
+	refused := func() error {
+		_, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", closedPort(t)))
+		if err == nil {
+			t.Fatal("dial to a closed port succeeded")
+		}
+		return extract.TransportError(context.Background(), err)
+	}()
+	if !extract.Unreachable(refused) {
+		t.Fatalf("a refused dial is not unreachable: %v", refused)
+	}
+	tests := []struct {
+		name       string
+		fail       func(n int64) bool // which calls fail to connect
+		wantStop   bool
+		wantFailed int
+	}{
+		{"every call refused", func(int64) bool { return true }, true, 0},
+		{"an answer every third call", func(n int64) bool { return n%3 != 0 }, false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			e := setup(t)
+			p := &fakeProvider{ExtractFunc: func(n int64, req *extract.Request) (*extract.Response, error) {
+				if tt.fail(n) {
+					return nil, refused
+				}
+				return answer(extracttest.ValidAnswer), nil
+			}}
+			r := e.Runner(p)
+			r.MaxUnreachable, r.MaxAttempts, r.Concurrency = 3, 10, 1
+			var docs []extract.Found
+			for i := range 6 {
+				docs = append(docs, extracttest.Doc(fmt.Sprintf("%d.txt", i), fmt.Sprintf("%sRef %d\n", extracttest.Invoice, i)))
+			}
+			s, err := e.Run(t, r, docs...)
+			if got := errors.Is(err, extract.ErrUnreachable); got != tt.wantStop {
+				t.Fatalf("Work err = %v, want ErrUnreachable: %v", err, tt.wantStop)
+			}
+			if n := e.Count(t, `SELECT count(*) FROM jobs WHERE state = 'failed'`); n != tt.wantFailed || s.FailedNow != 0 {
+				t.Fatalf("failed jobs = %d (summary %d), want %d", n, s.FailedNow, tt.wantFailed)
+			}
+			if !tt.wantStop {
+				if e.Results(t) != 6 {
+					t.Fatalf("results = %d, want 6", e.Results(t))
+				}
+				return
+			}
+			if n := e.Count(t, `SELECT count(*) FROM attempts WHERE outcome = 'released' AND category = 'unreachable'`); n != 1 {
+				t.Fatalf("released attempts = %d, want 1", n)
+			}
+			if n := e.Count(t, `SELECT count(*) FROM jobs WHERE state IN ('queued', 'retry_wait')`); n != 6 {
+				t.Fatalf("jobs given back = %d, want 6", n)
+			}
+			if n := p.calls.Load(); n != 3 {
+				t.Fatalf("provider calls = %d, want 3 (the run stops at the third refusal)", n)
+			}
+		})
+	}
+}
+
+// closedPort is a loopback port nothing listens on.
+func closedPort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	return port
 }
