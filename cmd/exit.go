@@ -66,7 +66,8 @@ func exitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &ue):
 		return ExitUsage
-	case errors.As(err, &ce), errors.Is(err, extract.ErrAuth), errors.Is(err, extract.ErrQuota):
+	case errors.As(err, &ce), errors.Is(err, extract.ErrAuth), errors.Is(err, extract.ErrQuota),
+		errors.Is(err, extract.ErrUnreachable):
 		return ExitProvider
 	case errors.As(err, &ne):
 		return ExitNeedsReview
@@ -82,13 +83,16 @@ func newExitCodesTopic() *cobra.Command {
 		Long: `invx exits with:
 
   0    done: every document is committed (or was already)
-  1    runtime error (database, file system, unexpected failure)
+  1    runtime error (database, file system, unexpected failure); a
+       database that stayed unreachable longer than --db-retry
   2    usage error: a flag, argument or tenant id is wrong
   3    finished, but documents need review: rejected, failed or held
        (see the summary, invx show KEY); invx eval: a quality gate failed;
        invx outbox deliver: events parked or still pending
-  4    provider authentication or configuration: nothing was marked failed,
-       fix the setting named in the message and run again
+  4    provider authentication or configuration, or a provider that could
+       not be reached --max-unreachable times in a row: nothing was marked
+       failed, fix the setting named in the message (or start the server)
+       and run again
   130  interrupted (Ctrl-C); what was in flight finished or gave its lease
        back, a rerun carries on`,
 	}

@@ -40,6 +40,9 @@ type WorkOptions struct {
 	wait         bool
 	maxPerTenant int
 	command      string
+	// dbRetry and maxUnreachable: see extract.Runner.
+	dbRetry        time.Duration
+	maxUnreachable int
 }
 
 func addWorkFlags(fl *pflag.FlagSet, o *WorkOptions) {
@@ -109,6 +112,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 		CallTimeout: callTimeout(&opts.Provider), NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
 		Command: opts.command, Wait: opts.wait, MaxPerTenant: opts.maxPerTenant, MaxRecoveries: opts.MaxRecoveries,
 		Metrics: tel.metrics, Tracer: tel.tracer(), StoreClock: st.Driver() == "postgres",
+		DBRetry: opts.dbRetry, MaxUnreachable: opts.maxUnreachable,
 	}
 	started := f.Now()
 	if err := r.Begin(ctx); err != nil {
@@ -140,6 +144,8 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	case workErr != nil && (errors.Is(workErr, extract.ErrAuth) || errors.Is(workErr, extract.ErrQuota)):
 		// The class and status only: provider messages may echo input.
 		return nil, providerStopError(workErr, opts.Provider.Name)
+	case workErr != nil && errors.Is(workErr, extract.ErrUnreachable):
+		return nil, unreachableStopError(f, &opts.Provider, opts.maxUnreachable, workErr)
 	case workErr != nil && !errors.Is(workErr, context.Canceled):
 		return nil, workErr
 	case ctx.Err() != nil:

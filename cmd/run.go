@@ -47,6 +47,9 @@ type RunOptions struct {
 
 	// MaxRecoveries bounds the lease takeovers of one job (crashed workers).
 	MaxRecoveries int
+	// DBRetry and MaxUnreachable: see extract.Runner.
+	DBRetry        time.Duration
+	MaxUnreachable int
 }
 
 func newCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
@@ -99,6 +102,9 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 			if opts.Lease < time.Second {
 				return &usageError{err: fmt.Errorf("--lease %s: want at least 1s", opts.Lease)}
 			}
+			if err := checkResilience(opts.DBRetry, opts.MaxUnreachable); err != nil {
+				return err
+			}
 			if _, err := schema.Lookup(opts.Schema); err != nil {
 				return &usageError{err: fmt.Errorf("--schema: %w", err), try: "invx schema --list"}
 			}
@@ -132,6 +138,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl.BoolVar(&opts.Shadow, "shadow", false, "commit results without publishing outbox events (compare a schema version)")
 	fl.BoolVar(&opts.EnqueueOnly, "enqueue-only", false, "only enqueue: leave the work to invx work processes")
 	fl.StringVar(&opts.SourceSystem, "source-system", "", "name of the document source (default: fs:<absolute DIR>)")
+	addResilienceFlags(fl, &opts.DBRetry, &opts.MaxUnreachable)
 	return c
 }
 
@@ -182,6 +189,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
 		Metrics: tel.metrics, Tracer: tel.tracer(), StoreClock: st.Driver() == "postgres",
 		MaxRecoveries: opts.MaxRecoveries,
+		DBRetry:       opts.DBRetry, MaxUnreachable: opts.MaxUnreachable,
 	}
 	started := f.Now()
 	if err := r.Begin(ctx); err != nil {
@@ -300,6 +308,8 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		return walkErr
 	case workErr != nil && (errors.Is(workErr, extract.ErrAuth) || errors.Is(workErr, extract.ErrQuota)):
 		return providerStopError(workErr, opts.Provider.Name)
+	case workErr != nil && errors.Is(workErr, extract.ErrUnreachable):
+		return unreachableStopError(f, &opts.Provider, opts.MaxUnreachable, workErr)
 	case workErr != nil && !errors.Is(workErr, context.Canceled):
 		return workErr
 	case ctx.Err() != nil:

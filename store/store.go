@@ -23,7 +23,33 @@ var (
 	// one (its lease expired and was granted to another worker, or the job is
 	// no longer running). Nothing was written.
 	ErrStaleLease = errors.New("stale lease")
+	// ErrTransient: the database could not be reached or asked for the
+	// transaction to be run again (connection lost, server restarting,
+	// serialization failure, deadlock, a lock held past the busy timeout).
+	// Nothing of the failed call was kept unless the driver says otherwise,
+	// and every write is fenced, so the caller may back off and try again.
+	// Constraint and syntax errors are never transient: they are bugs.
+	ErrTransient = errors.New("database temporarily unavailable")
 )
+
+// IsTransient reports whether err is a store error worth retrying after a
+// pause (see ErrTransient).
+func IsTransient(err error) bool { return errors.Is(err, ErrTransient) }
+
+// Transient marks err as transient for IsTransient, keeping its message and
+// chain. Drivers call it from their error-translation function; nil stays nil.
+func Transient(err error) error {
+	if err == nil || IsTransient(err) {
+		return err
+	}
+	return &transientError{err: err}
+}
+
+type transientError struct{ err error }
+
+func (e *transientError) Error() string        { return e.err.Error() }
+func (e *transientError) Unwrap() error        { return e.err }
+func (e *transientError) Is(target error) bool { return target == ErrTransient }
 
 // Job states.
 const (

@@ -31,8 +31,12 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
+	"net"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -191,6 +195,10 @@ func retryable(err error) bool {
 }
 
 // interpret is the one place where PostgreSQL errors become store errors.
+// Connection loss, a server shutting down or starting up, and the two
+// errors after which PostgreSQL asks for the transaction to be run again
+// are store.ErrTransient; everything else (constraints, syntax, ...) is
+// returned as it is: a bug, not something a retry fixes.
 func interpret(err error) error {
 	if err == nil {
 		return nil
@@ -200,14 +208,56 @@ func interpret(err error) error {
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
-		switch pe.Code {
-		case codeSerialization:
-			return fmt.Errorf("concurrent update, try again: %w", err)
-		case codeDeadlock:
-			return fmt.Errorf("deadlock with another invx process, try again: %w", err)
+		switch {
+		case pe.Code == codeSerialization:
+			return store.Transient(fmt.Errorf("concurrent update, try again: %w", err))
+		case pe.Code == codeDeadlock:
+			return store.Transient(fmt.Errorf("deadlock with another invx process, try again: %w", err))
+		case transientCode(pe.Code):
+			return store.Transient(err)
 		}
+		// The server answered: a refused login, a constraint or a syntax
+		// error inside a connect error is not connection loss.
+		return err
+	}
+	if connectionLost(err) {
+		return store.Transient(err)
 	}
 	return err
+}
+
+// transientCode reports SQLSTATEs that mean the server cannot serve this
+// connection now but may soon: class 08 (connection exception), 57P01
+// admin_shutdown (pg_terminate_backend, a fast shutdown), 57P02
+// crash_shutdown, 57P03 cannot_connect_now (starting up or in recovery),
+// 53300 too_many_connections, and the two retry codes.
+func transientCode(code string) bool {
+	switch code {
+	case codeSerialization, codeDeadlock, "57P01", "57P02", "57P03", "53300":
+		return true
+	}
+	return strings.HasPrefix(code, "08")
+}
+
+// connectionLost reports errors of the connection itself, before or
+// without any answer from the server: a failed dial, a socket closed under
+// a query, a connection pgx had already closed.
+func connectionLost(err error) bool {
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	switch {
+	case errors.As(err, &ce), errors.Is(err, pgconn.ErrConnClosed),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return true
+	case errors.As(err, &ne):
+		// A socket error (net.OpError) or a network timeout; a cancelled
+		// context is the caller's, never the database's.
+		return !errors.Is(err, context.Canceled)
+	}
+	// pgx reports a connection it closed after a failure this way without
+	// a sentinel to match.
+	return strings.Contains(err.Error(), "conn closed")
 }
 
 // querier is what both the pool and a transaction offer.
