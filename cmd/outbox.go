@@ -361,6 +361,18 @@ func outboxDeliverRun(ctx context.Context, f *Factory, opts *OutboxDeliverOption
 	} else {
 		sink = &outbox.Command{Argv: opts.argv}
 	}
+	// A receiver may echo a request header (Authorization) in its error
+	// answer, which is stored with the event and printed.
+	f.addURLSecret(opts.Webhook)
+	for _, values := range opts.header {
+		for _, v := range values {
+			f.scrubber().Add(v)
+			if _, cred, ok := strings.Cut(v, " "); ok {
+				f.scrubber().Add(strings.TrimSpace(cred)) // "Bearer TOKEN": the token alone too
+			}
+		}
+	}
+	sink = scrubSink(sink, f.scrubber())
 	d := &outbox.Deliverer{
 		Store: st, Sink: sink, Owner: extract.LocalOwner(newRunID()),
 		MaxAttempts: opts.MaxAttempts, Concurrency: opts.Concurrency, Timeout: opts.Timeout,

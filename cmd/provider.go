@@ -54,6 +54,12 @@ func (f *Factory) providerFor(o *ProviderOptions) (extract.Provider, int, error)
 	if err != nil {
 		return nil, 0, err
 	}
+	// A model may echo its API key (or a URL's password) back in an answer:
+	// scrubbed here, before the runner, the store and the recorder see it.
+	for _, u := range []string{o.BaseURL, f.Env("OPENAI_BASE_URL"), f.Env("OLLAMA_HOST")} {
+		f.addURLSecret(u)
+	}
+	p = &scrubProvider{inner: p, secrets: f.scrubber()}
 	if o.Record != "" {
 		rec, err := replay.NewRecorder(p, o.Record)
 		if err != nil {
