@@ -124,6 +124,11 @@ func (t *runTelemetry) finish(ctx context.Context, st store.Store, tenant string
 		}
 		if succeeded {
 			t.metrics.Succeeded(now)
+		} else if last, ok := telemetry.LastSuccessIn(t.opts.MetricsFile); ok && t.opts.MetricsFile != "" {
+			// The file is replaced: carry the last success over, so an
+			// alert on its age does not fire at the first failed run. (The
+			// Pushgateway keeps it by itself: see telemetry.Push.)
+			t.metrics.Succeeded(last)
 		}
 	}
 	if t.opts.MetricsFile != "" {

@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -26,6 +27,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/push"
 	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/invx/invx/extract"
@@ -113,6 +116,31 @@ func (m *Metrics) SetBuildInfo(version, revision string) {
 // when a run finished with every document committed.
 func (m *Metrics) Succeeded(t time.Time) {
 	m.lastSuccess.WithLabelValues().Set(float64(t.UnixNano()) / 1e9)
+}
+
+// LastSuccessIn reads invx_last_success_timestamp_seconds from a metrics
+// file an earlier run wrote; ok is false when there is none (no file, not
+// parseable, no success recorded).
+func LastSuccessIn(path string) (t time.Time, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return time.Time{}, false
+	}
+	defer f.Close()
+	tp := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := tp.TextToMetricFamilies(f)
+	if err != nil {
+		return time.Time{}, false
+	}
+	mf := fams["invx_last_success_timestamp_seconds"]
+	if mf == nil || len(mf.GetMetric()) != 1 || mf.GetMetric()[0].GetGauge() == nil {
+		return time.Time{}, false
+	}
+	sec := mf.GetMetric()[0].GetGauge().GetValue()
+	if sec <= 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(0, int64(sec*1e9)), true
 }
 
 // Init starts the counters a run of p can touch at 0, for every known label
