@@ -16,6 +16,7 @@ import (
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/telemetry"
 )
 
 // WorkOptions are the flags of commands that work the queue after changing
@@ -98,7 +99,8 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	if opts.allTenants {
 		tenant = ""
 	}
-	ctx, tel, err := f.startTelemetry(ctx, opts.Telemetry, "invx."+firstNonEmpty(opts.command, "run"),
+	ctx, tel, err := f.startTelemetry(ctx, opts.Telemetry, telemetry.InitParams{Tenant: tenant,
+		SchemaVersion: schema.Latest().Name, Provider: prov.Name(), Work: true}, "invx."+firstNonEmpty(opts.command, "run"),
 		attribute.String("invx.tenant", tenant), attribute.String("invx.run_id", runID),
 		attribute.String("invx.provider", prov.Name()))
 	if err != nil {
@@ -111,7 +113,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 		MaxAttempts: opts.MaxAttempts, Repair: repair, MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget,
 		CallTimeout: callTimeout(&opts.Provider), NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
 		Command: opts.command, Wait: opts.wait, MaxPerTenant: opts.maxPerTenant, MaxRecoveries: opts.MaxRecoveries,
-		Metrics: tel.metrics, Tracer: tel.tracer(), StoreClock: st.Driver() == "postgres",
+		Metrics: tel.metrics, Tracer: tel.tracer(), Model: opts.Provider.Model, StoreClock: st.Driver() == "postgres",
 		DBRetry: opts.dbRetry, MaxUnreachable: opts.maxUnreachable,
 	}
 	started := f.Now()
@@ -137,7 +139,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	status := extract.RunStatus(ctx, workErr)
 	sum, ferr := r.Finish(ctx, started, status)
 	tel.endSpan(status)
-	if terr := tel.finish(ctx, st, tenant, f.Now()); terr != nil {
+	if terr := tel.finish(ctx, st, tenant, f.Now(), fullyCommitted(status, sum)); terr != nil {
 		fmt.Fprintln(f.IO.ErrOut, "invx: "+terr.Error())
 	}
 	switch {

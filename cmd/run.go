@@ -22,6 +22,7 @@ import (
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/telemetry"
 )
 
 // RunOptions are the flags of invx run.
@@ -173,7 +174,8 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	defer st.Close()
 
 	runID := newRunID()
-	ctx, tel, err := f.startTelemetry(ctx, opts.Telemetry, "invx.run", attribute.String("invx.tenant", f.Tenant),
+	ctx, tel, err := f.startTelemetry(ctx, opts.Telemetry, telemetry.InitParams{Tenant: f.Tenant, SchemaVersion: v.Name,
+		Provider: prov.Name(), Discovery: true, Work: !opts.EnqueueOnly}, "invx.run", attribute.String("invx.tenant", f.Tenant),
 		attribute.String("invx.run_id", runID), attribute.String("invx.provider", prov.Name()),
 		attribute.String("invx.schema_version", v.Name))
 	if err != nil {
@@ -187,7 +189,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		LeaseFor: opts.Lease, MaxAttempts: opts.MaxAttempts, Repair: opts.Repair, Shadow: opts.Shadow,
 		MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget, CallTimeout: callTimeout(&opts.Provider),
 		NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
-		Metrics: tel.metrics, Tracer: tel.tracer(), StoreClock: st.Driver() == "postgres",
+		Metrics: tel.metrics, Tracer: tel.tracer(), Model: opts.Provider.Model, StoreClock: st.Driver() == "postgres",
 		MaxRecoveries: opts.MaxRecoveries,
 		DBRetry:       opts.DBRetry, MaxUnreachable: opts.MaxUnreachable,
 	}
@@ -289,7 +291,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	}
 	sum, ferr := r.Finish(ctx, started, status)
 	tel.endSpan(status)
-	terr := tel.finish(ctx, st, f.Tenant, f.Now())
+	terr := tel.finish(ctx, st, f.Tenant, f.Now(), fullyCommitted(status, sum))
 	if sum != nil {
 		if opts.JSON {
 			enc := json.NewEncoder(f.IO.Out)

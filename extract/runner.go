@@ -118,6 +118,9 @@ type Runner struct {
 	Logger       *slog.Logger
 	// Metrics receives counts and durations (nil: none).
 	Metrics Metrics
+	// Model is the model the provider was asked for (--model), reported
+	// as gen_ai.request.model on attempt spans; empty when none was named.
+	Model string
 	// Tracer makes the attempt and provider-call spans (nil: the global
 	// OpenTelemetry tracer, a no-op unless one is configured).
 	Tracer trace.Tracer
@@ -264,6 +267,9 @@ func (r *Runner) Skip(reason string) {
 		r.summary.FilesSeen++
 	}
 	r.mu.Unlock()
+	if r.Metrics != nil {
+		r.Metrics.Skipped(r.Tenant, reason)
+	}
 }
 
 // Enqueue keys and enqueues a batch of discovered documents.
