@@ -186,15 +186,17 @@ func parseSummary(t *testing.T, r *result) *summary {
 	return &s
 }
 
-// openDB opens the invx database file read-only.
+// openDB opens the invx database file for reading. Not mode=ro: after a
+// SIGKILL the WAL may need recovery, which a read-only connection refuses
+// (SQLITE_READONLY_RECOVERY, 776); query_only still forbids the test to write.
 func openDB(t *testing.T, path string) *sql.DB {
 	t.Helper()
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("database file: %v", err)
 	}
 	q := url.Values{}
-	q.Set("mode", "ro")
 	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "query_only(1)")
 	dsn := "file:" + path + "?" + q.Encode()
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
