@@ -213,6 +213,7 @@ func parseProviderSpec(spec string, defaults ProviderOptions) (evalTarget, error
 	}
 	o := defaults
 	o.Name = name
+	o.cmdName = "eval"
 	label := ""
 	seen := map[string]bool{}
 	for _, p := range kv {

@@ -242,7 +242,7 @@ func (j *jsonlExport) flush() error                { return j.bw.Flush() }
 func exportRun(ctx context.Context, f *Factory, opts *ExportOptions) error {
 	st, err := f.OpenExistingStore(ctx)
 	if err != nil {
-		return err
+		return withTry(err, "invx --db PATH export --format csv, with the database invx run wrote")
 	}
 	defer st.Close()
 

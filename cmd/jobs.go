@@ -97,7 +97,7 @@ type jobItem struct {
 func jobsRun(ctx context.Context, f *Factory, opts *JobsOptions) error {
 	st, err := f.OpenExistingStore(ctx)
 	if err != nil {
-		return err
+		return withTry(err, "invx --db PATH jobs, with the database invx run wrote")
 	}
 	defer st.Close()
 	now := f.Now()

@@ -217,7 +217,7 @@ type rejectionRow struct {
 func statsRun(ctx context.Context, f *Factory, opts *StatsOptions) error {
 	st, err := f.OpenExistingStore(ctx)
 	if err != nil {
-		return err
+		return withTry(err, "invx --db PATH stats, with the database invx run wrote")
 	}
 	defer st.Close()
 	now := f.Now()
