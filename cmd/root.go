@@ -249,6 +249,7 @@ often a file is seen, a worker crashes or a call is retried.`,
 		newCmdVersion(f),
 		newExitCodesTopic(),
 	)
+	registerCompletions(root, f)
 	return root
 }
 
