@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -107,4 +111,40 @@ func noArgs(name, hint, try string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// cobraUsage makes the usage errors cobra returns untyped (an unknown
+// command of the root) usage errors: exit 2 with a Try line, like every
+// other usage error. cobra offers no error type, so its message is matched.
+func cobraUsage(err error) error {
+	var ue *usageError
+	if err == nil || errors.As(err, &ue) {
+		return err
+	}
+	if strings.HasPrefix(err.Error(), "unknown command ") {
+		return &usageError{err: err, try: "invx --help"}
+	}
+	return err
+}
+
+// withTry gives a usage error the Try line of the command that failed, so
+// a hint shared by several commands (a missing --db) names the right one.
+func withTry(err error, try string) error {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return &usageError{err: ue.err, try: try}
+	}
+	return err
+}
+
+// checkDBFolder reports a SQLite --db whose folder does not exist as a usage
+// error naming the folder: SQLite itself would only say it cannot open the
+// file.
+func checkDBFolder(path string) error {
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return &usageError{err: fmt.Errorf("--db %s: folder %s does not exist", path, dir),
+			try: "invx --db invx.db run DIR, with a --db in a folder that exists (or create " + dir + " first)"}
+	}
+	return nil
 }

@@ -117,6 +117,9 @@ func (f *Factory) openStore(ctx context.Context, mustExist bool) (store.Store, e
 			return nil, &usageError{err: fmt.Errorf("--db %s: no such database", dsn), try: "invx --db PATH show KEY, with the database invx run wrote"}
 		}
 	}
+	if err := checkDBFolder(strings.TrimPrefix(dsn, "sqlite://")); err != nil {
+		return nil, err
+	}
 	st, err := sqlite.Open(ctx, dsn)
 	if err != nil {
 		return nil, err
@@ -162,7 +165,7 @@ func MainWith(ctx context.Context, f *Factory, args []string) int {
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	err := root.ExecuteContext(ctx)
+	err := cobraUsage(root.ExecuteContext(ctx))
 	if f.logFile != nil {
 		if cerr := f.logFile.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("--log-file: %w", cerr)
@@ -309,6 +312,7 @@ often a file is seen, a worker crashes or a call is retried.`,
 		newCmdVersion(f),
 		newExitCodesTopic(),
 	)
+	registerCompletions(root, f)
 	return root
 }
 

@@ -283,7 +283,8 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", d.Display, err)
 		}
-		sd[i] = store.Document{SourceSystem: r.SourceSystem, Path: d.Path, Digest: d.Digest, JobKey: key, Text: d.Text}
+		sd[i] = store.Document{SourceSystem: r.SourceSystem, Path: d.Path, Digest: d.Digest, JobKey: key, Text: d.Text,
+			DisplayPath: d.Display}
 	}
 	res, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
 		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now()})

@@ -158,6 +158,15 @@ type Store interface {
 	GetResult(ctx context.Context, tenant, jobKey string) (*Result, error)
 	// ListOutbox returns a job's outbox events.
 	ListOutbox(ctx context.Context, tenant, jobKey string) ([]*OutboxEvent, error)
+	// FindJobs lists a tenant's jobs, newest first and without their
+	// text, that a person's reference may mean: every job at a path (source
+	// or display path equal to Path), or, for shell completion, the jobs
+	// whose key or display path starts with Prefix. Each form is one query
+	// on an index, capped by Limit. No match is an empty list, not an error.
+	FindJobs(ctx context.Context, p *FindJobsParams) ([]*Job, error)
+	// GetResults returns the results with the given ids (a job's ResultID),
+	// keyed by id; ids without a result are left out.
+	GetResults(ctx context.Context, ids []int64) (map[int64]*Result, error)
 
 	// Operator surface (invx jobs, review, retry, export, stats, outbox, prune).
 
@@ -296,6 +305,24 @@ type ResultRow struct {
 	SourceSystem string
 	SourcePath   string
 	SourceDigest string
+	// DisplayPath is the job's path as the user named it (see Document);
+	// empty for jobs enqueued before invx stored it.
+	DisplayPath string
+}
+
+// FindJobsParams select the jobs FindJobs lists: by Path, or by Prefix.
+type FindJobsParams struct {
+	Tenant string
+	// Path matches a job's source path (relative to the walked root) or its
+	// display path exactly.
+	Path string
+	// Prefix, when Path is empty, matches the start of a job key (when it
+	// is lowercase hex) or of a display path.
+	Prefix string
+	// States keeps only jobs in these states (empty: any).
+	States []string
+	// Limit caps the list (0: 50).
+	Limit int
 }
 
 // StatsParams select the window of invx stats.
@@ -430,6 +457,12 @@ type Document struct {
 	Digest       string
 	JobKey       string
 	Text         string
+
+	// DisplayPath is the path as the user named it: the walked root as
+	// given joined with Path. It tells two nightly folders apart in show and
+	// export; the source identity (SourceSystem, Path) stays what change
+	// detection compares.
+	DisplayPath string
 }
 
 // EnqueueParams enqueue documents of one tenant.
@@ -656,6 +689,10 @@ type Job struct {
 	FirstRunID      string
 	Shadow          bool
 	DismissReason   string
+
+	// DisplayPath is the path as the user named it at enqueue (see
+	// Document); empty for jobs enqueued before invx stored it.
+	DisplayPath string
 }
 
 // Attempt is an attempt row.

@@ -104,7 +104,8 @@ func (s *Store) Requeue(ctx context.Context, p *store.RequeueParams) (int, error
 func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn func(*store.ResultRow) error) error {
 	var a args
 	q := `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, r.result, r.attempt_id, r.run_id, r.shadow,
-			r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path, j.source_digest
+			r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path, j.source_digest,
+			coalesce(j.display_path, '')
 		FROM results r JOIN jobs j ON j.id = r.job_id WHERE true`
 	if p.Tenant != "" {
 		q += ` AND r.tenant = ` + a.add(p.Tenant)
@@ -132,7 +133,7 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 		var body string
 		var committed *int64
 		if err := rows.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &r.Shadow,
-			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest); err != nil {
+			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest, &r.DisplayPath); err != nil {
 			return fmt.Errorf("list results: %w", interpret(err))
 		}
 		r.JSON, r.CommittedAt = []byte(body), fromMS(committed)

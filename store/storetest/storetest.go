@@ -60,6 +60,8 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"SkippedRecordAndList", testSkippedRecord},
 		{"SkippedDismissAndReopen", testSkippedDismiss},
 		{"SkippedClearedByEnqueue", testSkippedCleared},
+		{"DisplayPathAndFindJobs", testFindJobs},
+		{"GetResultsByID", testGetResults},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -1075,4 +1077,96 @@ func testRecoveryBudget(t *testing.T, s store.Store) {
 	}
 	eq(t, "after requeue", of(claim(t, s, "t1", "crashed-again", 1, now)[0]), budget{6, 1, 0})
 	eq(t, "recovered after requeue", of(claim(t, s, "t1", "w", 1, now.Add(2*time.Minute))[0]), budget{7, 1, 1})
+}
+
+// Two nightly folders hold the same relative name with different texts: the
+// source identity (source system, relative path) stays as it was, the
+// display path tells them apart, and FindJobs lists every job a reference
+// may mean, by exact path or by prefix (for completion), per tenant.
+func testFindJobs(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := Doc("t1", "a.txt", "alpha night 1")
+	a.SourceSystem, a.DisplayPath = "fs:/in/night1", "in/night1/a.txt"
+	b := Doc("t1", "a.txt", "alpha night 2")
+	b.SourceSystem, b.DisplayPath = "fs:/in/night2", "in/night2/a.txt"
+	old := Doc("t1", "old.txt", "enqueued before display paths")
+	other := Doc("t2", "a.txt", "alpha night 1")
+	other.DisplayPath = "in/night1/a.txt"
+	enqueue(t, s, "t1", store.OnChangeHold, a, b, old)
+	enqueue(t, s, "t2", store.OnChangeHold, other)
+
+	keys := func(jobs []*store.Job) []string {
+		out := make([]string, len(jobs))
+		for i, j := range jobs {
+			out[i] = j.JobKey
+		}
+		return out
+	}
+	find := func(p store.FindJobsParams) []*store.Job {
+		t.Helper()
+		jobs, err := s.FindJobs(ctx, &p)
+		if err != nil {
+			t.Fatalf("find %+v: %v", p, err)
+		}
+		return jobs
+	}
+	j, err := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: a.JobKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "display path", j.DisplayPath, "in/night1/a.txt")
+	eq(t, "source path", j.SourcePath, "a.txt")
+
+	// Newest first.
+	eqSlice(t, "jobs at a.txt", keys(find(store.FindJobsParams{Tenant: "t1", Path: "a.txt"})), []string{b.JobKey, a.JobKey})
+	eqSlice(t, "jobs at in/night2/a.txt", keys(find(store.FindJobsParams{Tenant: "t1", Path: "in/night2/a.txt"})), []string{b.JobKey})
+	eqSlice(t, "jobs at old.txt", keys(find(store.FindJobsParams{Tenant: "t1", Path: "old.txt"})), []string{old.JobKey})
+	eq(t, "old job's display path", find(store.FindJobsParams{Tenant: "t1", Path: "old.txt"})[0].DisplayPath, "")
+	eq(t, "no match", len(find(store.FindJobsParams{Tenant: "t1", Path: "in/night3/a.txt"})), 0)
+	eq(t, "held only", len(find(store.FindJobsParams{Tenant: "t1", Path: "a.txt", States: []string{store.StateHeld}})), 0)
+	eq(t, "queued", len(find(store.FindJobsParams{Tenant: "t1", Path: "a.txt", States: []string{store.StateQueued}})), 2)
+
+	// Prefixes: of a display path, of a key; capped; per tenant.
+	eqSlice(t, "prefix in/night1/", keys(find(store.FindJobsParams{Tenant: "t1", Prefix: "in/night1/"})), []string{a.JobKey})
+	eqSlice(t, "prefix in/", keys(find(store.FindJobsParams{Tenant: "t1", Prefix: "in/"})), []string{a.JobKey, b.JobKey})
+	eqSlice(t, "key prefix", keys(find(store.FindJobsParams{Tenant: "t1", Prefix: b.JobKey[:3]})), []string{b.JobKey})
+	eq(t, "limit", len(find(store.FindJobsParams{Tenant: "t1", Prefix: "", Limit: 2})), 2)
+	eq(t, "everything", len(find(store.FindJobsParams{Tenant: "t1", Prefix: ""})), 3)
+	eq(t, "other tenant", len(find(store.FindJobsParams{Tenant: "t2", Prefix: "in/"})), 1)
+	eq(t, "no prefix match", len(find(store.FindJobsParams{Tenant: "t1", Prefix: "in/night1/b"})), 0)
+
+	// The export rows carry the display path too.
+	commitAll(t, s, "t1")
+	rows := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
+	paths := map[string]string{}
+	for _, r := range rows {
+		paths[r.JobKey] = r.DisplayPath
+	}
+	eq(t, "result display path", paths[a.JobKey], "in/night1/a.txt")
+	eq(t, "result display path (old)", paths[old.JobKey], "")
+}
+
+func testGetResults(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	d1, d2 := Doc("t1", "a.txt", "alpha"), Doc("t1", "b.txt", "beta")
+	enqueue(t, s, "t1", store.OnChangeHold, d1, d2)
+	commitAll(t, s, "t1")
+	j, err := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: d1.JobKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.ResultID == 0 {
+		t.Fatal("committed job has no result id")
+	}
+	got, err := s.GetResults(ctx, []int64{j.ResultID, 999999})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "results", len(got), 1)
+	eq(t, "job key", got[j.ResultID].JobKey, d1.JobKey)
+	eq(t, "body", string(got[j.ResultID].JSON), `{"schema_version":"invoice-summary-v1"}`)
+	none, err := s.GetResults(ctx, nil)
+	if err != nil || len(none) != 0 {
+		t.Fatalf("no ids: %v, %v", none, err)
+	}
 }
