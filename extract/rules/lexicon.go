@@ -254,7 +254,7 @@ func allPhrases() []string {
 	return all
 }
 
-// Every label, listed (by allPhrases) on first use like the compilation.
+// Any label of the lists above; allPhrases, too, runs on first use.
 var (
 	reAnyLabel   = newLexicon(``, allPhrases)
 	reAnyLabelAt = newLexicon(`^`, allPhrases)
