@@ -39,9 +39,14 @@ Traces (OpenTelemetry, off unless one of the first three is set)
                                       an error)
   OTEL_SERVICE_NAME                   service name (default invx)
   OTEL_RESOURCE_ATTRIBUTES            extra resource attributes, k=v,...
+  OTEL_EXPORTER_OTLP_HEADERS, OTEL_EXPORTER_OTLP_TRACES_HEADERS
+                                      headers for the collector (sent by the
+                                      SDK); their values are secrets: invx
+                                      scrubs them from everything it prints
+                                      or stores
   The OpenTelemetry SDK also honours its own standard variables:
-  OTEL_EXPORTER_OTLP_[TRACES_]HEADERS, _TIMEOUT, _COMPRESSION,
-  _CERTIFICATE, _CLIENT_CERTIFICATE, _CLIENT_KEY, _INSECURE;
+  OTEL_EXPORTER_OTLP_[TRACES_]TIMEOUT,
+  _COMPRESSION, _CERTIFICATE, _CLIENT_CERTIFICATE, _CLIENT_KEY, _INSECURE;
   OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG; OTEL_BSP_* (batching);
   OTEL_SPAN_*_LIMIT and OTEL_ATTRIBUTE_*_LIMIT.
 
