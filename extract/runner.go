@@ -220,14 +220,25 @@ func (r *Runner) Begin(ctx context.Context) error {
 		Provider: r.Provider.Name(), SchemaVersion: r.Schema.Name, StartedAt: r.now()})
 }
 
-// Skip counts a file that discovery passed over.
-func (r *Runner) Skip(reason string) {
+// Skip counts a file that discovery passed over. A file that is an invoice
+// not processed (NeedsReview) is also counted for review.
+func (r *Runner) Skip(ctx context.Context, s Skipped) error {
 	r.mu.Lock()
-	r.summary.Skipped[reason]++
-	if reason != SkipNotIncluded {
+	r.summary.Skipped[s.Reason]++
+	if s.Reason != SkipNotIncluded {
 		r.summary.FilesSeen++
 	}
+	if NeedsReview(s.Reason) {
+		r.summary.SkippedForReview++
+	}
 	r.mu.Unlock()
+	return nil
+}
+
+// EmptyInput counts an input (a DIR argument) that held no file matching
+// --include.
+func (r *Runner) EmptyInput() {
+	r.count(func(s *Summary) { s.EmptyInputs++ })
 }
 
 // Enqueue keys and enqueues a batch of discovered documents.
