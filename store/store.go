@@ -177,6 +177,54 @@ type Store interface {
 	// last updated before p.Before, keeping jobs, keys and results so reruns
 	// stay idempotent.
 	Prune(ctx context.Context, p *PruneParams) (*PruneResult, error)
+
+	// Inputs that were found but not processed (invx review lists them).
+
+	// RecordSkipped records a file a run passed over for its content or
+	// size, keyed by (tenant, source system, path). Recording a path again
+	// updates its reason, detail, size, run and last-seen time, and reopens
+	// it if it was dismissed; its first-seen time stays.
+	RecordSkipped(ctx context.Context, p *RecordSkippedParams) error
+	// DismissSkipped closes an open skipped input with the user's reason.
+	// ErrNotFound when the path has no open skipped input.
+	DismissSkipped(ctx context.Context, p *DismissSkippedParams) error
+	// ListSkipped returns the open (not dismissed) skipped inputs of a
+	// tenant, or of every tenant, oldest first. A successful Enqueue of the
+	// same (tenant, source system, path) removes its row: the path was
+	// processed after all.
+	ListSkipped(ctx context.Context, p *ListSkippedParams) ([]SkippedInput, error)
+}
+
+// SkippedInput is a file that was found but not enqueued (not text, not
+// UTF-8, too large, unreadable), kept until a later run processes its path
+// or a person dismisses it.
+type SkippedInput struct {
+	Tenant, SourceSystem, Path, Reason, Detail, RunID string
+	Size                                              int64
+	FirstSeen, LastSeen                               time.Time
+}
+
+// RecordSkippedParams describe one skipped file. Detail says what was wrong
+// (never the file's content).
+type RecordSkippedParams struct {
+	Tenant, SourceSystem, RunID, Path, Reason, Detail string
+	Size                                              int64
+	Now                                               time.Time
+}
+
+// DismissSkippedParams name a skipped input to close.
+type DismissSkippedParams struct {
+	Tenant, SourceSystem, Path string
+	// Reason is why the user dismissed it.
+	Reason string
+	Now    time.Time
+}
+
+// ListSkippedParams filter ListSkipped.
+type ListSkippedParams struct {
+	Tenant     string
+	AllTenants bool
+	Limit      int // 0 = no limit
 }
 
 // StateDismissed closes a job that needs no result (invx review dismiss).

@@ -185,6 +185,12 @@ func enqueueOne(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store
 		return res, err
 	}
 
+	// The path was read and enqueued: an earlier skip of it is resolved.
+	if _, err := tx.Exec(ctx, `DELETE FROM skipped_inputs WHERE tenant = $1 AND source_system = $2 AND path = $3`,
+		p.Tenant, d.SourceSystem, d.Path); err != nil {
+		return res, fmt.Errorf("clear skipped input: %w", err)
+	}
+
 	// Record where this text was seen. A held change leaves the reference on
 	// the committed text until someone accepts the change.
 	if res.Outcome != store.EnqueueHeld {

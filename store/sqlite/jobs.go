@@ -162,6 +162,12 @@ func enqueueOne(ctx context.Context, tx *sql.Tx, p *store.EnqueueParams, d *stor
 		return res, err
 	}
 
+	// The path was read and enqueued: an earlier skip of it is resolved.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM skipped_inputs WHERE tenant = ? AND source_system = ? AND path = ?`,
+		p.Tenant, d.SourceSystem, d.Path); err != nil {
+		return res, fmt.Errorf("clear skipped input: %w", err)
+	}
+
 	// Record where this text was seen. A held change leaves the reference on
 	// the committed text until someone accepts the change.
 	if res.Outcome != store.EnqueueHeld {

@@ -86,6 +86,10 @@ func TestFileModeIsPrivate(t *testing.T) {
 
 func TestMigrationsAreIdempotent(t *testing.T) {
 	t.Parallel()
+	files, err := filepath.Glob(filepath.Join("migrations", "*.sql"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("migration files: %v (%d)", err, len(files))
+	}
 	path := filepath.Join(t.TempDir(), "invx.db")
 	for range 3 {
 		s, err := sqlite.Open(context.Background(), path)
@@ -96,8 +100,8 @@ func TestMigrationsAreIdempotent(t *testing.T) {
 		if err := s.ReaderDB().QueryRow(`SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		if n != 2 {
-			t.Fatalf("schema_migrations rows = %d, want 2 (one per migration file)", n)
+		if n != len(files) {
+			t.Fatalf("schema_migrations rows = %d, want %d (one per migration file)", n, len(files))
 		}
 		s.Close()
 	}

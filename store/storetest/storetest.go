@@ -55,6 +55,9 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"FairAcrossTenants", testFairness},
 		{"MaxPerTenant", testMaxPerTenant},
 		{"StatsSumTheWindow", testStats},
+		{"SkippedRecordAndList", testSkippedRecord},
+		{"SkippedDismissAndReopen", testSkippedDismiss},
+		{"SkippedClearedByEnqueue", testSkippedCleared},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -887,4 +890,111 @@ func testStats(t *testing.T, s store.Store) {
 	eq(t, "t2 jobs", fmt.Sprint(t2.JobsByState), fmt.Sprint(map[string]int{store.StateQueued: 1}))
 	eq(t, "t2 oldest queued", t2.OldestQueued.Equal(t0), true)
 	eq(t, "t2 tokens", len(t2.Tokens), 0)
+}
+
+func recordSkipped(t *testing.T, s store.Store, tenant, path, reason string, size int64, run string, now time.Time) {
+	t.Helper()
+	if err := s.RecordSkipped(context.Background(), &store.RecordSkippedParams{Tenant: tenant, SourceSystem: "fs:/test",
+		RunID: run, Path: path, Reason: reason, Detail: reason + " detail", Size: size, Now: now}); err != nil {
+		t.Fatalf("record skipped %s/%s: %v", tenant, path, err)
+	}
+}
+
+// skippedPaths lists open skipped inputs as "tenant/path reason size run".
+func skippedPaths(t *testing.T, s store.Store, p *store.ListSkippedParams) []string {
+	t.Helper()
+	in, err := s.ListSkipped(context.Background(), p)
+	if err != nil {
+		t.Fatalf("list skipped %+v: %v", p, err)
+	}
+	out := make([]string, len(in))
+	for i, x := range in {
+		out[i] = fmt.Sprintf("%s/%s %s %d %s", x.Tenant, x.Path, x.Reason, x.Size, x.RunID)
+	}
+	return out
+}
+
+func testSkippedRecord(t *testing.T, s store.Store) {
+	recordSkipped(t, s, "t1", "b.txt", "binary", 10, "run-1", t0)
+	recordSkipped(t, s, "t2", "a.txt", "not_utf8", 20, "run-1", t0.Add(time.Second))
+	recordSkipped(t, s, "t1", "a.txt", "too_large", 30, "run-1", t0.Add(2*time.Second))
+	eqSlice(t, "t1", skippedPaths(t, s, &store.ListSkippedParams{Tenant: "t1"}),
+		[]string{"t1/b.txt binary 10 run-1", "t1/a.txt too_large 30 run-1"})
+	eqSlice(t, "t2", skippedPaths(t, s, &store.ListSkippedParams{Tenant: "t2"}), []string{"t2/a.txt not_utf8 20 run-1"})
+	eqSlice(t, "t3", skippedPaths(t, s, &store.ListSkippedParams{Tenant: "t3"}), nil)
+	eqSlice(t, "all tenants", skippedPaths(t, s, &store.ListSkippedParams{AllTenants: true}),
+		[]string{"t1/b.txt binary 10 run-1", "t2/a.txt not_utf8 20 run-1", "t1/a.txt too_large 30 run-1"})
+	eqSlice(t, "limit", skippedPaths(t, s, &store.ListSkippedParams{AllTenants: true, Limit: 1}), []string{"t1/b.txt binary 10 run-1"})
+
+	// Skipped again by a later run, for another reason: one row, updated,
+	// first seen kept.
+	recordSkipped(t, s, "t1", "b.txt", "unreadable", 11, "run-2", t0.Add(time.Hour))
+	in, err := s.ListSkipped(context.Background(), &store.ListSkippedParams{Tenant: "t1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "rows", len(in), 2)
+	b := in[0]
+	eq(t, "path", b.Path, "b.txt")
+	eq(t, "source system", b.SourceSystem, "fs:/test")
+	eq(t, "reason", b.Reason, "unreadable")
+	eq(t, "detail", b.Detail, "unreadable detail")
+	eq(t, "size", b.Size, int64(11))
+	eq(t, "run", b.RunID, "run-2")
+	eq(t, "first seen", b.FirstSeen.Equal(t0), true)
+	eq(t, "last seen", b.LastSeen.Equal(t0.Add(time.Hour)), true)
+}
+
+func testSkippedDismiss(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	dismiss := func(tenant, path string) error {
+		return s.DismissSkipped(ctx, &store.DismissSkippedParams{Tenant: tenant, SourceSystem: "fs:/test", Path: path,
+			Reason: "scanned copy, entered by hand", Now: t0.Add(time.Minute)})
+	}
+	recordSkipped(t, s, "t1", "a.txt", "binary", 10, "run-1", t0)
+	recordSkipped(t, s, "t2", "a.txt", "binary", 10, "run-1", t0)
+	// Another tenant's dismissal, or one of an unknown path, closes nothing.
+	if err := dismiss("t3", "a.txt"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("dismiss in another tenant: %v, want ErrNotFound", err)
+	}
+	if err := dismiss("t1", "nope.txt"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("dismiss an unknown path: %v, want ErrNotFound", err)
+	}
+	if err := dismiss("t1", "a.txt"); err != nil {
+		t.Fatal(err)
+	}
+	eqSlice(t, "t1 after dismiss", skippedPaths(t, s, &store.ListSkippedParams{Tenant: "t1"}), nil)
+	eqSlice(t, "t2 untouched", skippedPaths(t, s, &store.ListSkippedParams{Tenant: "t2"}), []string{"t2/a.txt binary 10 run-1"})
+	if err := dismiss("t1", "a.txt"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("second dismiss: %v, want ErrNotFound", err)
+	}
+	// Skipped again: open again.
+	recordSkipped(t, s, "t1", "a.txt", "too_large", 99, "run-2", t0.Add(time.Hour))
+	eqSlice(t, "t1 after a new skip", skippedPaths(t, s, &store.ListSkippedParams{Tenant: "t1"}), []string{"t1/a.txt too_large 99 run-2"})
+	if err := dismiss("t1", "a.txt"); err != nil {
+		t.Fatalf("dismiss the reopened skip: %v", err)
+	}
+}
+
+func testSkippedCleared(t *testing.T, s store.Store) {
+	recordSkipped(t, s, "t1", "a.txt", "not_utf8", 10, "run-1", t0)
+	recordSkipped(t, s, "t1", "b.txt", "not_utf8", 10, "run-1", t0)
+	recordSkipped(t, s, "t2", "a.txt", "not_utf8", 10, "run-1", t0)
+	if err := s.RecordSkipped(context.Background(), &store.RecordSkippedParams{Tenant: "t1", SourceSystem: "fs:/other",
+		Path: "a.txt", Reason: "binary", RunID: "run-1", Now: t0}); err != nil {
+		t.Fatal(err)
+	}
+	// The file was fixed: a later run reads and enqueues it.
+	eq(t, "enqueue", enqueue(t, s, "t1", store.OnChangeHold, Doc("t1", "a.txt", "alpha"))[0].Outcome, store.EnqueueNew)
+	eqSlice(t, "t1 after enqueue", skippedPaths(t, s, &store.ListSkippedParams{Tenant: "t1"}),
+		[]string{"t1/a.txt binary 0 run-1", "t1/b.txt not_utf8 10 run-1"})
+	in, err := s.ListSkipped(context.Background(), &store.ListSkippedParams{Tenant: "t1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "other source system stays", in[0].SourceSystem, "fs:/other")
+	eqSlice(t, "other tenant stays", skippedPaths(t, s, &store.ListSkippedParams{Tenant: "t2"}), []string{"t2/a.txt not_utf8 10 run-1"})
+	// Any outcome counts: the text is known already (a duplicate of a.txt).
+	eq(t, "enqueue duplicate", enqueue(t, s, "t1", store.OnChangeHold, Doc("t1", "b.txt", "alpha"))[0].Outcome, store.EnqueueDuplicate)
+	eqSlice(t, "t1 after duplicate", skippedPaths(t, s, &store.ListSkippedParams{Tenant: "t1"}), []string{"t1/a.txt binary 0 run-1"})
 }
