@@ -397,8 +397,8 @@ func renderSummary(w interface{ Write([]byte) (int, error) }, s *extract.Summary
 	}
 	p("  wall time          %s\n", (time.Duration(s.WallMS) * time.Millisecond).String())
 	if n := s.NeedsReview(); n > 0 {
-		p("%d document(s) need review (rejected %d, failed %d, held %d, skipped %d): invx review\n",
-			n, s.Final.Rejected, s.Final.Failed, s.Final.Held, s.SkippedForReview)
+		p("%d document(s) need review (%s): invx review\n",
+			n, reviewCounts(s.Final.Rejected, s.Final.Failed, s.Final.Held, s.SkippedForReview))
 	}
 	switch {
 	case s.Status == "enqueued" && s.Final.Unfinished > 0:

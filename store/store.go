@@ -404,6 +404,9 @@ type Document struct {
 	Digest       string
 	JobKey       string
 	Text         string
+	// Encoding is the decoding the text was read with ("utf-8",
+	// "windows-1252", ...); kept on the job it creates.
+	Encoding string
 }
 
 // EnqueueParams enqueue documents of one tenant.
@@ -606,6 +609,9 @@ type Job struct {
 	FirstRunID      string
 	Shadow          bool
 	DismissReason   string
+	// SourceEncoding is the decoding of the text that created the job
+	// ("" when not recorded).
+	SourceEncoding string
 }
 
 // Attempt is an attempt row.
