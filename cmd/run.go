@@ -229,6 +229,9 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		var skipErr error
 		err := extract.Discover(ctx, dir, extract.DiscoverOptions{Include: opts.Include, MaxBytes: opts.MaxBytes, Encoding: opts.Encoding},
 			func(d extract.Found) error {
+				if skipErr != nil {
+					return skipErr // the store failed recording a skip: stop the walk
+				}
 				matched++
 				// Paths are quoted: no control character of a file name reaches a log line.
 				log.Debug("discovered", "stage", "discovered", "path", fmt.Sprintf("%q", d.Display), "bytes", len(d.Text),
