@@ -213,6 +213,7 @@ func parseProviderSpec(spec string, defaults ProviderOptions) (evalTarget, error
 	}
 	o := defaults
 	o.Name = name
+	o.cmdName = "eval"
 	label := ""
 	seen := map[string]bool{}
 	for _, p := range kv {
@@ -319,6 +320,7 @@ func evalRun(ctx context.Context, f *Factory, opts *EvalOptions) error {
 		report.Providers = append(report.Providers, pr)
 	}
 	report.Timing = &eval.ReportTiming{StartedAt: started.UTC(), WallMS: float64(f.Now().Sub(started).Microseconds()) / 1000}
+	report.Provenance = eval.NewProvenance(versionString(), suite, started)
 	if !gates.Empty() {
 		report.Gates = gates.Check(report)
 	}

@@ -5,8 +5,10 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -84,6 +86,10 @@ func dropTiming(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
 		delete(x, "timing")
+		// The date a report was made is a timing too.
+		if p, ok := x["provenance"].(map[string]any); ok {
+			delete(p, "date")
+		}
 		for k, e := range x {
 			x[k] = dropTiming(e)
 		}
@@ -151,12 +157,13 @@ func TestEvalGateTripsOnWorseProvider(t *testing.T) {
 	if err := xml.Unmarshal(b, &doc); err != nil {
 		t.Fatalf("%v\n%s", err, b)
 	}
-	if doc.Tests != 6 || doc.Failures != 3 || doc.Errors != 2 || len(doc.Suites) != 2 {
-		t.Fatalf("testsuites: tests %d failures %d errors %d suites %d; want 6 3 2 2\n%s", doc.Tests, doc.Failures, doc.Errors, len(doc.Suites), b)
+	// Two providers' documents, and the failed gate as a failing testcase.
+	if doc.Tests != 7 || doc.Failures != 4 || doc.Errors != 2 || len(doc.Suites) != 3 {
+		t.Fatalf("testsuites: tests %d failures %d errors %d suites %d; want 7 4 2 3\n%s", doc.Tests, doc.Failures, doc.Errors, len(doc.Suites), b)
 	}
 	got := map[string]string{}
 	for _, s := range doc.Suites {
-		if s.Tests != 3 || s.Errors != 1 {
+		if s.Name != "gates" && (s.Tests != 3 || s.Errors != 1) {
 			t.Errorf("testsuite %s: tests %d errors %d, want 3 and 1", s.Name, s.Tests, s.Errors)
 		}
 		for _, c := range s.Cases {
@@ -164,21 +171,24 @@ func TestEvalGateTripsOnWorseProvider(t *testing.T) {
 			case c.Failure != nil && c.Error != nil:
 				t.Errorf("%s/%s: both a failure and an error", s.Name, c.Name)
 			case c.Failure != nil:
-				got[s.Name+"/"+c.Name] = "failure: " + c.Failure.Message
+				got[s.Name+"/"+c.Name] = "failure: " + c.Failure.Message + " @" + c.Classname
 			case c.Error != nil:
 				got[s.Name+"/"+c.Name] = "error: " + c.Error.Type + " " + c.Error.Message + " @" + c.Classname
 			default:
-				got[s.Name+"/"+c.Name] = "ok"
+				got[s.Name+"/"+c.Name] = "ok @" + c.Classname
 			}
 		}
 	}
 	want := map[string]string{
-		"good/de_rechnung_skonto.txt":                      "ok",
-		"good/it_fattura_standard.txt":                     "failure: fields differ: total_minor",
-		"good/hard/de_neue_bankverbindung_mehrseitig.txt":  "error: rejected action_evidence @small.hard",
-		"worse/de_rechnung_skonto.txt":                     "failure: fields differ: invoice_number",
-		"worse/it_fattura_standard.txt":                    "failure: fields differ: invoice_number, total_minor",
-		"worse/hard/de_neue_bankverbindung_mehrseitig.txt": "error: rejected action_evidence @small.hard",
+		// Classnames carry the provider label, so CI viewers keep the two
+		// providers' cases of one document apart.
+		"good/de_rechnung_skonto.txt":                                                   "ok @small.good",
+		"good/it_fattura_standard.txt":                                                  "failure: fields differ: total_minor @small.good",
+		"good/hard/de_neue_bankverbindung_mehrseitig.txt":                               "error: rejected action_evidence @small.hard.good",
+		"worse/de_rechnung_skonto.txt":                                                  "failure: fields differ: invoice_number @small.worse",
+		"worse/it_fattura_standard.txt":                                                 "failure: fields differ: invoice_number, total_minor @small.worse",
+		"worse/hard/de_neue_bankverbindung_mehrseitig.txt":                              "error: rejected action_evidence @small.hard.worse",
+		"gates/worse: invoice_number accuracy 0.0% (0/3) is below --min-accuracy 60.0%": "failure: worse: invoice_number accuracy 0.0% (0/3) is below --min-accuracy 60.0% @small.gates",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("testcases (-want +got):\n%s", diff)
@@ -340,5 +350,49 @@ func TestEvalUsageErrors(t *testing.T) {
 				t.Errorf("exit %d, want %d; stderr should contain %q:\n%s", r.code, tc.code, tc.want, r.stderr)
 			}
 		})
+	}
+}
+
+// Every report format names the invx version, the VCS revision ("unknown"
+// in a test binary, which records none), the date and the suite's digest.
+func TestEvalReportsCarryProvenance(t *testing.T) {
+	t.Parallel()
+	suite := evalSuite(t)
+	tmp := t.TempDir()
+	out := map[string]string{}
+	args := []string{"eval", suite, "--quiet", "--provider", "rules", "--min-admission", "0"}
+	for _, f := range []string{"json", "junit", "markdown", "html"} {
+		out[f] = filepath.Join(tmp, "eval."+f)
+		args = append(args, "--"+f, out[f])
+	}
+	var so, se strings.Builder
+	fac := &cmd.Factory{IO: cmd.IO{In: strings.NewReader(""), Out: &so, ErrOut: &se}, Env: func(string) string { return "" },
+		Now: func() time.Time { return t0 }}
+	if code := cmd.MainWith(t.Context(), fac, args); code != 0 {
+		t.Fatalf("eval: exit %d\n%s", code, se.String())
+	}
+	rep := readJSON(t, out["json"])
+	prov, _ := rep["provenance"].(map[string]any)
+	digest, _ := prov["suite_digest"].(string)
+	if prov["invx_version"] != "dev" || prov["vcs_revision"] != "unknown" || prov["date"] != "2026-03-02T09:00:00Z" ||
+		!regexp.MustCompile(`^sha256:[0-9a-f]{64}$`).MatchString(digest) {
+		t.Fatalf("provenance %v", prov)
+	}
+	for f, want := range map[string][]string{
+		"junit": {`<property name="invx.version" value="dev">`, `<property name="invx.vcs_revision" value="unknown">`,
+			`<property name="date" value="2026-03-02T09:00:00Z">`, `<property name="suite.digest" value="` + digest + `">`,
+			`timestamp="2026-03-02T09:00:00Z"`, `classname="small.rules"`, `<testcase name="all gates passed" classname="small.gates"`},
+		"markdown": {"invx dev (revision unknown), 2026-03-02T09:00:00Z, suite " + digest[:len("sha256:")+12]},
+		"html":     {`id="provenance">invx <code>dev</code>, revision <code>unknown</code>, 2026-03-02T09:00:00Z, suite <code>` + digest + `</code>`},
+	} {
+		b, err := os.ReadFile(out[f])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s report lacks %q:\n%s", f, w, b)
+			}
+		}
 	}
 }

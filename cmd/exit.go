@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -66,7 +70,8 @@ func exitCode(err error) int {
 		return ExitInterrupted
 	case errors.As(err, &ue):
 		return ExitUsage
-	case errors.As(err, &ce), errors.Is(err, extract.ErrAuth), errors.Is(err, extract.ErrQuota):
+	case errors.As(err, &ce), errors.Is(err, extract.ErrAuth), errors.Is(err, extract.ErrQuota),
+		errors.Is(err, extract.ErrUnreachable):
 		return ExitProvider
 	case errors.As(err, &ne):
 		return ExitNeedsReview
@@ -82,7 +87,8 @@ func newExitCodesTopic() *cobra.Command {
 		Long: `invx exits with:
 
   0    done: every document is committed (or was already)
-  1    runtime error (database, file system, unexpected failure)
+  1    runtime error (database, file system, unexpected failure); a
+       database that stayed unreachable longer than --db-retry
   2    usage error: a flag, argument or tenant id is wrong
   3    finished, but documents need review: rejected, failed or held,
        or files skipped for their content, size or type (not regular,
@@ -90,8 +96,10 @@ func newExitCodesTopic() *cobra.Command {
        lists them all; invx run: a DIR with no file matching --include
        (unless --allow-empty); invx eval: a quality gate failed;
        invx outbox deliver: events parked or still pending
-  4    provider authentication or configuration: nothing was marked failed,
-       fix the setting named in the message and run again
+  4    provider authentication or configuration, or a provider that could
+       not be reached --max-unreachable times in a row: nothing was marked
+       failed, fix the setting named in the message (or start the server)
+       and run again
   130  interrupted (Ctrl-C or SIGTERM); what was in flight finished or
        gave its lease back, a rerun carries on`,
 	}
@@ -106,4 +114,40 @@ func noArgs(name, hint, try string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// cobraUsage makes the usage errors cobra returns untyped (an unknown
+// command of the root) usage errors: exit 2 with a Try line, like every
+// other usage error. cobra offers no error type, so its message is matched.
+func cobraUsage(err error) error {
+	var ue *usageError
+	if err == nil || errors.As(err, &ue) {
+		return err
+	}
+	if strings.HasPrefix(err.Error(), "unknown command ") {
+		return &usageError{err: err, try: "invx --help"}
+	}
+	return err
+}
+
+// withTry gives a usage error the Try line of the command that failed, so
+// a hint shared by several commands (a missing --db) names the right one.
+func withTry(err error, try string) error {
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return &usageError{err: ue.err, try: try}
+	}
+	return err
+}
+
+// checkDBFolder reports a SQLite --db whose folder does not exist as a usage
+// error naming the folder: SQLite itself would only say it cannot open the
+// file.
+func checkDBFolder(path string) error {
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return &usageError{err: fmt.Errorf("--db %s: folder %s does not exist", path, dir),
+			try: "invx --db invx.db run DIR, with a --db in a folder that exists (or create " + dir + " first)"}
+	}
+	return nil
 }

@@ -41,12 +41,15 @@ func newCmdExport(f *Factory, runF func(context.Context, *ExportOptions) error) 
 invoice, for a ledger or a spreadsheet. Superseded results (replaced by a
 changed document accepted in review) and shadow results are left out.
 
-Columns: tenant, job_key, source_path, schema_version, committed_at (RFC
-3339, UTC), supplier_name, invoice_number, currency, total_minor (integer
-minor units), total (the same as a decimal string with the currency's
-exponent: 1234.56 EUR, 534600 JPY, 2380.125 BHD), due_date (YYYY-MM-DD) and
-action_kinds (the distinct kinds of the action items, sorted). A fact the
-invoice does not state is empty in CSV and null in JSON Lines.
+Columns, the invoice first and the bookkeeping of invx last: supplier_name,
+invoice_number, due_date (YYYY-MM-DD), currency, total (a decimal string
+with the currency's exponent: 1234.56 EUR, 534600 JPY, 2380.125 BHD),
+total_minor (the same in integer minor units), action_kinds (the distinct
+kinds of the action items, sorted), source_path (the file as it was named
+to invx run: the folder as given joined with the file's path in it, so two
+nightly folders stay apart), then tenant, job_key, schema_version and
+committed_at (RFC 3339, UTC). A fact the invoice does not state is empty in
+CSV and null in JSON Lines.
 
 One schema version per export: --schema names the version the consumer
 accepts (default: the latest). Results of other versions are never mixed in;
@@ -108,23 +111,25 @@ sees half an export. Without --out the rows go to stdout.`,
 }
 
 // exportRecord is one exported invoice, the JSON Lines form.
+// Its field order is the JSON key order and matches exportHeader: what a
+// clerk reads first (the invoice), what an engineer needs last.
 type exportRecord struct {
-	Tenant        string   `json:"tenant"`
-	JobKey        string   `json:"job_key"`
-	SourcePath    string   `json:"source_path"`
-	SchemaVersion string   `json:"schema_version"`
-	CommittedAt   string   `json:"committed_at"`
 	SupplierName  *string  `json:"supplier_name"`
 	InvoiceNumber *string  `json:"invoice_number"`
-	Currency      *string  `json:"currency"`
-	TotalMinor    *int64   `json:"total_minor"`
-	Total         *string  `json:"total"`
 	DueDate       *string  `json:"due_date"`
+	Currency      *string  `json:"currency"`
+	Total         *string  `json:"total"`
+	TotalMinor    *int64   `json:"total_minor"`
 	ActionKinds   []string `json:"action_kinds"`
+	SourcePath    string   `json:"source_path"`
+	Tenant        string   `json:"tenant"`
+	JobKey        string   `json:"job_key"`
+	SchemaVersion string   `json:"schema_version"`
+	CommittedAt   string   `json:"committed_at"`
 }
 
-var exportHeader = []string{"tenant", "job_key", "source_path", "schema_version", "committed_at", "supplier_name",
-	"invoice_number", "currency", "total_minor", "total", "due_date", "action_kinds"}
+var exportHeader = []string{"supplier_name", "invoice_number", "due_date", "currency", "total", "total_minor",
+	"action_kinds", "source_path", "tenant", "job_key", "schema_version", "committed_at"}
 
 // exportFacts decodes a stored result with the schema version it was
 // stored under, never another: each version maps its own fields to the
@@ -201,9 +206,9 @@ func (c *csvExport) write(r *exportRecord) error {
 		minor = strconv.FormatInt(*r.TotalMinor, 10)
 	}
 	return c.w.Write([]string{
-		noFormula(r.Tenant), noFormula(r.JobKey), noFormula(r.SourcePath), noFormula(r.SchemaVersion),
-		r.CommittedAt, noFormula(str(r.SupplierName)), noFormula(str(r.InvoiceNumber)), noFormula(str(r.Currency)),
-		minor, str(r.Total), noFormula(str(r.DueDate)), noFormula(strings.Join(r.ActionKinds, ";")),
+		noFormula(str(r.SupplierName)), noFormula(str(r.InvoiceNumber)), noFormula(str(r.DueDate)), noFormula(str(r.Currency)),
+		str(r.Total), minor, noFormula(strings.Join(r.ActionKinds, ";")), noFormula(r.SourcePath),
+		noFormula(r.Tenant), noFormula(r.JobKey), noFormula(r.SchemaVersion), r.CommittedAt,
 	})
 }
 
@@ -242,7 +247,7 @@ func (j *jsonlExport) flush() error                { return j.bw.Flush() }
 func exportRun(ctx context.Context, f *Factory, opts *ExportOptions) error {
 	st, err := f.OpenExistingStore(ctx)
 	if err != nil {
-		return err
+		return withTry(err, "invx --db PATH export --format csv, with the database invx run wrote")
 	}
 	defer st.Close()
 
@@ -281,7 +286,7 @@ func exportRun(ctx context.Context, f *Factory, opts *ExportOptions) error {
 			others++
 			return nil
 		}
-		rec := exportRecord{Tenant: r.Tenant, JobKey: r.JobKey, SourcePath: r.SourcePath, SchemaVersion: r.SchemaVersion,
+		rec := exportRecord{Tenant: r.Tenant, JobKey: r.JobKey, SourcePath: firstNonEmpty(r.DisplayPath, r.SourcePath), SchemaVersion: r.SchemaVersion,
 			CommittedAt: r.CommittedAt.UTC().Format(time.RFC3339)}
 		if err := exportFacts(r.SchemaVersion, r.JSON, &rec); err != nil {
 			return fmt.Errorf("export result of job %s: %w", shortKey(r.JobKey), err)

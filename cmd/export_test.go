@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,8 +18,15 @@ import (
 	"github.com/invx/invx/store"
 )
 
-var exportHeader = []string{"tenant", "job_key", "source_path", "schema_version", "committed_at", "supplier_name",
-	"invoice_number", "currency", "total_minor", "total", "due_date", "action_kinds"}
+// exportHeader: the invoice first, the bookkeeping of invx last.
+var exportHeader = []string{"supplier_name", "invoice_number", "due_date", "currency", "total", "total_minor",
+	"action_kinds", "source_path", "tenant", "job_key", "schema_version", "committed_at"}
+
+// Column indexes in exportHeader.
+const (
+	colSourcePath = 7
+	colTenant     = 8
+)
 
 // setupExport commits four invoices of the default tenant: at t0 with the
 // rules provider a.txt (GBP, one action), a JPY and a BHD invoice from
@@ -89,37 +97,39 @@ func TestExportCSV(t *testing.T) {
 		if len(row) != len(exportHeader) {
 			t.Fatalf("row %v has %d cells", row, len(row))
 		}
-		byPath[row[2]] = row
+		byPath[row[colSourcePath]] = row
 	}
+	ledger, odd := filepath.Join(e.tmp, "ledger"), filepath.Join(e.tmp, "odd")
 	a := e.job("a.txt")
 	want := map[string][]string{
-		"a.txt": {"default", a.JobKey, "a.txt", "invoice-summary-v1", "2026-03-02T09:00:00Z", "Northwind Traders Ltd",
-			"NW-2026-0117", "GBP", "132000", "1320.00", "2026-12-02", "verify_purchase_order"},
-		"en_jp_jpy_consumption_tax.txt": {"default", e.job("en_jp_jpy_consumption_tax.txt").JobKey, "en_jp_jpy_consumption_tax.txt",
-			"invoice-summary-v1", "2026-03-02T09:00:00Z", "Kisaragi Precision Co., Ltd.", "KP-260331-07", "JPY", "534600", "534600",
-			"2026-04-30", ""},
-		"en_bh_bhd_three_decimals.txt": {"default", e.job("en_bh_bhd_three_decimals.txt").JobKey, "en_bh_bhd_three_decimals.txt",
-			"invoice-summary-v1", "2026-03-02T09:00:00Z", "AL REEM FACILITY SERVICES W.L.L.", "ARF/INV/2026/0412", "BHD", "2380125",
-			"2380.125", "2026-04-30", ""},
+		filepath.Join(ledger, "a.txt"): {"Northwind Traders Ltd", "NW-2026-0117", "2026-12-02", "GBP", "1320.00", "132000",
+			"verify_purchase_order", filepath.Join(ledger, "a.txt"), "default", a.JobKey, "invoice-summary-v1", "2026-03-02T09:00:00Z"},
+		filepath.Join(ledger, "en_jp_jpy_consumption_tax.txt"): {"Kisaragi Precision Co., Ltd.", "KP-260331-07", "2026-04-30", "JPY",
+			"534600", "534600", "", filepath.Join(ledger, "en_jp_jpy_consumption_tax.txt"), "default",
+			e.job("en_jp_jpy_consumption_tax.txt").JobKey, "invoice-summary-v1", "2026-03-02T09:00:00Z"},
+		filepath.Join(ledger, "en_bh_bhd_three_decimals.txt"): {"AL REEM FACILITY SERVICES W.L.L.", "ARF/INV/2026/0412", "2026-04-30",
+			"BHD", "2380.125", "2380125", "", filepath.Join(ledger, "en_bh_bhd_three_decimals.txt"), "default",
+			e.job("en_bh_bhd_three_decimals.txt").JobKey, "invoice-summary-v1", "2026-03-02T09:00:00Z"},
 		// Formula guard: a leading apostrophe; absent facts are empty.
-		"formula.txt": {"default", e.job("formula.txt").JobKey, "formula.txt", "invoice-summary-v1", "2026-03-02T09:01:00Z",
-			"'=SUM(A1:A9)", "'@cmd", "", "", "", "", ""},
+		filepath.Join(odd, "formula.txt"): {"'=SUM(A1:A9)", "'@cmd", "", "", "", "", "", filepath.Join(odd, "formula.txt"), "default",
+			e.job("formula.txt").JobKey, "invoice-summary-v1", "2026-03-02T09:01:00Z"},
 	}
 	if diff := cmp.Diff(want, byPath); diff != "" {
 		t.Errorf("exported rows (-want +got):\n%s", diff)
 	}
-	if len(rows) != 4 || rows[3][2] != "formula.txt" {
+	if len(rows) != 4 || rows[3][colSourcePath] != filepath.Join(odd, "formula.txt") {
 		t.Errorf("want 4 rows, oldest commit first; got %v", rows)
 	}
+	checkGolden(t, "export-csv.golden", sortedLines(scrub(r.stdout, e.tmp), 1))
 
 	// --since keeps recent commits only; another tenant has none.
-	if rows := readCSV(t, e.must(0, "export", "--since", "30s").stdout); len(rows) != 1 || rows[0][2] != "formula.txt" {
+	if rows := readCSV(t, e.must(0, "export", "--since", "30s").stdout); len(rows) != 1 || filepath.Base(rows[0][colSourcePath]) != "formula.txt" {
 		t.Errorf("--since 30s: %v", rows)
 	}
 	if rows := readCSV(t, e.must(0, "--tenant", "acme", "export").stdout); len(rows) != 0 {
 		t.Errorf("tenant acme: %v", rows)
 	}
-	if r := e.must(0, "export", "--bom"); !strings.HasPrefix(r.stdout, "\uFEFFtenant,") {
+	if r := e.must(0, "export", "--bom"); !strings.HasPrefix(r.stdout, "\uFEFFsupplier_name,") {
 		t.Errorf("--bom: %q", r.stdout[:20])
 	}
 	for _, bad := range [][]string{{"--format", "xml"}, {"--format", "jsonl", "--bom"}, {"--since", "soon"},
@@ -147,8 +157,9 @@ func TestExportJSONL(t *testing.T) {
 		if len(m) != len(exportHeader) {
 			t.Errorf("line has keys %v", m)
 		}
-		got[m["source_path"].(string)] = m
+		got[filepath.Base(m["source_path"].(string))] = m
 	}
+	checkGolden(t, "export-jsonl.golden", sortedLines(scrub(r.stdout, e.tmp), 0))
 	for path, want := range map[string]map[string]any{
 		"a.txt": {"currency": "GBP", "total_minor": 132000.0, "total": "1320.00",
 			"action_kinds": []any{"verify_purchase_order"}},
@@ -268,7 +279,7 @@ func TestExportAllTenants(t *testing.T) {
 	count := func(args ...string) map[string]int {
 		n := map[string]int{}
 		for _, row := range readCSV(t, e.must(0, args...).stdout) {
-			n[row[0]]++
+			n[row[colTenant]]++
 		}
 		return n
 	}
@@ -278,4 +289,18 @@ func TestExportAllTenants(t *testing.T) {
 	if diff := cmp.Diff(map[string]int{"acme": 2, "default": 2}, count("export", "--all-tenants")); diff != "" {
 		t.Errorf("--all-tenants (-want +got):\n%s", diff)
 	}
+}
+
+// sortedLines sorts the lines of s after the first skip ones: commits of
+// one run share a time and land in the order the workers finish, so a
+// golden file holds them sorted (the order itself is tested apart).
+func sortedLines(s string, skip int) string {
+	lines := strings.SplitAfter(s, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) > skip {
+		slices.Sort(lines[skip:])
+	}
+	return strings.Join(lines, "")
 }

@@ -23,6 +23,7 @@ type JobsOptions struct {
 	Limit      int
 	JSON       bool
 	AllTenants bool
+	NoHeaders  bool
 }
 
 func newCmdJobs(f *Factory, runF func(context.Context, *JobsOptions) error) *cobra.Command {
@@ -32,14 +33,16 @@ func newCmdJobs(f *Factory, runF func(context.Context, *JobsOptions) error) *cob
 		Short: "List the tenant's jobs: state, source path, attempts, last error, age",
 		Long: `Jobs lists the tenant's jobs, most recently changed first: the job key (its
 first 12 hex digits, which every command taking a KEY accepts), the state,
-the source path, the number of attempts, the last error (class/category)
-and the age (time since the job last changed).
+the supplier, invoice number and total of the committed result (empty
+while there is none), the number of attempts, the last error
+(class/category), the age (time since the job last changed) and the path
+as it was named to invx run.
 
 States: ` + strings.Join(jobStates, ", ") + `.
 
-On a terminal the list is an aligned table; piped, it is one tab-separated
-line per job without a header; --json prints a JSON array with full keys
-and timestamps.`,
+On a terminal the list is an aligned table; piped, it is a header line and
+one tab-separated line per job (--no-headers drops the header, for cut and
+awk); --json prints a JSON array with full keys and timestamps.`,
 		Example: `  invx jobs
   invx jobs --state rejected --state failed
   invx jobs --since 7d --limit 20
@@ -72,6 +75,7 @@ and timestamps.`,
 	fl.IntVar(&opts.Limit, "limit", 100, "at most this many jobs, newest first (0: all)")
 	fl.BoolVar(&opts.JSON, "json", false, "print the jobs as a JSON array")
 	fl.BoolVar(&opts.AllTenants, "all-tenants", false, "list the jobs of every tenant, not only --tenant's")
+	fl.BoolVar(&opts.NoHeaders, "no-headers", false, "print no header line")
 	return c
 }
 
@@ -92,12 +96,18 @@ type jobItem struct {
 	PrevJobKey     string `json:"prev_job_key,omitempty"`
 	CreatedAt      string `json:"created_at"`
 	UpdatedAt      string `json:"updated_at"`
+	DisplayPath    string `json:"display_path,omitempty"`
+	// The committed result's facts, absent while there is none.
+	SupplierName  *string `json:"supplier_name,omitempty"`
+	InvoiceNumber *string `json:"invoice_number,omitempty"`
+	Currency      *string `json:"currency,omitempty"`
+	TotalMinor    *int64  `json:"total_minor,omitempty"`
 }
 
 func jobsRun(ctx context.Context, f *Factory, opts *JobsOptions) error {
 	st, err := f.OpenExistingStore(ctx)
 	if err != nil {
-		return err
+		return withTry(err, "invx --db PATH jobs, with the database invx run wrote")
 	}
 	defer st.Close()
 	now := f.Now()
@@ -121,6 +131,10 @@ func jobsRun(ctx context.Context, f *Factory, opts *JobsOptions) error {
 	if more {
 		jobs = jobs[:opts.Limit]
 	}
+	facts, err := jobFacts(ctx, st, jobs)
+	if err != nil {
+		return err
+	}
 
 	if opts.JSON {
 		items := make([]jobItem, 0, len(jobs))
@@ -128,23 +142,43 @@ func jobsRun(ctx context.Context, f *Factory, opts *JobsOptions) error {
 			items = append(items, jobItem{JobKey: j.JobKey, Tenant: j.Tenant, State: j.State, SourceSystem: j.SourceSystem,
 				SourcePath: j.SourcePath, SourceDigest: j.SourceDigest, SchemaVersion: j.SchemaVersion, Attempts: j.Attempts,
 				LastErrorClass: j.LastErrorClass, LastCategory: j.LastCategory, LastError: j.LastError,
-				HeldReason: j.HeldReason, PrevJobKey: j.PrevJobKey, CreatedAt: ts(j.CreatedAt), UpdatedAt: ts(j.UpdatedAt)})
+				HeldReason: j.HeldReason, PrevJobKey: j.PrevJobKey, CreatedAt: ts(j.CreatedAt), UpdatedAt: ts(j.UpdatedAt),
+				DisplayPath: j.DisplayPath})
+			if fa := facts[j.ResultID]; fa != nil {
+				it := &items[len(items)-1]
+				it.SupplierName, it.InvoiceNumber, it.Currency, it.TotalMinor = fa.SupplierName, fa.InvoiceNumber, fa.Currency, fa.TotalMinor
+			}
 		}
 		if err := printJSON(f.IO.Out, items); err != nil {
 			return err
 		}
 	} else if len(jobs) > 0 {
-		header := []string{"KEY", "STATE", "PATH", "ATTEMPTS", "LAST ERROR", "AGE"}
+		// The invoice columns come before the engineering ones, the path
+		// last: it is long and its length varies.
+		header := []string{"KEY", "STATE", "SUPPLIER", "INVOICE", "TOTAL", "ATTEMPTS", "LAST ERROR", "AGE", "PATH"}
 		if opts.AllTenants {
 			header = append([]string{"TENANT"}, header...)
 		}
 		tp := newTable(f.IO.Out, f.IO.OutTTY, header...)
-		off := len(header) - 6
-		tp.capColumn(off+2, 48)
-		tp.capColumn(off+4, 40)
+		tp.headers = "always"
+		if opts.NoHeaders {
+			tp.headers = "never"
+		}
+		off := len(header) - 9
+		tp.capColumn(off+2, 28)
+		tp.capColumn(off+3, 20)
+		tp.capColumn(off+6, 40)
+		tp.capColumnLeft(off+8, 60)
 		for _, j := range jobs {
-			row := []string{shortKey(j.JobKey), j.State, j.SourcePath, fmt.Sprint(j.Attempts), lastError(j),
-				humanAge(now, jobTime(j))}
+			var supplier, number, total string
+			if fa := facts[j.ResultID]; fa != nil {
+				supplier, number, total = deref(fa.SupplierName), deref(fa.InvoiceNumber), deref(fa.Total)
+				if total != "" && fa.Currency != nil {
+					total += " " + *fa.Currency
+				}
+			}
+			row := []string{shortKey(j.JobKey), j.State, supplier, number, total, fmt.Sprint(j.Attempts), lastError(j),
+				humanAge(now, jobTime(j)), jobPath(j)}
 			if opts.AllTenants {
 				row = append([]string{j.Tenant}, row...)
 			}
@@ -184,4 +218,39 @@ func lastError(j *store.Job) string {
 	default:
 		return firstNonEmpty(j.LastErrorClass, j.LastCategory)
 	}
+}
+
+// jobFacts reads the committed results of the jobs that have one, in one
+// query, and maps each result id to its invoice facts. A result whose
+// schema version export cannot read shows no facts rather than failing the
+// listing.
+func jobFacts(ctx context.Context, st store.Store, jobs []*store.Job) (map[int64]*exportRecord, error) {
+	var ids []int64
+	for _, j := range jobs {
+		if j.ResultID != 0 {
+			ids = append(ids, j.ResultID)
+		}
+	}
+	out := map[int64]*exportRecord{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	res, err := st.GetResults(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for id, r := range res {
+		var rec exportRecord
+		if exportFacts(r.SchemaVersion, r.JSON, &rec) == nil {
+			out[id] = &rec
+		}
+	}
+	return out, nil
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }

@@ -3,6 +3,7 @@ package cmd_test
 import (
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -26,6 +27,7 @@ func TestJobsOutputs(t *testing.T) {
 		{"ops-jobs-piped.golden", false, nil},
 		{"ops-jobs-json.golden", false, []string{"--json"}},
 		{"ops-jobs-all-tenants-tty.golden", true, []string{"--all-tenants"}},
+		{"ops-jobs-piped-no-headers.golden", false, []string{"--no-headers"}},
 	} {
 		r := e.invx(tc.tty, append([]string{"jobs"}, tc.args...)...)
 		if r.code != 0 || r.stderr != "" {
@@ -34,16 +36,20 @@ func TestJobsOutputs(t *testing.T) {
 		checkGolden(t, tc.golden, scrub(r.stdout, e.tmp))
 	}
 
-	// Piped output is one tab-separated line per job, no header.
+	// Piped output is a header line, then one tab-separated line per job,
+	// as gh and kubectl print; --no-headers drops the header.
 	r := e.must(0, "jobs")
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
-	if len(lines) != 4 {
-		t.Fatalf("piped: %d lines, want 4:\n%s", len(lines), r.stdout)
+	if len(lines) != 5 || lines[0] != "KEY\tSTATE\tSUPPLIER\tINVOICE\tTOTAL\tATTEMPTS\tLAST ERROR\tAGE\tPATH" {
+		t.Fatalf("piped: %d lines, want a header and 4 jobs:\n%s", len(lines), r.stdout)
 	}
 	for _, l := range lines {
-		if n := strings.Count(l, "\t"); n != 5 {
-			t.Errorf("piped line %q has %d tabs, want 5", l, n)
+		if n := strings.Count(l, "\t"); n != 8 {
+			t.Errorf("piped line %q has %d tabs, want 8", l, n)
 		}
+	}
+	if r := e.must(0, "jobs", "--no-headers"); r.stdout != strings.Join(lines[1:], "\n")+"\n" {
+		t.Errorf("--no-headers:\n%s\nwant the piped lines without the header", r.stdout)
 	}
 
 	// --json carries full keys that the store knows.
@@ -76,9 +82,9 @@ func TestJobsFilters(t *testing.T) {
 	paths := func(r result) []string {
 		var out []string
 		for l := range strings.SplitSeq(strings.TrimSuffix(r.stdout, "\n"), "\n") {
-			if l != "" {
+			if l != "" && !strings.HasPrefix(l, "KEY\t") {
 				f := strings.Split(l, "\t")
-				out = append(out, f[2]+":"+f[1])
+				out = append(out, filepath.Base(f[8])+":"+f[1])
 			}
 		}
 		return out
@@ -124,4 +130,20 @@ func TestJobsFilters(t *testing.T) {
 	if r.code != cmd.ExitUsage || !strings.Contains(r.stderr, "no such database") {
 		t.Errorf("missing db: exit %d, stderr %q", r.code, r.stderr)
 	}
+}
+
+// The invoice columns carry the committed result's facts: supplier,
+// invoice number, total with its currency.
+func TestJobsInvoiceColumns(t *testing.T) {
+	t.Parallel()
+	e := setupOps(t)
+	e.must(0, "run", "--quiet", e.in)
+	r := e.invx(true, "jobs")
+	if r.code != 0 {
+		t.Fatalf("jobs: exit %d: %s", r.code, r.stderr)
+	}
+	if !regexp.MustCompile(`Northwind Traders Ltd +NW-2026-0117 +1320\.00 GBP`).MatchString(r.stdout) {
+		t.Errorf("jobs lacks a.txt's supplier, number and total:\n%s", r.stdout)
+	}
+	checkGolden(t, "ops-jobs-invoice-tty.golden", scrub(r.stdout, e.tmp))
 }

@@ -25,8 +25,9 @@ func newCmdOutbox(f *Factory) *cobra.Command {
 		Short: "List, deliver and retry the events committed results published",
 		Long: `Every committed result publishes events in the same transaction that
 commits it: one per action item (kind verify_purchase_order, review_tax or
-contact_supplier) and one invoice.committed, each keyed
-<job_key>:<action_id>. Shadow results publish none.
+contact_supplier), keyed <job_key>:action:<action_id>, and one
+invoice.committed, keyed <job_key>:invoice.committed. Shadow results publish
+none.
 
 invx outbox list shows them; invx outbox deliver sends the pending ones to a
 webhook or a command, exactly once as far as the receiver applies each
@@ -156,7 +157,7 @@ func outboxListRun(ctx context.Context, f *Factory, opts *OutboxListOptions) err
 		for _, e := range evs {
 			key := e.EventKey
 			if f.IO.OutTTY {
-				key = shortKey(e.JobKey) + ":" + e.ActionID
+				key = shortKey(e.JobKey) + strings.TrimPrefix(e.EventKey, e.JobKey)
 			}
 			row := []string{key, e.Kind, e.State, fmt.Sprint(e.Attempts), humanAge(now, e.CreatedAt), e.LastError}
 			if opts.AllTenants {
@@ -205,8 +206,8 @@ func newCmdOutboxDeliver(f *Factory, runF func(context.Context, *OutboxDeliverOp
 each delivered only when the receiver accepted it.
 
 --webhook URL: an HTTP POST of the event's JSON payload with the headers
-Content-Type: application/json and Idempotency-Key: <job_key>:<action_id>,
-plus every --header. A 2xx answer is a delivery. 408, 429, 5xx, a
+Content-Type: application/json and Idempotency-Key: <event key> (as invx
+outbox list prints it), plus every --header. A 2xx answer is a delivery. 408, 429, 5xx, a
 connection error or a timeout are retried with exponential backoff and full
 jitter (a Retry-After is honoured, capped by --max-backoff). Any other
 status parks the event as failed, with the status. Redirects are not
@@ -360,6 +361,18 @@ func outboxDeliverRun(ctx context.Context, f *Factory, opts *OutboxDeliverOption
 	} else {
 		sink = &outbox.Command{Argv: opts.argv}
 	}
+	// A receiver may echo a request header (Authorization) in its error
+	// answer, which is stored with the event and printed.
+	f.addURLSecret(opts.Webhook)
+	for _, values := range opts.header {
+		for _, v := range values {
+			f.scrubber().Add(v)
+			if _, cred, ok := strings.Cut(v, " "); ok {
+				f.scrubber().Add(strings.TrimSpace(cred)) // "Bearer TOKEN": the token alone too
+			}
+		}
+	}
+	sink = scrubSink(sink, f.scrubber())
 	d := &outbox.Deliverer{
 		Store: st, Sink: sink, Owner: extract.LocalOwner(newRunID()),
 		MaxAttempts: opts.MaxAttempts, Concurrency: opts.Concurrency, Timeout: opts.Timeout,
@@ -428,7 +441,8 @@ once. The last error stays in invx outbox list until the next attempt.
 Retry sends nothing itself: run invx outbox deliver afterwards. The
 receiver gets the event again with the same Idempotency-Key.
 
-Name events by their full key, <job_key>:<action_id>, as invx outbox list
+Name events by their full key (<job_key>:action:<action_id> for an action
+item, <job_key>:invoice.committed for the commit), as invx outbox list
 prints it when piped or with --json (on a terminal the job key is cut
 short); without a key, every failed event of the tenant is retried.
 --all-tenants looks at the events of every tenant. Pending and delivered
@@ -437,7 +451,7 @@ events are never touched: a delivered event is never sent again.
 The number of events requeued goes to stderr. Exit status 1 when a named
 key is not a failed event of the tenant (the others are still requeued).`,
 		Example: `  invx outbox retry
-  invx outbox retry "$JOB_KEY:a1" "$JOB_KEY:invoice.committed"
+  invx outbox retry "$JOB_KEY:action:a1" "$JOB_KEY:invoice.committed"
   invx outbox list --pending --json | jq -r '.[] | select(.state == "failed") | .event_key' | xargs invx outbox retry
   invx outbox retry --all-tenants && invx outbox deliver --all-tenants --webhook https://erp.example/hooks/invx`,
 		RunE: func(c *cobra.Command, args []string) error {

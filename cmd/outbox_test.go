@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/invx/invx/cmd"
+	"github.com/invx/invx/store"
 )
 
 // outboxEvent mirrors one entry of invx outbox list --json.
@@ -94,7 +95,7 @@ func TestOutboxDeliverWebhook(t *testing.T) {
 	var want []string
 	for _, ev := range evs {
 		want = append(want, ev.EventKey)
-		if ev.State != "pending" || ev.Attempts != 0 || ev.EventKey != ev.JobKey+":"+ev.ActionID {
+		if ev.State != "pending" || ev.Attempts != 0 || ev.EventKey != store.EventKey(ev.JobKey, &store.OutboxInput{ActionID: ev.ActionID, Kind: ev.Kind}) {
 			t.Errorf("before delivery: %+v", ev)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -32,9 +33,15 @@ type ProviderOptions struct {
 	Timeout   time.Duration
 	MaxTokens int64
 	Mode      string
+
+	// cmdName is the command the flags belong to (run, work, retry, eval),
+	// so a usage error's Try line shows that command, not another.
+	cmdName string
 }
 
 func addProviderFlags(fl *pflag.FlagSet, o *ProviderOptions) {
+	// cobra names a command's flag set after the command.
+	o.cmdName = fl.Name()
 	fl.StringVar(&o.Name, "provider", "rules", "provider: "+providerNames)
 	fl.StringVar(&o.Model, "model", "", "model name (openai, anthropic, ollama)")
 	fl.StringVar(&o.BaseURL, "base-url", "", "API base URL (openai: any OpenAI-compatible server, env OPENAI_BASE_URL; anthropic; ollama: env OLLAMA_HOST)")
@@ -54,6 +61,12 @@ func (f *Factory) providerFor(o *ProviderOptions) (extract.Provider, int, error)
 	if err != nil {
 		return nil, 0, err
 	}
+	// A model may echo its API key (or a URL's password) back in an answer:
+	// scrubbed here, before the runner, the store and the recorder see it.
+	for _, u := range []string{o.BaseURL, f.Env("OPENAI_BASE_URL"), f.Env("OLLAMA_HOST")} {
+		f.addURLSecret(u)
+	}
+	p = &scrubProvider{inner: p, secrets: f.scrubber()}
 	if o.Record != "" {
 		rec, err := replay.NewRecorder(p, o.Record)
 		if err != nil {
@@ -65,6 +78,15 @@ func (f *Factory) providerFor(o *ProviderOptions) (extract.Provider, int, error)
 }
 
 func (f *Factory) baseProvider(o *ProviderOptions) (extract.Provider, int, error) {
+	switch o.Name {
+	case "openai", "anthropic", "ollama":
+		// A model is part of the command line, not of the environment: a
+		// missing one is a usage error (exit 2), caught before the adapter
+		// would report it as configuration (exit 4).
+		if strings.TrimSpace(o.Model) == "" {
+			return nil, 0, &usageError{err: fmt.Errorf("--provider %s needs --model", o.Name), try: o.try(o.Name, exampleModels[o.Name])}
+		}
+	}
 	switch o.Name {
 	case "rules":
 		return rules.New(), 0, nil
@@ -105,8 +127,35 @@ func (f *Factory) baseProvider(o *ProviderOptions) (extract.Provider, int, error
 		p, err := replay.New(o.ReplayDir)
 		return p, 0, providerConfigErr(err)
 	default:
-		return nil, 0, &usageError{err: fmt.Errorf("--provider %q: unknown provider (available: %s)", o.Name, providerNames)}
+		return nil, 0, &usageError{err: fmt.Errorf("--provider %q: unknown provider (available: %s)", o.Name, providerNames),
+			try: o.try("rules", "")}
 	}
+}
+
+// exampleModels are the models Try lines suggest.
+var exampleModels = map[string]string{"openai": "gpt-4o-mini", "anthropic": "claude-sonnet-4-5", "ollama": "llama3.2"}
+
+// try is a Try line for the options' own command with provider name and,
+// when not empty, model.
+func (o *ProviderOptions) try(name, model string) string {
+	if o.cmdName == "eval" {
+		spec := name
+		if model != "" {
+			spec += ",model=" + model
+		}
+		return "invx eval fixtures/invoices --provider " + spec
+	}
+	line := "invx " + firstNonEmpty(o.cmdName, "run") + " --provider " + name
+	if model != "" {
+		line += " --model " + model
+	}
+	switch o.cmdName {
+	case "", "run":
+		line += " DIR"
+	case "retry":
+		line += " KEY"
+	}
+	return line
 }
 
 // providerConfigErr turns a constructor's failure (a missing API key, a

@@ -150,3 +150,48 @@ func TestRecordThenReplay(t *testing.T) {
 		t.Fatalf("replay without recordings: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// A provider mistake on the command line is a usage error (exit 2) whose
+// Try line names the command it was made in, for every command that takes
+// --provider; a missing --model no longer reads as configuration (exit 4).
+func TestProviderUsageErrorsTryOwnCommand(t *testing.T) {
+	t.Parallel()
+	suite := filepath.Join("..", "fixtures", "invoices")
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		wantErr string
+		wantTry string
+	}{
+		{"run unknown", []string{"run", "--provider", "foo", "IN"}, `--provider "foo": unknown provider`, "Try: invx run --provider rules DIR"},
+		{"work unknown", []string{"work", "--provider", "foo"}, `--provider "foo": unknown provider`, "Try: invx work --provider rules"},
+		{"eval unknown", []string{"eval", suite, "--provider", "foo"}, `--provider "foo": unknown provider`,
+			"Try: invx eval fixtures/invoices --provider rules"},
+		{"run no model", []string{"run", "--provider", "anthropic", "IN"}, "--provider anthropic needs --model",
+			"Try: invx run --provider anthropic --model claude-sonnet-4-5 DIR"},
+		{"eval no model", []string{"eval", suite, "--provider", "ollama"}, "--provider ollama needs --model",
+			"Try: invx eval fixtures/invoices --provider ollama,model=llama3.2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tmp := t.TempDir()
+			in := filepath.Join(tmp, "in")
+			copyDir(t, filepath.Join("testdata", "input"), in)
+			var args []string
+			if tc.args[0] != "eval" {
+				args = []string{"--db", filepath.Join(tmp, "invx.db")}
+			}
+			for _, a := range tc.args {
+				args = append(args, strings.ReplaceAll(a, "IN", in))
+			}
+			r := invx(t, false, args...)
+			if r.code != cmd.ExitUsage {
+				t.Fatalf("exit = %d, want %d; stderr:\n%s", r.code, cmd.ExitUsage, r.stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
+			if !strings.Contains(r.stderr, tc.wantErr) || lines[len(lines)-1] != tc.wantTry {
+				t.Errorf("stderr:\n%s\nwant %q and a last line %q", r.stderr, tc.wantErr, tc.wantTry)
+			}
+		})
+	}
+}

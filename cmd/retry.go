@@ -16,6 +16,7 @@ import (
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/telemetry"
 )
 
 // WorkOptions are the flags of commands that work the queue after changing
@@ -32,17 +33,24 @@ type WorkOptions struct {
 	Quiet       bool
 	Telemetry   TelemetryOptions
 
+	// MaxRecoveries bounds the lease takeovers of one job (crashed workers).
+	MaxRecoveries int
+
 	// Set by invx work only.
 	allTenants   bool
 	wait         bool
 	maxPerTenant int
 	command      string
+	// dbRetry and maxUnreachable: see extract.Runner.
+	dbRetry        time.Duration
+	maxUnreachable int
 }
 
 func addWorkFlags(fl *pflag.FlagSet, o *WorkOptions) {
 	addProviderFlags(fl, &o.Provider)
 	fl.IntVar(&o.Concurrency, "concurrency", 4, "documents processed at once")
 	fl.IntVar(&o.MaxAttempts, "max-attempts", 5, "attempts per job from now on, repairs included")
+	fl.IntVar(&o.MaxRecoveries, "max-recoveries", extract.DefaultMaxRecoveries, "lease takeovers of one job (its worker crashed or stalled) before it fails; not counted in --max-attempts")
 	fl.IntVar(&o.Repair, "repair", -1, "re-asks with the validation error after an invalid answer (-1: the provider's default)")
 	fl.DurationVar(&o.MaxBackoff, "max-backoff", time.Minute, "longest wait before retrying a job (caps backoff and Retry-After)")
 	fl.Int64Var(&o.TokenBudget, "token-budget", 0, "stop retrying a job once its attempts used this many tokens (0: no budget)")
@@ -57,6 +65,9 @@ func (o *WorkOptions) check() error {
 	}
 	if o.MaxAttempts < 1 {
 		return &usageError{err: fmt.Errorf("--max-attempts %d: want at least 1", o.MaxAttempts)}
+	}
+	if o.MaxRecoveries < 1 {
+		return &usageError{err: fmt.Errorf("--max-recoveries %d: want at least 1", o.MaxRecoveries)}
 	}
 	if o.MaxBackoff <= 0 || o.TokenBudget < 0 || o.Provider.Timeout < 0 {
 		return &usageError{err: errors.New("--max-backoff must be positive; --token-budget and --timeout must not be negative")}
@@ -88,7 +99,8 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	if opts.allTenants {
 		tenant = ""
 	}
-	ctx, tel, err := f.startTelemetry(ctx, opts.Telemetry, "invx."+firstNonEmpty(opts.command, "run"),
+	ctx, tel, err := f.startTelemetry(ctx, opts.Telemetry, telemetry.InitParams{Tenant: tenant,
+		SchemaVersion: schema.Latest().Name, Provider: prov.Name(), Work: true}, "invx."+firstNonEmpty(opts.command, "run"),
 		attribute.String("invx.tenant", tenant), attribute.String("invx.run_id", runID),
 		attribute.String("invx.provider", prov.Name()))
 	if err != nil {
@@ -100,8 +112,9 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 		Owner: extract.LocalOwner(runID), Concurrency: opts.Concurrency, LeaseFor: opts.Lease,
 		MaxAttempts: opts.MaxAttempts, Repair: repair, MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget,
 		CallTimeout: callTimeout(&opts.Provider), NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
-		Command: opts.command, Wait: opts.wait, MaxPerTenant: opts.maxPerTenant,
-		Metrics: tel.metrics, Tracer: tel.tracer(), StoreClock: st.Driver() == "postgres",
+		Command: opts.command, Wait: opts.wait, MaxPerTenant: opts.maxPerTenant, MaxRecoveries: opts.MaxRecoveries,
+		Metrics: tel.metrics, Tracer: tel.tracer(), Model: opts.Provider.Model, StoreClock: st.Driver() == "postgres",
+		DBRetry: opts.dbRetry, MaxUnreachable: opts.maxUnreachable,
 	}
 	started := f.Now()
 	if err := r.Begin(ctx); err != nil {
@@ -126,13 +139,15 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	status := extract.RunStatus(ctx, workErr)
 	sum, ferr := r.Finish(ctx, started, status)
 	tel.endSpan(status)
-	if terr := tel.finish(ctx, st, tenant, f.Now()); terr != nil {
+	if terr := tel.finish(ctx, st, tenant, f.Now(), fullyCommitted(status, sum)); terr != nil {
 		fmt.Fprintln(f.IO.ErrOut, "invx: "+terr.Error())
 	}
 	switch {
 	case workErr != nil && (errors.Is(workErr, extract.ErrAuth) || errors.Is(workErr, extract.ErrQuota)):
 		// The class and status only: provider messages may echo input.
 		return nil, providerStopError(workErr, opts.Provider.Name)
+	case workErr != nil && errors.Is(workErr, extract.ErrUnreachable):
+		return nil, unreachableStopError(f, &opts.Provider, opts.maxUnreachable, workErr)
 	case workErr != nil && !errors.Is(workErr, context.Canceled):
 		return nil, workErr
 	case ctx.Err() != nil:

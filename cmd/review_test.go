@@ -178,10 +178,10 @@ func TestReviewAccept(t *testing.T) {
 	}
 	var keys []string
 	for _, row := range rows[1:] {
-		if row[2] == "b.txt" {
-			keys = append(keys, row[1])
-			if row[6] != "RE-2026-00418" {
-				t.Errorf("exported invoice number %q, want the new text's RE-2026-00418", row[6])
+		if filepath.Base(row[colSourcePath]) == "b.txt" {
+			keys = append(keys, row[colSourcePath+2])
+			if row[1] != "RE-2026-00418" {
+				t.Errorf("exported invoice number %q, want the new text's RE-2026-00418", row[1])
 			}
 		}
 	}
@@ -189,7 +189,12 @@ func TestReviewAccept(t *testing.T) {
 		t.Errorf("export: %d rows, b.txt keys %v; want 2 rows and only %s", len(rows)-1, keys, newJob.JobKey)
 	}
 
-	// show finds the new job at the path, with its result.
+	// The path now names two jobs, the old text's and the new: show lists
+	// both rather than guess; the new job's key shows it with its result.
+	if r := e.invx(false, "show", "b.txt"); r.code != cmd.ExitUsage || !strings.Contains(r.stderr, newJob.JobKey[:12]) ||
+		!strings.Contains(r.stderr, oldJob.JobKey[:12]) {
+		t.Errorf("show b.txt: exit %d, want 2 listing both jobs; stderr:\n%s", r.code, r.stderr)
+	}
 	var shown struct {
 		JobKey string `json:"job_key"`
 		State  string `json:"state"`
@@ -198,7 +203,7 @@ func TestReviewAccept(t *testing.T) {
 			Document json.RawMessage `json:"document"`
 		} `json:"result"`
 	}
-	if err := json.Unmarshal([]byte(e.must(0, "show", "--json", "b.txt").stdout), &shown); err != nil {
+	if err := json.Unmarshal([]byte(e.must(0, "show", "--json", newJob.JobKey[:12]).stdout), &shown); err != nil {
 		t.Fatal(err)
 	}
 	if shown.JobKey != newJob.JobKey || shown.State != "succeeded" || shown.Result == nil || shown.Result.ID != newRes.ID ||

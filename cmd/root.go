@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/internal/redact"
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/postgres"
 	"github.com/invx/invx/store/sqlite"
@@ -56,10 +58,16 @@ type Factory struct {
 
 	logger  *slog.Logger
 	logFile *os.File
+	// logSink is logFile as the logger sees it: it keeps the first failed
+	// write, which slog itself drops.
+	logSink *logSink
+	// secrets scrubs every output; see scrubber.
+	secrets *redact.Scrubber
 }
 
 // Logger returns the logger configured by --log-level and --log-format. It
-// writes to stderr (stdout is for data), or to --log-file.
+// writes to stderr (stdout is for data), or to --log-file, with every known
+// secret scrubbed.
 func (f *Factory) Logger() *slog.Logger {
 	if f.logger != nil {
 		return f.logger
@@ -69,9 +77,10 @@ func (f *Factory) Logger() *slog.Logger {
 		lvl = slog.LevelWarn
 	}
 	opts := &slog.HandlerOptions{Level: lvl}
+	// ErrOut already scrubs (MainWith); the file gets its own scrubber.
 	var w io.Writer = f.IO.ErrOut
-	if f.logFile != nil {
-		w = f.logFile
+	if f.logSink != nil {
+		w = f.scrubber().Writer(f.logSink)
 	}
 	var h slog.Handler = slog.NewTextHandler(w, opts)
 	if f.LogFormat == "json" {
@@ -107,6 +116,9 @@ func (f *Factory) openStore(ctx context.Context, mustExist bool) (store.Store, e
 		if _, err := os.Stat(strings.TrimPrefix(dsn, "sqlite://")); err != nil {
 			return nil, &usageError{err: fmt.Errorf("--db %s: no such database", dsn), try: "invx --db PATH show KEY, with the database invx run wrote"}
 		}
+	}
+	if err := checkDBFolder(strings.TrimPrefix(dsn, "sqlite://")); err != nil {
+		return nil, err
 	}
 	st, err := sqlite.Open(ctx, dsn)
 	if err != nil {
@@ -144,12 +156,16 @@ func MainWith(ctx context.Context, f *Factory, args []string) int {
 	if f.Now == nil {
 		f.Now = time.Now
 	}
+	// Everything printed goes through the scrubber, so no message, log line
+	// or rendered row can show a configured secret.
+	f.IO.Out = f.scrubber().Writer(f.IO.Out)
+	f.IO.ErrOut = f.scrubber().Writer(f.IO.ErrOut)
 	root := newRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	err := root.ExecuteContext(ctx)
+	err := cobraUsage(root.ExecuteContext(ctx))
 	if f.logFile != nil {
 		if cerr := f.logFile.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("--log-file: %w", cerr)
@@ -166,10 +182,58 @@ func MainWith(ctx context.Context, f *Factory, args []string) int {
 			}
 		}
 	}
+	code := exitCode(err)
 	if err == nil && ctx.Err() != nil {
-		return ExitInterrupted
+		code = ExitInterrupted
 	}
-	return exitCode(err)
+	if f.logSink != nil {
+		if lerr := f.logSink.failure(); lerr != nil {
+			// Reported once, after the command: the commits went on, but an
+			// operator relying on the log must learn it has holes. Like a
+			// failed --metrics-file, it turns success (or "needs review")
+			// into a runtime error.
+			fmt.Fprintf(f.IO.ErrOut, "invx: write log file %s: %v (log lines were lost)\n", f.logSink.path, lerr)
+			if code == ExitOK || code == ExitNeedsReview {
+				code = ExitError
+			}
+		}
+		f.logSink = nil
+	}
+	return code
+}
+
+// logSink is the --log-file writer. A slog handler ignores the error of
+// its write, so the sink keeps the first one for MainWith to report.
+type logSink struct {
+	w    io.Writer
+	path string
+
+	mu  sync.Mutex
+	err error
+}
+
+func (s *logSink) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	if err != nil {
+		s.mu.Lock()
+		if s.err == nil {
+			s.err = err
+		}
+		s.mu.Unlock()
+	}
+	return n, err
+}
+
+// failure is the first failed write's reason, without the path the caller
+// names anyway.
+func (s *logSink) failure() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var pe *os.PathError
+	if errors.As(s.err, &pe) {
+		return pe.Err
+	}
+	return s.err
 }
 
 func isTerminal(w io.Writer) bool {
@@ -216,7 +280,9 @@ often a file is seen, a worker crashes or a call is retried.`,
 					return &usageError{err: fmt.Errorf("--log-file: %w", err)}
 				}
 				f.logFile = lf
+				f.logSink = &logSink{w: lf, path: f.LogFile}
 			}
+			f.addURLSecret(f.DB)
 			return nil
 		},
 	}
@@ -246,6 +312,7 @@ often a file is seen, a worker crashes or a call is retried.`,
 		newCmdVersion(f),
 		newExitCodesTopic(),
 	)
+	registerCompletions(root, f)
 	return root
 }
 

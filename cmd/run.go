@@ -22,6 +22,7 @@ import (
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/telemetry"
 )
 
 // RunOptions are the flags of invx run.
@@ -44,6 +45,12 @@ type RunOptions struct {
 	SourceSystem string
 	EnqueueOnly  bool
 	Telemetry    TelemetryOptions
+
+	// MaxRecoveries bounds the lease takeovers of one job (crashed workers).
+	MaxRecoveries int
+	// DBRetry and MaxUnreachable: see extract.Runner.
+	DBRetry        time.Duration
+	MaxUnreachable int
 	// Encoding is how file bytes are decoded (--encoding).
 	Encoding string
 	// AllowEmpty makes a DIR without any matching file a success.
@@ -100,11 +107,17 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 			if opts.MaxAttempts < 1 {
 				return &usageError{err: fmt.Errorf("--max-attempts %d: want at least 1", opts.MaxAttempts)}
 			}
+			if opts.MaxRecoveries < 1 {
+				return &usageError{err: fmt.Errorf("--max-recoveries %d: want at least 1", opts.MaxRecoveries)}
+			}
 			if opts.MaxBackoff <= 0 || opts.TokenBudget < 0 || opts.Provider.Timeout < 0 {
 				return &usageError{err: errors.New("--max-backoff must be positive; --token-budget and --timeout must not be negative")}
 			}
 			if opts.Lease < time.Second {
 				return &usageError{err: fmt.Errorf("--lease %s: want at least 1s", opts.Lease)}
+			}
+			if err := checkResilience(opts.DBRetry, opts.MaxUnreachable); err != nil {
+				return err
 			}
 			if _, err := schema.Lookup(opts.Schema); err != nil {
 				return &usageError{err: fmt.Errorf("--schema: %w", err), try: "invx schema --list"}
@@ -135,6 +148,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	addTelemetryFlags(fl, &opts.Telemetry)
 	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "schema version")
 	fl.IntVar(&opts.MaxAttempts, "max-attempts", 5, "attempts per job, repairs included")
+	fl.IntVar(&opts.MaxRecoveries, "max-recoveries", extract.DefaultMaxRecoveries, "lease takeovers of one job (its worker crashed or stalled) before it fails; not counted in --max-attempts")
 	fl.IntVar(&opts.Repair, "repair", -1, "re-asks with the validation error after an invalid answer (-1: the provider's default: 1 for LLMs, 0 for rules and replay)")
 	fl.DurationVar(&opts.MaxBackoff, "max-backoff", time.Minute, "longest wait before retrying a job (caps backoff and Retry-After)")
 	fl.Int64Var(&opts.TokenBudget, "token-budget", 0, "stop retrying a job once its attempts used this many tokens (0: no budget)")
@@ -144,6 +158,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl.StringVar(&opts.SourceSystem, "source-system", "", "name of the document source (default: fs:<absolute DIR>)")
 	fl.StringVar(&opts.Encoding, "encoding", extract.EncodingAuto, "text encoding of the files: auto, utf-8, windows-1252, iso-8859-1 or utf-16")
 	fl.BoolVar(&opts.AllowEmpty, "allow-empty", false, "a DIR without any matching file is not an error (exit 0, not 3)")
+	addResilienceFlags(fl, &opts.DBRetry, &opts.MaxUnreachable)
 	return c
 }
 
@@ -178,7 +193,8 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	defer st.Close()
 
 	runID := newRunID()
-	ctx, tel, err := f.startTelemetry(ctx, opts.Telemetry, "invx.run", attribute.String("invx.tenant", f.Tenant),
+	ctx, tel, err := f.startTelemetry(ctx, opts.Telemetry, telemetry.InitParams{Tenant: f.Tenant, SchemaVersion: v.Name,
+		Provider: prov.Name(), Discovery: true, Work: !opts.EnqueueOnly}, "invx.run", attribute.String("invx.tenant", f.Tenant),
 		attribute.String("invx.run_id", runID), attribute.String("invx.provider", prov.Name()),
 		attribute.String("invx.schema_version", v.Name))
 	if err != nil {
@@ -192,7 +208,9 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		LeaseFor: opts.Lease, MaxAttempts: opts.MaxAttempts, Repair: opts.Repair, Shadow: opts.Shadow,
 		MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget, CallTimeout: callTimeout(&opts.Provider),
 		NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
-		Metrics: tel.metrics, Tracer: tel.tracer(), StoreClock: st.Driver() == "postgres",
+		Metrics: tel.metrics, Tracer: tel.tracer(), Model: opts.Provider.Model, StoreClock: st.Driver() == "postgres",
+		MaxRecoveries: opts.MaxRecoveries,
+		DBRetry:       opts.DBRetry, MaxUnreachable: opts.MaxUnreachable,
 	}
 	started := f.Now()
 	if err := r.Begin(ctx); err != nil {
@@ -315,7 +333,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	}
 	sum, ferr := r.Finish(ctx, started, status)
 	tel.endSpan(status)
-	terr := tel.finish(ctx, st, f.Tenant, f.Now())
+	terr := tel.finish(ctx, st, f.Tenant, f.Now(), fullyCommitted(status, sum))
 	if sum != nil {
 		if opts.JSON {
 			enc := json.NewEncoder(f.IO.Out)
@@ -334,6 +352,8 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		return walkErr
 	case workErr != nil && (errors.Is(workErr, extract.ErrAuth) || errors.Is(workErr, extract.ErrQuota)):
 		return providerStopError(workErr, opts.Provider.Name)
+	case workErr != nil && errors.Is(workErr, extract.ErrUnreachable):
+		return unreachableStopError(f, &opts.Provider, opts.MaxUnreachable, workErr)
 	case workErr != nil && !errors.Is(workErr, context.Canceled):
 		return workErr
 	case ctx.Err() != nil:

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,7 +31,9 @@ func newCmdShow(f *Factory, runF func(context.Context, *ShowOptions) error) *cob
 		Short: "Show one job: state, source, every attempt and the committed result",
 		Long: `Show prints one job of the tenant, found by its job key, a unique key prefix
 (at least 8 hex digits) or its source path (relative to the walked directory,
-or as given to invx run). The newest job at a path is shown.
+or as given to invx run). A path that matches more than one job (the same
+file name in two nightly folders, or a file whose text changed) lists the
+candidates and exits 2: name one by its key.
 
 Document text is not printed unless --text is given.`,
 		Example: `  invx show 3f2a9c1e
@@ -87,6 +91,7 @@ type showJob struct {
 	State           string        `json:"state"`
 	SourceSystem    string        `json:"source_system"`
 	SourcePath      string        `json:"source_path"`
+	DisplayPath     string        `json:"display_path,omitempty"`
 	SourceDigest    string        `json:"source_digest"`
 	SourceEncoding  string        `json:"source_encoding,omitempty"`
 	SchemaVersion   string        `json:"schema_version"`
@@ -137,8 +142,8 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 		return err
 	}
 	out := showJob{JobKey: job.JobKey, Tenant: job.Tenant, State: job.State, SourceSystem: job.SourceSystem,
-		SourcePath: job.SourcePath, SourceDigest: job.SourceDigest, SourceEncoding: job.SourceEncoding, SchemaVersion: job.SchemaVersion,
-		Transformation: job.Transformation, Attempts: job.Attempts, LeaseRecoveries: job.LeaseRecoveries,
+		SourcePath: job.SourcePath, DisplayPath: job.DisplayPath, SourceDigest: job.SourceDigest, SourceEncoding: job.SourceEncoding,
+		SchemaVersion: job.SchemaVersion, Transformation: job.Transformation, Attempts: job.Attempts, LeaseRecoveries: job.LeaseRecoveries,
 		HeldReason: job.HeldReason, PrevJobKey: job.PrevJobKey, LastErrorClass: job.LastErrorClass,
 		LastCategory: job.LastCategory, LastError: job.LastError, NextAttemptAt: ts(job.NextAttemptAt),
 		CreatedAt: ts(job.CreatedAt), UpdatedAt: ts(job.UpdatedAt), AttemptList: []showAttempt{}}
@@ -170,29 +175,97 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 	return nil
 }
 
-// findJob looks a reference up as given, then as a path relative to a
-// walked directory: "fixtures/invoices/a.txt" finds the job stored as
-// "a.txt" when the directory was the root of the walk.
+// findJob finds the one job a person means by ref: a job key or a unique
+// key prefix, else a path: the source path relative to the walked folder or
+// the path as named to invx run, as given, absolute, or any tail of it
+// ("fixtures/invoices/a.txt" finds the job stored as "a.txt" when the
+// folder was the root of the walk). Longer tails are tried first, so the
+// most specific path wins. A path that matches more than one job (two
+// nightly folders, or a text that changed) is a usage error listing the
+// candidates: picking one would be a guess.
 func findJob(ctx context.Context, st store.Store, tenant, ref string) (*store.Job, error) {
-	job, err := st.GetJob(ctx, &store.GetJobParams{Tenant: tenant, Ref: filepath.ToSlash(ref)})
-	if err == nil || !errors.Is(err, store.ErrNotFound) {
-		return job, err
+	if store.IsKeyPrefix(ref) {
+		job, err := st.GetJob(ctx, &store.GetJobParams{Tenant: tenant, Ref: ref})
+		if err == nil || !errors.Is(err, store.ErrNotFound) {
+			return job, err
+		}
 	}
-	if abs, aerr := filepath.Abs(ref); aerr == nil {
-		for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
-			rel, rerr := filepath.Rel(dir, abs)
-			if rerr == nil {
-				if j, err2 := st.GetJob(ctx, &store.GetJobParams{Tenant: tenant, Ref: filepath.ToSlash(rel)}); err2 == nil {
-					return j, nil
-				}
-			}
-			if dir == filepath.Dir(dir) {
-				break
-			}
+	for _, path := range pathCandidates(ref) {
+		jobs, err := st.FindJobs(ctx, &store.FindJobsParams{Tenant: tenant, Path: path, Limit: maxCandidates + 1})
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case len(jobs) == 1:
+			return st.GetJob(ctx, &store.GetJobParams{Tenant: tenant, Ref: jobs[0].JobKey})
+		case len(jobs) > 1:
+			return nil, ambiguousJob(ref, jobs)
 		}
 	}
 	return nil, fmt.Errorf("no job %q for tenant %s: %w", ref, tenant, store.ErrNotFound)
 }
+
+// maxCandidates caps the jobs an ambiguous reference lists.
+const maxCandidates = 20
+
+// pathCandidates are the paths ref may name, most specific first: as given,
+// cleaned, absolute, then every tail of the absolute path, longest first.
+func pathCandidates(ref string) []string {
+	var out []string
+	add := func(p string) {
+		if p != "" && p != "." && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	add(ref)
+	add(filepath.Clean(ref))
+	add(filepath.ToSlash(filepath.Clean(ref)))
+	abs, err := filepath.Abs(ref)
+	if err != nil {
+		return out
+	}
+	add(abs)
+	var dirs []string
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		dirs = append(dirs, dir)
+		if dir == filepath.Dir(dir) {
+			break
+		}
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if rel, err := filepath.Rel(dirs[i], abs); err == nil {
+			add(filepath.ToSlash(rel))
+		}
+	}
+	return out
+}
+
+// ambiguousJob lists the jobs a path matches (key, state, time, path), newest
+// first, with a Try line naming the newest by its key.
+func ambiguousJob(ref string, jobs []*store.Job) error {
+	var b strings.Builder
+	more := len(jobs) > maxCandidates
+	if more {
+		jobs = jobs[:maxCandidates]
+	}
+	fmt.Fprintf(&b, "%s matches %d jobs; name one by its key:\n", displayPath(ref), len(jobs))
+	// The path comes last: it is the long, variable column.
+	tp := newTable(&b, true, "KEY", "STATE", "UPDATED", "PATH")
+	for _, j := range jobs {
+		tp.addRow(shortKey(j.JobKey), j.State, jobTime(j).UTC().Format(time.RFC3339), jobPath(j))
+	}
+	_ = tp.render() // a strings.Builder does not fail
+	msg := strings.TrimRight(b.String(), "\n")
+	if more {
+		msg += fmt.Sprintf("\n(the newest %d; there are more)", maxCandidates)
+	}
+	return &usageError{err: errors.New(msg), try: "invx show " + shortKey(jobs[0].JobKey)}
+}
+
+// jobPath is the path a person named a job by: the folder as given to invx
+// run joined with the file's path in it, or, for jobs enqueued before invx
+// kept that, the path relative to the folder.
+func jobPath(j *store.Job) string { return firstNonEmpty(j.DisplayPath, j.SourcePath) }
 
 func firstNonEmpty(a ...string) string {
 	for _, s := range a {
@@ -212,7 +285,7 @@ func renderJob(w io.Writer, j *showJob) {
 	p("job", j.JobKey)
 	p("tenant", j.Tenant)
 	p("state", j.State)
-	p("source", displayPath(j.SourcePath))
+	p("source", displayPath(firstNonEmpty(j.DisplayPath, j.SourcePath)))
 	p("source system", displayPath(j.SourceSystem))
 	p("digest", j.SourceDigest)
 	p("encoding", j.SourceEncoding)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 )
 
@@ -40,7 +41,9 @@ func newCmdStats(f *Factory, runF func(context.Context, *StatsOptions) error) *c
 	c := &cobra.Command{
 		Use:   "stats",
 		Short: "Per-tenant figures: commits, attempts, rejections, tokens, cost, latency, queue and outbox",
-		Long: `Stats prints, per tenant: documents seen (over all runs), commits,
+		Long: `Stats prints, per tenant: the committed invoices per currency (how many
+and the sum of their totals; superseded and shadow results left out),
+documents seen (over all runs), commits,
 rejected jobs by category, failed and held jobs, attempts and attempts per
 commit, duplicates suppressed, lease recoveries, stale-lease rejections
 (commits that lost the fence), input and output tokens by provider and
@@ -191,8 +194,23 @@ type tenantStats struct {
 	OldestPendingSeconds float64        `json:"outbox_oldest_pending_age_seconds"`
 	OutboxFailed         int            `json:"outbox_failed"`
 	RejectionRate        []rejectionRow `json:"rejection_rate"`
+	// InvoiceTotals are the committed invoices per currency, for the
+	// clerk: how many, and what they sum to.
+	InvoiceTotals []currencyTotal `json:"invoice_totals"`
 
 	p50, p95 time.Duration
+}
+
+// currencyTotal sums a tenant's committed (not superseded, not shadow)
+// invoices in one currency ("" when the invoice states none).
+type currencyTotal struct {
+	Currency string `json:"currency"`
+	Invoices int    `json:"invoices"`
+	// WithoutTotal counts the invoices that state no total; they are not
+	// in the sum.
+	WithoutTotal int    `json:"without_total"`
+	TotalMinor   int64  `json:"total_minor"`
+	Total        string `json:"total"`
 }
 
 type tokenStats struct {
@@ -217,7 +235,7 @@ type rejectionRow struct {
 func statsRun(ctx context.Context, f *Factory, opts *StatsOptions) error {
 	st, err := f.OpenExistingStore(ctx)
 	if err != nil {
-		return err
+		return withTry(err, "invx --db PATH stats, with the database invx run wrote")
 	}
 	defer st.Close()
 	now := f.Now()
@@ -241,6 +259,9 @@ func statsRun(ctx context.Context, f *Factory, opts *StatsOptions) error {
 	for _, r := range raw {
 		rep.Tenants = append(rep.Tenants, deriveStats(r, now, opts.prices))
 	}
+	if err := addInvoiceTotals(ctx, st, p, rep); err != nil {
+		return err
+	}
 	switch opts.Format {
 	case "json":
 		return printJSON(f.IO.Out, rep)
@@ -252,6 +273,49 @@ func statsRun(ctx context.Context, f *Factory, opts *StatsOptions) error {
 		return nil
 	}
 	return renderStats(f.IO.Out, rep, opts, now)
+}
+
+// addInvoiceTotals sums the committed invoices of the report's tenants per
+// currency, in the window. The facts are read with export's mapping of each
+// schema version, so stats and export always agree; a result of a version
+// export cannot read is left out of the sums.
+func addInvoiceTotals(ctx context.Context, st store.Store, p *store.StatsParams, rep *statsReport) error {
+	byTenant := map[string]map[string]*currencyTotal{}
+	err := st.ListResults(ctx, &store.ListResultsParams{Tenant: p.Tenant, Since: p.Since}, func(r *store.ResultRow) error {
+		var rec exportRecord
+		if exportFacts(r.SchemaVersion, r.JSON, &rec) != nil {
+			return nil
+		}
+		cur := deref(rec.Currency)
+		if byTenant[r.Tenant] == nil {
+			byTenant[r.Tenant] = map[string]*currencyTotal{}
+		}
+		ct := byTenant[r.Tenant][cur]
+		if ct == nil {
+			ct = &currencyTotal{Currency: cur}
+			byTenant[r.Tenant][cur] = ct
+		}
+		ct.Invoices++
+		if rec.TotalMinor == nil {
+			ct.WithoutTotal++
+		} else {
+			ct.TotalMinor += *rec.TotalMinor
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, t := range rep.Tenants {
+		t.InvoiceTotals = []currencyTotal{}
+		m := byTenant[t.Tenant]
+		for _, cur := range slices.Sorted(maps.Keys(m)) {
+			ct := *m[cur]
+			ct.Total = schema.FormatMinor(ct.TotalMinor, cur)
+			t.InvoiceTotals = append(t.InvoiceTotals, ct)
+		}
+	}
+	return nil
 }
 
 // deriveStats adds rates, costs and ages to a tenant's raw figures.
@@ -346,6 +410,25 @@ func renderStats(w io.Writer, rep *statsReport, opts *StatsOptions, now time.Tim
 			b.WriteString("\n")
 		}
 		fmt.Fprintf(&b, "tenant %s (%s)\n", t.Tenant, window)
+		if len(t.InvoiceTotals) == 0 {
+			line("invoices", "-")
+		}
+		for i, ct := range t.InvoiceTotals {
+			label := ""
+			if i == 0 {
+				label = "invoices"
+			}
+			v := fmt.Sprintf("%-3s %s", firstNonEmpty(safeCell(ct.Currency), "(no currency)"), plural(ct.Invoices, "invoice"))
+			switch {
+			case ct.WithoutTotal == ct.Invoices:
+				v += ", no total stated"
+			case ct.WithoutTotal > 0:
+				v += fmt.Sprintf(", total %s (%d without a total)", ct.Total, ct.WithoutTotal)
+			default:
+				v += ", total " + ct.Total
+			}
+			line(label, "%s", v)
+		}
 		line("documents seen", "%d", t.DocumentsSeen)
 		line("committed", "%d", t.Committed)
 		if t.Rejected > 0 {

@@ -11,6 +11,8 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -530,5 +532,77 @@ func TestStatsUsage(t *testing.T) {
 	r := e.invx(false, "stats", "--price", "ollama:llama3.1:8b=0/0")
 	if r.code != 0 {
 		t.Errorf("ollama price: exit %d %s", r.code, r.stderr)
+	}
+}
+
+// Per tenant and currency: how many committed invoices and what their
+// totals sum to. A result superseded by an accepted change is left out;
+// tenants are summed apart.
+func TestStatsInvoiceTotals(t *testing.T) {
+	t.Parallel()
+	e := setupOps(t)
+	for _, n := range []string{"copy-of-a.txt", "bad.txt", "notes.md", ".hidden.txt"} {
+		if err := os.Remove(filepath.Join(e.in, n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, n := range []string{"en_jp_jpy_consumption_tax.txt", "en_bh_bhd_three_decimals.txt"} {
+		b, err := os.ReadFile(filepath.Join("..", "fixtures", "invoices", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.write(n, string(b))
+	}
+	e.write("c.txt", "Invoice C-1\nSupplier: Chandlery Ltd\nTotal: 100.01 GBP\n")
+	e.must(0, "run", "--quiet", e.in)
+	e.must(0, "--tenant", "acme", "run", "--quiet", filepath.Join(e.in, "a.txt"))
+	// b.txt changes: held, then accepted; its first result is superseded.
+	b, err := os.ReadFile(filepath.Join(e.in, "b.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.write("b.txt", strings.Replace(string(b), "RE-2026-00417", "RE-2026-00418", 1))
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", e.in)
+	var items []struct {
+		JobKey string `json:"job_key"`
+	}
+	if err := json.Unmarshal([]byte(e.must(0, "jobs", "--state", "held", "--json").stdout), &items); err != nil || len(items) != 1 {
+		t.Fatalf("held jobs: %v %v", items, err)
+	}
+	e.must(0, "review", "accept", "--quiet", items[0].JobKey)
+
+	r := e.must(0, "stats", "--all-tenants")
+	checkGolden(t, "ops-stats-invoice-totals.golden", r.stdout)
+
+	var rep struct {
+		Tenants []struct {
+			Tenant        string `json:"tenant"`
+			InvoiceTotals []struct {
+				Currency     string `json:"currency"`
+				Invoices     int    `json:"invoices"`
+				WithoutTotal int    `json:"without_total"`
+				TotalMinor   int64  `json:"total_minor"`
+				Total        string `json:"total"`
+			} `json:"invoice_totals"`
+		} `json:"tenants"`
+	}
+	if err := json.Unmarshal([]byte(e.must(0, "stats", "--all-tenants", "--json").stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, tn := range rep.Tenants {
+		for _, ct := range tn.InvoiceTotals {
+			got[tn.Tenant+"/"+ct.Currency] = fmt.Sprintf("%d %d %s", ct.Invoices, ct.TotalMinor, ct.Total)
+		}
+	}
+	want := map[string]string{
+		"acme/GBP":    "1 132000 1320.00",
+		"default/GBP": "2 142001 1420.01",
+		"default/EUR": "1 22898 228.98", // the superseded first b.txt is not counted
+		"default/JPY": "1 534600 534600",
+		"default/BHD": "1 2380125 2380.125",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("invoice totals (-want +got):\n%s", diff)
 	}
 }

@@ -27,10 +27,23 @@ type tablePrinter struct {
 	// maxWidth caps a column's width on a terminal (0: no cap); longer
 	// cells are cut with an ellipsis. Piped output is never cut.
 	maxWidth map[int]int
+	// cutLeft marks capped columns cut at their start (paths: the file
+	// name at the end is the part that tells rows apart).
+	cutLeft map[int]bool
+	// headers: "" prints the header on a terminal only (gh's default for
+	// most listings); "always" also when piped, as kubectl and gh do for
+	// listings scripts read by column name; "never" drops it (--no-headers).
+	headers string
 }
 
 func newTable(w io.Writer, tty bool, header ...string) *tablePrinter {
-	return &tablePrinter{w: w, tty: tty, header: header, maxWidth: map[int]int{}}
+	return &tablePrinter{w: w, tty: tty, header: header, maxWidth: map[int]int{}, cutLeft: map[int]bool{}}
+}
+
+// capColumnLeft limits column i to n runes on a terminal, cutting its start.
+func (t *tablePrinter) capColumnLeft(i, n int) {
+	t.maxWidth[i] = n
+	t.cutLeft[i] = true
 }
 
 // capColumn limits column i to n runes on a terminal.
@@ -51,6 +64,11 @@ func (t *tablePrinter) addRow(cells ...string) {
 func (t *tablePrinter) render() error {
 	bw := bufio.NewWriter(t.w)
 	if !t.tty {
+		if t.headers == "always" {
+			if _, err := bw.WriteString(strings.Join(t.header, "\t") + "\n"); err != nil {
+				return err
+			}
+		}
 		for _, r := range t.rows {
 			if _, err := bw.WriteString(strings.Join(r, "\t") + "\n"); err != nil {
 				return err
@@ -59,11 +77,17 @@ func (t *tablePrinter) render() error {
 		return bw.Flush()
 	}
 	rows := make([][]string, 0, len(t.rows)+1)
-	rows = append(rows, t.header)
+	if t.headers != "never" {
+		rows = append(rows, t.header)
+	}
 	for _, r := range t.rows {
 		cut := make([]string, len(r))
 		for i, c := range r {
-			cut[i] = truncate(c, t.maxWidth[i])
+			if t.cutLeft[i] {
+				cut[i] = truncateLeft(c, t.maxWidth[i])
+			} else {
+				cut[i] = truncate(c, t.maxWidth[i])
+			}
 		}
 		rows = append(rows, cut)
 	}
@@ -108,6 +132,16 @@ func truncate(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
+}
+
+// truncateLeft cuts s to its last n runes, the first one an ellipsis (n <=
+// 0: no cut).
+func truncateLeft(s string, n int) string {
+	if n <= 0 || utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return "…" + string(r[len(r)-n+1:])
 }
 
 // printJSON writes v as indented JSON without HTML escaping: what listing

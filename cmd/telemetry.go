@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -38,6 +39,8 @@ func addTelemetryFlags(fl *pflag.FlagSet, o *TelemetryOptions) {
 // registry of their own, and the run's span.
 type runTelemetry struct {
 	opts     TelemetryOptions
+	series   telemetry.InitParams
+	log      *slog.Logger
 	reg      *prometheus.Registry
 	metrics  *telemetry.Metrics
 	tp       trace.TracerProvider
@@ -47,14 +50,16 @@ type runTelemetry struct {
 }
 
 // startTelemetry sets up tracing (Factory.TracerProvider, or the OTEL_*
-// environment), starts the span of the run and creates its metrics. The
-// returned context carries the span; call finish when the run is over.
-func (f *Factory) startTelemetry(ctx context.Context, o TelemetryOptions, name string, attrs ...attribute.KeyValue) (context.Context, *runTelemetry, error) {
-	t := &runTelemetry{opts: o, reg: prometheus.NewRegistry(), tp: f.TracerProvider,
+// environment), starts the span of the run and creates its metrics; series
+// says which the run can touch (an empty Tenant: every tenant it meets).
+// The returned context carries the span; call finish when the run is over.
+func (f *Factory) startTelemetry(ctx context.Context, o TelemetryOptions, series telemetry.InitParams, name string, attrs ...attribute.KeyValue) (context.Context, *runTelemetry, error) {
+	t := &runTelemetry{opts: o, series: series, log: f.Logger(), reg: prometheus.NewRegistry(), tp: f.TracerProvider,
 		shutdown: func(context.Context) error { return nil }}
 	t.metrics = telemetry.NewMetrics(t.reg)
+	t.metrics.SetBuildInfo(versionString(), telemetry.Revision())
 	if t.tp == nil {
-		shutdown, err := telemetry.SetupTracing(ctx, f.Env)
+		shutdown, err := telemetry.SetupTracing(ctx, f.Env, versionString())
 		if err != nil {
 			return ctx, nil, err
 		}
@@ -78,16 +83,52 @@ func (t *runTelemetry) endSpan(status string) {
 	t.span.End()
 }
 
-// finish fills the queue gauges, writes and pushes the metrics and flushes
-// the traces. It runs after an interrupt too: what the run did is still
-// worth reporting.
-func (t *runTelemetry) finish(ctx context.Context, st store.Store, tenant string, now time.Time) error {
+// fullyCommitted reports whether a run finished with every document it saw
+// committed: what invx_last_success_timestamp_seconds records.
+func fullyCommitted(status string, sum *extract.Summary) bool {
+	if status != "completed" || sum == nil {
+		return false
+	}
+	rejected := 0
+	for _, n := range sum.RejectedNow {
+		rejected += n
+	}
+	return sum.NeedsReview() == 0 && sum.Final.Unfinished == 0 && sum.FailedNow == 0 && rejected == 0
+}
+
+// finish fills the queue gauges, starts the run's series at 0, writes and
+// pushes the metrics and flushes the traces. It runs after an interrupt
+// too: what the run did is still worth reporting. succeeded says the run
+// committed every document (fullyCommitted).
+//
+// The error is a local failure (the store, --metrics-file): the run fails.
+// A Pushgateway or trace collector that cannot be reached is logged as a
+// warning and the run's outcome stands: monitoring being down must not fail
+// a batch whose results are committed, nor make cron retry it.
+func (t *runTelemetry) finish(ctx context.Context, st store.Store, tenant string, now time.Time, succeeded bool) error {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
 	defer cancel()
 	var errs []error
 	if t.opts.MetricsFile != "" || t.opts.Pushgateway != "" {
 		if err := t.metrics.RecordQueue(ctx, st, tenant, now); err != nil {
 			errs = append(errs, err)
+		}
+		tenants := []string{tenant}
+		if tenant == "" {
+			tenants = t.metrics.Tenants()
+		}
+		for _, tn := range tenants {
+			p := t.series
+			p.Tenant = tn
+			t.metrics.Init(p)
+		}
+		if succeeded {
+			t.metrics.Succeeded(now)
+		} else if last, ok := telemetry.LastSuccessIn(t.opts.MetricsFile); ok && t.opts.MetricsFile != "" {
+			// The file is replaced: carry the last success over, so an
+			// alert on its age does not fire at the first failed run. (The
+			// Pushgateway keeps it by itself: see telemetry.Push.)
+			t.metrics.Succeeded(last)
 		}
 	}
 	if t.opts.MetricsFile != "" {
@@ -96,12 +137,22 @@ func (t *runTelemetry) finish(ctx context.Context, st store.Store, tenant string
 		}
 	}
 	if t.opts.Pushgateway != "" {
-		if err := telemetry.Push(ctx, t.opts.Pushgateway, tenant, t.reg); err != nil {
-			errs = append(errs, err)
+		// One group per tenant, as invx run --tenant pushes: a tenant's
+		// series sit in the same group whichever command worked its jobs.
+		var failed []error
+		tenants := t.metrics.Tenants()
+		for _, tn := range tenants {
+			if err := telemetry.Push(ctx, t.opts.Pushgateway, tn, t.reg); err != nil {
+				failed = append(failed, err)
+			}
+		}
+		if len(failed) > 0 {
+			t.log.Warn("metrics not pushed", "stage", "telemetry", "groups_failed", len(failed),
+				"groups", len(tenants), "error", failed[0].Error())
 		}
 	}
 	if err := t.flush(ctx); err != nil {
-		errs = append(errs, err)
+		t.log.Warn("traces not exported", "stage", "telemetry", "error", err.Error())
 	}
 	return errors.Join(errs...)
 }

@@ -186,15 +186,17 @@ func parseSummary(t *testing.T, r *result) *summary {
 	return &s
 }
 
-// openDB opens the invx database file read-only.
+// openDB opens the invx database file for reading. Not mode=ro: after a
+// SIGKILL the WAL may need recovery, which a read-only connection refuses
+// (SQLITE_READONLY_RECOVERY, 776); query_only still forbids the test to write.
 func openDB(t *testing.T, path string) *sql.DB {
 	t.Helper()
 	if _, err := os.Stat(path); err != nil {
 		t.Fatalf("database file: %v", err)
 	}
 	q := url.Values{}
-	q.Set("mode", "ro")
 	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "query_only(1)")
 	dsn := "file:" + path + "?" + q.Encode()
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -291,7 +293,7 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 	wantCount(t, db, 0, `SELECT count(*) FROM (SELECT tenant, event_key FROM outbox GROUP BY tenant, event_key HAVING count(*) > 1) AS x`)
 
 	// The outbox holds exactly one event per action item and one
-	// invoice.committed per result, keyed job_key:action_id.
+	// invoice.committed per result, keyed as store.EventKey says.
 	type res struct {
 		id  int64
 		doc resultDoc
@@ -349,8 +351,12 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 		wantTotal += len(r.doc.ActionItems) + 1
 		got := map[string]string{}
 		for _, e := range events[key] {
-			if e.eventKey != key+":"+e.actionID {
-				t.Errorf("outbox event_key %q, want %q", e.eventKey, key+":"+e.actionID)
+			wantKey := key + ":action:" + e.actionID
+			if e.kind == "invoice.committed" {
+				wantKey = key + ":invoice.committed"
+			}
+			if e.eventKey != wantKey {
+				t.Errorf("outbox event_key %q, want %q", e.eventKey, wantKey)
 			}
 			if e.resultID != r.id {
 				t.Errorf("outbox %s result_id %d, want %d", e.eventKey, e.resultID, r.id)

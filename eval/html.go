@@ -153,6 +153,7 @@ svg .axis { fill: #666; }
 <body>
 <h1>invx eval: {{.Suite}}</h1>
 <p class="sub">{{.R.Documents}} documents, schema <code>{{.R.SchemaVersion}}</code>, tenant <code>{{.R.Tenant}}</code></p>
+{{with .R.Provenance}}<p class="sub" id="provenance">invx <code>{{.InvxVersion}}</code>, revision <code>{{.VCSRevision}}</code>, {{.Date}}, suite <code>{{.SuiteDigest}}</code></p>{{end}}
 {{with .R.Gates}}{{if .Passed}}<p class="pass" id="gates">Gates passed.</p>{{else}}<div id="gates"><p class="fail">Gates failed:</p><ul>{{range .Failures}}<li>{{.}}</li>{{end}}</ul></div>{{end}}{{range .Notes}}<p><em>Note: {{.}}</em></p>{{end}}{{end}}
 <h2>Comparison</h2>
 <table id="comparison">

@@ -25,6 +25,7 @@ type junitSuites struct {
 
 type junitSuite struct {
 	Name       string          `xml:"name,attr"`
+	Timestamp  string          `xml:"timestamp,attr,omitempty"`
 	Tests      int             `xml:"tests,attr"`
 	Failures   int             `xml:"failures,attr"`
 	Errors     int             `xml:"errors,attr"`
@@ -52,11 +53,25 @@ type junitProblem struct {
 	Text    string `xml:",chardata"`
 }
 
-// WriteJUnit writes the report as JUnit XML.
+// WriteJUnit writes the report as JUnit XML. Testcase classnames are the
+// sub-suite and the provider label ("invoices.rules",
+// "invoices.replay:fake-llm"): CI viewers group cases by classname, and
+// without the label two providers' cases of one document would merge. When
+// gates were checked, a testsuite "gates" holds a failing testcase per
+// failed gate (or one passing case), so a gate failure shows in the viewer
+// as well as in the exit code.
 func WriteJUnit(w io.Writer, r *Report) error {
 	all := junitSuites{Name: "invx eval " + r.Suite, Time: seconds(r.Timing.wallMS())}
+	var prov []junitProperty
+	date := ""
+	if pv := r.Provenance; pv != nil {
+		date = pv.Date
+		prov = []junitProperty{{"invx.version", pv.InvxVersion}, {"invx.vcs_revision", pv.VCSRevision},
+			{"date", pv.Date}, {"suite.digest", pv.SuiteDigest}}
+	}
 	for _, p := range r.Providers {
-		s := junitSuite{Name: p.Label, Tests: len(p.Results), Time: seconds(p.Timing.wallMS())}
+		s := junitSuite{Name: p.Label, Timestamp: date, Tests: len(p.Results), Time: seconds(p.Timing.wallMS())}
+		s.Properties = append(s.Properties, prov...)
 		s.Properties = append(s.Properties,
 			junitProperty{"provider", p.Provider},
 			junitProperty{"model", strings.Join(p.Models, ",")},
@@ -67,7 +82,8 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			}
 		}
 		for _, d := range p.Results {
-			c := junitCase{Name: d.Name, Classname: strings.ReplaceAll(d.SubSuite, "/", "."), Time: seconds(d.Timing.ms())}
+			c := junitCase{Name: d.Name, Classname: strings.ReplaceAll(d.SubSuite, "/", ".") + "." + p.Label,
+				Time: seconds(d.Timing.ms())}
 			switch {
 			case !d.Admitted():
 				c.Error = &junitProblem{Type: d.State, Message: firstNonEmpty(d.Category, d.State), Text: describe(d)}
@@ -86,6 +102,22 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		all.Tests += s.Tests
 		all.Failures += s.Failures
 		all.Errors += s.Errors
+		all.Suites = append(all.Suites, s)
+	}
+	if g := r.Gates; g != nil {
+		s := junitSuite{Name: "gates", Timestamp: date, Time: seconds(0), Properties: prov}
+		class := r.Suite + ".gates"
+		for _, f := range g.Failures {
+			s.Cases = append(s.Cases, junitCase{Name: f, Classname: class, Time: seconds(0),
+				Failure: &junitProblem{Type: "gate", Message: f}})
+			s.Failures++
+		}
+		if len(g.Failures) == 0 {
+			s.Cases = append(s.Cases, junitCase{Name: "all gates passed", Classname: class, Time: seconds(0)})
+		}
+		s.Tests = len(s.Cases)
+		all.Tests += s.Tests
+		all.Failures += s.Failures
 		all.Suites = append(all.Suites, s)
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {

@@ -14,6 +14,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "### invx eval: %s\n\n", mdText(r.Suite))
 	fmt.Fprintf(&b, "%d documents, schema `%s`.\n\n", r.Documents, r.SchemaVersion)
+	if r.Provenance != nil {
+		fmt.Fprintf(&b, "<sub>%s</sub>\n\n", mdText(r.Provenance.line()))
+	}
 	b.WriteString("| metric |")
 	for _, p := range r.Providers {
 		fmt.Fprintf(&b, " %s |", mdCell(p.Label))

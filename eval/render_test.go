@@ -58,7 +58,7 @@ func TestWriteJUnit(t *testing.T) {
 				t.Errorf("wrong.txt: %+v", c)
 			}
 		case "hard/broken.txt":
-			if c.Error == nil || c.Error.Type != "rejected" || c.Failure != nil || c.Classname != "suite.hard" {
+			if c.Error == nil || c.Error.Type != "rejected" || c.Failure != nil || c.Classname != "suite.hard.fake:1" {
 				t.Errorf("hard/broken.txt: %+v", c)
 			}
 		default:

@@ -24,6 +24,8 @@ type Report struct {
 	Providers     []*ProviderReport `json:"providers"`
 	// Gates is the verdict of the gates, when any were given.
 	Gates *GateResult `json:"gates,omitempty"`
+	// Provenance names the invx, revision, date and suite digest.
+	Provenance *Provenance `json:"provenance,omitempty"`
 	// Timing holds the wall-clock figures, which differ between runs.
 	Timing *ReportTiming `json:"timing"`
 }

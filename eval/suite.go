@@ -32,6 +32,9 @@ type Suite struct {
 	Root string
 	// Docs are the suite's documents, sub-suites included, in path order.
 	Docs []*Doc
+	// Digest is the sha256 over the names and contents of the suite's
+	// texts and expectations (see digestFiles).
+	Digest string
 }
 
 // Doc is one document of a suite with its expectation.
@@ -160,6 +163,20 @@ func Load(ctx context.Context, root string) (*Suite, error) {
 	if len(s.Docs) == 0 {
 		return nil, fmt.Errorf("suite %s: no NAME.txt + NAME%s pairs", root, ExpectSuffix)
 	}
+	// The digest covers the files as they are on disk, each text and its
+	// expectation, so a report names exactly what it measured.
+	files := map[string][]byte{}
+	for _, d := range s.Docs {
+		exp := strings.TrimSuffix(d.Name, ".txt") + ExpectSuffix
+		for _, name := range []string{d.Name, exp} {
+			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+			if err != nil {
+				return nil, fmt.Errorf("suite %s: %w", root, unwrapPath(err))
+			}
+			files[name] = b
+		}
+	}
+	s.Digest = digestFiles(files)
 	return s, nil
 }
 

@@ -28,6 +28,28 @@ type Metrics interface {
 	LeaseRecovered(tenant string)
 	// StaleCommit counts commits rejected by the fence.
 	StaleCommit(tenant string)
+	// Skipped counts a file discovery passed over, by reason (one of
+	// SkipReasons).
+	Skipped(tenant, reason string)
+}
+
+// SkipReasons lists every reason discovery gives for passing over a file,
+// so that metrics can keep the reason label to a known set and start each
+// counter at 0. A test checks that it names every Skip constant.
+func SkipReasons() []string {
+	return []string{SkipHidden, SkipNotRegular, SkipOversized, SkipBinary, SkipNotUTF8, SkipEmpty,
+		SkipNotIncluded, SkipUnreadable, SkipBadName, SkipUndecodable}
+}
+
+// GenAISystem is the OpenTelemetry gen_ai.system of a provider: the
+// vendor API it speaks, or "" for providers that are not a generative model
+// (rules, command, replay).
+func GenAISystem(provider string) string {
+	switch provider {
+	case "openai", "anthropic", "ollama":
+		return provider
+	}
+	return ""
 }
 
 // AttemptMetric describes one finished attempt.
@@ -81,6 +103,22 @@ func (r *Runner) observe(ctx context.Context, l *store.Lease, info store.Attempt
 	}
 	if info.Category != "" {
 		span.SetAttributes(attribute.String("invx.category", info.Category))
+	}
+	if sys := GenAISystem(info.Provider); sys != "" {
+		// The GenAI semantic conventions, so that generic LLM dashboards
+		// read invx's attempts. Model names and token counts only: never a
+		// prompt or a completion.
+		span.SetAttributes(attribute.String("gen_ai.system", sys), attribute.String("gen_ai.operation.name", "chat"))
+		if r.Model != "" {
+			span.SetAttributes(attribute.String("gen_ai.request.model", r.Model))
+		}
+		if info.Model != "" {
+			span.SetAttributes(attribute.String("gen_ai.response.model", info.Model))
+		}
+		if info.InputTokens > 0 || info.OutputTokens > 0 {
+			span.SetAttributes(attribute.Int64("gen_ai.usage.input_tokens", info.InputTokens),
+				attribute.Int64("gen_ai.usage.output_tokens", info.OutputTokens))
+		}
 	}
 	if info.Outcome != store.OutcomeSucceeded {
 		span.SetStatus(codes.Error, info.Outcome)

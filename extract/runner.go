@@ -27,9 +27,23 @@ var ErrAuth = errors.New("provider authentication failed")
 // (permanent) and no further calls are made.
 var ErrQuota = errors.New("provider quota exhausted")
 
+// ErrUnreachable is returned by Run when MaxUnreachable provider calls in a
+// row reached no server: the provider is down or the base URL is wrong, so
+// every other job would fail the same way. The jobs are given back (queued
+// or waiting for their retry time), none is marked failed; a rerun carries
+// on.
+var ErrUnreachable = errors.New("provider unreachable")
+
 // CategoryQuota marks a permanent ProviderError caused by an exhausted quota
 // or spend limit.
 const CategoryQuota = "quota"
+
+// ClassLeaseRecoveries is the error class of a job failed because its lease
+// expired more often than Runner.MaxRecoveries allows.
+const ClassLeaseRecoveries = "lease_recoveries"
+
+// DefaultMaxRecoveries is Runner.MaxRecoveries when unset.
+const DefaultMaxRecoveries = 10
 
 // Event kinds reported to Runner.ProgressFunc.
 const (
@@ -60,6 +74,10 @@ type Runner struct {
 	LeaseFor    time.Duration
 	// MaxAttempts bounds every attempt of a job, repairs included.
 	MaxAttempts int
+	// MaxRecoveries bounds how often a job's lease may expire and be taken
+	// over (a worker crashed or stalled) before the job fails with class
+	// lease_recoveries. Such attempts do not count against MaxAttempts.
+	MaxRecoveries int
 	// Repair is how many times an invalid answer is re-asked with the
 	// validation error fed back.
 	Repair int
@@ -100,12 +118,26 @@ type Runner struct {
 	Logger       *slog.Logger
 	// Metrics receives counts and durations (nil: none).
 	Metrics Metrics
+	// Model is the model the provider was asked for (--model), reported
+	// as gen_ai.request.model on attempt spans; empty when none was named.
+	Model string
 	// Tracer makes the attempt and provider-call spans (nil: the global
 	// OpenTelemetry tracer, a no-op unless one is configured).
 	Tracer trace.Tracer
 	// PollInterval is how often an idle runner looks for work that another
 	// worker holds or that waits for its retry time.
 	PollInterval time.Duration
+	// DBRetry is how long the runner rides out a database it cannot use
+	// (store.IsTransient errors: connection lost, a restart, a deadlock):
+	// it backs off and tries again, claiming and committing go on once the
+	// database is back. Past it the run stops with the store error. Zero:
+	// the first such error stops the run.
+	DBRetry time.Duration
+	// MaxUnreachable stops the run with ErrUnreachable after this many
+	// provider calls in a row failed to reach the provider at all (refused,
+	// DNS, reset before any answer), with no answer in between; the jobs
+	// are given back, not failed. Zero: never.
+	MaxUnreachable int
 
 	mu      sync.Mutex
 	summary Summary
@@ -114,6 +146,8 @@ type Runner struct {
 	// raised again after successes.
 	limit     int
 	successes int
+	// unreachableRun counts provider calls in a row that reached no server.
+	unreachableRun int
 }
 
 func (r *Runner) now() time.Time {
@@ -154,6 +188,9 @@ func (r *Runner) defaults() {
 	}
 	if r.MaxAttempts <= 0 {
 		r.MaxAttempts = 5
+	}
+	if r.MaxRecoveries <= 0 {
+		r.MaxRecoveries = DefaultMaxRecoveries
 	}
 	if r.Backoff <= 0 {
 		r.Backoff = 500 * time.Millisecond
@@ -216,8 +253,10 @@ func (r *Runner) Begin(ctx context.Context) error {
 			return err
 		}
 	}
-	return r.Store.BeginRun(ctx, &store.BeginRunParams{ID: r.RunID, Tenant: r.Tenant, Command: r.Command, Owner: r.Owner,
-		Provider: r.Provider.Name(), SchemaVersion: r.Schema.Name, StartedAt: r.now()})
+	return r.withStore(ctx, "begin_run", r.log(), func() error {
+		return r.Store.BeginRun(ctx, &store.BeginRunParams{ID: r.RunID, Tenant: r.Tenant, Command: r.Command, Owner: r.Owner,
+			Provider: r.Provider.Name(), SchemaVersion: r.Schema.Name, StartedAt: r.now()})
+	})
 }
 
 // Skip counts a file that discovery passed over. A file that is an invoice
@@ -242,6 +281,9 @@ func (r *Runner) Skip(ctx context.Context, s Skipped) error {
 		r.summary.SkippedForReview++
 	}
 	r.mu.Unlock()
+	if r.Metrics != nil {
+		r.Metrics.Skipped(r.Tenant, s.Reason)
+	}
 	return nil
 }
 
@@ -263,7 +305,7 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			return fmt.Errorf("%s: %w", d.Display, err)
 		}
 		sd[i] = store.Document{SourceSystem: r.SourceSystem, Path: d.Path, Digest: d.Digest, JobKey: key, Text: d.Text,
-			Encoding: d.Encoding}
+			DisplayPath: d.Display, Encoding: d.Encoding}
 	}
 	res, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
 		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now()})
@@ -346,6 +388,7 @@ func (r *Runner) Work(ctx context.Context) error {
 	r.reap(callCtx)
 	inflight := 0
 	var abort error
+	var outage dbOutage
 	idle := r.PollInterval
 	wait := func(d time.Duration) {
 		var timer <-chan time.Time
@@ -375,9 +418,17 @@ func (r *Runner) Work(ctx context.Context) error {
 			leases, err := r.Store.Claim(callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
 				Limit: free, LeaseFor: r.LeaseFor, Now: r.leaseNow(), MaxPerTenant: r.MaxPerTenant})
 			if err != nil {
-				abort = fmt.Errorf("claim jobs: %w", err)
+				d, stop := r.dbWait(&outage, err)
+				if stop != nil {
+					abort = fmt.Errorf("claim jobs: %w", stop)
+					continue
+				}
+				r.log().Warn("database unavailable, claiming again later", "stage", "claim", "tenant", r.Tenant,
+					"run_id", r.RunID, "error_class", "store_transient", "error", err, "retry_in_ms", d.Milliseconds())
+				wait(d)
 				continue
 			}
+			outage = dbOutage{}
 			for _, l := range leases {
 				inflight++
 				claimed++
@@ -410,9 +461,17 @@ func (r *Runner) Work(ctx context.Context) error {
 		}
 		p, err := r.Store.Pending(callCtx, r.Tenant)
 		if err != nil {
-			abort = fmt.Errorf("read pending jobs: %w", err)
+			d, stop := r.dbWait(&outage, err)
+			if stop != nil {
+				abort = fmt.Errorf("read pending jobs: %w", stop)
+				continue
+			}
+			r.log().Warn("database unavailable, looking again later", "stage", "pending", "tenant", r.Tenant,
+				"run_id", r.RunID, "error_class", "store_transient", "error", err, "retry_in_ms", d.Milliseconds())
+			wait(d)
 			continue
 		}
+		outage = dbOutage{}
 		if p.Total() == 0 && !r.Wait {
 			break
 		}
@@ -456,6 +515,11 @@ func (r *Runner) count(f func(*Summary)) {
 // the repair budget allow.
 func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult {
 	log := r.log().With("tenant", l.Tenant, "job_key", l.JobKey, "run_id", r.RunID)
+	// Losing the lease cancels the provider call (its answer could not be
+	// committed) but never the writes that record what happened: they run
+	// on wctx and are fenced by the lease token, so a stale worker's write
+	// fails cleanly (stale_lease) and the worker carries on.
+	wctx := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	stopRenew := r.keepLease(ctx, cancel, l, log)
@@ -466,16 +530,24 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 		// A job is only ever worked under the version it was keyed with.
 		var err error
 		if v, err = schema.Lookup(l.SchemaVersion); err != nil {
-			return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+			return r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
 				ErrorClass: string(ClassPermanent), Message: err.Error()}, log)
 		}
+	}
+	if l.Recoveries > r.MaxRecoveries {
+		// Workers keep dying on this job (or it keeps outliving its lease):
+		// stop handing it out rather than fail worker after worker.
+		r.count(func(s *Summary) { s.FailedNow++ })
+		return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+			ErrorClass: ClassLeaseRecoveries, Message: fmt.Sprintf("lease lost %d times (--max-recoveries %d)",
+				l.Recoveries, r.MaxRecoveries)}, log)
 	}
 	var feedback *schema.ValidationError
 	repairs := 0
 	tokens := l.PrevTokens
 	for {
 		if l.AttemptNo-l.BudgetBase > r.MaxAttempts {
-			return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+			return r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
 				ErrorClass: "max_attempts", Message: fmt.Sprintf("gave up after %d attempts (--max-attempts)", r.MaxAttempts)}, log)
 		}
 		r.count(func(s *Summary) { s.Attempts++ })
@@ -494,7 +566,9 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 			Text: l.Text, Schema: v, Feedback: feedback})
 		endCallSpan(callSpan, resp, err)
 		cancelCall()
-		ctx := actx // what follows belongs to this attempt's span
+		// What follows belongs to this attempt's span, and must be written
+		// even if the lease was lost meanwhile.
+		ctx := context.WithoutCancel(actx)
 		info := store.AttemptInfo{Provider: r.Provider.Name(), Duration: time.Since(start), PromptHash: v.PromptHash()}
 		if resp != nil {
 			info.Model, info.InputTokens, info.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
@@ -513,6 +587,9 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 
 		var ve *schema.ValidationError
 		var res *schema.Result
+		if stop := r.reached(err); stop {
+			return r.unreachable(ctx, l, err, info, log)
+		}
 		if err != nil {
 			var pe *ProviderError
 			if !errors.As(err, &pe) || pe.Class != ClassRejected {
@@ -550,6 +627,15 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 				feedback = ve
 				id, no, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
 					AttemptID: l.AttemptID, RunID: r.RunID, Owner: r.Owner, Attempt: info, Now: r.now()})
+				if err != nil && store.IsTransient(err) && r.DBRetry > 0 {
+					// Not written again: a NextAttempt whose reply was lost
+					// may have landed, and a second one would open a second
+					// attempt. The job is left to its lease: it expires and
+					// the job is claimed again (lease_expired), safely.
+					log.Warn("database unavailable: job left to lease expiry", "stage", "next_attempt",
+						"error_class", "store_transient", "error", err)
+					return jobResult{outcome: "error"}
+				}
 				if err != nil {
 					return r.storeErr(ctx, l, info, err, log)
 				}
@@ -561,9 +647,9 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 			return r.finish(ctx, l, store.StateRejected, time.Time{}, info, log)
 		}
 		info.Outcome = store.OutcomeSucceeded
-		cr, err := r.Store.Commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
+		cr, err := r.commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
 			AttemptID: l.AttemptID, RunID: r.RunID, SchemaVersion: v.Name, Result: res.JSON, Shadow: r.Shadow,
-			Outbox: outboxEvents(l, res), Attempt: info, Now: r.now()})
+			Outbox: outboxEvents(l, res), Attempt: info, Now: r.now()}, log)
 		if err != nil {
 			return r.storeErr(ctx, l, info, err, log)
 		}
@@ -576,6 +662,37 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 		r.progress(Event{Kind: EventJobDone, Outcome: store.StateSucceeded})
 		return jobResult{outcome: store.StateSucceeded}
 	}
+}
+
+// reached counts provider calls in a row that reached no server and
+// reports whether the run must stop (MaxUnreachable of them). Any answer,
+// even an error status, resets the count; an interrupted call says nothing.
+func (r *Runner) reached(err error) bool {
+	if r.MaxUnreachable <= 0 || Classify(err) == ClassInterrupted {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !Unreachable(err) {
+		r.unreachableRun = 0
+		return false
+	}
+	r.unreachableRun++
+	return r.unreachableRun >= r.MaxUnreachable
+}
+
+// unreachable gives the job back (queued, outcome released, not failed)
+// and stops the run: the provider cannot be reached.
+func (r *Runner) unreachable(ctx context.Context, l *store.Lease, err error, info store.AttemptInfo, log *slog.Logger) jobResult {
+	info.Outcome, info.ErrorClass = store.OutcomeReleased, string(ClassTransient)
+	info.Category = CategoryUnreachable
+	info.Message = Truncate(err.Error(), 500)
+	log.Warn("provider unreachable: job given back", "stage", "provider_call", "outcome", store.OutcomeReleased,
+		"error_class", string(ClassTransient), "category", CategoryUnreachable)
+	res := r.finish(ctx, l, store.StateQueued, time.Time{}, info, log)
+	res.abort = errors.Join(res.abort, fmt.Errorf("%w: %d calls in a row reached no server (--max-unreachable %d): %w",
+		ErrUnreachable, r.MaxUnreachable, r.MaxUnreachable, err))
+	return res
 }
 
 // overBudget fails a job whose attempts used up --token-budget.
@@ -676,8 +793,10 @@ func firstNonEmpty(a ...string) string {
 }
 
 func (r *Runner) finish(ctx context.Context, l *store.Lease, state string, next time.Time, info store.AttemptInfo, log *slog.Logger) jobResult {
-	err := r.Store.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
-		State: state, NextAttemptAt: next, Attempt: info, Now: r.now()})
+	err := r.withStore(ctx, "finish_attempt", log, func() error {
+		return r.Store.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+			State: state, NextAttemptAt: next, Attempt: info, Now: r.now()})
+	})
 	if err != nil {
 		return r.storeErr(ctx, l, info, err, log)
 	}
@@ -737,8 +856,82 @@ func (r *Runner) keepLease(ctx context.Context, cancel context.CancelFunc, l *st
 	return func() { once.Do(func() { close(stop) }) }
 }
 
+// maxDBBackoff caps one wait for the database, so a worker notices soon
+// after a restart that it is back.
+const maxDBBackoff = 5 * time.Second
+
+// dbOutage is a run of transient store errors met by one caller.
+type dbOutage struct {
+	since time.Time
+	tries int
+}
+
+// dbWait decides what a store error means: wait d and try again (nil
+// error) while it is transient and the outage is younger than DBRetry;
+// otherwise stop with the error. Outages are timed on the real clock, not
+// NowFunc.
+func (r *Runner) dbWait(o *dbOutage, err error) (time.Duration, error) {
+	if !store.IsTransient(err) || r.DBRetry <= 0 {
+		return 0, err
+	}
+	now := time.Now()
+	if o.tries == 0 {
+		o.since = now
+	}
+	o.tries++
+	left := r.DBRetry - now.Sub(o.since)
+	if left <= 0 {
+		return 0, fmt.Errorf("database unavailable for %s (--db-retry %s): %w", now.Sub(o.since).Round(time.Second), r.DBRetry, err)
+	}
+	return min(r.backoff(o.tries), maxDBBackoff, left), nil
+}
+
+// withStore runs a fenced store write, riding out transient errors for up
+// to DBRetry. Running it again is safe: the lease token fences it.
+func (r *Runner) withStore(ctx context.Context, stage string, log *slog.Logger, fn func() error) error {
+	var o dbOutage
+	for {
+		err := fn()
+		if err == nil {
+			return nil
+		}
+		d, stop := r.dbWait(&o, err)
+		if stop != nil {
+			return stop
+		}
+		log.Warn("database unavailable, writing again later", "stage", stage, "error_class", "store_transient",
+			"error", err, "retry_in_ms", d.Milliseconds())
+		select {
+		case <-r.after(d):
+		case <-ctx.Done():
+			return err
+		}
+	}
+}
+
+// commit commits a result, riding out transient store errors. A commit
+// whose reply was lost may have landed: if a retry then finds the fence
+// gone, the result row says whether it was this attempt's.
+func (r *Runner) commit(ctx context.Context, p *store.CommitParams, log *slog.Logger) (*store.CommitResult, error) {
+	var cr *store.CommitResult
+	retried := false
+	err := r.withStore(ctx, "commit", log, func() error {
+		var err error
+		cr, err = r.Store.Commit(ctx, p)
+		if retried && errors.Is(err, store.ErrStaleLease) {
+			if res, gerr := r.Store.GetResult(ctx, p.Tenant, p.JobKey); gerr == nil && res.AttemptID == p.AttemptID {
+				cr, err = &store.CommitResult{ResultID: res.ID}, nil
+			}
+		}
+		retried = retried || store.IsTransient(err)
+		return err
+	})
+	return cr, err
+}
+
 // outboxEvents are the side effects of a commit: one per action item and one
-// invoice.committed, keyed job key + action id.
+// invoice.committed. The store keys them (store.EventKey) so that no action
+// id, "invoice.committed" included, can take another event's key.
 func outboxEvents(l *store.Lease, res *schema.Result) []store.OutboxInput {
 	evs := make([]store.OutboxInput, 0, len(res.Actions)+1)
 	for _, a := range res.Actions {
@@ -749,19 +942,27 @@ func outboxEvents(l *store.Lease, res *schema.Result) []store.OutboxInput {
 		evs = append(evs, store.OutboxInput{ActionID: a.ID, Kind: a.Kind, Payload: payload})
 	}
 	payload, _ := json.Marshal(map[string]any{
-		"event": "invoice.committed", "tenant": l.Tenant, "job_key": l.JobKey, "schema_version": res.Version,
+		"event": store.EventCommitted, "tenant": l.Tenant, "job_key": l.JobKey, "schema_version": res.Version,
 		"source_path": l.SourcePath, "result": json.RawMessage(res.JSON),
 	})
-	evs = append(evs, store.OutboxInput{ActionID: "invoice.committed", Kind: "invoice.committed", Payload: payload})
+	evs = append(evs, store.OutboxInput{ActionID: store.EventCommitted, Kind: store.EventCommitted, Payload: payload})
 	return evs
 }
 
 // Finish computes the final state of this run's documents and records the
-// run. It uses its own context so an interrupted run is still recorded.
+// run. It uses its own context so an interrupted run is still recorded, and
+// rides out a database that is away (up to DBRetry), so a run that stopped
+// because of the database is recorded aborted once it is back, not left to
+// be reaped as abandoned.
 func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (*Summary, error) {
 	ctx = context.WithoutCancel(ctx)
 	keys := r.Keys()
-	states, err := r.Store.JobStates(ctx, r.Tenant, keys)
+	var states map[string]store.JobState
+	err := r.withStore(ctx, "finish_run", r.log(), func() error {
+		var err error
+		states, err = r.Store.JobStates(ctx, r.Tenant, keys)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("read final job states: %w", err)
 	}
@@ -798,7 +999,10 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 		s.TraceID = sc.TraceID().String()
 	}
 	body, _ := json.Marshal(&s)
-	if err := r.Store.FinishRun(ctx, &store.FinishRunParams{ID: r.RunID, Status: status, FinishedAt: r.now(), Summary: body}); err != nil {
+	err = r.withStore(ctx, "finish_run", r.log(), func() error {
+		return r.Store.FinishRun(ctx, &store.FinishRunParams{ID: r.RunID, Status: status, FinishedAt: r.now(), Summary: body})
+	})
+	if err != nil {
 		return &s, err
 	}
 	return &s, nil

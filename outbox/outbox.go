@@ -6,7 +6,7 @@
 //
 // Delivery is at least once: a deliverer that dies after the sink accepted
 // an event but before the store recorded it sends that event again on the
-// next run, with the same Idempotency-Key (the event key, job_key:action_id),
+// next run, with the same Idempotency-Key (the event key, store.EventKey),
 // so the receiver can apply it exactly once. Events are claimed with a
 // fenced lease (store.ClaimOutbox), so two deliverers never send the same
 // event at the same time, and an event whose deliverer died is taken over.

@@ -12,7 +12,9 @@
 //
 //  1. Syntax: at most 64 KiB of valid UTF-8 holding exactly one JSON value.
 //     A broken value is [CategoryDecode]; anything but whitespace after it
-//     ("{}{}", "{} x") is [CategoryTrailingData].
+//     ("{}{}", "{} x") is [CategoryTrailingData]. A lone UTF-16 surrogate
+//     escape anywhere in the value is [CategoryDecode]: encoding/json would
+//     store it as U+FFFD.
 //  2. Meaning: the value is walked token by token and the first error in
 //     document order is returned, whatever its category. Keys match the Go
 //     type's JSON names exactly; a key seen twice, or a case variant of an
@@ -30,8 +32,8 @@
 // [CategoryDecode], because no emptiness check exists for it.
 //
 // Within one string the checks run in a fixed order: emptiness, byte cap,
-// control characters, then the field's own rule (currency table, date,
-// id alphabet, id uniqueness, evidence substring).
+// control and bidirectional control characters, then the field's own rule
+// (currency table, date, id alphabet, id uniqueness, evidence substring).
 //
 // Error messages never repeat candidate or source text; see
 // [ValidationError].

@@ -13,8 +13,9 @@ type Category string
 // The rejection categories. The comment on each lists what falls under it.
 const (
 	// CategoryDecode: not JSON, not valid UTF-8, empty, larger than 64 KiB,
-	// not an object (a top-level null included), a value of the wrong JSON
-	// type, or a missing action_items key.
+	// a lone UTF-16 surrogate escape ("\ud800") in any string, not an object
+	// (a top-level null included), a value of the wrong JSON type, or a
+	// missing action_items key.
 	CategoryDecode Category = "decode"
 	// CategoryDuplicateKey: the same key twice in one object, or two keys
 	// that differ only in case, which encoding/json would silently merge.
@@ -29,7 +30,9 @@ const (
 	// CategoryDisplay: title, bullets and the byte caps and character rules
 	// that keep every string safe to show: a missing, empty or blank title,
 	// a missing bullets key, bullets outside 1..5, an empty bullet, a string
-	// over its byte cap, a control character other than \n and \t.
+	// over its byte cap, a control character other than \n and \t, a
+	// bidirectional control (U+202A-U+202E, U+2066-U+2069, U+200E, U+200F,
+	// U+061C) in any displayed string, action evidence included.
 	CategoryDisplay Category = "display"
 	// CategoryFacts: the invoice facts: a missing invoice object or fact key,
 	// a currency outside the active ISO 4217 table, a total_minor that is not

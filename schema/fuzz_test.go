@@ -58,6 +58,27 @@ func FuzzValidate(f *testing.F) {
 				t.Fatalf("accepted currency %q", *res.Facts.Currency)
 			}
 		}
+		// Nothing displayed carries a bidi control, and a U+FFFD in the
+		// result was sent as one, never made from a lone surrogate.
+		shown := []string{res.Title}
+		shown = append(shown, res.Bullets...)
+		for _, p := range []*string{res.Facts.SupplierName, res.Facts.InvoiceNumber} {
+			if p != nil {
+				shown = append(shown, *p)
+			}
+		}
+		for _, a := range res.Actions {
+			shown = append(shown, a.Evidence)
+		}
+		for _, s := range shown {
+			if strings.ContainsFunc(s, isBidiControl) {
+				t.Fatalf("accepted a bidi control in %q", s)
+			}
+		}
+		if bytes.ContainsRune(res.JSON, '\uFFFD') && !bytes.ContainsRune(raw, '\uFFFD') &&
+			!bytes.Contains(bytes.ToLower(raw), []byte(`\ufffd`)) {
+			t.Fatalf("U+FFFD in the result but not in the answer: %q", raw)
+		}
 		ids := map[string]bool{}
 		for _, a := range res.Actions {
 			if !strings.Contains(source, a.Evidence) || strings.TrimSpace(a.Evidence) == "" {

@@ -155,7 +155,60 @@ func checkSyntax(raw []byte) ([]byte, *ValidationError) {
 	if rest := bytes.TrimLeft(raw[end:], jsonSpace); len(rest) > 0 {
 		return nil, verr(CategoryTrailingData, "$", "data after the JSON document at byte %d", len(raw)-len(rest))
 	}
+	// encoding/json turns a lone surrogate escape into U+FFFD, and after
+	// decoding a replaced surrogate looks like a real U+FFFD: only the raw
+	// escapes can tell them apart. Checking here covers every string, keys
+	// included, of every version, since every version starts with this phase.
+	if i := loneSurrogate(raw[:end]); i >= 0 {
+		return nil, verr(CategoryDecode, "$", "lone UTF-16 surrogate escape at byte %d; characters beyond U+FFFF need a surrogate pair or plain UTF-8", i)
+	}
 	return raw[:end], nil
+}
+
+// loneSurrogate returns the offset of the first \uXXXX escape in a
+// well-formed JSON value that names a UTF-16 surrogate not paired as high
+// (D800-DBFF) then low (DC00-DFFF), or -1 when there is none. It relies on
+// the value being well formed: outside strings nothing is escaped, and every
+// \u is followed by four hex digits.
+func loneSurrogate(b []byte) int {
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if !inString {
+			inString = c == '"'
+			continue
+		}
+		switch {
+		case c == '"':
+			inString = false
+		case c == '\\' && b[i+1] == 'u':
+			r := escapedUnit(b, i)
+			switch {
+			case r < 0xd800 || r > 0xdfff:
+				i += len(`\uXXXX`) - 1
+			case r <= 0xdbff && escapedUnit(b, i+6) >= 0xdc00 && escapedUnit(b, i+6) <= 0xdfff:
+				i += len(`\uXXXX\uXXXX`) - 1
+			default:
+				return i
+			}
+		case c == '\\':
+			i++ // a one-character escape: \" must not end the string
+		}
+	}
+	return -1
+}
+
+// escapedUnit reads the UTF-16 code unit of a \uXXXX escape at b[i], or -1
+// when there is no such escape there.
+func escapedUnit(b []byte, i int) int {
+	if i+6 > len(b) || b[i] != '\\' || b[i+1] != 'u' {
+		return -1
+	}
+	u, err := strconv.ParseUint(string(b[i+2:i+6]), 16, 16)
+	if err != nil {
+		return -1
+	}
+	return int(u)
 }
 
 // jsonSpace is the whitespace JSON allows between tokens.
@@ -341,8 +394,17 @@ func blank(s string) bool {
 }
 
 // checkText applies the rules every displayed string shares: a byte cap,
-// and no control characters but \n and \t, which could rewrite a terminal
-// or hide text from the clerk reading it.
+// no control characters but \n and \t, which could rewrite a terminal or
+// hide text from the clerk reading it, and no bidirectional controls, which
+// reorder what the clerk sees ("ACME\u202eLTD" shows a different name than
+// the bytes say).
+//
+// Evidence is displayed too and gets the same rule, although it must also
+// be an exact substring of the source: a source that carries bidi controls
+// is exactly the document whose quoted evidence could be made to read
+// differently in the review queue. Rejecting fails closed (a repair re-ask
+// can quote a shorter excerpt, else the document waits for review), where
+// accepting would commit text that displays unlike its bytes.
 func checkText(path, s string, maxBytes int) *ValidationError {
 	if len(s) > maxBytes {
 		return verr(CategoryDisplay, path, "longer than %d bytes", maxBytes)
@@ -351,8 +413,25 @@ func checkText(path, s string, maxBytes int) *ValidationError {
 		if isControl(r) {
 			return verr(CategoryDisplay, path, "control character at byte %d; only \\n and \\t are allowed", i)
 		}
+		if isBidiControl(r) {
+			return verr(CategoryDisplay, path, "bidirectional control character U+%04X at byte %d", r, i)
+		}
 	}
 	return nil
+}
+
+// isBidiControl reports the Unicode bidirectional formatting characters:
+// the embeddings and overrides U+202A-U+202E, the isolates U+2066-U+2069 and
+// the implicit marks LRM, RLM and ALM, which can still move neutral
+// characters and digits around.
+func isBidiControl(r rune) bool {
+	switch {
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	case r == 0x200e, r == 0x200f, r == 0x061c:
+		return true
+	}
+	return false
 }
 
 func isControl(r rune) bool {

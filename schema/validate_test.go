@@ -3,6 +3,7 @@ package schema
 import (
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -162,6 +163,22 @@ func TestValidateRejects(t *testing.T) {
 		{"action_items missing", `{"schema_version":"invoice-summary-v1","title":"t","bullets":["b"],"invoice":{"supplier_name":null,"invoice_number":null,"currency":null,"total_minor":null,"due_date":null}}`, "", want{CategoryDecode, "action_items"}},
 		{"evidence is an array", with(t, `"evidence":"PO: 4500012345"`, `"evidence":["PO: 4500012345"]`), "", want{CategoryDecode, "action_items[0].evidence"}},
 
+		// decode: lone UTF-16 surrogate escapes, which encoding/json would
+		// commit as U+FFFD, in any string, keys included. A valid pair is
+		// accepted (TestValidateAcceptsSurrogatePairs).
+		{"lone high surrogate in title", with(t, `"ACME Office Supplies invoice INV-2026-0042"`, `"ACME \ud800"`), "", want{CategoryDecode, "$"}},
+		{"lone low surrogate in bullet", with(t, `"References PO 4500012345."]`, `"PO \udfff"]`), "", want{CategoryDecode, "$"}},
+		{"high surrogate then a letter escape", with(t, `"ACME Office Supplies GmbH"`, `"ACME \ud83d\u0041"`), "", want{CategoryDecode, "$"}},
+		{"high surrogate then plain text", with(t, `"INV-2026-0042"`, `"INV\uD83Dx"`), "", want{CategoryDecode, "$"}},
+		{"high surrogate at end of string", with(t, `"ACME Office Supplies invoice INV-2026-0042"`, `"ACME \ud83d"`), "", want{CategoryDecode, "$"}},
+		{"two high surrogates", with(t, `"ACME Office Supplies invoice INV-2026-0042"`, `"\ud83d\ud83d\ude00"`), "", want{CategoryDecode, "$"}},
+		{"pair in the wrong order", with(t, `"ACME Office Supplies invoice INV-2026-0042"`, `"\ude00\ud83d"`), "", want{CategoryDecode, "$"}},
+		{"lone surrogate in evidence", with(t, `"evidence":"PO: 4500012345"`, `"evidence":"PO: 4500012345\udc00"`), "", want{CategoryDecode, "$"}},
+		{"lone surrogate in schema_version", with(t, `"invoice-summary-v1"`, `"invoice-summary-v1\ud800"`), "", want{CategoryDecode, "$"}},
+		{"lone surrogate in currency", with(t, `"currency":"EUR"`, `"currency":"\ud800"`), "", want{CategoryDecode, "$"}},
+		{"lone surrogate in a key", with(t, `"bullets":[`, `"\ud800":1,"bullets":[`), "", want{CategoryDecode, "$"}},
+		{"lone surrogate after an escaped quote", with(t, `"ACME Office Supplies invoice INV-2026-0042"`, `"say \"\ud800\""`), "", want{CategoryDecode, "$"}},
+
 		// duplicate_key
 		{"duplicate top-level key", with(t, `{"schema_version":"invoice-summary-v1",`, `{"schema_version":"invoice-summary-v1","schema_version":"invoice-summary-v1",`), "", want{CategoryDuplicateKey, "schema_version"}},
 		{"case-variant top-level key", with(t, `"bullets":[`, `"TITLE":"x","bullets":[`), "", want{CategoryDuplicateKey, "title"}},
@@ -214,6 +231,22 @@ func TestValidateRejects(t *testing.T) {
 		{"id too long", with(t, `"id":"a1"`, `"id":"`+strings.Repeat("i", 65)+`"`), "", want{CategoryDisplay, "action_items[0].id"}},
 		{"evidence too long", with(t, `"evidence":"PO: 4500012345"`, `"evidence":"`+strings.Repeat("e", 501)+`"`), strings.Repeat("e", 600), want{CategoryDisplay, "action_items[0].evidence"}},
 		{"evidence with control character", with(t, `"evidence":"PO: 4500012345"`, `"evidence":"PO:\u000b4500012345"`), "PO:\v4500012345", want{CategoryDisplay, "action_items[0].evidence"}},
+		// Bidirectional controls reorder what a clerk sees; escaped or raw.
+		{"title with RLO", with(t, `"ACME Office Supplies invoice INV-2026-0042"`, `"ACME \u202eFDP.exe"`), "", want{CategoryDisplay, "title"}},
+		{"title with raw LRE", with(t, `"ACME Office Supplies invoice INV-2026-0042"`, "\"ACME \u202a invoice\""), "", want{CategoryDisplay, "title"}},
+		{"title with PDF", with(t, `"ACME Office Supplies invoice INV-2026-0042"`, `"ACME\u202c"`), "", want{CategoryDisplay, "title"}},
+		{"bullet with LRI", with(t, `"References PO 4500012345."]`, `"PO \u2066123\u2069"]`), "", want{CategoryDisplay, "bullets[1]"}},
+		{"bullet with PDI only", with(t, `"References PO 4500012345."]`, `"PO 123\u2069"]`), "", want{CategoryDisplay, "bullets[1]"}},
+		{"supplier_name with RLE", with(t, `"ACME Office Supplies GmbH"`, `"ACME \u202bGmbH"`), "", want{CategoryDisplay, "invoice.supplier_name"}},
+		{"supplier_name with RLM", with(t, `"ACME Office Supplies GmbH"`, `"ACME\u200f Supplies"`), "", want{CategoryDisplay, "invoice.supplier_name"}},
+		{"supplier_name with raw RLI", with(t, `"ACME Office Supplies GmbH"`, "\"ACME \u2067Supplies\""), "", want{CategoryDisplay, "invoice.supplier_name"}},
+		{"invoice_number with LRM", with(t, `"INV-2026-0042"`, `"INV-\u200e2026-0042"`), "", want{CategoryDisplay, "invoice.invoice_number"}},
+		{"invoice_number with ALM", with(t, `"INV-2026-0042"`, `"INV-2026\u061c-0042"`), "", want{CategoryDisplay, "invoice.invoice_number"}},
+		{"invoice_number with FSI", with(t, `"INV-2026-0042"`, `"\u2068INV-2026-0042"`), "", want{CategoryDisplay, "invoice.invoice_number"}},
+		{"invoice_number with LRO", with(t, `"INV-2026-0042"`, `"\u202dINV-2026-0042"`), "", want{CategoryDisplay, "invoice.invoice_number"}},
+		// Evidence quoted exactly from a source that carries the override
+		// is still refused: see checkText.
+		{"evidence with RLO found in source", with(t, `"evidence":"PO: 4500012345"`, `"evidence":"PO: \u202e5432100054"`), testSource + "PO: \u202e5432100054\n", want{CategoryDisplay, "action_items[0].evidence"}},
 
 		// facts
 		{"invoice missing", strings.Replace(validDoc, `"invoice":{"supplier_name":"ACME Office Supplies GmbH","invoice_number":"INV-2026-0042","currency":"EUR","total_minor":123456,"due_date":"2026-03-31"},`, ``, 1), "", want{CategoryFacts, "invoice"}},
@@ -359,6 +392,8 @@ func TestValidateMsgHasNoValues(t *testing.T) {
 		{"long unknown key", with(t, `"bullets":[`, `"`+longKey+`":1,"bullets":[`)},
 		{"case-variant key", with(t, `"currency":"EUR"`, `"currency":"EUR","CURRENCY":"`+canary+`"`)},
 		{"syntax error after value", with(t, `"title":"ACME Office Supplies invoice INV-2026-0042"`, `"title":"`+canary+`" "`+canary+`"`)},
+		{"lone surrogate", with(t, `"ACME Office Supplies invoice INV-2026-0042"`, `"`+canary+`\ud800"`)},
+		{"bidi control", with(t, `"ACME Office Supplies GmbH"`, `"`+canary+`\u202e"`)},
 		{"trailing data", validDoc + `"` + canary + `"`},
 		{"not json", canary},
 		{"top-level string", `"` + canary + `"`},
@@ -436,6 +471,70 @@ func TestFieldTablesMatchGoTypes(t *testing.T) {
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("field table mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// A surrogate pair is one character beyond U+FFFF and stays accepted; so do
+// text that only looks like an escape and bidi-neutral characters beside the
+// controls checkText refuses.
+func TestValidateAcceptsSurrogatePairs(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name      string
+		title     string // the JSON string literal, quotes included
+		wantTitle string
+	}{
+		{"pair", `"Paid \ud83d\ude00"`, "Paid \U0001F600"},
+		{"upper-case pair", `"Paid \uD83D\uDE00"`, "Paid \U0001F600"},
+		{"two pairs", `"\ud83d\ude00\ud83d\ude01"`, "\U0001F600\U0001F601"},
+		{"raw UTF-8 astral", "\"Paid \U0001F600\"", "Paid \U0001F600"},
+		{"escaped backslash, not an escape", `"C:\\ud800"`, `C:\ud800`},
+		{"escaped quote then pair", `"say \"\ud83d\ude00\""`, "say \"\U0001F600\""},
+		{"real U+FFFD", `"broken \ufffd"`, "broken \ufffd"},
+		{"Arabic and Hebrew letters", `"فاتورة חשבונית"`, "فاتورة חשבונית"},
+		{"zero width joiner", `"A\u200dB"`, "A\u200dB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			raw := with(t, `"ACME Office Supplies invoice INV-2026-0042"`, tt.title)
+			res, err := Latest().Validate([]byte(raw), testSource)
+			if err != nil {
+				t.Fatalf("Validate: %v", err)
+			}
+			if diff := cmp.Diff(tt.wantTitle, res.Title); diff != "" {
+				t.Errorf("title mismatch (-want +got):\n%s", diff)
+			}
+			// The canonical form (raw UTF-8, no escapes) validates again.
+			if _, err := Latest().Validate(res.JSON, testSource); err != nil {
+				t.Errorf("canonical JSON rejected: %v", err)
+			}
+		})
+	}
+}
+
+// The surrogate check belongs to the syntax phase every version runs, so no
+// version, present or future, can commit a replaced surrogate: even a
+// document that would fail later for another reason reports it first.
+func TestLoneSurrogateEveryVersion(t *testing.T) {
+	t.Parallel()
+	for _, name := range Versions() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			v, err := Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			raw := `{"schema_version":"` + name + `","title":"\udbff"}`
+			_, err = v.Validate([]byte(raw), testSource)
+			var ve *ValidationError
+			if !errors.As(err, &ve) || ve.Category != CategoryDecode || ve.Path != "$" {
+				t.Fatalf("Validate error %v, want decode at $", err)
+			}
+			if want := "byte " + strconv.Itoa(strings.Index(raw, `\udbff`)); !strings.Contains(ve.Msg, want+";") {
+				t.Errorf("Msg %q should name %s", ve.Msg, want)
 			}
 		})
 	}

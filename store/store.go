@@ -23,7 +23,33 @@ var (
 	// one (its lease expired and was granted to another worker, or the job is
 	// no longer running). Nothing was written.
 	ErrStaleLease = errors.New("stale lease")
+	// ErrTransient: the database could not be reached or asked for the
+	// transaction to be run again (connection lost, server restarting,
+	// serialization failure, deadlock, a lock held past the busy timeout).
+	// Nothing of the failed call was kept unless the driver says otherwise,
+	// and every write is fenced, so the caller may back off and try again.
+	// Constraint and syntax errors are never transient: they are bugs.
+	ErrTransient = errors.New("database temporarily unavailable")
 )
+
+// IsTransient reports whether err is a store error worth retrying after a
+// pause (see ErrTransient).
+func IsTransient(err error) bool { return errors.Is(err, ErrTransient) }
+
+// Transient marks err as transient for IsTransient, keeping its message and
+// chain. Drivers call it from their error-translation function; nil stays nil.
+func Transient(err error) error {
+	if err == nil || IsTransient(err) {
+		return err
+	}
+	return &transientError{err: err}
+}
+
+type transientError struct{ err error }
+
+func (e *transientError) Error() string        { return e.err.Error() }
+func (e *transientError) Unwrap() error        { return e.err }
+func (e *transientError) Is(target error) bool { return target == ErrTransient }
 
 // Job states.
 const (
@@ -132,6 +158,15 @@ type Store interface {
 	GetResult(ctx context.Context, tenant, jobKey string) (*Result, error)
 	// ListOutbox returns a job's outbox events.
 	ListOutbox(ctx context.Context, tenant, jobKey string) ([]*OutboxEvent, error)
+	// FindJobs lists a tenant's jobs, newest first and without their
+	// text, that a person's reference may mean: every job at a path (source
+	// or display path equal to Path), or, for shell completion, the jobs
+	// whose key or display path starts with Prefix. Each form is one query
+	// on an index, capped by Limit. No match is an empty list, not an error.
+	FindJobs(ctx context.Context, p *FindJobsParams) ([]*Job, error)
+	// GetResults returns the results with the given ids (a job's ResultID),
+	// keyed by id; ids without a result are left out.
+	GetResults(ctx context.Context, ids []int64) (map[int64]*Result, error)
 
 	// Operator surface (invx jobs, review, retry, export, stats, outbox, prune).
 
@@ -148,7 +183,7 @@ type Store interface {
 	// no such state.
 	Dismiss(ctx context.Context, p *JobActionParams) error
 	// Requeue moves failed or rejected jobs back to queued with a fresh
-	// attempt budget (same job key). Jobs whose text was pruned cannot run
+	// attempt and recovery budget (same job key). Jobs whose text was pruned cannot run
 	// again and are left as they are. It returns how many it moved.
 	Requeue(ctx context.Context, p *RequeueParams) (int, error)
 	// ListResults calls fn for each committed result, oldest first.
@@ -270,6 +305,24 @@ type ResultRow struct {
 	SourceSystem string
 	SourcePath   string
 	SourceDigest string
+	// DisplayPath is the job's path as the user named it (see Document);
+	// empty for jobs enqueued before invx stored it.
+	DisplayPath string
+}
+
+// FindJobsParams select the jobs FindJobs lists: by Path, or by Prefix.
+type FindJobsParams struct {
+	Tenant string
+	// Path matches a job's source path (relative to the walked root) or its
+	// display path exactly.
+	Path string
+	// Prefix, when Path is empty, matches the start of a job key (when it
+	// is lowercase hex) or of a display path.
+	Prefix string
+	// States keeps only jobs in these states (empty: any).
+	States []string
+	// Limit caps the list (0: 50).
+	Limit int
 }
 
 // StatsParams select the window of invx stats.
@@ -404,6 +457,12 @@ type Document struct {
 	Digest       string
 	JobKey       string
 	Text         string
+
+	// DisplayPath is the path as the user named it: the walked root as
+	// given joined with Path. It tells two nightly folders apart in show and
+	// export; the source identity (SourceSystem, Path) stays what change
+	// detection compares.
+	DisplayPath string
 	// Encoding is the decoding the text was read with ("utf-8",
 	// "windows-1252", ...); kept on the job it creates.
 	Encoding string
@@ -459,9 +518,15 @@ type Lease struct {
 	PrevAttempts int
 	// PrevTokens are the input and output tokens of those attempts.
 	PrevTokens int64
-	// BudgetBase is the attempt count when the job was last requeued by a
-	// person: attempts before it do not count against --max-attempts.
+	// BudgetBase is the number of the job's attempts that do not count
+	// against --max-attempts: those made before a person last requeued it,
+	// and those lost to lease expiry since (a worker that crashed or stalled
+	// is an infrastructure failure, bounded by --max-recoveries instead), so
+	// AttemptNo - BudgetBase numbers the provider attempts of the budget.
 	BudgetBase int
+	// Recoveries counts the job's leases that expired and were taken over
+	// since a person last requeued it, this one included when Recovered.
+	Recoveries int
 }
 
 // RenewParams extend a lease.
@@ -491,11 +556,29 @@ type AttemptInfo struct {
 	Output       []byte
 }
 
-// OutboxInput is one side effect to publish after the commit.
+// OutboxInput is one side effect to publish after the commit: an action
+// item (ActionID its id, Kind its kind), or the commit itself (ActionID and
+// Kind EventCommitted). EventKey names it.
 type OutboxInput struct {
-	ActionID string // the event key is job_key + ":" + ActionID
+	ActionID string
 	Kind     string
 	Payload  []byte
+}
+
+// EventCommitted is the kind, and the action id, of the one event every
+// (non-shadow) commit publishes besides its action items.
+const EventCommitted = "invoice.committed"
+
+// EventKey is the outbox key of ev, unique within the job for every action
+// id a provider may choose: the commit event is <job_key>:invoice.committed,
+// an action item <job_key>:action:<action_id>. Before this namespace an
+// action whose id was "invoice.committed" took the commit event's key, and
+// the commit event was dropped (migration 004 rewrote the old keys).
+func EventKey(jobKey string, ev *OutboxInput) string {
+	if ev.Kind == EventCommitted {
+		return jobKey + ":" + EventCommitted
+	}
+	return jobKey + ":action:" + ev.ActionID
 }
 
 // CommitParams carry a validated result to commit.
@@ -609,6 +692,10 @@ type Job struct {
 	FirstRunID      string
 	Shadow          bool
 	DismissReason   string
+
+	// DisplayPath is the path as the user named it at enqueue (see
+	// Document); empty for jobs enqueued before invx stored it.
+	DisplayPath string
 	// SourceEncoding is the decoding of the text that created the job
 	// ("" when not recorded).
 	SourceEncoding string

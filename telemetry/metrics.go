@@ -16,8 +16,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -25,6 +27,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/push"
 	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/invx/invx/extract"
@@ -42,9 +46,17 @@ type Metrics struct {
 	leaseRecoveries *prometheus.CounterVec
 	staleCommits    *prometheus.CounterVec
 	tokens          *prometheus.CounterVec
+	skipped         *prometheus.CounterVec
 	latency         *prometheus.HistogramVec
 	queueOldest     *prometheus.GaugeVec
 	outboxPending   *prometheus.GaugeVec
+	buildInfo       *prometheus.GaugeVec
+	// lastSuccess has no labels but is a vector so that it is absent, not
+	// 0, until a run succeeds: 0 would read as "last success in 1970".
+	lastSuccess *prometheus.GaugeVec
+
+	mu      sync.Mutex
+	tenants map[string]bool
 }
 
 var _ extract.Metrics = (*Metrics)(nil)
@@ -74,19 +86,132 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		leaseRecoveries: counter("invx_lease_recoveries_total", "Jobs taken over from an expired lease.", "tenant"),
 		staleCommits:    counter("invx_stale_commits_total", "Commits refused because their lease token was stale.", "tenant"),
 		tokens:          counter("invx_tokens_total", "Provider tokens by direction (input, output).", "tenant", "provider", "direction"),
+		skipped: counter("invx_files_skipped_total",
+			"Files discovery passed over, by reason (not_included: outside --include).", "tenant", "reason"),
+		// tenant is a label so that each tenant's Pushgateway group holds
+		// its own calls only (invx work --all-tenants pushes one group per
+		// tenant).
 		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: "invx_provider_latency_seconds",
-			Help: "Duration of provider calls.", Buckets: LatencyBuckets}, []string{"provider"}),
+			Help: "Duration of provider calls.", Buckets: LatencyBuckets}, []string{"tenant", "provider"}),
 		queueOldest: gauge("invx_queue_oldest_age_seconds",
 			"Age of the tenant's oldest queued job at the end of the run (0: none)."),
 		outboxPending: gauge("invx_outbox_pending", "Outbox events not delivered yet at the end of the run."),
+		buildInfo: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "invx_build_info",
+			Help: "Always 1; the labels say which invx build ran."}, []string{"version", "revision"}),
+		lastSuccess: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "invx_last_success_timestamp_seconds",
+			Help: "When a run last finished with every document committed (Unix time); absent until one does."}, nil),
+		tenants: map[string]bool{},
 	}
 	reg.MustRegister(m.attempts, m.commits, m.rejections, m.duplicates, m.leaseRecoveries, m.staleCommits,
-		m.tokens, m.latency, m.queueOldest, m.outboxPending)
+		m.tokens, m.skipped, m.latency, m.queueOldest, m.outboxPending, m.buildInfo, m.lastSuccess)
 	return m
+}
+
+// SetBuildInfo sets invx_build_info{version,revision} to 1.
+func (m *Metrics) SetBuildInfo(version, revision string) {
+	m.buildInfo.WithLabelValues(bounded(version, "unknown"), bounded(revision, "unknown")).Set(1)
+}
+
+// Succeeded sets invx_last_success_timestamp_seconds to t. Call it only
+// when a run finished with every document committed.
+func (m *Metrics) Succeeded(t time.Time) {
+	m.lastSuccess.WithLabelValues().Set(float64(t.UnixNano()) / 1e9)
+}
+
+// LastSuccessIn reads invx_last_success_timestamp_seconds from a metrics
+// file an earlier run wrote; ok is false when there is none (no file, not
+// parseable, no success recorded).
+func LastSuccessIn(path string) (t time.Time, ok bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return time.Time{}, false
+	}
+	defer f.Close()
+	tp := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := tp.TextToMetricFamilies(f)
+	if err != nil {
+		return time.Time{}, false
+	}
+	mf := fams["invx_last_success_timestamp_seconds"]
+	if mf == nil || len(mf.GetMetric()) != 1 || mf.GetMetric()[0].GetGauge() == nil {
+		return time.Time{}, false
+	}
+	sec := mf.GetMetric()[0].GetGauge().GetValue()
+	if sec <= 0 {
+		return time.Time{}, false
+	}
+	return time.Unix(0, int64(sec*1e9)), true
+}
+
+// Init starts the counters a run of p can touch at 0, for every known label
+// value (outcomes, rejection categories, skip reasons), so that rate() and
+// increase() see a series before its first event. A tenant's first
+// rejection is then an increase from 0, not a new series PromQL ignores.
+func (m *Metrics) Init(p InitParams) {
+	if p.Tenant == "" {
+		return
+	}
+	m.seen(p.Tenant)
+	provider, version := bounded(p.Provider, "none"), bounded(p.SchemaVersion, "none")
+	if p.Discovery {
+		m.duplicates.WithLabelValues(p.Tenant)
+		for _, r := range extract.SkipReasons() {
+			m.skipped.WithLabelValues(p.Tenant, r)
+		}
+	}
+	if !p.Work {
+		return
+	}
+	for _, o := range outcomes {
+		m.attempts.WithLabelValues(p.Tenant, provider, o)
+	}
+	m.commits.WithLabelValues(p.Tenant, version)
+	for _, c := range categories() {
+		m.rejections.WithLabelValues(p.Tenant, c, version, provider)
+	}
+	m.leaseRecoveries.WithLabelValues(p.Tenant)
+	m.staleCommits.WithLabelValues(p.Tenant)
+	for _, d := range []string{"input", "output"} {
+		m.tokens.WithLabelValues(p.Tenant, provider, d)
+	}
+	m.latency.WithLabelValues(p.Tenant, provider)
+}
+
+// InitParams say which series a run can touch.
+type InitParams struct {
+	Tenant, SchemaVersion, Provider string
+	// Discovery: the run walks directories (invx run): skip reasons and
+	// duplicates.
+	Discovery bool
+	// Work: the run works the queue (not --enqueue-only): attempts,
+	// commits, rejections, tokens, latency, lease counters.
+	Work bool
+}
+
+// Tenants lists, sorted, the tenants the metrics hold series of.
+func (m *Metrics) Tenants() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]string, 0, len(m.tenants))
+	for t := range m.tenants {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (m *Metrics) seen(tenant string) {
+	if tenant == "" {
+		return
+	}
+	m.mu.Lock()
+	m.tenants[tenant] = true
+	m.mu.Unlock()
 }
 
 // Attempt implements extract.Metrics.
 func (m *Metrics) Attempt(a extract.AttemptMetric) {
+	m.seen(a.Tenant)
 	provider := bounded(a.Provider, "none")
 	m.attempts.WithLabelValues(a.Tenant, provider, outcomeLabel(a.Outcome)).Inc()
 	if a.Outcome == store.OutcomeRejected {
@@ -96,7 +221,7 @@ func (m *Metrics) Attempt(a extract.AttemptMetric) {
 		// No call was made (the attempt budget was already spent).
 		return
 	}
-	m.latency.WithLabelValues(provider).Observe(a.Duration.Seconds())
+	m.latency.WithLabelValues(a.Tenant, provider).Observe(a.Duration.Seconds())
 	if a.InputTokens > 0 {
 		m.tokens.WithLabelValues(a.Tenant, provider, "input").Add(float64(a.InputTokens))
 	}
@@ -107,22 +232,35 @@ func (m *Metrics) Attempt(a extract.AttemptMetric) {
 
 // Committed implements extract.Metrics.
 func (m *Metrics) Committed(tenant, schemaVersion string) {
+	m.seen(tenant)
 	m.commits.WithLabelValues(tenant, bounded(schemaVersion, "none")).Inc()
 }
 
 // Duplicates implements extract.Metrics.
 func (m *Metrics) Duplicates(tenant string, n int) {
+	m.seen(tenant)
 	m.duplicates.WithLabelValues(tenant).Add(float64(n))
 }
 
 // LeaseRecovered implements extract.Metrics.
 func (m *Metrics) LeaseRecovered(tenant string) {
+	m.seen(tenant)
 	m.leaseRecoveries.WithLabelValues(tenant).Inc()
 }
 
 // StaleCommit implements extract.Metrics.
 func (m *Metrics) StaleCommit(tenant string) {
+	m.seen(tenant)
 	m.staleCommits.WithLabelValues(tenant).Inc()
+}
+
+// Skipped implements extract.Metrics.
+func (m *Metrics) Skipped(tenant, reason string) {
+	m.seen(tenant)
+	if !slices.Contains(extract.SkipReasons(), reason) {
+		reason = "other"
+	}
+	m.skipped.WithLabelValues(tenant, reason).Inc()
 }
 
 // RecordQueue sets the queue and outbox gauges from the store, for tenant
@@ -135,9 +273,13 @@ func (m *Metrics) RecordQueue(ctx context.Context, st store.Store, tenant string
 	}
 	seen := false
 	for _, s := range stats {
-		if tenant != "" && s.Tenant != tenant {
+		// The all-tenants runs of invx work are recorded under the empty
+		// tenant: it has no queue of its own, and a tenant="" series would
+		// only confuse sums by tenant.
+		if s.Tenant == "" || (tenant != "" && s.Tenant != tenant) {
 			continue
 		}
+		m.seen(s.Tenant)
 		seen = seen || s.Tenant == tenant
 		age := 0.0
 		if !s.OldestQueued.IsZero() {
@@ -147,6 +289,7 @@ func (m *Metrics) RecordQueue(ctx context.Context, st store.Store, tenant string
 		m.outboxPending.WithLabelValues(s.Tenant).Set(float64(s.OutboxPending))
 	}
 	if tenant != "" && !seen {
+		m.seen(tenant)
 		m.queueOldest.WithLabelValues(tenant).Set(0)
 		m.outboxPending.WithLabelValues(tenant).Set(0)
 	}
@@ -165,15 +308,28 @@ func WriteTextfile(path string, g prometheus.Gatherer) error {
 	return nil
 }
 
-// Push replaces the metrics of job "invx" and group tenant on the
-// Pushgateway at gatewayURL (HTTP PUT) with what g gathers for that tenant:
-// its series, without their tenant label (the group carries it), and the
-// series that have no tenant label (provider latency). User and password in
-// the URL are sent as basic authentication and kept out of error messages.
+// Push sends what g gathers for tenant to the Pushgateway at gatewayURL, as
+// job "invx", group tenant: the tenant's series without their tenant label
+// (the group carries it) and the series that have no tenant label (build
+// info, last success). Call it once per tenant the run touched.
+//
+// It uses POST, which replaces the metric families it sends and keeps the
+// others: a run that did not succeed sends no
+// invx_last_success_timestamp_seconds, so the group keeps the last
+// success's (as client_golang's push example does), and invx work, which
+// discovers nothing, leaves invx run's invx_files_skipped_total alone.
+// Init starts every other family a run can touch, so the families it sends
+// replace the previous run's entirely.
+//
+// User and password in the URL are sent as basic authentication and kept
+// out of error messages.
 func Push(ctx context.Context, gatewayURL, tenant string, g prometheus.Gatherer) error {
 	u, err := url.Parse(gatewayURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return errors.New("--pushgateway: want an http:// or https:// URL")
+	}
+	if tenant == "" {
+		return errors.New("push metrics: no tenant to group them by")
 	}
 	var user *url.Userinfo
 	user, u.User = u.User, nil
@@ -182,7 +338,7 @@ func Push(ctx context.Context, gatewayURL, tenant string, g prometheus.Gatherer)
 		pw, _ := user.Password()
 		p = p.BasicAuth(user.Username(), pw)
 	}
-	if err := p.PushContext(ctx); err != nil {
+	if err := p.AddContext(ctx); err != nil {
 		// The client quotes the gateway's answer, often an HTML page: keep
 		// the error to one short line.
 		return fmt.Errorf("push metrics to %s: %s", u, oneLine(err.Error(), 300))
@@ -239,11 +395,14 @@ func forTenant(g prometheus.Gatherer, tenant string) prometheus.Gatherer {
 	})
 }
 
+// outcomes are the store's attempt outcomes, the values of the outcome
+// label besides "other".
+var outcomes = []string{store.OutcomeSucceeded, store.OutcomeRejected, store.OutcomeRetry, store.OutcomeFailed,
+	store.OutcomeStaleLease, store.OutcomeLeaseExpired, store.OutcomeReleased}
+
 // outcomeLabel keeps the outcome label to the store's attempt outcomes.
 func outcomeLabel(o string) string {
-	switch o {
-	case store.OutcomeSucceeded, store.OutcomeRejected, store.OutcomeRetry, store.OutcomeFailed,
-		store.OutcomeStaleLease, store.OutcomeLeaseExpired, store.OutcomeReleased:
+	if slices.Contains(outcomes, o) {
 		return o
 	}
 	return "other"
@@ -254,16 +413,23 @@ func outcomeLabel(o string) string {
 // the schema's validation categories.
 var providerCategories = []string{"provider", "refusal", "truncated", "content_filter", "empty"}
 
+// categories are the known values of the category label: the schema's
+// validation categories and the providers'.
+func categories() []string {
+	out := slices.Clone(providerCategories)
+	for _, sc := range schema.Categories() {
+		if !slices.Contains(out, string(sc)) {
+			out = append(out, string(sc))
+		}
+	}
+	return out
+}
+
 // categoryLabel keeps the category label to a known set: a provider that
 // invents categories cannot grow the number of series.
 func categoryLabel(c string) string {
-	if slices.Contains(providerCategories, c) {
+	if slices.Contains(categories(), c) {
 		return c
-	}
-	for _, sc := range schema.Categories() {
-		if string(sc) == c {
-			return c
-		}
 	}
 	return "other"
 }

@@ -133,7 +133,7 @@ func TestMetricsAfterRun(t *testing.T) {
 		"invx_duplicates_suppressed_total{tenant=default}":                                                               1,
 		"invx_tokens_total{direction=input,provider=fake,tenant=default}":                                                600,
 		"invx_tokens_total{direction=output,provider=fake,tenant=default}":                                               120,
-		"invx_provider_latency_seconds{provider=fake}":                                                                   7,
+		"invx_provider_latency_seconds{provider=fake,tenant=default}":                                                    7,
 		"invx_queue_oldest_age_seconds{tenant=default}":                                                                  0,
 		// One invoice.committed and one action event per commit.
 		"invx_outbox_pending{tenant=default}": 6,
@@ -154,13 +154,18 @@ func TestMetricsBoundLabels(t *testing.T) {
 	m.Attempt(extract.AttemptMetric{Tenant: "acme", Provider: "fake", Outcome: "exploded"})
 	// No call made: no provider, no latency sample.
 	m.Attempt(extract.AttemptMetric{Tenant: "acme", Outcome: "failed", Class: "max_attempts"})
+	// Skip reasons too.
+	m.Skipped("acme", extract.SkipBinary)
+	m.Skipped("acme", "DE44 5001 0517 5407 3249 31")
 	want := map[string]float64{
+		"invx_files_skipped_total{reason=binary,tenant=acme}":                                       1,
+		"invx_files_skipped_total{reason=other,tenant=acme}":                                        1,
 		"invx_attempts_total{outcome=rejected,provider=fake,tenant=acme}":                           3,
 		"invx_attempts_total{outcome=other,provider=fake,tenant=acme}":                              1,
 		"invx_attempts_total{outcome=failed,provider=none,tenant=acme}":                             1,
 		"invx_rejections_total{category=other,provider=fake,schema_version=v1,tenant=acme}":         2,
 		"invx_rejections_total{category=unknown_field,provider=fake,schema_version=v1,tenant=acme}": 1,
-		"invx_provider_latency_seconds{provider=fake}":                                              4,
+		"invx_provider_latency_seconds{provider=fake,tenant=acme}":                                  4,
 	}
 	if diff := cmp.Diff(want, samples(t, reg)); diff != "" {
 		t.Errorf("metrics (-want +got):\n%s", diff)
@@ -245,14 +250,18 @@ func TestPush(t *testing.T) {
 	m.Committed("acme", "invoice-summary-v1")
 	m.Committed("other", "invoice-summary-v1")
 	m.Attempt(extract.AttemptMetric{Tenant: "acme", Provider: "rules", Outcome: "succeeded", Duration: time.Millisecond})
+	m.Attempt(extract.AttemptMetric{Tenant: "other", Provider: "rules", Outcome: "succeeded", Duration: time.Millisecond})
+	m.SetBuildInfo("v1.2.3", "abc123")
 
 	url := strings.Replace(srv.URL, "http://", "http://ops:s3cret@", 1)
 	if err := telemetry.Push(t.Context(), url, "acme", reg); err != nil {
 		t.Fatal(err)
 	}
 	r := <-reqs
-	if r.method != http.MethodPut || r.path != "/metrics/job/invx/tenant/acme" {
-		t.Errorf("got %s %s, want PUT /metrics/job/invx/tenant/acme", r.method, r.path)
+	// POST: the families sent replace the group's, the others stay (a
+	// failed run's push keeps the last success timestamp).
+	if r.method != http.MethodPost || r.path != "/metrics/job/invx/tenant/acme" {
+		t.Errorf("got %s %s, want POST /metrics/job/invx/tenant/acme", r.method, r.path)
 	}
 	if r.user != "ops" || r.pass != "s3cret" {
 		t.Errorf("basic auth = %q/%q, want the URL's user and password", r.user, r.pass)
@@ -273,6 +282,7 @@ func TestPush(t *testing.T) {
 		"invx_commits_total{schema_version=invoice-summary-v1}": 1,
 		"invx_attempts_total{outcome=succeeded,provider=rules}": 1,
 		"invx_provider_latency_seconds{provider=rules}":         1,
+		"invx_build_info{revision=abc123,version=v1.2.3}":       1,
 	}
 	if diff := cmp.Diff(want, flatten(list)); diff != "" {
 		t.Errorf("pushed (-want +got):\n%s", diff)
@@ -291,6 +301,9 @@ func TestPush(t *testing.T) {
 	if err := telemetry.Push(t.Context(), "not a url", "acme", reg); err == nil {
 		t.Error("push to a malformed URL: no error")
 	}
+	if err := telemetry.Push(t.Context(), url, "", reg); err == nil {
+		t.Error(`push for tenant "": no error`)
+	}
 }
 
 func decodeDelimited(t *testing.T, body []byte) map[string]*dto.MetricFamily {
@@ -305,5 +318,131 @@ func decodeDelimited(t *testing.T, body []byte) map[string]*dto.MetricFamily {
 			t.Fatalf("decode pushed body: %v", err)
 		}
 		out[mf.GetName()] = mf
+	}
+}
+
+// TestMetricsInit checks that Init starts every series a run can touch at
+// 0, and only those: rate() over a tenant's rejections works before the
+// first one, and invx work does not reset invx run's skip counts.
+func TestMetricsInit(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		p       telemetry.InitParams
+		present []string
+		absent  []string
+	}{
+		{"run", telemetry.InitParams{Tenant: "acme", SchemaVersion: "invoice-v2", Provider: "openai", Discovery: true, Work: true},
+			[]string{
+				"invx_attempts_total{outcome=succeeded,provider=openai,tenant=acme}",
+				"invx_attempts_total{outcome=rejected,provider=openai,tenant=acme}",
+				"invx_attempts_total{outcome=stale_lease,provider=openai,tenant=acme}",
+				"invx_commits_total{schema_version=invoice-v2,tenant=acme}",
+				"invx_rejections_total{category=unknown_field,provider=openai,schema_version=invoice-v2,tenant=acme}",
+				"invx_rejections_total{category=refusal,provider=openai,schema_version=invoice-v2,tenant=acme}",
+				"invx_rejections_total{category=decode,provider=openai,schema_version=invoice-v2,tenant=acme}",
+				"invx_files_skipped_total{reason=not_utf8,tenant=acme}",
+				"invx_files_skipped_total{reason=oversized,tenant=acme}",
+				"invx_files_skipped_total{reason=not_included,tenant=acme}",
+				"invx_duplicates_suppressed_total{tenant=acme}",
+				"invx_lease_recoveries_total{tenant=acme}",
+				"invx_stale_commits_total{tenant=acme}",
+				"invx_tokens_total{direction=input,provider=openai,tenant=acme}",
+				"invx_tokens_total{direction=output,provider=openai,tenant=acme}",
+				"invx_provider_latency_seconds{provider=openai,tenant=acme}",
+			}, nil},
+		{"enqueue only", telemetry.InitParams{Tenant: "acme", SchemaVersion: "invoice-v2", Provider: "rules", Discovery: true},
+			[]string{"invx_files_skipped_total{reason=binary,tenant=acme}", "invx_duplicates_suppressed_total{tenant=acme}"},
+			[]string{"invx_attempts_total{outcome=succeeded,provider=rules,tenant=acme}", "invx_commits_total{schema_version=invoice-v2,tenant=acme}"}},
+		{"work", telemetry.InitParams{Tenant: "acme", SchemaVersion: "invoice-v2", Provider: "rules", Work: true},
+			[]string{"invx_attempts_total{outcome=failed,provider=rules,tenant=acme}"},
+			[]string{"invx_files_skipped_total{reason=binary,tenant=acme}", "invx_duplicates_suppressed_total{tenant=acme}"}},
+		{"no tenant", telemetry.InitParams{SchemaVersion: "invoice-v2", Provider: "rules", Discovery: true, Work: true},
+			nil, []string{"invx_attempts_total{outcome=failed,provider=rules,tenant=}"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			reg := prometheus.NewRegistry()
+			m := telemetry.NewMetrics(reg)
+			m.Init(tc.p)
+			got := samples(t, reg)
+			for _, k := range tc.present {
+				if v, ok := got[k]; !ok || v != 0 {
+					t.Errorf("%s = %v (present %v), want 0", k, v, ok)
+				}
+			}
+			for _, k := range tc.absent {
+				if _, ok := got[k]; ok {
+					t.Errorf("%s present, want absent", k)
+				}
+			}
+			for k := range got {
+				if strings.Contains(k, "tenant=}") || strings.HasSuffix(k, "tenant=") {
+					t.Errorf("series with an empty tenant: %s", k)
+				}
+			}
+			// Every skip reason and every outcome is there, no more.
+			n := map[string]int{}
+			for k := range got {
+				n[k[:strings.Index(k, "{")]]++
+			}
+			if tc.p.Discovery && tc.p.Tenant != "" && n["invx_files_skipped_total"] != len(extract.SkipReasons()) {
+				t.Errorf("%d skip series, want %d", n["invx_files_skipped_total"], len(extract.SkipReasons()))
+			}
+			if tc.p.Work && tc.p.Tenant != "" && n["invx_attempts_total"] != 7 {
+				t.Errorf("%d attempt series, want one per outcome (7)", n["invx_attempts_total"])
+			}
+		})
+	}
+}
+
+func TestBuildInfoAndLastSuccess(t *testing.T) {
+	t.Parallel()
+	reg := prometheus.NewRegistry()
+	m := telemetry.NewMetrics(reg)
+	m.SetBuildInfo("", "")
+	got := samples(t, reg)
+	if got["invx_build_info{revision=unknown,version=unknown}"] != 1 {
+		t.Errorf("build info = %v, want one series, unknown/unknown, value 1", got)
+	}
+	// No success yet: absent, not 0 (which would read as 1970).
+	if _, ok := got["invx_last_success_timestamp_seconds{}"]; ok {
+		t.Error("invx_last_success_timestamp_seconds present before any success")
+	}
+	at := time.Date(2026, 11, 30, 2, 0, 0, 500_000_000, time.UTC)
+	m.Succeeded(at)
+	if v := samples(t, reg)["invx_last_success_timestamp_seconds{}"]; v != 1796004000.5 {
+		t.Errorf("last success = %v, want %v", v, 1796004000.5)
+	}
+}
+
+// TestRecordQueueAllTenants checks that the gauges of an all-tenants run
+// name every tenant and no empty one (invx work --all-tenants records its
+// own runs under tenant "").
+func TestRecordQueueAllTenants(t *testing.T) {
+	t.Parallel()
+	_, _, env := run(t)
+	// A run row with the empty tenant, as invx work --all-tenants writes.
+	r := env.Runner(&fakeProvider{ExtractFunc: func(*extract.Request) (*extract.Response, error) {
+		return answer(extracttest.ValidAnswer), nil
+	}})
+	r.Tenant, r.Command, r.RunID = "", "work", "allrun1"
+	if err := r.Begin(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Finish(t.Context(), time.Now(), "completed"); err != nil {
+		t.Fatal(err)
+	}
+	reg := prometheus.NewRegistry()
+	m := telemetry.NewMetrics(reg)
+	if err := m.RecordQueue(t.Context(), env.Store, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]float64{"invx_queue_oldest_age_seconds{tenant=default}": 0, "invx_outbox_pending{tenant=default}": 6}
+	if diff := cmp.Diff(want, samples(t, reg)); diff != "" {
+		t.Errorf("gauges (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"default"}, m.Tenants()); diff != "" {
+		t.Errorf("tenants (-want +got):\n%s", diff)
 	}
 }

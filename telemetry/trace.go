@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"runtime/debug"
 	"strings"
+	"sync"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -39,13 +41,20 @@ func TracingEnabled(env func(string) string) bool {
 // other settings (headers, timeout, TLS, compression) and the sampler and
 // batch settings from the process environment itself.
 //
+// The resource also carries service.version, version (the invx build),
+// unless OTEL_RESOURCE_ATTRIBUTES sets it.
+//
 // When tracing is off it changes nothing and returns a shutdown that does
 // nothing. Otherwise shutdown flushes the spans still buffered, within
-// ctx's deadline, and puts the previous global provider back. The error
-// names the variable that is wrong (an unusable URL, a protocol other than
-// http/protobuf).
-func SetupTracing(ctx context.Context, env func(string) string) (shutdown func(context.Context) error, err error) {
-	tp, err := newTracerProvider(ctx, env)
+// ctx's deadline, and puts the previous global provider back; its error
+// says that spans could not be exported (an unreachable collector), which
+// callers report as a warning, not as a failed run. Export failures during
+// the run are kept for it too, rather than printed by OpenTelemetry's
+// global error handler, so they reach the user once, through the caller's
+// logger. The error of SetupTracing itself names the variable that is
+// wrong (an unusable URL, a protocol other than http/protobuf).
+func SetupTracing(ctx context.Context, env func(string) string, version string) (shutdown func(context.Context) error, err error) {
+	tp, exp, err := newTracerProvider(ctx, env, version)
 	if err != nil || tp == nil {
 		return func(context.Context) error { return nil }, err
 	}
@@ -54,23 +63,55 @@ func SetupTracing(ctx context.Context, env func(string) string) (shutdown func(c
 	return func(ctx context.Context) error {
 		err := tp.Shutdown(ctx)
 		otel.SetTracerProvider(prev)
+		if first := exp.first(); first != nil {
+			// The export error says more than the shutdown's "context
+			// deadline exceeded".
+			err = first
+		}
 		if err != nil {
-			return fmt.Errorf("flush traces: %w", err)
+			return fmt.Errorf("export traces: %w", err)
 		}
 		return nil
 	}, nil
 }
 
-// newTracerProvider builds the SDK provider SetupTracing installs; nil when
-// tracing is off.
-func newTracerProvider(ctx context.Context, env func(string) string) (*sdktrace.TracerProvider, error) {
+// keepErrors is a span exporter that keeps the first export error instead
+// of returning it: the batch span processor hands returned errors to the
+// global OpenTelemetry error handler, which prints them unformatted to
+// stderr, once per batch.
+type keepErrors struct {
+	sdktrace.SpanExporter
+	mu  sync.Mutex
+	err error
+}
+
+func (k *keepErrors) ExportSpans(ctx context.Context, spans []sdktrace.ReadOnlySpan) error {
+	if err := k.SpanExporter.ExportSpans(ctx, spans); err != nil {
+		k.mu.Lock()
+		if k.err == nil {
+			k.err = err
+		}
+		k.mu.Unlock()
+	}
+	return nil
+}
+
+func (k *keepErrors) first() error {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.err
+}
+
+// newTracerProvider builds the SDK provider SetupTracing installs, and its
+// exporter; nil when tracing is off.
+func newTracerProvider(ctx context.Context, env func(string) string, version string) (*sdktrace.TracerProvider, *keepErrors, error) {
 	if !TracingEnabled(env) {
-		return nil, nil
+		return nil, nil, nil
 	}
 	for _, k := range []string{"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"} {
 		if v := strings.TrimSpace(env(k)); v != "" {
 			if v != "http/protobuf" {
-				return nil, fmt.Errorf("%s=%s: invx exports traces over OTLP/HTTP only (http/protobuf)", k, v)
+				return nil, nil, fmt.Errorf("%s=%s: invx exports traces over OTLP/HTTP only (http/protobuf)", k, v)
 			}
 			break
 		}
@@ -80,30 +121,32 @@ func newTracerProvider(ctx context.Context, env func(string) string) (*sdktrace.
 	case tep != "":
 		// A per-signal endpoint is used as it is.
 		if _, err := endpointURL("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", tep); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		opts = append(opts, otlptracehttp.WithEndpointURL(tep))
 	case ep != "":
 		// The generic endpoint is a base URL: traces go to /v1/traces under it.
 		u, err := endpointURL("OTEL_EXPORTER_OTLP_ENDPOINT", ep)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		u.Path = path.Join("/", u.Path, "v1/traces")
 		opts = append(opts, otlptracehttp.WithEndpointURL(u.String()))
 	}
 	exp, err := otlptracehttp.New(ctx, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("create OTLP trace exporter: %w", err)
+		return nil, nil, fmt.Errorf("create OTLP trace exporter: %w", err)
 	}
-	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(attribute.String("service.name", ServiceName)))
+	res, err := resource.Merge(resource.Default(), resource.NewSchemaless(attribute.String("service.name", ServiceName),
+		attribute.String("service.version", version)))
 	if err != nil {
-		return nil, fmt.Errorf("trace resource: %w", err)
+		return nil, nil, fmt.Errorf("trace resource: %w", err)
 	}
 	if res, err = resource.Merge(res, envResource(env)); err != nil {
-		return nil, fmt.Errorf("trace resource: %w", err)
+		return nil, nil, fmt.Errorf("trace resource: %w", err)
 	}
-	return sdktrace.NewTracerProvider(sdktrace.WithBatcher(exp), sdktrace.WithResource(res)), nil
+	kept := &keepErrors{SpanExporter: exp}
+	return sdktrace.NewTracerProvider(sdktrace.WithBatcher(kept), sdktrace.WithResource(res)), kept, nil
 }
 
 func endpointURL(name, v string) (*url.URL, error) {
@@ -133,4 +176,29 @@ func envResource(env func(string) string) *resource.Resource {
 		attrs = append(attrs, attribute.String("service.name", name))
 	}
 	return resource.NewSchemaless(attrs...)
+}
+
+// Revision is the VCS revision invx was built from (with "-dirty" when the
+// work tree had changes), or "unknown" (go test, go run).
+func Revision() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "unknown"
+	}
+	if dirty {
+		rev += "-dirty"
+	}
+	return rev
 }

@@ -66,7 +66,7 @@ func TestSetupTracing(t *testing.T) {
 
 	t.Run("off when unset", func(t *testing.T) {
 		before := otel.GetTracerProvider()
-		shutdown, err := telemetry.SetupTracing(t.Context(), envOf(map[string]string{"OTEL_SERVICE_NAME": "x"}))
+		shutdown, err := telemetry.SetupTracing(t.Context(), envOf(map[string]string{"OTEL_SERVICE_NAME": "x"}), "v9.9.9-test")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +87,7 @@ func TestSetupTracing(t *testing.T) {
 
 	t.Run("bad protocol", func(t *testing.T) {
 		_, err := telemetry.SetupTracing(t.Context(), envOf(map[string]string{
-			"OTEL_EXPORTER_OTLP_ENDPOINT": srv.URL, "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}))
+			"OTEL_EXPORTER_OTLP_ENDPOINT": srv.URL, "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}), "v9.9.9-test")
 		if err == nil {
 			t.Error("OTEL_EXPORTER_OTLP_PROTOCOL=grpc: no error")
 		}
@@ -98,7 +98,7 @@ func TestSetupTracing(t *testing.T) {
 		shutdown, err := telemetry.SetupTracing(t.Context(), envOf(map[string]string{
 			"OTEL_EXPORTER_OTLP_ENDPOINT": srv.URL,
 			"OTEL_RESOURCE_ATTRIBUTES":    "deployment.environment=test%20lab",
-		}))
+		}), "v9.9.9-test")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,8 +135,9 @@ func TestSetupTracing(t *testing.T) {
 				}
 			}
 		}
-		if attrs["service.name"] != telemetry.ServiceName || attrs["deployment.environment"] != "test lab" {
-			t.Errorf("resource = %v, want service.name invx and the OTEL_RESOURCE_ATTRIBUTES", attrs)
+		if attrs["service.name"] != telemetry.ServiceName || attrs["deployment.environment"] != "test lab" ||
+			attrs["service.version"] != "v9.9.9-test" {
+			t.Errorf("resource = %v, want service.name invx, service.version v9.9.9-test and the OTEL_RESOURCE_ATTRIBUTES", attrs)
 		}
 		if len(names) != 1 || names[0] != "invx.run" {
 			t.Errorf("spans = %v, want [invx.run]", names)
@@ -148,7 +149,7 @@ func TestSetupTracing(t *testing.T) {
 		posts = nil
 		mu.Unlock()
 		shutdown, err := telemetry.SetupTracing(t.Context(), envOf(map[string]string{
-			"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": srv.URL + "/v1/traces", "OTEL_SERVICE_NAME": "invx-nightly"}))
+			"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": srv.URL + "/v1/traces", "OTEL_SERVICE_NAME": "invx-nightly"}), "v9.9.9-test")
 		if err != nil {
 			t.Fatal(err)
 		}

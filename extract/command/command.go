@@ -154,8 +154,11 @@ func (*Provider) Name() string { return "command" }
 // transient; a timeout kills the program's process group and is transient
 // (Category "timeout"); any other non-zero exit is permanent (Category
 // "exit"), a program that cannot be started is permanent (Category
-// "config"), and death by a signal invx did not send is transient
-// (Category "signal"). A cancelled ctx is interrupted.
+// "config"), death by a crash signal (SIGSEGV, SIGABRT, SIGBUS, SIGILL,
+// SIGFPE, SIGSYS, SIGTRAP) is permanent (Category "crash": a bug in the
+// program), and death by another signal invx did not send (SIGKILL from the
+// OOM killer, SIGTERM) is transient (Category "signal"). A cancelled ctx is
+// interrupted.
 func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, extract.TransportError(ctx, err)
@@ -226,6 +229,11 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 		case code == ExitTempFail:
 			return nil, &extract.ProviderError{Class: extract.ClassTransient, Category: "tempfail",
 				Msg: fmt.Sprintf("%s exited with status %d (try again later)%s", p.model, code, reason), Err: err}
+		case code < 0 && crashed(exitErr):
+			// A crash is a bug in the program: the same document would
+			// crash it again.
+			return nil, &extract.ProviderError{Class: extract.ClassPermanent, Category: "crash",
+				Msg: fmt.Sprintf("%s crashed: %s%s", p.model, exitErr.String(), reason), Err: err}
 		case code < 0:
 			return nil, &extract.ProviderError{Class: extract.ClassTransient, Category: "signal",
 				Msg: fmt.Sprintf("%s was killed: %s%s", p.model, exitErr.String(), reason), Err: err}

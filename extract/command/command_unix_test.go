@@ -323,6 +323,21 @@ func TestExtractErrors(t *testing.T) {
 			prog:  func(t *testing.T, dir string) string { return script(t, dir, "sig.sh", "kill -TERM $$\nsleep 5\n") },
 			class: extract.ClassTransient, cat: "signal",
 		},
+		{
+			name:  "killed from outside (SIGKILL)",
+			prog:  func(t *testing.T, dir string) string { return script(t, dir, "kill.sh", "kill -KILL $$\nsleep 5\n") },
+			class: extract.ClassTransient, cat: "signal",
+		},
+		{
+			name:  "crashed (SIGSEGV)",
+			prog:  func(t *testing.T, dir string) string { return script(t, dir, "segv.sh", "kill -SEGV $$\nsleep 5\n") },
+			class: extract.ClassPermanent, cat: "crash",
+		},
+		{
+			name:  "aborted (SIGABRT)",
+			prog:  func(t *testing.T, dir string) string { return script(t, dir, "abrt.sh", "kill -ABRT $$\nsleep 5\n") },
+			class: extract.ClassPermanent, cat: "crash",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

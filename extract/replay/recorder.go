@@ -27,7 +27,9 @@ var _ extract.Provider = (*Recorder)(nil)
 
 // NewRecorder returns a Recorder that records inner's answers into dir,
 // creating it if needed. Files already there for the same (job key,
-// attempt) are replaced.
+// attempt) are replaced. Recordings hold model output, which quotes invoice
+// text, so like the database they are the owner's only: folders are
+// created 0700 and files 0600.
 func NewRecorder(inner extract.Provider, dir string) (*Recorder, error) {
 	if inner == nil {
 		return nil, errors.New("record: no provider to record")
@@ -35,7 +37,7 @@ func NewRecorder(inner extract.Provider, dir string) (*Recorder, error) {
 	if dir == "" {
 		return nil, errors.New("record: no folder given")
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return nil, fmt.Errorf("create recording folder: %w", pathReason(err))
 	}
 	return &Recorder{inner: inner, dir: dir}, nil
@@ -96,7 +98,7 @@ func (r *Recorder) write(req *extract.Request, resp *extract.Response, callErr e
 		return err
 	}
 	jobDir := filepath.Join(r.dir, req.JobKey)
-	if err := os.MkdirAll(jobDir, 0o755); err != nil {
+	if err := os.MkdirAll(jobDir, dirMode); err != nil {
 		return err
 	}
 	return writeAtomic(jobDir, strconv.Itoa(req.Attempt)+".json", buf.Bytes())
@@ -118,6 +120,13 @@ func errorRecord(err error) *recordedError {
 	return &recordedError{Class: string(extract.Classify(err)), Message: extract.Truncate(err.Error(), maxMessage)}
 }
 
+// The modes of what a Recorder creates (before the umask, which can only
+// narrow them).
+const (
+	dirMode  = 0o700
+	fileMode = 0o600
+)
+
 // writeAtomic writes name in dir through a temporary file and a rename, so
 // a reader (or a crash) never sees half a file.
 func writeAtomic(dir, name string, b []byte) (err error) {
@@ -134,7 +143,7 @@ func writeAtomic(dir, name string, b []byte) (err error) {
 	if _, err = f.Write(b); err != nil {
 		return err
 	}
-	if err = f.Chmod(0o644); err != nil {
+	if err = f.Chmod(fileMode); err != nil {
 		return err
 	}
 	if err = f.Sync(); err != nil {

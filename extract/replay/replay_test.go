@@ -141,15 +141,13 @@ func TestRecordAndReplay(t *testing.T) {
 	}
 
 	// The folder layout and one error file, as a reviewer would read them.
+	// Recordings quote model output, so like the database they are the
+	// owner's only: folders 0700, files 0600.
+	wantMode(t, dir, 0o700)
 	for _, k := range keys {
+		wantMode(t, filepath.Join(dir, k), 0o700)
 		for _, n := range []string{"1.json", "2.json"} {
-			fi, err := os.Stat(filepath.Join(dir, k, n))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fi.Mode().Perm() != 0o644 {
-				t.Errorf("%s/%s mode = %v, want 0644", k, n, fi.Mode().Perm())
-			}
+			wantMode(t, filepath.Join(dir, k, n), 0o600)
 		}
 		if entries, _ := os.ReadDir(filepath.Join(dir, k)); len(entries) != 2 {
 			t.Errorf("%s holds %d entries, want 2 (no temporary files left)", k, len(entries))
@@ -405,5 +403,17 @@ func TestNew(t *testing.T) {
 	rec, err := replay.NewRecorder(model(), filepath.Join(dir, "new", "folder"))
 	if err != nil || rec.Name() != "fake" {
 		t.Fatalf("NewRecorder = %v, %v", rec, err)
+	}
+}
+
+// wantMode checks the permission bits of path.
+func wantMode(t *testing.T, path string, want os.FileMode) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fi.Mode().Perm(); got != want {
+		t.Errorf("%s mode = %v, want %v", path, got, want)
 	}
 }

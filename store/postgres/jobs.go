@@ -38,7 +38,7 @@ func text(s string) string {
 
 // BeginRun implements store.Store.
 func (s *Store) BeginRun(ctx context.Context, p *store.BeginRunParams) error {
-	_, started, err := clock(ctx, s.pool, p.StartedAt)
+	_, started, err := s.clock(ctx, p.StartedAt)
 	if err != nil {
 		return fmt.Errorf("begin run %s: %w", p.ID, err)
 	}
@@ -61,7 +61,7 @@ func (s *Store) FinishRun(ctx context.Context, p *store.FinishRunParams) error {
 		v := text(string(p.Summary))
 		summary = &v
 	}
-	_, finished, err := clock(ctx, s.pool, p.FinishedAt)
+	_, finished, err := s.clock(ctx, p.FinishedAt)
 	if err != nil {
 		return fmt.Errorf("finish run %s: %w", p.ID, err)
 	}
@@ -78,7 +78,7 @@ func (s *Store) FinishRun(ctx context.Context, p *store.FinishRunParams) error {
 
 // Enqueue implements store.Store.
 func (s *Store) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.EnqueueResult, error) {
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return nil, fmt.Errorf("enqueue: %w", err)
 	}
@@ -144,11 +144,11 @@ func enqueueOne(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store
 	// races another's uncommitted insert of the same key waits for it.
 	err = tx.QueryRow(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
 			source_system, source_path, source_text, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
-			source_encoding)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, NULLIF($14, ''))
+			display_path, source_encoding)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, nullif($14, ''), nullif($15, ''))
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
 		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, d.Text,
-		state, heldReason, prevKey, p.RunID, now, d.Encoding).Scan(&res.JobID)
+		state, heldReason, prevKey, p.RunID, now, d.DisplayPath, d.Encoding).Scan(&res.JobID)
 	switch {
 	case err == nil:
 		res.Outcome = store.EnqueueNew
@@ -243,7 +243,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 	if p.Limit <= 0 {
 		return nil, nil
 	}
-	nowT, now, err := clock(ctx, s.pool, p.Now)
+	nowT, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return nil, fmt.Errorf("claim: %w", err)
 	}
@@ -443,12 +443,15 @@ func grant(ctx context.Context, tx pgx.Tx, p *store.ClaimParams, id int64, recov
 	err := tx.QueryRow(ctx, `UPDATE jobs SET state = 'running', lease_owner = $1, lease_token = lease_token + 1,
 			lease_expires_at = $2, attempts = attempts + 1, lease_recoveries = lease_recoveries + $3, updated_at = $4
 		WHERE id = $5
-		RETURNING tenant, job_key, schema_version, source_path, coalesce(source_text, ''), lease_token, attempts, budget_base`,
+		RETURNING tenant, job_key, schema_version, source_path, coalesce(source_text, ''), lease_token, attempts, budget_base,
+			lease_recoveries - recovery_base`,
 		p.Owner, ms(expires), recoveries, now, id).
-		Scan(&l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &l.Text, &l.Token, &l.AttemptNo, &l.BudgetBase)
+		Scan(&l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &l.Text, &l.Token, &l.AttemptNo, &l.BudgetBase, &l.Recoveries)
 	if err != nil {
 		return nil, err
 	}
+	// Attempts lost to expired leases are not provider attempts.
+	l.BudgetBase += l.Recoveries
 	l.PrevAttempts = l.AttemptNo - 1
 	// The rest needs nothing from each other: one round trip.
 	b := &pgx.Batch{}
@@ -473,7 +476,7 @@ func grant(ctx context.Context, tx pgx.Tx, p *store.ClaimParams, id int64, recov
 
 // Renew implements store.Store.
 func (s *Store) Renew(ctx context.Context, p *store.RenewParams) (time.Time, error) {
-	nowT, _, err := clock(ctx, s.pool, p.Now)
+	nowT, _, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("renew lease of job %d: %w", p.JobID, err)
 	}
@@ -499,7 +502,7 @@ func (s *Store) Commit(ctx context.Context, p *store.CommitParams) (*store.Commi
 	// commitTimeout): the caller learns the outcome rather than guessing.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
 	defer cancel()
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return nil, fmt.Errorf("commit job %s: %w", p.JobKey, err)
 	}
@@ -564,10 +567,11 @@ func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64)
 				AND sources.job_key = j.prev_job_key`, now, p.JobID, p.Tenant)
 	}
 	if !p.Shadow && !out.Existing {
-		for _, ev := range p.Outbox {
+		for i := range p.Outbox {
+			ev := &p.Outbox[i]
 			b.Queue(`INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tenant, event_key) DO NOTHING`,
-				p.Tenant, p.JobKey+":"+ev.ActionID, p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now)
+				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now)
 		}
 	}
 	queueFinishAttempt(b, p.AttemptID, &p.Attempt, now)
@@ -622,15 +626,16 @@ func (s *Store) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams)
 	default:
 		return fmt.Errorf("finish attempt of job %d: bad next state %q", p.JobID, p.State)
 	}
-	_, now, err := clock(ctx, s.pool, p.Now)
+	nowT, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return fmt.Errorf("finish attempt of job %d: %w", p.JobID, err)
 	}
+	next := later(p.NextAttemptAt, p.Now, nowT)
 	err = s.tx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE jobs SET state = $1, lease_owner = NULL, lease_expires_at = NULL,
 				next_attempt_at = $2, last_error_class = $3, last_category = $4, last_error = $5, updated_at = $6
 			WHERE id = $7 AND lease_token = $8 AND state = 'running'`,
-			p.State, nullMS(p.NextAttemptAt), text(p.Attempt.ErrorClass), text(p.Attempt.Category), text(p.Attempt.Message),
+			p.State, nullMS(next), text(p.Attempt.ErrorClass), text(p.Attempt.Category), text(p.Attempt.Message),
 			now, p.JobID, p.Token)
 		if err != nil {
 			return err
@@ -651,7 +656,7 @@ func (s *Store) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams)
 
 // NextAttempt implements store.Store.
 func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (int64, int, error) {
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return 0, 0, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
 	}
@@ -689,7 +694,7 @@ func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int,
 	if p.Alive == nil {
 		return 0, errors.New("reap leases: no Alive function")
 	}
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return 0, fmt.Errorf("reap leases: %w", err)
 	}

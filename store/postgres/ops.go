@@ -43,7 +43,7 @@ func (s *Store) ListJobs(ctx context.Context, p *store.ListJobsParams) ([]*store
 
 // ReleaseHeld implements store.Store.
 func (s *Store) ReleaseHeld(ctx context.Context, p *store.JobActionParams) error {
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return fmt.Errorf("release held job %s: %w", p.JobKey, err)
 	}
@@ -60,7 +60,7 @@ func (s *Store) ReleaseHeld(ctx context.Context, p *store.JobActionParams) error
 
 // Dismiss implements store.Store.
 func (s *Store) Dismiss(ctx context.Context, p *store.JobActionParams) error {
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return fmt.Errorf("dismiss job %s: %w", p.JobKey, err)
 	}
@@ -80,12 +80,13 @@ func (s *Store) Requeue(ctx context.Context, p *store.RequeueParams) (int, error
 	if len(p.Keys) == 0 && len(p.States) == 0 {
 		return 0, errors.New("requeue: name job keys or states")
 	}
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return 0, fmt.Errorf("requeue jobs: %w", err)
 	}
 	var a args
-	q := `UPDATE jobs SET state = 'queued', budget_base = attempts, next_attempt_at = NULL, updated_at = ` + a.add(now) + `
+	q := `UPDATE jobs SET state = 'queued', budget_base = attempts, recovery_base = lease_recoveries, next_attempt_at = NULL,
+			updated_at = ` + a.add(now) + `
 		WHERE tenant = ` + a.add(p.Tenant) + ` AND state IN ('failed', 'rejected') AND source_text IS NOT NULL`
 	if len(p.Keys) > 0 {
 		q += ` AND job_key = ANY(` + a.add(p.Keys) + `)`
@@ -103,7 +104,8 @@ func (s *Store) Requeue(ctx context.Context, p *store.RequeueParams) (int, error
 func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn func(*store.ResultRow) error) error {
 	var a args
 	q := `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, r.result, r.attempt_id, r.run_id, r.shadow,
-			r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path, j.source_digest
+			r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path, j.source_digest,
+			coalesce(j.display_path, '')
 		FROM results r JOIN jobs j ON j.id = r.job_id WHERE true`
 	if p.Tenant != "" {
 		q += ` AND r.tenant = ` + a.add(p.Tenant)
@@ -131,7 +133,7 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 		var body string
 		var committed *int64
 		if err := rows.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &r.Shadow,
-			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest); err != nil {
+			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest, &r.DisplayPath); err != nil {
 			return fmt.Errorf("list results: %w", interpret(err))
 		}
 		r.JSON, r.CommittedAt = []byte(body), fromMS(committed)
@@ -329,7 +331,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, p *store.ClaimOutboxParams) ([]
 	if p.Limit <= 0 {
 		return nil, nil
 	}
-	nowT, now, err := clock(ctx, s.pool, p.Now)
+	nowT, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return nil, fmt.Errorf("claim outbox events: %w", err)
 	}
@@ -379,17 +381,21 @@ func (s *Store) FinishOutbox(ctx context.Context, p *store.FinishOutboxParams) e
 		return fmt.Errorf("finish outbox event %d: bad state %q", p.ID, p.State)
 	}
 	var delivered *int64
-	if p.State == store.OutboxDelivered {
-		_, now, err := clock(ctx, s.pool, p.Now)
+	next := p.NextTryAt
+	if p.State == store.OutboxDelivered || !next.IsZero() {
+		nowT, now, err := s.clock(ctx, p.Now)
 		if err != nil {
 			return fmt.Errorf("finish outbox event %d: %w", p.ID, err)
 		}
-		delivered = &now
+		next = later(next, p.Now, nowT)
+		if p.State == store.OutboxDelivered {
+			delivered = &now
+		}
 	}
 	tag, err := s.pool.Exec(ctx, `UPDATE outbox SET state = $1, next_try_at = $2, last_error = $3, delivered_at = $4,
 			lease_owner = NULL, lease_expires_at = NULL
 		WHERE id = $5 AND lease_token = $6 AND state = 'pending'`,
-		p.State, nullMS(p.NextTryAt), text(p.Error), delivered, p.ID, p.Token)
+		p.State, nullMS(next), text(p.Error), delivered, p.ID, p.Token)
 	if err != nil {
 		return fmt.Errorf("finish outbox event %d: %w", p.ID, interpret(err))
 	}

@@ -6,14 +6,16 @@
 //
 // # Time
 //
-// Leases, retry times and outbox delivery times are Unix milliseconds, as in
-// the SQLite driver. They are computed from the Now that invx passes in each
-// call: the clock of the worker's host, not the database's. Hosts sharing a
-// database must therefore keep their clocks in sync (NTP); leases are long
-// (a minute by default, renewed every third of that) next to any skew NTP
-// leaves. Where a call's Now is the zero time, the driver reads the
-// database's clock instead (clock_timestamp(), in milliseconds), so a caller
-// can opt into one clock for every host.
+// Every stored time (leases, retry times, job and attempt times, commit
+// times, runs, outbox and skipped-input times) is Unix milliseconds, as in
+// the SQLite driver, and comes from the database's clock
+// (clock_timestamp()), not from the Now a call passes: workers on hosts whose
+// clocks disagree then still write one timeline, so a lease is as long as
+// asked and an incremental export (committed_at >= since) misses nothing. A
+// time a caller computed on its own clock (a retry time: its now plus a
+// delay) keeps its distance from the call's Now. Times a caller asks about
+// (Since, Before) are taken as given. Tests that move time open the store
+// WithCallerClock.
 //
 // # Connections
 //
@@ -29,8 +31,12 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
+	"net"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -57,13 +63,23 @@ const maxTxTries = 5
 type Store struct {
 	pool *pgxpool.Pool
 	name string // host/database, for error messages (never the password)
+	// callerClock keeps each call's Now instead of the database's clock.
+	callerClock bool
 }
+
+// Option configures Open.
+type Option func(*Store)
+
+// WithCallerClock makes the store use the Now each call passes, where it is
+// not the zero time, instead of the database's clock: for tests that move
+// time (the conformance suite). Never for workers on several hosts.
+func WithCallerClock() Option { return func(s *Store) { s.callerClock = true } }
 
 var _ store.Store = (*Store)(nil)
 
 // Open connects to the database named by dsn (a postgres:// URL or a
 // keyword/value string) and applies pending migrations.
-func Open(ctx context.Context, dsn string) (*Store, error) {
+func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		// pgx redacts the password in its parse errors.
@@ -73,6 +89,9 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		cfg.ConnConfig.RuntimeParams["application_name"] = "invx"
 	}
 	s := &Store{name: fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database)}
+	for _, o := range opts {
+		o(s)
+	}
 	s.pool, err = pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres store %s: %w", s.name, err)
@@ -176,6 +195,10 @@ func retryable(err error) bool {
 }
 
 // interpret is the one place where PostgreSQL errors become store errors.
+// Connection loss, a server shutting down or starting up, and the two
+// errors after which PostgreSQL asks for the transaction to be run again
+// are store.ErrTransient; everything else (constraints, syntax, ...) is
+// returned as it is: a bug, not something a retry fixes.
 func interpret(err error) error {
 	if err == nil {
 		return nil
@@ -185,14 +208,56 @@ func interpret(err error) error {
 	}
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) {
-		switch pe.Code {
-		case codeSerialization:
-			return fmt.Errorf("concurrent update, try again: %w", err)
-		case codeDeadlock:
-			return fmt.Errorf("deadlock with another invx process, try again: %w", err)
+		switch {
+		case pe.Code == codeSerialization:
+			return store.Transient(fmt.Errorf("concurrent update, try again: %w", err))
+		case pe.Code == codeDeadlock:
+			return store.Transient(fmt.Errorf("deadlock with another invx process, try again: %w", err))
+		case transientCode(pe.Code):
+			return store.Transient(err)
 		}
+		// The server answered: a refused login, a constraint or a syntax
+		// error inside a connect error is not connection loss.
+		return err
+	}
+	if connectionLost(err) {
+		return store.Transient(err)
 	}
 	return err
+}
+
+// transientCode reports SQLSTATEs that mean the server cannot serve this
+// connection now but may soon: class 08 (connection exception), 57P01
+// admin_shutdown (pg_terminate_backend, a fast shutdown), 57P02
+// crash_shutdown, 57P03 cannot_connect_now (starting up or in recovery),
+// 53300 too_many_connections, and the two retry codes.
+func transientCode(code string) bool {
+	switch code {
+	case codeSerialization, codeDeadlock, "57P01", "57P02", "57P03", "53300":
+		return true
+	}
+	return strings.HasPrefix(code, "08")
+}
+
+// connectionLost reports errors of the connection itself, before or
+// without any answer from the server: a failed dial, a socket closed under
+// a query, a connection pgx had already closed.
+func connectionLost(err error) bool {
+	var ce *pgconn.ConnectError
+	var ne net.Error
+	switch {
+	case errors.As(err, &ce), errors.Is(err, pgconn.ErrConnClosed),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		return true
+	case errors.As(err, &ne):
+		// A socket error (net.OpError) or a network timeout; a cancelled
+		// context is the caller's, never the database's.
+		return !errors.Is(err, context.Canceled)
+	}
+	// pgx reports a connection it closed after a failure this way without
+	// a sentinel to match.
+	return strings.Contains(err.Error(), "conn closed")
 }
 
 // querier is what both the pool and a transaction offer.
@@ -206,18 +271,28 @@ type querier interface {
 // not the transaction's start (now()).
 const clockSQL = `(extract(epoch from clock_timestamp()) * 1000)::bigint`
 
-// clock resolves a call's Now: t itself (the worker's clock, what invx
-// passes), or the database's clock when t is zero. It returns the time and
-// the same instant in Unix milliseconds.
-func clock(ctx context.Context, q querier, t time.Time) (time.Time, int64, error) {
-	if !t.IsZero() {
+// clock resolves a call's Now (t): the database's clock or, WithCallerClock,
+// t itself unless it is zero. It returns the time and the same instant in
+// Unix milliseconds.
+func (s *Store) clock(ctx context.Context, t time.Time) (time.Time, int64, error) {
+	if s.callerClock && !t.IsZero() {
 		return t, t.UnixMilli(), nil
 	}
 	var v int64
-	if err := q.QueryRow(ctx, `SELECT `+clockSQL).Scan(&v); err != nil {
+	if err := s.pool.QueryRow(ctx, `SELECT `+clockSQL).Scan(&v); err != nil {
 		return t, 0, fmt.Errorf("read database clock: %w", interpret(err))
 	}
 	return time.UnixMilli(v).UTC(), v, nil
+}
+
+// later moves t, a time the caller computed on its own clock, whose now was
+// callerNow, to the same distance from now (the store's clock): a retry
+// "in 30s" stays 30s away however far the caller's clock is off.
+func later(t, callerNow, now time.Time) time.Time {
+	if t.IsZero() || callerNow.IsZero() {
+		return t
+	}
+	return now.Add(t.Sub(callerNow))
 }
 
 // ms is t in Unix milliseconds, 0 for the zero time (as in store/sqlite).

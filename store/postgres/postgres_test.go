@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -110,7 +111,14 @@ func migrationRows(t *testing.T, s *postgres.Store) int {
 func TestConformance(t *testing.T) {
 	t.Parallel()
 	adminDSN(t)
-	storetest.Exercise(t, func(t *testing.T) store.Store { return open(t, freshDB(t)) })
+	// The suite moves time through each call's Now.
+	storetest.Exercise(t, func(t *testing.T) store.Store {
+		s, err := postgres.Open(context.Background(), freshDB(t), postgres.WithCallerClock())
+		if err != nil {
+			t.Fatalf("open: %v", err)
+		}
+		return s
+	})
 }
 
 // The numbering rule of store.LoadMigrations is checked here, without a
@@ -433,4 +441,212 @@ func TestProcessesShareOneQueue(t *testing.T) {
 	if p.Total() != 0 {
 		t.Fatalf("pending after the run: %+v", p)
 	}
+}
+
+// Migration 004 on PostgreSQL, as store/sqlite's TestMigrationRewritesEventKeys:
+// action events move under "action:", and the invoice.committed events an
+// action id "invoice.committed" displaced are published.
+func TestMigrationRewritesEventKeys(t *testing.T) {
+	t.Parallel()
+	dsn := freshDB(t)
+	ctx := context.Background()
+	ms, err := store.LoadMigrations(os.DirFS("migrations"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec := func(q string, a ...any) {
+		t.Helper()
+		if _, err := conn.Exec(ctx, q, a...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`)
+	for _, m := range ms[:3] {
+		exec(m.SQL)
+		exec(`INSERT INTO schema_migrations VALUES ($1, $2, 0)`, m.Version, m.Name)
+	}
+	a, b, c := strings.Repeat("a", 64), strings.Repeat("b", 64), strings.Repeat("c", 64)
+	for i, k := range []string{a, b, c} {
+		id := i + 1
+		exec(`INSERT INTO jobs (id, tenant, job_key, transformation, schema_version, source_digest, source_system,
+			source_path, state, result_id, created_at, updated_at)
+			VALUES ($1, 'acme', $2, 'invoice-summary', 'invoice-summary-v1', 'd', 'fs', $3, 'succeeded', $1, 1, 1)`, id, k, k[:1]+".txt")
+		exec(`INSERT INTO results (id, tenant, job_key, job_id, schema_version, result, attempt_id, run_id, committed_at)
+			VALUES ($1, 'acme', $2, $1, 'invoice-summary-v1', '{"schema_version":"invoice-summary-v1","title":"T"}', 1, 'r', 5000)`, id, k)
+	}
+	exec(`UPDATE results SET superseded_by = 1 WHERE id = 3`)
+	for _, o := range []struct{ key, job, action, kind string }{
+		{a + ":x", a, "x", "review_tax"},
+		{a + ":action:x", a, "action:x", "contact_supplier"},
+		{a + ":invoice.committed", a, "invoice.committed", "invoice.committed"},
+		{b + ":invoice.committed", b, "invoice.committed", "verify_purchase_order"},
+		{c + ":invoice.committed", c, "invoice.committed", "review_tax"},
+	} {
+		exec(`INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
+			VALUES ('acme', $1, $2::text, (SELECT id FROM results WHERE job_key = $2::text), $3, $4, '{}', 5000)`, o.key, o.job, o.action, o.kind)
+	}
+	conn.Close(ctx)
+
+	s := open(t, dsn)
+	defer s.Close()
+	rows, err := s.Pool().Query(ctx, `SELECT event_key, action_id, kind, state, created_at, payload FROM outbox ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	var restored string
+	var key, action, kind, state, payload string
+	var created int64
+	if _, err := pgx.ForEachRow(rows, []any{&key, &action, &kind, &state, &created, &payload}, func() error {
+		got = append(got, fmt.Sprintf("%s%s %s %s %s %d", key[:1], key[64:], action, kind, state, created))
+		if key == b+":invoice.committed" {
+			restored = payload
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"a:action:x x review_tax pending 5000",
+		"a:action:action:x action:x contact_supplier pending 5000",
+		"a:invoice.committed invoice.committed invoice.committed pending 5000",
+		"b:action:invoice.committed invoice.committed verify_purchase_order pending 5000",
+		"c:action:invoice.committed invoice.committed review_tax pending 5000",
+		"b:invoice.committed invoice.committed invoice.committed pending 5000",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("outbox after migration:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var p struct {
+		Event         string            `json:"event"`
+		Tenant        string            `json:"tenant"`
+		JobKey        string            `json:"job_key"`
+		SchemaVersion string            `json:"schema_version"`
+		SourcePath    string            `json:"source_path"`
+		Result        map[string]string `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(restored), &p); err != nil {
+		t.Fatalf("restored payload %q: %v", restored, err)
+	}
+	if p.Event != "invoice.committed" || p.Tenant != "acme" || p.JobKey != b || p.SchemaVersion != "invoice-summary-v1" ||
+		p.SourcePath != "b.txt" || p.Result["title"] != "T" {
+		t.Fatalf("restored payload = %s", restored)
+	}
+}
+
+// A worker whose clock is an hour behind the database's still stores
+// database times (issue 10, item 15): results, jobs, attempts, runs, the
+// outbox and skipped inputs are dated by the database, so an incremental
+// export (committed at or after its last run) sees every commit, and a retry
+// delay stays a delay.
+func TestSkewedWorkerClockStoresDatabaseTime(t *testing.T) {
+	t.Parallel()
+	s := open(t, freshDB(t))
+	defer s.Close()
+	ctx := context.Background()
+	worker := func() time.Time { return time.Now().Add(-time.Hour) } // the skewed host
+	dbNow := func() time.Time {
+		t.Helper()
+		var v time.Time
+		if err := s.Pool().QueryRow(ctx, `SELECT now()`).Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	near := func(what string, got, want time.Time) {
+		t.Helper()
+		if d := got.Sub(want); d < -time.Minute || d > time.Minute {
+			t.Errorf("%s = %v, want within a minute of %v (off by %v)", what, got, want, d)
+		}
+	}
+	start := dbNow()
+	if err := s.BeginRun(ctx, &store.BeginRunParams{ID: "r", Tenant: "t1", Command: "run", StartedAt: worker()}); err != nil {
+		t.Fatal(err)
+	}
+	a, b := storetest.Doc("t1", "a.txt", "alpha"), storetest.Doc("t1", "b.txt", "beta")
+	if _, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "r", Transformation: "invoice-summary",
+		SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: []store.Document{a, b}, Now: worker()}); err != nil {
+		t.Fatal(err)
+	}
+	ls, err := s.Claim(ctx, &store.ClaimParams{Tenant: "t1", Owner: "w", RunID: "r", Limit: 2, LeaseFor: time.Minute, Now: worker()})
+	if err != nil || len(ls) != 2 {
+		t.Fatalf("claim: %d leases, %v", len(ls), err)
+	}
+	near("lease expiry", ls[0].ExpiresAt, start.Add(time.Minute))
+	byKey := map[string]*store.Lease{ls[0].JobKey: ls[0], ls[1].JobKey: ls[1]}
+	la, lb := byKey[a.JobKey], byKey[b.JobKey]
+	if _, err := s.Commit(ctx, &store.CommitParams{JobID: la.JobID, Tenant: "t1", JobKey: a.JobKey, Token: la.Token,
+		AttemptID: la.AttemptID, RunID: "r", SchemaVersion: "invoice-summary-v1", Result: []byte(`{}`),
+		Outbox:  []store.OutboxInput{{ActionID: store.EventCommitted, Kind: store.EventCommitted, Payload: []byte(`{}`)}},
+		Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded}, Now: worker()}); err != nil {
+		t.Fatal(err)
+	}
+	wnow := worker()
+	if err := s.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: lb.JobID, Token: lb.Token, AttemptID: lb.AttemptID,
+		State: store.StateRetryWait, NextAttemptAt: wnow.Add(30 * time.Minute),
+		Attempt: store.AttemptInfo{Outcome: store.OutcomeRetry}, Now: wnow}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RecordSkipped(ctx, &store.RecordSkippedParams{Tenant: "t1", SourceSystem: "fs", Path: "c.txt",
+		Reason: "binary", Now: worker()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.FinishRun(ctx, &store.FinishRunParams{ID: "r", Status: "completed", FinishedAt: worker()}); err != nil {
+		t.Fatal(err)
+	}
+	end := dbNow()
+
+	res, err := s.GetResult(ctx, "t1", a.JobKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near("committed_at", res.CommittedAt, end)
+	// export --since: what an export started just before this commit asks.
+	var seen []string
+	if err := s.ListResults(ctx, &store.ListResultsParams{Tenant: "t1", Since: start.Add(-time.Second)}, func(r *store.ResultRow) error {
+		seen = append(seen, r.JobKey)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 1 || seen[0] != a.JobKey {
+		t.Errorf("results since the export's start = %d, want the one committed", len(seen))
+	}
+	for _, k := range []string{a.JobKey, b.JobKey} {
+		j, err := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		near("created_at of "+j.SourcePath, j.CreatedAt, end)
+		near("updated_at of "+j.SourcePath, j.UpdatedAt, end)
+		atts, err := s.ListAttempts(ctx, j.ID)
+		if err != nil || len(atts) != 1 {
+			t.Fatalf("attempts of %s: %d, %v", j.SourcePath, len(atts), err)
+		}
+		near("attempt started_at of "+j.SourcePath, atts[0].StartedAt, end)
+		near("attempt finished_at of "+j.SourcePath, atts[0].FinishedAt, end)
+		if k == b.JobKey {
+			near("next_attempt_at (a 30m delay)", j.NextAttemptAt, end.Add(30*time.Minute))
+		}
+	}
+	evs, err := s.ListOutbox(ctx, "t1", a.JobKey)
+	if err != nil || len(evs) != 1 {
+		t.Fatalf("outbox: %d, %v", len(evs), err)
+	}
+	near("outbox created_at", evs[0].CreatedAt, end)
+	sk, err := s.ListSkipped(ctx, &store.ListSkippedParams{Tenant: "t1"})
+	if err != nil || len(sk) != 1 {
+		t.Fatalf("skipped: %d, %v", len(sk), err)
+	}
+	near("skipped first_seen", sk[0].FirstSeen, end)
+	var started, finished int64
+	if err := s.Pool().QueryRow(ctx, `SELECT started_at, finished_at FROM runs WHERE id = 'r'`).Scan(&started, &finished); err != nil {
+		t.Fatal(err)
+	}
+	near("run started_at", time.UnixMilli(started), end)
+	near("run finished_at", time.UnixMilli(finished), end)
 }

@@ -11,7 +11,7 @@ import (
 
 // RecordSkipped implements store.Store.
 func (s *Store) RecordSkipped(ctx context.Context, p *store.RecordSkippedParams) error {
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return fmt.Errorf("record skipped input %s: %w", p.Path, err)
 	}
@@ -30,7 +30,7 @@ func (s *Store) RecordSkipped(ctx context.Context, p *store.RecordSkippedParams)
 
 // DismissSkipped implements store.Store.
 func (s *Store) DismissSkipped(ctx context.Context, p *store.DismissSkippedParams) error {
-	_, now, err := clock(ctx, s.pool, p.Now)
+	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
 		return fmt.Errorf("dismiss skipped input %s: %w", p.Path, err)
 	}

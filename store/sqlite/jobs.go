@@ -124,11 +124,11 @@ func enqueueOne(ctx context.Context, tx *sql.Tx, p *store.EnqueueParams, d *stor
 	// prior SELECT, so concurrent enqueuers cannot both insert.
 	err = tx.QueryRowContext(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
 			source_system, source_path, source_text, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
-			source_encoding)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULLIF(?, ''))
+			display_path, source_encoding)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''))
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
 		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, d.Text,
-		state, heldReason, prevKey, p.RunID, now, now, d.Encoding).Scan(&res.JobID)
+		state, heldReason, prevKey, p.RunID, now, now, d.DisplayPath, d.Encoding).Scan(&res.JobID)
 	switch {
 	case err == nil:
 		res.Outcome = store.EnqueueNew
@@ -371,12 +371,15 @@ func grant(ctx context.Context, tx *sql.Tx, p *store.ClaimParams, id int64, reco
 	err := tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_token = lease_token + 1,
 			lease_expires_at = ?, attempts = attempts + 1, lease_recoveries = lease_recoveries + ?, updated_at = ?
 		WHERE id = ?
-		RETURNING tenant, job_key, schema_version, source_path, source_text, lease_token, attempts, budget_base`,
+		RETURNING tenant, job_key, schema_version, source_path, source_text, lease_token, attempts, budget_base,
+			lease_recoveries - recovery_base`,
 		p.Owner, ms(expires), boolInt(recovered), now, id).
-		Scan(&l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &text, &l.Token, &l.AttemptNo, &l.BudgetBase)
+		Scan(&l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &text, &l.Token, &l.AttemptNo, &l.BudgetBase, &l.Recoveries)
 	if err != nil {
 		return nil, err
 	}
+	// Attempts lost to expired leases are not provider attempts.
+	l.BudgetBase += l.Recoveries
 	l.Text = text.String
 	l.PrevAttempts = l.AttemptNo - 1
 	if l.PrevAttempts > 0 {
@@ -555,10 +558,11 @@ func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.C
 		}
 	}
 	if !p.Shadow && !out.Existing {
-		for _, ev := range p.Outbox {
+		for i := range p.Outbox {
+			ev := &p.Outbox[i]
 			if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
-				p.Tenant, p.JobKey+":"+ev.ActionID, p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now); err != nil {
+				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now); err != nil {
 				return nil, fmt.Errorf("insert outbox event %s: %w", ev.ActionID, err)
 			}
 		}

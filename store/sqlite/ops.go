@@ -84,7 +84,8 @@ func (s *Store) Dismiss(ctx context.Context, p *store.JobActionParams) error {
 
 // Requeue implements store.Store.
 func (s *Store) Requeue(ctx context.Context, p *store.RequeueParams) (int, error) {
-	q := `UPDATE jobs SET state = 'queued', budget_base = attempts, next_attempt_at = NULL, updated_at = ?
+	q := `UPDATE jobs SET state = 'queued', budget_base = attempts, recovery_base = lease_recoveries, next_attempt_at = NULL,
+			updated_at = ?
 		WHERE tenant = ? AND state IN ('failed', 'rejected') AND source_text IS NOT NULL`
 	args := []any{ms(p.Now), p.Tenant}
 	switch {
@@ -112,7 +113,8 @@ func (s *Store) Requeue(ctx context.Context, p *store.RequeueParams) (int, error
 // ListResults implements store.Store.
 func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn func(*store.ResultRow) error) error {
 	q := `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, r.result, r.attempt_id, r.run_id, r.shadow,
-			r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path, j.source_digest
+			r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path, j.source_digest,
+			coalesce(j.display_path, '')
 		FROM results r JOIN jobs j ON j.id = r.job_id WHERE 1 = 1`
 	var args []any
 	if p.Tenant != "" {
@@ -145,7 +147,7 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 		var shadow int
 		var committed sql.NullInt64
 		if err := rows.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &shadow,
-			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest); err != nil {
+			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest, &r.DisplayPath); err != nil {
 			return fmt.Errorf("list results: %w", err)
 		}
 		r.JSON, r.Shadow, r.CommittedAt = []byte(body), shadow != 0, fromMS(committed)

@@ -184,12 +184,19 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 		}
 	}()
 	if err := fn(tx); err != nil {
+		if busy(err) {
+			return store.Transient(err)
+		}
 		return err
 	}
 	return interpret(tx.Commit())
 }
 
 // interpret is the one place where SQLite errors become store errors.
+// SQLITE_BUSY and SQLITE_LOCKED (with their extended codes) that outlived
+// the busy timeout are store.ErrTransient: another process held the write
+// lock too long, and the transaction was rolled back whole. Everything else
+// (constraints, a full disk, a corrupt file) is returned as it is.
 func interpret(err error) error {
 	if err == nil {
 		return nil
@@ -197,5 +204,29 @@ func interpret(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return store.ErrNotFound
 	}
+	if busy(err) {
+		return store.Transient(err)
+	}
 	return err
+}
+
+// busy reports SQLITE_BUSY or SQLITE_LOCKED anywhere in err's chain.
+func busy(err error) bool {
+	var se interface{ Code() int }
+	return errors.As(err, &se) && transientCode(se.Code())
+}
+
+// Primary result codes (https://sqlite.org/rescode.html); an extended code
+// carries its primary code in the low byte.
+const (
+	codeBusy   = 5
+	codeLocked = 6
+)
+
+func transientCode(code int) bool {
+	switch code & 0xff {
+	case codeBusy, codeLocked:
+		return true
+	}
+	return false
 }

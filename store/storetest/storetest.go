@@ -45,12 +45,14 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"ConcurrentClaimers", testConcurrentClaimers},
 		{"ConcurrentCommitsIsolateStale", testConcurrentCommitsIsolateStale},
 		{"ReapDeadOwners", testReap},
+		{"RecoveriesKeepTheAttemptBudget", testRecoveryBudget},
 		{"ShadowPublishesNothing", testShadow},
 		{"GetJobByPrefixAndPath", testGetJob},
 		{"AcceptHeldSupersedes", testAcceptHeld},
 		{"DismissAndRequeue", testDismissRequeue},
 		{"OutboxClaimIsFenced", testOutboxClaim},
 		{"OutboxRequeueFailed", testOutboxRequeue},
+		{"OutboxKeysNeverCollide", testOutboxKeys},
 		{"PruneKeepsKeys", testPrune},
 		{"FairAcrossTenants", testFairness},
 		{"MaxPerTenant", testMaxPerTenant},
@@ -59,6 +61,8 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"SkippedDismissAndReopen", testSkippedDismiss},
 		{"SkippedClearedByEnqueue", testSkippedCleared},
 		{"EncodingKeptOnJob", testEncoding},
+		{"DisplayPathAndFindJobs", testFindJobs},
+		{"GetResultsByID", testGetResults},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -206,7 +210,8 @@ func testCommit(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	eq(t, "outbox rows", len(ev), 2)
-	eq(t, "event key", ev[0].EventKey, d.JobKey+":a1")
+	eq(t, "event key", ev[0].EventKey, d.JobKey+":action:a1")
+	eq(t, "commit event key", ev[1].EventKey, d.JobKey+":invoice.committed")
 	eq(t, "event state", ev[0].State, "pending")
 	st := state(t, s, "t1", d.JobKey)
 	eq(t, "state", st.State, store.StateSucceeded)
@@ -1027,4 +1032,171 @@ func testEncoding(t *testing.T, s store.Store) {
 		got[j.SourcePath] = j.SourceEncoding
 	}
 	eq(t, "listed encoding", fmt.Sprint(got), fmt.Sprint(map[string]string{"cp.txt": "windows-1252", "plain.txt": ""}))
+}
+
+// Whatever ids a provider gives its action items, every event of a commit
+// gets its own key: none is dropped as a duplicate.
+func testOutboxKeys(t *testing.T, s store.Store) {
+	d := Doc("t1", "a.txt", "alpha")
+	enqueue(t, s, "t1", store.OnChangeHold, d)
+	l := claim(t, s, "t1", "w", 1, t0)[0]
+	evs := []store.OutboxInput{
+		{ActionID: "invoice.committed", Kind: "verify_purchase_order", Payload: []byte(`{"n":1}`)},
+		{ActionID: "x", Kind: "review_tax", Payload: []byte(`{"n":2}`)},
+		{ActionID: "action:x", Kind: "contact_supplier", Payload: []byte(`{"n":3}`)},
+		{ActionID: store.EventCommitted, Kind: store.EventCommitted, Payload: []byte(`{"n":4}`)},
+	}
+	if _, err := commit(s, l, t0, evs...); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, e := range got {
+		keys = append(keys, e.EventKey[len(d.JobKey):]+" "+e.ActionID+" "+e.Kind+" "+string(e.Payload))
+	}
+	eqSlice(t, "events", keys, []string{
+		`:action:invoice.committed invoice.committed verify_purchase_order {"n":1}`,
+		`:action:x x review_tax {"n":2}`,
+		`:action:action:x action:x contact_supplier {"n":3}`,
+		`:invoice.committed invoice.committed invoice.committed {"n":4}`,
+	})
+}
+
+// Leases lost to crashed or stalled workers do not use up the job's
+// provider-attempt budget (AttemptNo - BudgetBase); they are counted apart
+// (Recoveries), and both budgets start again when a person requeues the job.
+func testRecoveryBudget(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	d := Doc("t1", "a.txt", "alpha")
+	enqueue(t, s, "t1", store.OnChangeHold, d)
+	type budget struct{ attemptNo, inBudget, recoveries int }
+	of := func(l *store.Lease) budget { return budget{l.AttemptNo, l.AttemptNo - l.BudgetBase, l.Recoveries} }
+	now := t0
+	var l *store.Lease
+	for i := range 4 { // a first lease, then three takeovers of expired ones
+		ls := claim(t, s, "t1", fmt.Sprintf("crashed-%d", i), 1, now)
+		eq(t, fmt.Sprintf("claim %d", i), len(ls), 1)
+		l = ls[0]
+		eq(t, fmt.Sprintf("claim %d", i), of(l), budget{i + 1, 1, i})
+		eq(t, fmt.Sprintf("claim %d recovered", i), l.Recovered, i > 0)
+		now = now.Add(2 * time.Minute)
+	}
+	// The fourth holder reaches the provider: a transient failure.
+	if err := s.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+		State: store.StateRetryWait, NextAttemptAt: now, Attempt: store.AttemptInfo{Outcome: store.OutcomeRetry}, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	l = claim(t, s, "t1", "w", 1, now)[0]
+	eq(t, "after a provider attempt", of(l), budget{5, 2, 3})
+	job, err := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: d.JobKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "lease recoveries", job.LeaseRecoveries, 3)
+	eq(t, "attempts", job.Attempts, 5)
+	if err := s.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+		State: store.StateFailed, Attempt: store.AttemptInfo{Outcome: store.OutcomeFailed}, Now: now}); err != nil {
+		t.Fatal(err)
+	}
+	// A person requeues it: fresh budgets for both.
+	if n, err := s.Requeue(ctx, &store.RequeueParams{Tenant: "t1", Keys: []string{d.JobKey}, Now: now}); err != nil || n != 1 {
+		t.Fatalf("requeue: %d, %v", n, err)
+	}
+	eq(t, "after requeue", of(claim(t, s, "t1", "crashed-again", 1, now)[0]), budget{6, 1, 0})
+	eq(t, "recovered after requeue", of(claim(t, s, "t1", "w", 1, now.Add(2*time.Minute))[0]), budget{7, 1, 1})
+}
+
+// Two nightly folders hold the same relative name with different texts: the
+// source identity (source system, relative path) stays as it was, the
+// display path tells them apart, and FindJobs lists every job a reference
+// may mean, by exact path or by prefix (for completion), per tenant.
+func testFindJobs(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	a := Doc("t1", "a.txt", "alpha night 1")
+	a.SourceSystem, a.DisplayPath = "fs:/in/night1", "in/night1/a.txt"
+	b := Doc("t1", "a.txt", "alpha night 2")
+	b.SourceSystem, b.DisplayPath = "fs:/in/night2", "in/night2/a.txt"
+	old := Doc("t1", "old.txt", "enqueued before display paths")
+	other := Doc("t2", "a.txt", "alpha night 1")
+	other.DisplayPath = "in/night1/a.txt"
+	enqueue(t, s, "t1", store.OnChangeHold, a, b, old)
+	enqueue(t, s, "t2", store.OnChangeHold, other)
+
+	keys := func(jobs []*store.Job) []string {
+		out := make([]string, len(jobs))
+		for i, j := range jobs {
+			out[i] = j.JobKey
+		}
+		return out
+	}
+	find := func(p store.FindJobsParams) []*store.Job {
+		t.Helper()
+		jobs, err := s.FindJobs(ctx, &p)
+		if err != nil {
+			t.Fatalf("find %+v: %v", p, err)
+		}
+		return jobs
+	}
+	j, err := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: a.JobKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "display path", j.DisplayPath, "in/night1/a.txt")
+	eq(t, "source path", j.SourcePath, "a.txt")
+
+	// Newest first.
+	eqSlice(t, "jobs at a.txt", keys(find(store.FindJobsParams{Tenant: "t1", Path: "a.txt"})), []string{b.JobKey, a.JobKey})
+	eqSlice(t, "jobs at in/night2/a.txt", keys(find(store.FindJobsParams{Tenant: "t1", Path: "in/night2/a.txt"})), []string{b.JobKey})
+	eqSlice(t, "jobs at old.txt", keys(find(store.FindJobsParams{Tenant: "t1", Path: "old.txt"})), []string{old.JobKey})
+	eq(t, "old job's display path", find(store.FindJobsParams{Tenant: "t1", Path: "old.txt"})[0].DisplayPath, "")
+	eq(t, "no match", len(find(store.FindJobsParams{Tenant: "t1", Path: "in/night3/a.txt"})), 0)
+	eq(t, "held only", len(find(store.FindJobsParams{Tenant: "t1", Path: "a.txt", States: []string{store.StateHeld}})), 0)
+	eq(t, "queued", len(find(store.FindJobsParams{Tenant: "t1", Path: "a.txt", States: []string{store.StateQueued}})), 2)
+
+	// Prefixes: of a display path, of a key; capped; per tenant.
+	eqSlice(t, "prefix in/night1/", keys(find(store.FindJobsParams{Tenant: "t1", Prefix: "in/night1/"})), []string{a.JobKey})
+	eqSlice(t, "prefix in/", keys(find(store.FindJobsParams{Tenant: "t1", Prefix: "in/"})), []string{a.JobKey, b.JobKey})
+	eqSlice(t, "key prefix", keys(find(store.FindJobsParams{Tenant: "t1", Prefix: b.JobKey[:3]})), []string{b.JobKey})
+	eq(t, "limit", len(find(store.FindJobsParams{Tenant: "t1", Prefix: "", Limit: 2})), 2)
+	eq(t, "everything", len(find(store.FindJobsParams{Tenant: "t1", Prefix: ""})), 3)
+	eq(t, "other tenant", len(find(store.FindJobsParams{Tenant: "t2", Prefix: "in/"})), 1)
+	eq(t, "no prefix match", len(find(store.FindJobsParams{Tenant: "t1", Prefix: "in/night1/b"})), 0)
+
+	// The export rows carry the display path too.
+	commitAll(t, s, "t1")
+	rows := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
+	paths := map[string]string{}
+	for _, r := range rows {
+		paths[r.JobKey] = r.DisplayPath
+	}
+	eq(t, "result display path", paths[a.JobKey], "in/night1/a.txt")
+	eq(t, "result display path (old)", paths[old.JobKey], "")
+}
+
+func testGetResults(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	d1, d2 := Doc("t1", "a.txt", "alpha"), Doc("t1", "b.txt", "beta")
+	enqueue(t, s, "t1", store.OnChangeHold, d1, d2)
+	commitAll(t, s, "t1")
+	j, err := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: d1.JobKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.ResultID == 0 {
+		t.Fatal("committed job has no result id")
+	}
+	got, err := s.GetResults(ctx, []int64{j.ResultID, 999999})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "results", len(got), 1)
+	eq(t, "job key", got[j.ResultID].JobKey, d1.JobKey)
+	eq(t, "body", string(got[j.ResultID].JSON), `{"schema_version":"invoice-summary-v1"}`)
+	none, err := s.GetResults(ctx, nil)
+	if err != nil || len(none) != 0 {
+		t.Fatalf("no ids: %v, %v", none, err)
+	}
 }
