@@ -286,6 +286,11 @@ often a file is seen, a worker crashes or a call is retried.`,
 			return nil
 		},
 	}
+	// --version prints what invx version prints. Declared here (cobra would
+	// add one with a -v shorthand and its own "invx version dev" wording).
+	root.Version = versionString()
+	root.SetVersionTemplate(versionLine("{{.Version}}"))
+	root.Flags().Bool("version", false, "print the invx version (as invx version) and exit")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{err: err, try: c.CommandPath() + " --help"}
 	})
@@ -311,6 +316,7 @@ often a file is seen, a worker crashes or a call is retried.`,
 		newCmdSchema(f, nil),
 		newCmdVersion(f),
 		newExitCodesTopic(),
+		newEnvironmentTopic(),
 	)
 	registerCompletions(root, f)
 	return root

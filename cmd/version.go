@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"runtime/debug"
 
@@ -22,6 +21,9 @@ func versionString() string {
 	return "dev"
 }
 
+// versionLine is what invx version and invx --version print.
+func versionLine(v string) string { return "invx " + v + "\n" }
+
 func newCmdVersion(f *Factory) *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
@@ -29,7 +31,7 @@ func newCmdVersion(f *Factory) *cobra.Command {
 		Example: "  invx version",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			_, err := fmt.Fprintf(f.IO.Out, "invx %s\n", versionString())
+			_, err := io.WriteString(f.IO.Out, versionLine(versionString()))
 			return err
 		},
 	}

@@ -22,6 +22,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, to read the file back
+
+	"github.com/invx/invx/internal/deadlinetest"
 )
 
 // invxBin is the binary built once by TestMain.
@@ -50,9 +52,14 @@ func buildAndRun(m *testing.M) int {
 	return m.Run()
 }
 
-// cmdTimeout bounds any single invx invocation so a hang fails the test
-// instead of the whole package timing out.
-const cmdTimeout = 45 * time.Second
+// cmdTimeout bounds any single invx invocation (or wait) so a hang fails
+// the test, naming the command, instead of the whole package timing out. It
+// is taken from the test's own deadline: a fixed 45 s failed tests that were
+// only slow on a loaded machine.
+func cmdTimeout(t *testing.T) time.Duration {
+	t.Helper()
+	return deadlinetest.Timeout(t)
+}
 
 // env is the environment invx runs with: the caller's, minus any INVX_*
 // setting that would change the database or tenant under the test's feet.
@@ -92,7 +99,7 @@ type proc struct {
 // start starts invx with args; the caller must call wait.
 func start(t *testing.T, args ...string) *proc {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), cmdTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), cmdTimeout(t))
 	p := &proc{args: args, cancel: cancel}
 	p.cmd = exec.CommandContext(ctx, invxBin, args...)
 	p.cmd.Env = env()

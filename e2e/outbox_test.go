@@ -76,7 +76,7 @@ func (l *ledger) serve(w http.ResponseWriter, r *http.Request) {
 		l.tripped <- struct{}{}
 		select {
 		case <-l.release:
-		case <-time.After(cmdTimeout):
+		case <-time.After(cmdTimeout(l.t)):
 			l.t.Errorf("ledger: never released")
 		}
 	}
@@ -136,7 +136,7 @@ func TestOutboxDeliverSurvivesSIGKILL(t *testing.T) {
 		p := start(t, deliver...)
 		select {
 		case <-led.tripped:
-		case <-time.After(cmdTimeout):
+		case <-time.After(cmdTimeout(t)):
 			t.Fatalf("kill %d: the receiver was never tripped", i)
 		}
 		killErr := p.cmd.Process.Kill()

@@ -66,7 +66,7 @@ func closedPort(t *testing.T) int {
 // invxWithEnv runs invx to completion with extra environment variables.
 func invxWithEnv(t *testing.T, extra []string, args ...string) *result {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), cmdTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), cmdTimeout(t))
 	defer cancel()
 	c := exec.CommandContext(ctx, invxBin, args...)
 	c.Env = append(env(), extra...)
@@ -190,10 +190,7 @@ func pgDatabase(t *testing.T, admin string) (string, string) {
 // (the server may be restarting), up to the test's deadline.
 func pollCount(t *testing.T, dsn string, want int, q string, alive func() error) {
 	t.Helper()
-	deadline := time.Now().Add(cmdTimeout)
-	if d, ok := t.Deadline(); ok && time.Until(d) < cmdTimeout {
-		deadline = d.Add(-5 * time.Second)
-	}
+	deadline := time.Now().Add(cmdTimeout(t))
 	got := -1
 	for time.Now().Before(deadline) {
 		if err := alive(); err != nil {
@@ -378,7 +375,7 @@ func TestPostgresRestartWorkerRidesItOut(t *testing.T) {
 	const n = 20
 	dir := writeDocs(t, genInvoices(t, 3333, n))
 	mustExit(t, invx(t, "--db", dsn, "run", "--enqueue-only", "--quiet", dir), 0)
-	ctx, cancel := context.WithTimeout(context.Background(), 3*cmdTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), cmdTimeout(t))
 	defer cancel()
 	w := exec.CommandContext(ctx, invxBin, append([]string{"--db", dsn, "work", "--wait", "--db-retry", "1m",
 		"--concurrency", "2", "--lease", "5s", "--quiet"}, model...)...)
@@ -449,7 +446,7 @@ func TestPostgresRestartWorkerRidesItOut(t *testing.T) {
 	pg.pgCtl(t, "stop", "-m", "fast")
 	// The worker gives up on its work and starts recording the run: only
 	// then does the database come back.
-	deadline := time.Now().Add(cmdTimeout)
+	deadline := time.Now().Add(cmdTimeout(t))
 	for !strings.Contains(w2err.String(), "stage=finish_run") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the worker never tried to record its run\nstderr:\n%s", w2err.String())

@@ -80,7 +80,7 @@ func scale(t *testing.T, db string) {
 		procs[i] = start(t, work...)
 	}
 	// Kill one worker once the batch is well under way.
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(cmdTimeout(t))
 	for calls.Load() < n/4 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -86,7 +86,7 @@ func TestCommandSinkTimeout(t *testing.T) {
 	if got.Outcome != outbox.Retry || !strings.Contains(got.Err, "timed out") {
 		t.Errorf("Send = %+v, want a retry after a timeout", got)
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	if d := time.Since(start); d > 20*time.Second { // well under the sleep 30, generous for a loaded machine
 		t.Errorf("Send took %v after the deadline", d)
 	}
 }

@@ -97,7 +97,9 @@ func gone(pid int) bool {
 
 func waitGone(t *testing.T, what string, pid int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	// Generous for a loaded machine, yet shorter than the scripts' sleep 30,
+	// so a process that was not killed is still caught.
+	deadline := time.Now().Add(20 * time.Second)
 	for !gone(pid) {
 		if time.Now().After(deadline) {
 			syscall.Kill(pid, syscall.SIGKILL)
@@ -201,7 +203,9 @@ if [ "$n" -eq 1 ]; then
 fi
 cat "$T/answer.json"
 `,
-			cfg:    func(cfg *command.Config) { cfg.Timeout = 300 * time.Millisecond },
+			// The second attempt must answer within the timeout, so it is
+			// not tiny: a loaded machine can take a second to start sh.
+			cfg:    func(cfg *command.Config) { cfg.Timeout = 3 * time.Second },
 			states: []string{"succeeded"},
 			attempts: []attempt{
 				{1, "retry", "transient", "timeout", ""},
@@ -216,7 +220,7 @@ cat "$T/answer.json"
 		{
 			name:   "output over the limit",
 			body:   "while :; do echo 0123456789abcdef; done\n",
-			cfg:    func(cfg *command.Config) { cfg.MaxOutput = 64; cfg.Timeout = 10 * time.Second },
+			cfg:    func(cfg *command.Config) { cfg.MaxOutput = 64; cfg.Timeout = time.Minute },
 			states: []string{"rejected"},
 			attempts: []attempt{
 				{1, "rejected", "rejected", "decode", "extract.sh"},
@@ -254,7 +258,7 @@ fi
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := setup(t)
-			cfg := command.Config{Argv: []string{script(t, dir, "extract.sh", tt.body)}, Timeout: 10 * time.Second}
+			cfg := command.Config{Argv: []string{script(t, dir, "extract.sh", tt.body)}, Timeout: time.Minute}
 			if tt.cfg != nil {
 				tt.cfg(&cfg)
 			}
@@ -269,7 +273,9 @@ fi
 			if _, err := env.Run(t, r, extracttest.Doc("acme.txt", extracttest.Invoice)); err != nil {
 				t.Fatalf("Work: %v", err)
 			}
-			if d := time.Since(start); d > 8*time.Second {
+			// Well under the scripts' sleep 30: no call waits for a child
+			// that outlives it.
+			if d := time.Since(start); d > 20*time.Second {
 				t.Errorf("run took %s", d)
 			}
 			if diff := cmp.Diff(tt.states, env.JobStates(t)); diff != "" {
@@ -385,7 +391,7 @@ func TestInterrupted(t *testing.T) {
 	if got := extract.Classify(err); got != extract.ClassInterrupted {
 		t.Errorf("class = %s (%v), want interrupted", got, err)
 	}
-	if d := time.Since(start); d > 5*time.Second {
+	if d := time.Since(start); d > 20*time.Second { // well under the sleep 30
 		t.Errorf("Extract returned after %s", d)
 	}
 	waitGone(t, "the script", pidFrom(t, pidFile))

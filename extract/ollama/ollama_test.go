@@ -171,7 +171,8 @@ func raw(status int, contentType, body string) step {
 
 func newProvider(t *testing.T, f *fake) *ollama.Provider {
 	t.Helper()
-	p, err := ollama.New(ollama.Config{Host: f.srv.URL, Model: model, Timeout: 5 * time.Second})
+	// Generous: no test here expects this timeout to fire (TestTimeoutAndInterrupt sets its own).
+	p, err := ollama.New(ollama.Config{Host: f.srv.URL, Model: model, Timeout: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

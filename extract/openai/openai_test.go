@@ -183,7 +183,7 @@ func TestScenarios(t *testing.T) {
 		},
 		{
 			name:       "stall past the timeout then success",
-			cfg:        func(c *openai.Config) { c.Timeout = 200 * time.Millisecond },
+			cfg:        func(c *openai.Config) { c.Timeout = 3 * time.Second }, // not tiny: the retry must answer within it on a loaded machine
 			steps:      []http.HandlerFunc{stall, answer(extracttest.ValidAnswer)},
 			wantStates: []string{store.StateSucceeded}, wantResults: 1,
 			wantRows: []row{{store.OutcomeRetry, "transient", "timeout", 0, "", cfgModel, 0, 0}, okRow(2)},

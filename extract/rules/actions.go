@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -13,7 +12,7 @@ const maxEvidence = 500
 
 var (
 	rePOLabel        = lexRE(poPhrases...)
-	reUnitBefore     = regexp.MustCompile(`\d\s*$`)
+	reUnitBefore     = mustRE(`\d\s*$`)
 	rePOBox          = foldedRegexp(`^[\s.:]*(?:box|b\.?\s*o\.?\s*x)\b`)
 	reDocType        = lexRE("document type", "type", "belegart", "dokumentart", "type de document", "tipo de documento", "tipo documento", "documenttype", "soort document")
 	reCreditNoteWord = foldedRegexp(`^[\s:]*(?:credit\s*note|credit\s*memo|gutschrift|avoir|nota\s*de\s*credito|creditnota|nota\s*di\s*credito|factura\s*rectificativa|rechnungskorrektur)\b`)
@@ -117,7 +116,7 @@ func (d *document) creditLine() int {
 			if len(cf) > 60 {
 				continue
 			}
-			m := reCreditTitle.FindStringIndex(cf)
+			m := reCreditTitle().FindStringIndex(cf)
 			if m == nil {
 				continue
 			}
@@ -134,7 +133,7 @@ func (d *document) creditLine() int {
 			}
 			return i
 		}
-		if m := reDocType.FindStringIndex(ln.f.s); m != nil && reCreditNoteWord.MatchString(ln.f.s[m[1]:]) {
+		if m := reDocType.FindStringIndex(ln.f.s); m != nil && reCreditNoteWord().MatchString(ln.f.s[m[1]:]) {
 			return i
 		}
 		// A credit-note number label that opens a column ("Credit note no.:
@@ -168,7 +167,7 @@ taxLines:
 			continue
 		}
 		for _, m := range reTaxRemark.FindAllStringIndex(ln.f.s, -1) {
-			if reTaxNo.MatchString(ln.f.s[m[1]:]) {
+			if reTaxNo().MatchString(ln.f.s[m[1]:]) {
 				continue
 			}
 			s, e := ln.f.rawSpan(m[0], m[1])
@@ -235,15 +234,15 @@ func (d *document) poEvidence() (string, bool) {
 			continue
 		}
 		for _, m := range ln.labels(rePOLabel) {
-			if rePOBox.MatchString(ln.f.s[m[1]:]) {
+			if rePOBox().MatchString(ln.f.s[m[1]:]) {
 				continue
 			}
-			if reOwnOrder.MatchString(ln.f.s[:m[0]]) {
+			if reOwnOrder().MatchString(ln.f.s[:m[0]]) {
 				continue
 			}
 			if bare := strings.TrimSpace(ln.f.s[m[0]:m[1]]); bare == "po" || bare == "p o" || bare == "p.o." || bare == "p.o" {
 				// "72 po" is inches; "PO" must label something.
-				if reUnitBefore.MatchString(ln.f.s[:m[0]]) {
+				if reUnitBefore().MatchString(ln.f.s[:m[0]]) {
 					continue
 				}
 			}

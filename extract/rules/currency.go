@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -154,7 +153,7 @@ type docCurrency struct {
 }
 
 var (
-	reCNY = regexp.MustCompile(`元|人民币|\bRMB\b|\bCNY\b|\bChina\b|\bP\.?R\.?C\.?\b|中国`)
+	reCNY = mustRE(`元|人民币|\bRMB\b|\bCNY\b|\bChina\b|\bP\.?R\.?C\.?\b|中国`)
 )
 
 // nordic hints, matched on folded text. Every hint counts for the listed code.
@@ -168,9 +167,9 @@ var nordicHints = []struct {
 }
 
 var (
-	reSEsuffix = regexp.MustCompile(`\bAB\b|\+46|\.se\b|\bSE\d{10,12}`)
-	reDKsuffix = regexp.MustCompile(`\bApS\b|\bA/S\b|\+45|\.dk\b|\bDK\d{8}\b`)
-	reNOsuffix = regexp.MustCompile(`\bASA\b|\bAS\b|\+47|\.no\b|\bNO\d{9}`)
+	reSEsuffix = mustRE(`\bAB\b|\+46|\.se\b|\bSE\d{10,12}`)
+	reDKsuffix = mustRE(`\bApS\b|\bA/S\b|\+45|\.dk\b|\bDK\d{8}\b`)
+	reNOsuffix = mustRE(`\bASA\b|\bAS\b|\+47|\.no\b|\bNO\d{9}`)
 )
 
 // mayCNY reports whether text holds a literal some alternative of reCNY
@@ -216,7 +215,7 @@ var dollarCodeSet = map[string]bool{
 
 func resolveDocCurrency(text, ftext string, krona bool) docCurrency {
 	dc := docCurrency{dollar: "USD", yen: "JPY"}
-	if mayCNY(text) && reCNY.MatchString(text) {
+	if mayCNY(text) && reCNY().MatchString(text) {
 		dc.yen = "CNY"
 	}
 	counts := map[string]int{}
@@ -245,9 +244,9 @@ func resolveDocCurrency(text, ftext string, krona bool) docCurrency {
 	for _, h := range nordicHints {
 		score[h.code] += len(h.re.FindAllStringIndex(ftext, -1))
 	}
-	score["SEK"] += len(reSEsuffix.FindAllStringIndex(text, -1))
-	score["DKK"] += len(reDKsuffix.FindAllStringIndex(text, -1))
-	score["NOK"] += len(reNOsuffix.FindAllStringIndex(text, -1))
+	score["SEK"] += len(reSEsuffix().FindAllStringIndex(text, -1))
+	score["DKK"] += len(reDKsuffix().FindAllStringIndex(text, -1))
+	score["NOK"] += len(reNOsuffix().FindAllStringIndex(text, -1))
 	for _, c := range []string{"SEK", "DKK", "NOK"} {
 		if strings.Contains(text, c) {
 			score[c] += 10

@@ -39,8 +39,8 @@ var monthNames = map[int][]string{
 	12: {"december", "dec", "dezember", "dez", "décembre", "diciembre", "dicembre", "dic"},
 }
 
-// monthByFold maps a folded month name to its number.
-var monthByFold = func() map[string]int {
+// monthByFold maps a folded month name to its number (built on first use).
+var monthByFold = onFirstUse(func() map[string]int {
 	m := map[string]int{}
 	for n, names := range monthNames {
 		for _, s := range names {
@@ -48,11 +48,14 @@ var monthByFold = func() map[string]int {
 		}
 	}
 	return m
-}()
+})
 
-var monthAlt = func() string {
-	names := make([]string, 0, len(monthByFold))
-	for s := range monthByFold {
+// monthAlt is the regexp alternation of every folded month name, longest
+// first (built on first use).
+var monthAlt = onFirstUse(func() string {
+	byFold := monthByFold()
+	names := make([]string, 0, len(byFold))
+	for s := range byFold {
 		names = append(names, regexp.QuoteMeta(s))
 	}
 	sort.Slice(names, func(i, j int) bool {
@@ -62,15 +65,19 @@ var monthAlt = func() string {
 		return names[i] < names[j]
 	})
 	return `(` + strings.Join(names, "|") + `)`
-}()
+})
 
 var (
-	reDateISO  = regexp.MustCompile(`\b(\d{4})([-./])(\d{1,2})([-./])(\d{1,2})\b`)
-	reDateNum  = regexp.MustCompile(`\b(\d{1,2})\s?([./-])\s?(\d{1,2})\s?([./-])\s?(\d{4}|\d{2})\b`)
-	reDateDMY  = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th|er|e|o)?\.?\s*(?:de\s+|-|/)?` + monthAlt + `\b\.?(?:\s*,?\s*de\s+|[\s,\-/.']*)(\d{4}|\d{2})\b`)
-	reDateMDY  = regexp.MustCompile(`\b` + monthAlt + `\b\.?\s*(\d{1,2})(?:st|nd|rd|th)?\b\s*,?\s*(\d{4})\b`)
-	reDateCJK  = regexp.MustCompile(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`)
-	reSlashNum = regexp.MustCompile(`\b(\d{1,2})[/-](\d{1,2})[/-](\d{4}|\d{2})\b`)
+	reDateISO = mustRE(`\b(\d{4})([-./])(\d{1,2})([-./])(\d{1,2})\b`)
+	reDateNum = mustRE(`\b(\d{1,2})\s?([./-])\s?(\d{1,2})\s?([./-])\s?(\d{4}|\d{2})\b`)
+	reDateDMY = onFirstUse(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th|er|e|o)?\.?\s*(?:de\s+|-|/)?` + monthAlt() + `\b\.?(?:\s*,?\s*de\s+|[\s,\-/.']*)(\d{4}|\d{2})\b`)
+	})
+	reDateMDY = onFirstUse(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b` + monthAlt() + `\b\.?\s*(\d{1,2})(?:st|nd|rd|th)?\b\s*,?\s*(\d{4})\b`)
+	})
+	reDateCJK  = mustRE(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`)
+	reSlashNum = mustRE(`\b(\d{1,2})[/-](\d{1,2})[/-](\d{4}|\d{2})\b`)
 )
 
 // dateHit is a date found in folded text.
@@ -107,11 +114,11 @@ func findDates(f string, mdy bool) []dateHit {
 	if digits < 3 {
 		return nil
 	}
-	find := func(re *regexp.Regexp, minDigits int) [][]int {
+	find := func(re func() *regexp.Regexp, minDigits int) [][]int {
 		if digits < minDigits {
 			return nil
 		}
-		return re.FindAllStringSubmatchIndex(f, -1)
+		return re().FindAllStringSubmatchIndex(f, -1)
 	}
 	for _, m := range find(reDateISO, 6) {
 		if f[m[4]:m[5]] != f[m[8]:m[9]] {
@@ -146,11 +153,11 @@ func findDates(f string, mdy bool) []dateHit {
 	}
 	for _, m := range find(reDateDMY, 3) {
 		d, _ := strconv.Atoi(f[m[2]:m[3]])
-		mo := monthByFold[f[m[4]:m[5]]]
+		mo := monthByFold()[f[m[4]:m[5]]]
 		add(m[0], m[1], year2(f[m[6]:m[7]]), mo, d)
 	}
 	for _, m := range find(reDateMDY, 5) {
-		mo := monthByFold[f[m[2]:m[3]]]
+		mo := monthByFold()[f[m[2]:m[3]]]
 		d, _ := strconv.Atoi(f[m[4]:m[5]])
 		y, _ := strconv.Atoi(f[m[6]:m[7]])
 		add(m[0], m[1], y, mo, d)
@@ -188,7 +195,7 @@ func findDates(f string, mdy bool) []dateHit {
 // It returns (mdy, decided).
 func slashOrder(ftext string) (mdy bool, decided bool) {
 	dmyN, mdyN := 0, 0
-	for _, m := range reSlashNum.FindAllStringSubmatch(ftext, -1) {
+	for _, m := range reSlashNum().FindAllStringSubmatch(ftext, -1) {
 		a, _ := strconv.Atoi(m[1])
 		b, _ := strconv.Atoi(m[2])
 		switch {

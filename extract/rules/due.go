@@ -77,7 +77,7 @@ func (d *document) findDueDate() *string {
 				if dueGapOK(f[m[1]:dh.start]) {
 					consider(base, dh.date)
 					found = true
-				} else if reDuePrep.MatchString(f[:dh.start]) {
+				} else if reDuePrep().MatchString(f[:dh.start]) {
 					consider(base-4, dh.date)
 					found = true
 				}
@@ -112,7 +112,7 @@ func (d *document) findDueDate() *string {
 		}
 		for _, dh := range ln.dates {
 			before := ln.f.s[:dh.start]
-			if reDuePrep.MatchString(before) && rePayVerb.MatchString(before) {
+			if reDuePrep().MatchString(before) && rePayVerb().MatchString(before) {
 				consider(7, dh.date)
 				break
 			}

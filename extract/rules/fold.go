@@ -257,8 +257,10 @@ func phraseRE(p string) string {
 	return b.String()
 }
 
-// lexicon is a compiled list of phrases. Most lines hold none of them, so a
-// cheap test of word beginnings runs before the regular expression.
+// lexicon is a list of phrases compiled on first use (lexicons are
+// package-level variables; see tables.go for why not at init). Most lines
+// hold none of the phrases, so a cheap test of word beginnings runs before
+// the regular expression.
 //
 // Matching one big alternation over a whole line makes Go's NFA re-enter
 // every phrase at every byte, which dominated the extractor's CPU time. A
@@ -272,6 +274,11 @@ func phraseRE(p string) string {
 // match there. Phrases whose first character phraseRE makes optional
 // ("-", ".") would break this; such a lexicon keeps the full expression.
 type lexicon struct {
+	tables func() *lexTables // built once, on first use
+}
+
+// lexTables is a compiled lexicon.
+type lexTables struct {
 	*regexp.Regexp
 	keys   map[string]bool // folded first letters (up to 3) of each phrase
 	always bool            // some phrase starts with a non-letter
@@ -284,18 +291,25 @@ type lexicon struct {
 	full    bool // some phrase may start with more than one byte ("-", "."): use the full expression
 }
 
-// lexRE compiles phrases into one leftmost-longest alternation.
+// lexRE compiles phrases into one leftmost-longest alternation (on first
+// use).
 func lexRE(phrases ...string) *lexicon {
-	return newLexicon(``, phrases)
+	return newLexicon(``, func() []string { return phrases })
 }
 
 // lexPrefixRE is lexRE anchored at the start of the text.
 func lexPrefixRE(phrases ...string) *lexicon {
-	return newLexicon(`^`, phrases)
+	return newLexicon(`^`, func() []string { return phrases })
 }
 
-func newLexicon(anchor string, phrases []string) *lexicon {
-	lx := &lexicon{Regexp: longest(anchor + lexSource(phrases)), keys: map[string]bool{}, prefix: anchor == `^`}
+// newLexicon returns a lexicon of the phrases listed by list, which runs
+// (like the compilation) on first use.
+func newLexicon(anchor string, list func() []string) *lexicon {
+	return &lexicon{tables: onFirstUse(func() *lexTables { return compileLexicon(anchor, list()) })}
+}
+
+func compileLexicon(anchor string, phrases []string) *lexTables {
+	lx := &lexTables{Regexp: longest(anchor + lexSource(phrases)), keys: map[string]bool{}, prefix: anchor == `^`}
 	groups := map[byte][]string{}
 	for _, p := range phrases {
 		f := foldString(strings.TrimSpace(p))
@@ -329,6 +343,23 @@ func newLexicon(anchor string, phrases []string) *lexicon {
 	return lx
 }
 
+// MatchString is regexp's, with the cheap test first.
+func (lx *lexicon) MatchString(f string) bool { return lx.tables().MatchString(f) }
+
+// FindStringIndex is regexp's, with the cheap test first.
+func (lx *lexicon) FindStringIndex(f string) []int { return lx.tables().FindStringIndex(f) }
+
+// FindAllStringIndex is regexp's, with the cheap test first.
+func (lx *lexicon) FindAllStringIndex(f string, n int) [][]int {
+	return lx.tables().FindAllStringIndex(f, n)
+}
+
+// ReplaceAllString is regexp's, with the cheap test first; repl is taken
+// literally (callers pass no "$").
+func (lx *lexicon) ReplaceAllString(f, repl string) string {
+	return lx.tables().ReplaceAllString(f, repl)
+}
+
 // isWordByte matches regexp's \b notion of a word character (folded text
 // is lower case).
 func isWordByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' }
@@ -338,7 +369,7 @@ func isWordByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '
 func isREWordByte(c byte) bool { return isWordByte(c) || c >= 'A' && c <= 'Z' }
 
 // mayMatch reports whether a phrase could start somewhere in f.
-func (lx *lexicon) mayMatch(f string) bool {
+func (lx *lexTables) mayMatch(f string) bool {
 	if lx.always {
 		return true
 	}
@@ -361,7 +392,7 @@ func (lx *lexicon) mayMatch(f string) bool {
 // find returns the leftmost-longest match in f that starts at or after
 // from (with f as the whole text, as regexp sees it), via byFirst; only for
 // lexicons that are not full.
-func (lx *lexicon) find(f string, from int) (int, int, bool) {
+func (lx *lexTables) find(f string, from int) (int, int, bool) {
 	for s := from; s < len(f); s++ {
 		if lx.prefix && s > 0 {
 			break
@@ -384,7 +415,7 @@ func (lx *lexicon) find(f string, from int) (int, int, bool) {
 }
 
 // findAll is FindAllStringIndex(f, n) via find (matches are never empty).
-func (lx *lexicon) findAll(f string, n int) [][]int {
+func (lx *lexTables) findAll(f string, n int) [][]int {
 	var out [][]int
 	for pos := 0; n < 0 || len(out) < n; {
 		s, e, ok := lx.find(f, pos)
@@ -398,7 +429,7 @@ func (lx *lexicon) findAll(f string, n int) [][]int {
 }
 
 // MatchString is regexp's, with the cheap test first.
-func (lx *lexicon) MatchString(f string) bool {
+func (lx *lexTables) MatchString(f string) bool {
 	if !lx.mayMatch(f) {
 		return false
 	}
@@ -410,7 +441,7 @@ func (lx *lexicon) MatchString(f string) bool {
 }
 
 // FindStringIndex is regexp's, with the cheap test first.
-func (lx *lexicon) FindStringIndex(f string) []int {
+func (lx *lexTables) FindStringIndex(f string) []int {
 	if !lx.mayMatch(f) {
 		return nil
 	}
@@ -424,7 +455,7 @@ func (lx *lexicon) FindStringIndex(f string) []int {
 }
 
 // FindAllStringIndex is regexp's, with the cheap test first.
-func (lx *lexicon) FindAllStringIndex(f string, n int) [][]int {
+func (lx *lexTables) FindAllStringIndex(f string, n int) [][]int {
 	if !lx.mayMatch(f) {
 		return nil
 	}
@@ -436,7 +467,7 @@ func (lx *lexicon) FindAllStringIndex(f string, n int) [][]int {
 
 // ReplaceAllString is regexp's, with the cheap test first; repl is taken
 // literally (callers pass no "$").
-func (lx *lexicon) ReplaceAllString(f, repl string) string {
+func (lx *lexTables) ReplaceAllString(f, repl string) string {
 	if !lx.mayMatch(f) {
 		return f
 	}
@@ -466,10 +497,10 @@ func lexSource(phrases []string) string {
 	return `(?:` + strings.Join(parts, `|`) + `)`
 }
 
-// foldedRegexp compiles a hand-written pattern that is matched against
-// folded text, where every "l" has become "i".
-func foldedRegexp(src string) *regexp.Regexp {
-	return regexp.MustCompile(strings.ReplaceAll(src, "l", "i"))
+// foldedRegexp compiles, on first use, a hand-written pattern that is
+// matched against folded text, where every "l" has become "i".
+func foldedRegexp(src string) func() *regexp.Regexp {
+	return onFirstUse(func() *regexp.Regexp { return regexp.MustCompile(strings.ReplaceAll(src, "l", "i")) })
 }
 
 // longest compiles a pattern with leftmost-longest matching.
@@ -486,15 +517,25 @@ func longest(src string) *regexp.Regexp {
 // alternative can begin, with an anchored alternation of just the
 // alternatives whose first character fits that byte. Without assertions a
 // match at s of the whole text is a match of "^..." on text[s:], so the
-// result is the full expression's.
+// result is the full expression's. Like a lexicon, it is compiled on first
+// use, not at init.
 type firstByteRE struct {
+	tables func() *firstByteTables // built once, on first use
+}
+
+// firstByteTables is a compiled firstByteRE.
+type firstByteTables struct {
 	*regexp.Regexp                     // the full expression
 	byFirst        [256]*regexp.Regexp // by ASCII first byte, lower case for anyCase alternatives
 	foldsTo        map[rune]byte       // non-ASCII runes that (?i) folds to an ASCII letter: "ſ", Kelvin "K"
 }
 
 func newFirstByteRE(anyCase, exactCase string) *firstByteRE {
-	x := &firstByteRE{Regexp: longest(`(?i:` + anyCase + `)|(?:` + exactCase + `)`), foldsTo: map[rune]byte{}}
+	return &firstByteRE{tables: onFirstUse(func() *firstByteTables { return compileFirstByte(anyCase, exactCase) })}
+}
+
+func compileFirstByte(anyCase, exactCase string) *firstByteTables {
+	x := &firstByteTables{Regexp: longest(`(?i:` + anyCase + `)|(?:` + exactCase + `)`), foldsTo: map[rune]byte{}}
 	ci, cs := map[byte][]string{}, map[byte][]string{}
 	for _, a := range splitAlternatives(anyCase) {
 		c := a[0]
@@ -566,7 +607,7 @@ func splitAlternatives(src string) []string {
 }
 
 // find returns the leftmost-longest match at or after from.
-func (x *firstByteRE) find(s string, from int) (int, int, bool) {
+func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 	for i := from; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
@@ -590,9 +631,10 @@ func (x *firstByteRE) find(s string, from int) (int, int, bool) {
 
 // FindAllStringIndex is regexp's (matches are never empty).
 func (x *firstByteRE) FindAllStringIndex(s string, n int) [][]int {
+	t := x.tables()
 	var out [][]int
 	for pos := 0; n < 0 || len(out) < n; {
-		a, b, ok := x.find(s, pos)
+		a, b, ok := t.find(s, pos)
 		if !ok {
 			break
 		}

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -255,9 +254,10 @@ func allPhrases() []string {
 	return all
 }
 
+// Any label of the lists above; allPhrases, too, runs on first use.
 var (
-	reAnyLabel   = lexRE(allPhrases()...)
-	reAnyLabelAt = lexPrefixRE(allPhrases()...)
+	reAnyLabel   = newLexicon(``, allPhrases)
+	reAnyLabelAt = newLexicon(`^`, allPhrases)
 )
 
 // Supplier and customer blocks.
@@ -322,7 +322,7 @@ var (
 		"cap. soc", "capitale sociale", "vat reg", "vat registration", "vat no", "vat number", "org.nr", "cvr",
 		"abn", "ein", "tax id", "director", "directors", "managing director", "inscrite au", "r.c.s", "ape", "naf",
 		"numéro tva", "vat id", "handelsregisternummer", "company reg")
-	reBankWord = regexp.MustCompile(`(?i)\b(?:bank|banque|banco|banca|sparkasse|volksbank|raiffeisen\w*|commerzbank|postbank|rabobank|abn amro|ing|bnp paribas|cr[ée]dit agricole|caisse d'[ée]pargne|soci[ée]t[ée] g[ée]n[ée]rale|unicredit|intesa|bbva|santander|caixabank|hsbc|barclays|lloyds|natwest|revolut|paypal|stripe|iban|bic|swift|kreissparkasse|stadtsparkasse|deutsche bank|dz bank|triodos|belfius|kbc|sabadell|bankinter|mediobanca|fineco|monte dei paschi|bper)\b`)
+	reBankWord = mustRE(`(?i)\b(?:bank|banque|banco|banca|sparkasse|volksbank|raiffeisen\w*|commerzbank|postbank|rabobank|abn amro|ing|bnp paribas|cr[ée]dit agricole|caisse d'[ée]pargne|soci[ée]t[ée] g[ée]n[ée]rale|unicredit|intesa|bbva|santander|caixabank|hsbc|barclays|lloyds|natwest|revolut|paypal|stripe|iban|bic|swift|kreissparkasse|stadtsparkasse|deutsche bank|dz bank|triodos|belfius|kbc|sabadell|bankinter|mediobanca|fineco|monte dei paschi|bper)\b`)
 )
 
 // Action item lexicons.
@@ -403,7 +403,7 @@ var injectionLiterals = []string{"ignor", "instruc", "[", "disregard", "override
 // injectionRoles are the words of reInjection's `^\s*(?:...)\s*:` alternative.
 var injectionRoles = []string{"system", "assistant", "user", "ai", "deveioper"}
 
-// isInjection is reInjection.MatchString(f), with a literal prefilter: the
+// isInjection is reInjection().MatchString(f), with a literal prefilter: the
 // regexp only runs on a line holding a literal some alternative needs.
 func isInjection(f string) bool {
 	may := false
@@ -424,7 +424,7 @@ func isInjection(f string) bool {
 			}
 		}
 	}
-	return may && reInjection.MatchString(f)
+	return may && reInjection().MatchString(f)
 }
 
 // trimmedLine returns the raw line without surrounding white space and its

@@ -134,7 +134,7 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 	// Strip leading labels, document titles and connectors.
 	for range 4 {
 		f := fold(raw[start:fe])
-		m := reLeadingNoise.FindStringIndex(f.s)
+		m := reLeadingNoise().FindStringIndex(f.s)
 		if m == nil || m[1] == 0 {
 			w := strings.Fields(raw[start:fs])
 			if len(w) > 1 && nameConnectors[w[0]] && !(nameParticles[w[0]] && isNameWord(w[1])) {
@@ -278,7 +278,7 @@ func blockLabel(cf, rawCell string) (region, int) {
 		return regMeta, lead + bestEnd
 	}
 	rest := f[bestEnd:]
-	if reBlockFieldWord.MatchString(rest) {
+	if reBlockFieldWord().MatchString(rest) {
 		return regMeta, lead + bestEnd
 	}
 	restT := strings.TrimLeft(rest, " ")
@@ -467,7 +467,7 @@ func looksLikeName(s string) bool {
 	if reSalutation.MatchString(f) {
 		return false
 	}
-	if reDocTitle.MatchString(f) || labelOnly(f) || startsWithLabel(f) {
+	if reDocTitle().MatchString(f) || labelOnly(f) || startsWithLabel(f) {
 		return false
 	}
 	if m := reCustomerBlock.FindStringIndex(f); m != nil && m[0] == 0 {
@@ -476,7 +476,7 @@ func looksLikeName(s string) bool {
 	if m := reSupplierBlock.FindStringIndex(f); m != nil && m[0] == 0 {
 		return false
 	}
-	if reBankWord.MatchString(s) {
+	if reBankWord().MatchString(s) {
 		return false
 	}
 	return true
@@ -606,7 +606,7 @@ func (d *document) findSupplier() *string {
 				if payTo != nil || prevPayTo {
 					score += 8
 				}
-				if reBankWord.MatchString(n) {
+				if reBankWord().MatchString(n) {
 					score -= 14
 				}
 				if attn {
@@ -631,11 +631,11 @@ func (d *document) findSupplier() *string {
 		}
 		if payTo != nil {
 			rs, _ := ln.f.rawSpan(payTo[1], payTo[1])
-			if n := cutName(ln.raw[rs:]); looksLikeName(n) && !reBankWord.MatchString(n) {
+			if n := cutName(ln.raw[rs:]); looksLikeName(n) && !reBankWord().MatchString(n) {
 				add(n, 9)
 			}
 		} else if prevPayTo {
-			if n := cutName(ln.raw); looksLikeName(n) && !reBankWord.MatchString(n) {
+			if n := cutName(ln.raw); looksLikeName(n) && !reBankWord().MatchString(n) {
 				add(n, 9)
 			}
 		}
@@ -655,7 +655,7 @@ func (d *document) findSupplier() *string {
 			continue
 		}
 		t := cutName(ln.raw[ln.cells[0].start:ln.cells[0].end])
-		if ft := foldString(t); reDocTitle.MatchString(ft) || reHeaderNoise.MatchString(ft) {
+		if ft := foldString(t); reDocTitle().MatchString(ft) || reHeaderNoise.MatchString(ft) {
 			continue
 		}
 		if looksLikeName(t) {
@@ -748,7 +748,7 @@ func (d *document) prevNonBlank(i int) int {
 // bankContext reports whether line i or a neighbour carries bank details.
 func (d *document) bankContext(i int) bool {
 	for j := max(0, i-1); j <= i+2 && j < len(d.lines); j++ {
-		if reBankWord.MatchString(d.lines[j].raw) {
+		if reBankWord().MatchString(d.lines[j].raw) {
 			return true
 		}
 	}

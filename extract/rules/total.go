@@ -63,7 +63,7 @@ func totalLabels(ln *line) ([]labelHit, [][]int) {
 			hits = append(hits, labelHit{m[0], m[1], lx.cls})
 		}
 	}
-	absorb := reTotalAbsorb.FindAllStringIndex(f, -1)
+	absorb := reTotalAbsorb().FindAllStringIndex(f, -1)
 	hits = resolveHits(hits)
 	out := hits[:0]
 	for _, h := range hits {
@@ -111,7 +111,7 @@ var reAllowedGapWord = lexRE("amount", "betrag", "montant", "importe", "bedrag",
 // unrelated words ("Total services 500.00").
 func gapPenalty(gapF string) int {
 	rest := reAllowedGapWord.ReplaceAllString(gapF, " ")
-	rest = reTotalAbsorb.ReplaceAllString(rest, " ")
+	rest = reTotalAbsorb().ReplaceAllString(rest, " ")
 	words := 0
 	for _, w := range strings.FieldsFunc(rest, func(r rune) bool { return !unicode.IsLetter(r) }) {
 		if len(w) >= 3 {

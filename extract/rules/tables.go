@@ -1,0 +1,28 @@
+package rules
+
+import (
+	"regexp"
+	"sync"
+)
+
+// Nothing heavy runs at package init: every command links this package
+// (invx version, --help, each shell TAB for completion), and building the
+// lexicons, regular expressions and derived maps at init made each of them
+// allocate about 31 MB. Tables are built once, on first use, instead.
+
+// tables lists every table declared with onFirstUse, so a test can build
+// them all (a bad pattern panics on first use, not at init).
+var tables []func()
+
+// onFirstUse returns a function that builds the value once, on its first
+// call, and returns it from then on; safe for concurrent use.
+func onFirstUse[T any](build func() T) func() T {
+	get := sync.OnceValue(build)
+	tables = append(tables, func() { get() })
+	return get
+}
+
+// mustRE is regexp.MustCompile on first use.
+func mustRE(src string) func() *regexp.Regexp {
+	return onFirstUse(func() *regexp.Regexp { return regexp.MustCompile(src) })
+}
