@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -203,10 +204,21 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	dir := bigTree(t, 23, n)
 	// A provider that never answers keeps the first signal's clean stop
 	// waiting for the call in flight; only the second signal ends it.
-	script := filepath.Join(t.TempDir(), "slow.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\ncat >/dev/null\nexec sleep 600\n"), 0o755); err != nil {
+	tmp := t.TempDir()
+	script, pids := filepath.Join(tmp, "slow.sh"), filepath.Join(tmp, "pids")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho $$ >> "+pids+"\ncat >/dev/null\nexec sleep 600\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The command provider runs each call in a process group of its own,
+	// which an exit on the second signal leaves behind: end them here.
+	t.Cleanup(func() {
+		b, _ := os.ReadFile(pids)
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				_ = syscall.Kill(-pid, syscall.SIGKILL)
+			}
+		}
+	})
 	db := dbPath(t)
 	limit := 3 * time.Minute
 	if d, ok := t.Deadline(); ok {
