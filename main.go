@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -13,13 +14,17 @@ import (
 
 func main() {
 	ctx, cancel := context.WithCancel(context.Background())
+	// SIGTERM (cron, systemd, docker stop) is treated exactly like Ctrl-C.
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		// The first signal asks for a clean stop: no new work is claimed and
-		// what is in flight finishes or gives its lease back. The second one
-		// means the user will not wait.
-		<-sigs
+		// The first signal asks for a clean stop in whatever phase the
+		// command is: discovery and enqueue stop between two files (a batch
+		// not yet written is dropped whole), no new work is claimed, and
+		// what is in flight finishes or gives its lease back. The second
+		// one means the user will not wait.
+		s := <-sigs
+		fmt.Fprintf(os.Stderr, "invx: %v: stopping after the work in flight; signal again to quit at once\n", s)
 		cancel()
 		<-sigs
 		os.Exit(cmd.ExitInterrupted)

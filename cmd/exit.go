@@ -90,15 +90,18 @@ func newExitCodesTopic() *cobra.Command {
   1    runtime error (database, file system, unexpected failure); a
        database that stayed unreachable longer than --db-retry
   2    usage error: a flag, argument or tenant id is wrong
-  3    finished, but documents need review: rejected, failed or held
-       (see the summary, invx show KEY); invx eval: a quality gate failed;
+  3    finished, but documents need review: rejected, failed or held,
+       or files skipped for their content, size or type (not regular,
+       over --max-bytes, binary, not decodable, unreadable); invx review
+       lists them all; invx run: a DIR with no file matching --include
+       (unless --allow-empty); invx eval: a quality gate failed;
        invx outbox deliver: events parked or still pending
   4    provider authentication or configuration, or a provider that could
        not be reached --max-unreachable times in a row: nothing was marked
        failed, fix the setting named in the message (or start the server)
        and run again
-  130  interrupted (Ctrl-C); what was in flight finished or gave its lease
-       back, a rerun carries on`,
+  130  interrupted (Ctrl-C or SIGTERM); what was in flight finished or
+       gave its lease back, a rerun carries on`,
 	}
 }
 

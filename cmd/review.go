@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -33,10 +35,15 @@ func newCmdReview(f *Factory, runF func(context.Context, *ReviewOptions) error) 
   held      the document's text changed after its earlier text was
             committed (an identity conflict): the job key of the committed
             text, the old and the new digest and the path
+  skipped   a file invx run found but could not process (not a regular
+            file, over --max-bytes, binary, not decodable in --encoding,
+            unreadable): the path and the reason; no job exists for it
 
 Resolve them with invx retry KEY (rejected, failed), invx review accept KEY
 (held: process the new text, superseding the old result) or invx review
-dismiss KEY --reason TEXT (any of them: close it without a result).
+dismiss KEY|PATH --reason TEXT (any of them: close it without a result). A
+skipped file also leaves the list when a later run processes its path (fix
+the file, or rerun with --max-bytes or --encoding).
 
 The list goes to stdout: aligned columns on a terminal, tab-separated when
 piped, a JSON array with --json. Exit status 3 when anything needs review,
@@ -44,7 +51,8 @@ piped, a JSON array with --json. Exit status 3 when anything needs review,
 		Example: `  invx review
   invx review --json | jq -r '.[] | select(.state == "held") | .job_key'
   invx review accept 3f2a9c1e
-  invx review dismiss de_gutschrift.txt --reason "duplicate sent by the supplier"`,
+  invx review dismiss de_gutschrift.txt --reason "duplicate sent by the supplier"
+  invx review dismiss scans/cover-sheet.pdf.txt --reason "not an invoice"`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return &usageError{err: fmt.Errorf("review: unknown subcommand %q", args[0]), try: "invx review --help"}
@@ -80,6 +88,10 @@ type reviewItem struct {
 	PrevDigest    string `json:"prev_digest,omitempty"`
 	Digest        string `json:"digest"`
 	UpdatedAt     string `json:"updated_at"`
+	// Skipped files (state "skipped") have no job: job_key and digest are
+	// empty, category is the skip reason and message its detail.
+	Size      int64  `json:"size,omitempty"`
+	FirstSeen string `json:"first_seen,omitempty"`
 }
 
 func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
@@ -109,6 +121,21 @@ func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
 		}
 		items = append(items, it)
 	}
+	ages := make([]time.Time, 0, len(items))
+	for _, j := range jobs {
+		ages = append(ages, j.UpdatedAt)
+	}
+	skipped, err := st.ListSkipped(ctx, &store.ListSkippedParams{Tenant: f.Tenant})
+	if err != nil {
+		return err
+	}
+	for _, in := range skipped {
+		items = append(items, reviewItem{Tenant: in.Tenant, State: stateSkipped, SourceSystem: in.SourceSystem,
+			SourcePath: in.Path, Category: in.Reason, Message: in.Detail, Size: in.Size, FirstSeen: ts(in.FirstSeen),
+			UpdatedAt: ts(in.LastSeen)})
+		// How long the invoice has been missing.
+		ages = append(ages, in.FirstSeen)
+	}
 	if len(items) == 0 {
 		if opts.JSON {
 			if err := printJSON(f.IO.Out, items); err != nil {
@@ -127,8 +154,11 @@ func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
 		tp.capColumn(2, 48)
 		tp.capColumn(4, 90)
 		for i, it := range items {
-			tp.addRow(shortKey(it.JobKey), it.State, it.SourcePath, fmt.Sprint(it.Attempts), reviewReason(&it),
-				humanAge(f.Now(), jobs[i].UpdatedAt))
+			key, attempts := shortKey(it.JobKey), fmt.Sprint(it.Attempts)
+			if it.State == stateSkipped {
+				key, attempts = "-", "-"
+			}
+			tp.addRow(key, it.State, it.SourcePath, attempts, reviewReason(&it), humanAge(f.Now(), ages[i]))
 		}
 		if err := tp.render(); err != nil {
 			return err
@@ -138,10 +168,22 @@ func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
 	for _, it := range items {
 		counts[it.State]++
 	}
-	fmt.Fprintf(f.IO.ErrOut, "%d document(s) need review (rejected %d, failed %d, held %d): invx show KEY, invx retry KEY, "+
-		"invx review accept KEY (held), invx review dismiss KEY --reason TEXT\n",
-		len(items), counts[store.StateRejected], counts[store.StateFailed], counts[store.StateHeld])
+	fmt.Fprintf(f.IO.ErrOut, "%d document(s) need review (%s): invx show KEY, invx retry KEY, "+
+		"invx review accept KEY (held), invx review dismiss KEY|PATH --reason TEXT\n",
+		len(items), reviewCounts(counts[store.StateRejected], counts[store.StateFailed], counts[store.StateHeld], counts[stateSkipped]))
 	return &needsReviewError{n: len(items)}
+}
+
+// stateSkipped marks a review entry that is a skipped file, not a job.
+const stateSkipped = "skipped"
+
+// reviewCounts says what needs review; skipped files only when there are.
+func reviewCounts(rejected, failed, held, skipped int) string {
+	s := fmt.Sprintf("rejected %d, failed %d, held %d", rejected, failed, held)
+	if skipped > 0 {
+		s += fmt.Sprintf(", skipped %d", skipped)
+	}
+	return s
 }
 
 // reviewReason says in one line why a job needs a person.
@@ -153,6 +195,11 @@ func reviewReason(it *reviewItem) string {
 		}
 		return fmt.Sprintf("changed after commit: old job %s (digest %s), new digest %s",
 			shortKey(it.PrevJobKey), shortKey(firstNonEmpty(it.PrevDigest, "?")), shortKey(it.Digest))
+	case stateSkipped:
+		if it.Message == "" {
+			return "skipped: " + it.Category
+		}
+		return "skipped (" + it.Category + "): " + it.Message
 	case store.StateRejected:
 		// A validation message starts with its category already.
 		if it.Category != "" && !strings.HasPrefix(it.Message, it.Category+":") {
@@ -291,16 +338,21 @@ func newCmdReviewDismiss(f *Factory, runF func(context.Context, *ReviewDismissOp
 	opts := &ReviewDismissOptions{}
 	c := &cobra.Command{
 		Use:   "dismiss KEY|PATH --reason TEXT",
-		Short: "Close a rejected, failed or held job without a result",
+		Short: "Close a rejected, failed or held job, or a skipped file, without a result",
 		Long: `Dismiss closes a job that needs review without producing a result: its state
 becomes dismissed, the reason is kept with it, and it leaves the review
 list. Its text and attempts stay on record (invx show). A held job's old
 result stays current.
 
+A PATH that invx review lists as skipped (a file that could not be
+processed) is dismissed the same way: it leaves the list with the reason
+kept, and comes back if a later run skips it again.
+
 KEY is a job key, a unique key prefix (at least 8 hex digits) or the
 document's path. --reason is required: say why, for whoever looks next.`,
 		Example: `  invx review dismiss 3f2a9c1e --reason "not an invoice: a delivery note"
-  invx review dismiss de_gutschrift.txt --reason "duplicate sent by the supplier"`,
+  invx review dismiss de_gutschrift.txt --reason "duplicate sent by the supplier"
+  invx review dismiss /data/invoices/scan-0042.txt --reason "a photo; keyed in by hand"`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return &usageError{err: errors.New("review dismiss: want exactly one KEY or PATH"),
@@ -334,6 +386,32 @@ func reviewDismissRun(ctx context.Context, f *Factory, opts *ReviewDismissOption
 		return err
 	}
 	defer st.Close()
+	// A skipped file is looked for first: its path may also name an older
+	// job (committed before the file went bad), which is not what the
+	// review list showed.
+	skipped, err := findSkipped(ctx, st, f.Tenant, opts.Ref)
+	if err != nil {
+		return err
+	}
+	switch len(skipped) {
+	case 0:
+	case 1:
+		in := skipped[0]
+		err := st.DismissSkipped(ctx, &store.DismissSkippedParams{Tenant: in.Tenant, SourceSystem: in.SourceSystem,
+			Path: in.Path, Reason: opts.Reason, Now: f.Now()})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(f.IO.ErrOut, "dismissed skipped file %s (%s)\n", displayPath(in.Path), in.Reason)
+		return nil
+	default:
+		var where []string
+		for _, in := range skipped {
+			where = append(where, displayPath(skippedLocation(&in)))
+		}
+		return &usageError{err: fmt.Errorf("review dismiss: %q names %d skipped files: %s", opts.Ref, len(skipped), strings.Join(where, ", ")),
+			try: `invx review dismiss ` + skippedLocation(&skipped[0]) + ` --reason "not an invoice"`}
+	}
 	job, err := findJob(ctx, st, f.Tenant, opts.Ref)
 	if err != nil {
 		return err
@@ -348,4 +426,56 @@ func reviewDismissRun(ctx context.Context, f *Factory, opts *ReviewDismissOption
 	}
 	fmt.Fprintf(f.IO.ErrOut, "dismissed %s (%s)\n", shortKey(job.JobKey), displayPath(job.SourcePath))
 	return nil
+}
+
+// skippedLocation is where a skipped file is on disk when its source system
+// is a walked folder ("fs:/abs/dir"), else its stored path.
+func skippedLocation(in *store.SkippedInput) string {
+	if dir, ok := strings.CutPrefix(in.SourceSystem, "fs:"); ok && filepath.IsAbs(dir) {
+		return filepath.Join(dir, filepath.FromSlash(in.Path))
+	}
+	return in.Path
+}
+
+// findSkipped returns the tenant's open skipped files that ref names: by
+// location on disk (as invx run printed it), else by stored path, else by a
+// path relative to one of ref's parent folders (as findJob does).
+func findSkipped(ctx context.Context, st store.Store, tenant, ref string) ([]store.SkippedInput, error) {
+	open, err := st.ListSkipped(ctx, &store.ListSkippedParams{Tenant: tenant})
+	if err != nil || len(open) == 0 {
+		return nil, err
+	}
+	pick := func(match func(*store.SkippedInput) bool) []store.SkippedInput {
+		var out []store.SkippedInput
+		for i := range open {
+			if match(&open[i]) {
+				out = append(out, open[i])
+			}
+		}
+		return out
+	}
+	abs, aerr := filepath.Abs(ref)
+	if aerr == nil {
+		if m := pick(func(in *store.SkippedInput) bool { return skippedLocation(in) == abs }); len(m) > 0 {
+			return m, nil
+		}
+	}
+	slash := filepath.ToSlash(ref)
+	if m := pick(func(in *store.SkippedInput) bool { return in.Path == slash }); len(m) > 0 {
+		return m, nil
+	}
+	if aerr != nil {
+		return nil, nil
+	}
+	for dir := filepath.Dir(abs); ; dir = filepath.Dir(dir) {
+		if rel, err := filepath.Rel(dir, abs); err == nil {
+			rel = filepath.ToSlash(rel)
+			if m := pick(func(in *store.SkippedInput) bool { return in.Path == rel }); len(m) > 0 {
+				return m, nil
+			}
+		}
+		if dir == filepath.Dir(dir) {
+			return nil, nil
+		}
+	}
 }

@@ -51,6 +51,10 @@ type RunOptions struct {
 	// DBRetry and MaxUnreachable: see extract.Runner.
 	DBRetry        time.Duration
 	MaxUnreachable int
+	// Encoding is how file bytes are decoded (--encoding).
+	Encoding string
+	// AllowEmpty makes a DIR without any matching file a success.
+	AllowEmpty bool
 }
 
 func newCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
@@ -62,9 +66,18 @@ func newCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra
 file, enqueues one job per distinct document and works the tenant's queue
 until it is empty: lease, provider call, strict validation, fenced commit.
 
-Files that are hidden, not regular, oversized, binary or not UTF-8 are
-reported on stderr with the reason and never enqueued. A rerun makes no
-provider call for documents already committed. A path whose text changed
+Text is decoded as --encoding says: auto (the default) takes valid UTF-8
+as it is, UTF-16 with a byte-order mark, and anything else as Windows-1252.
+--include matches the extension in any case (*.txt takes INVOICE.TXT).
+
+Files that are not regular, oversized, binary or cannot be decoded are
+invoices that were not processed: they are reported on stderr with the
+reason, never enqueued, listed by invx review until a later run takes them
+or they are dismissed, and the run exits 3. Hidden files and files outside
+--include are passed over quietly. A DIR holding no matching file at all
+is a warning and exit 3 (an empty nightly folder usually means the export
+failed) unless --allow-empty. A rerun makes no provider call for documents
+already committed. A path whose text changed
 after it was committed is held for review (--on-change=hold) unless
 --on-change=process.
 
@@ -109,6 +122,10 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 			if _, err := schema.Lookup(opts.Schema); err != nil {
 				return &usageError{err: fmt.Errorf("--schema: %w", err), try: "invx schema --list"}
 			}
+			if !extract.ValidEncoding(opts.Encoding) {
+				return &usageError{err: fmt.Errorf("--encoding %q: want one of %s", opts.Encoding, strings.Join(extract.Encodings, ", ")),
+					try: "invx run --encoding windows-1252 fixtures/invoices"}
+			}
 			for _, d := range opts.Dirs {
 				if _, err := os.Stat(d); err != nil {
 					return &usageError{err: fmt.Errorf("%s: %w", d, unwrapPath(err)), try: "invx run fixtures/invoices"}
@@ -139,6 +156,8 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl.BoolVar(&opts.Shadow, "shadow", false, "commit results without publishing outbox events (compare a schema version)")
 	fl.BoolVar(&opts.EnqueueOnly, "enqueue-only", false, "only enqueue: leave the work to invx work processes")
 	fl.StringVar(&opts.SourceSystem, "source-system", "", "name of the document source (default: fs:<absolute DIR>)")
+	fl.StringVar(&opts.Encoding, "encoding", extract.EncodingAuto, "text encoding of the files: auto, utf-8, windows-1252, iso-8859-1 or utf-16")
+	fl.BoolVar(&opts.AllowEmpty, "allow-empty", false, "a DIR without any matching file is not an error (exit 0, not 3)")
 	addResilienceFlags(fl, &opts.DBRetry, &opts.MaxUnreachable)
 	return c
 }
@@ -223,10 +242,18 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 			}
 			r.SourceSystem = "fs:" + abs
 		}
-		err := extract.Discover(ctx, dir, extract.DiscoverOptions{Include: opts.Include, MaxBytes: opts.MaxBytes},
+		// matched counts the files that matched --include, taken or not.
+		matched := 0
+		var skipErr error
+		err := extract.Discover(ctx, dir, extract.DiscoverOptions{Include: opts.Include, MaxBytes: opts.MaxBytes, Encoding: opts.Encoding},
 			func(d extract.Found) error {
+				if skipErr != nil {
+					return skipErr // the store failed recording a skip: stop the walk
+				}
+				matched++
 				// Paths are quoted: no control character of a file name reaches a log line.
-				log.Debug("discovered", "stage", "discovered", "path", fmt.Sprintf("%q", d.Display), "bytes", len(d.Text))
+				log.Debug("discovered", "stage", "discovered", "path", fmt.Sprintf("%q", d.Display), "bytes", len(d.Text),
+					"encoding", d.Encoding)
 				batch = append(batch, d)
 				if len(batch) >= 500 {
 					return flush()
@@ -234,10 +261,16 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 				return nil
 			},
 			func(s extract.Skipped) {
-				r.Skip(s.Reason)
+				if err := r.Skip(ctx, s); err != nil && skipErr == nil {
+					skipErr = err
+				}
 				lvl := slog.LevelInfo
-				if s.Reason == extract.SkipNotIncluded {
+				switch s.Reason {
+				case extract.SkipNotIncluded:
 					lvl = slog.LevelDebug
+				case extract.SkipHidden, extract.SkipBadName:
+				default:
+					matched++
 				}
 				log.Log(ctx, lvl, "skipped", "stage", "skipped", "outcome", s.Reason, "path", fmt.Sprintf("%q", s.Display))
 				if s.Reason == extract.SkipNotIncluded {
@@ -250,11 +283,20 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 				say("invx: skipped %s: %s\n", displayPath(s.Display), msg)
 			})
 		if err == nil {
+			err = skipErr
+		}
+		if err == nil {
 			err = flush()
 		}
 		if err != nil {
 			walkErr = err
 			break
+		}
+		if matched == 0 {
+			// Said even with --quiet: an empty nightly folder usually means
+			// the export upstream failed, and cron mails stderr.
+			r.EmptyInput()
+			fmt.Fprintf(errOut, "invx: warning: no file matching %s in %s\n", opts.Include, displayPath(dir))
 		}
 	}
 
@@ -322,6 +364,8 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		return errSilent // printed above, after the summary
 	case sum.NeedsReview() > 0:
 		return &needsReviewError{n: sum.NeedsReview()}
+	case sum.EmptyInputs > 0 && !opts.AllowEmpty:
+		return &needsReviewError{n: 0}
 	}
 	return nil
 }
@@ -345,6 +389,12 @@ func renderSummary(w interface{ Write([]byte) (int, error) }, s *extract.Summary
 	p("  files seen         %d\n", s.FilesSeen)
 	if n := s.SkippedTotal(); n > 0 {
 		p("  skipped            %d (%s)\n", n, countsString(s.Skipped, extract.SkipNotIncluded))
+	}
+	if n := s.Skipped[extract.SkipNotIncluded]; n > 0 {
+		p("  not included       %d\n", n)
+	}
+	if s.EmptyInputs > 0 {
+		p("  empty inputs       %d (no file matching --include)\n", s.EmptyInputs)
 	}
 	p("  new jobs           %d\n", s.NewJobs)
 	p("  duplicates         %d\n", s.Duplicates)
@@ -370,8 +420,8 @@ func renderSummary(w interface{ Write([]byte) (int, error) }, s *extract.Summary
 	}
 	p("  wall time          %s\n", (time.Duration(s.WallMS) * time.Millisecond).String())
 	if n := s.NeedsReview(); n > 0 {
-		p("%d document(s) need review (rejected %d, failed %d, held %d): invx show PATH\n",
-			n, s.Final.Rejected, s.Final.Failed, s.Final.Held)
+		p("%d document(s) need review (%s): invx review\n",
+			n, reviewCounts(s.Final.Rejected, s.Final.Failed, s.Final.Held, s.SkippedForReview))
 	}
 	switch {
 	case s.Status == "enqueued" && s.Final.Unfinished > 0:

@@ -93,6 +93,7 @@ type showJob struct {
 	SourcePath      string        `json:"source_path"`
 	DisplayPath     string        `json:"display_path,omitempty"`
 	SourceDigest    string        `json:"source_digest"`
+	SourceEncoding  string        `json:"source_encoding,omitempty"`
 	SchemaVersion   string        `json:"schema_version"`
 	Transformation  string        `json:"transformation"`
 	Attempts        int           `json:"attempt_count"`
@@ -124,6 +125,15 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 	}
 	defer st.Close()
 	job, err := findJob(ctx, st, f.Tenant, opts.Ref)
+	if errors.Is(err, store.ErrNotFound) {
+		// A file that was skipped has no job, but invx review lists it.
+		if skipped, serr := findSkipped(ctx, st, f.Tenant, opts.Ref); serr != nil || len(skipped) > 0 {
+			if serr != nil {
+				return serr
+			}
+			return showSkipped(f, opts, skipped)
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -132,8 +142,8 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 		return err
 	}
 	out := showJob{JobKey: job.JobKey, Tenant: job.Tenant, State: job.State, SourceSystem: job.SourceSystem,
-		SourcePath: job.SourcePath, DisplayPath: job.DisplayPath, SourceDigest: job.SourceDigest, SchemaVersion: job.SchemaVersion,
-		Transformation: job.Transformation, Attempts: job.Attempts, LeaseRecoveries: job.LeaseRecoveries,
+		SourcePath: job.SourcePath, DisplayPath: job.DisplayPath, SourceDigest: job.SourceDigest, SourceEncoding: job.SourceEncoding,
+		SchemaVersion: job.SchemaVersion, Transformation: job.Transformation, Attempts: job.Attempts, LeaseRecoveries: job.LeaseRecoveries,
 		HeldReason: job.HeldReason, PrevJobKey: job.PrevJobKey, LastErrorClass: job.LastErrorClass,
 		LastCategory: job.LastCategory, LastError: job.LastError, NextAttemptAt: ts(job.NextAttemptAt),
 		CreatedAt: ts(job.CreatedAt), UpdatedAt: ts(job.UpdatedAt), AttemptList: []showAttempt{}}
@@ -278,6 +288,7 @@ func renderJob(w io.Writer, j *showJob) {
 	p("source", displayPath(firstNonEmpty(j.DisplayPath, j.SourcePath)))
 	p("source system", displayPath(j.SourceSystem))
 	p("digest", j.SourceDigest)
+	p("encoding", j.SourceEncoding)
 	p("schema", j.SchemaVersion)
 	p("held", j.HeldReason)
 	p("previous job", j.PrevJobKey)
@@ -308,4 +319,58 @@ func renderJob(w io.Writer, j *showJob) {
 	if j.Text != "" {
 		fmt.Fprintf(w, "text\n%s\n", j.Text)
 	}
+}
+
+// showSkippedFile is invx show --json of a skipped file.
+type showSkippedFile struct {
+	Tenant       string `json:"tenant"`
+	State        string `json:"state"` // always "skipped"
+	SourceSystem string `json:"source_system"`
+	SourcePath   string `json:"source_path"`
+	Reason       string `json:"reason"`
+	Detail       string `json:"detail,omitempty"`
+	Size         int64  `json:"size"`
+	RunID        string `json:"run_id"`
+	FirstSeen    string `json:"first_seen"`
+	LastSeen     string `json:"last_seen"`
+}
+
+// showSkipped prints files that runs found but could not process.
+func showSkipped(f *Factory, opts *ShowOptions, skipped []store.SkippedInput) error {
+	out := make([]showSkippedFile, len(skipped))
+	for i, in := range skipped {
+		out[i] = showSkippedFile{Tenant: in.Tenant, State: stateSkipped, SourceSystem: in.SourceSystem, SourcePath: in.Path,
+			Reason: in.Reason, Detail: in.Detail, Size: in.Size, RunID: in.RunID, FirstSeen: ts(in.FirstSeen), LastSeen: ts(in.LastSeen)}
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(f.IO.Out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if len(out) == 1 {
+			return enc.Encode(out[0])
+		}
+		return enc.Encode(out)
+	}
+	w := f.IO.Out
+	for i, s := range out {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		p := func(label, v string) {
+			if v != "" {
+				fmt.Fprintf(w, "%-16s%s\n", label, v)
+			}
+		}
+		p("state", "skipped: no job, the file was not processed")
+		p("tenant", s.Tenant)
+		p("source", displayPath(s.SourcePath))
+		p("source system", displayPath(s.SourceSystem))
+		p("reason", s.Reason)
+		p("detail", s.Detail)
+		fmt.Fprintf(w, "%-16s%d bytes\n", "size", s.Size)
+		p("first seen", s.FirstSeen)
+		p("last seen", s.LastSeen+" (run "+s.RunID+")")
+		fmt.Fprintf(w, "%-16s%s\n", "resolve", "fix the file and run again, or invx review dismiss PATH --reason TEXT")
+	}
+	return nil
 }

@@ -137,7 +137,7 @@ func TestExitCodesAndErrors(t *testing.T) {
 		dir := writeDocs(t, good)
 		outside := filepath.Join(t.TempDir(), "outside.txt")
 		bad := map[string][]byte{
-			"latin1.txt":  []byte("Rechnung M\xfcller GmbH\nTotal due: EUR 5,00\n"),
+			"cp1252.txt":  []byte("Rechnung M\xfcller GmbH\nTotal due: EUR 5,00 \x81\n"), // 0x81: undefined
 			"nul.txt":     []byte("Invoice\x00 NUL-0001\nTotal due: EUR 5,00\n"),
 			"big.txt":     []byte("Big Invoice Ltd\nInvoice No.: BIG-1\n" + strings.Repeat("Line item ........ EUR 1,00\n", 5)),
 			".hidden.txt": []byte("Hidden Ltd\nInvoice No.: H-1\nTotal due: EUR 3,00\n"),
@@ -154,7 +154,7 @@ func TestExitCodesAndErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		reasons := map[string]string{ // file -> what its stderr line must say
-			"latin1.txt":  "not valid UTF-8 at byte 10",
+			"cp1252.txt":  "not valid windows-1252 (byte 0x81 is undefined) at byte 41",
 			"nul.txt":     "NUL byte",
 			"big.txt":     "over the 100 byte limit",
 			".hidden.txt": "hidden",
@@ -162,7 +162,9 @@ func TestExitCodesAndErrors(t *testing.T) {
 		}
 		db := dbPath(t)
 		r := invx(t, "--db", db, "run", "--json", "--max-bytes", "100", dir)
-		mustExit(t, r, 0)
+		// Four invoices were not processed (undecodable, binary, oversized,
+		// a link): the run says so with its exit code.
+		mustExit(t, r, 3)
 		for name, reason := range reasons {
 			lines := stderrLines(r, filepath.Join(dir, name))
 			if len(lines) != 1 || !strings.Contains(lines[0], reason) {
@@ -170,7 +172,7 @@ func TestExitCodesAndErrors(t *testing.T) {
 			}
 		}
 		s := parseSummary(t, r)
-		wantSkipped := map[string]int{"not_utf8": 1, "binary": 1, "oversized": 1, "hidden": 1, "not_regular": 1}
+		wantSkipped := map[string]int{"undecodable": 1, "binary": 1, "oversized": 1, "hidden": 1, "not_regular": 1}
 		for k, v := range wantSkipped {
 			if s.Skipped[k] != v {
 				t.Errorf("summary skipped[%s] = %d, want %d (skipped %v)", k, s.Skipped[k], v, s.Skipped)

@@ -24,7 +24,23 @@ const (
 	SkipNotIncluded = "not_included"
 	SkipUnreadable  = "unreadable"
 	SkipBadName     = "bad_name"
+	// SkipUndecodable: not valid in the --encoding asked for, or, with
+	// auto, in none of the encodings it tries (--encoding utf-8 failures
+	// stay not_utf8).
+	SkipUndecodable = "undecodable"
 )
+
+// NeedsReview reports whether a file skipped for reason is an invoice that
+// was not processed: its content, size or type kept it out, so a person
+// must look (invx review). Hidden files, files outside --include, empty
+// files and unrepresentable names are not.
+func NeedsReview(reason string) bool {
+	switch reason {
+	case SkipNotUTF8, SkipUndecodable, SkipBinary, SkipOversized, SkipUnreadable, SkipNotRegular:
+		return true
+	}
+	return false
+}
 
 // DiscoverOptions control which files are taken.
 type DiscoverOptions struct {
@@ -32,6 +48,8 @@ type DiscoverOptions struct {
 	Include string
 	// MaxBytes caps a file's size; larger files are skipped.
 	MaxBytes int64
+	// Encoding is how file bytes are decoded (see Encodings; "" is auto).
+	Encoding string
 }
 
 // Found is one readable, normalised document.
@@ -42,25 +60,38 @@ type Found struct {
 	Display string
 	Text    string
 	Digest  string
+	// Encoding is the decoding the text was read with (DecodedUTF8, ...).
+	Encoding string
 }
 
 // Skipped is a file that was not taken, with the reason.
 type Skipped struct {
+	// Path is relative to the walked root, slash separated, as Found.Path.
+	Path    string
 	Display string
 	Reason  string
 	Detail  string
+	// Size is the file's size in bytes when it is known (else 0).
+	Size int64
 }
 
 // Discover walks root and calls found for every document it takes and
 // skipped for every file it passes over, in lexical order. It reads only
 // through an os.Root, so nothing outside root is ever opened, whatever links
 // or ".." the tree contains. root may also be a single regular file.
+//
+// Discover stops with ctx's error as soon as ctx is cancelled, between two
+// files; it never blocks on a file that is not regular (a FIFO swapped in
+// after the directory was listed is opened without blocking and refused).
 func Discover(ctx context.Context, root string, opts DiscoverOptions, found func(Found) error, skipped func(Skipped)) error {
 	if opts.Include == "" {
 		opts.Include = "*.txt"
 	}
 	if _, err := path.Match(opts.Include, "x"); err != nil {
 		return fmt.Errorf("--include %q: %w", opts.Include, err)
+	}
+	if !ValidEncoding(opts.Encoding) {
+		return fmt.Errorf("--encoding %q: want one of %s", opts.Encoding, strings.Join(Encodings, ", "))
 	}
 	st, err := os.Stat(root)
 	if err != nil {
@@ -82,6 +113,9 @@ func Discover(ctx context.Context, root string, opts DiscoverOptions, found func
 		}
 		return filepath.Join(root, filepath.FromSlash(rel))
 	}
+	skip := func(p, reason, detail string, size int64) {
+		skipped(Skipped{Path: p, Display: display(p), Reason: reason, Detail: detail, Size: size})
+	}
 	fsys := r.FS()
 	start := "."
 	if single != "" {
@@ -92,7 +126,7 @@ func Discover(ctx context.Context, root string, opts DiscoverOptions, found func
 			return cerr
 		}
 		if err != nil {
-			skipped(Skipped{Display: display(p), Reason: SkipUnreadable, Detail: unwrapPathError(err).Error()})
+			skip(p, SkipUnreadable, unwrapPathError(err).Error(), 0)
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -105,14 +139,14 @@ func Discover(ctx context.Context, root string, opts DiscoverOptions, found func
 		if !utf8.ValidString(p) {
 			// A path is stored and shown; one that is not UTF-8 can be
 			// neither faithfully.
-			skipped(Skipped{Display: display(p), Reason: SkipBadName, Detail: "file name is not valid UTF-8"})
+			skip(p, SkipBadName, "file name is not valid UTF-8", 0)
 			if d.IsDir() {
 				return fs.SkipDir
 			}
 			return nil
 		}
 		if strings.HasPrefix(name, ".") && p != single {
-			skipped(Skipped{Display: display(p), Reason: SkipHidden})
+			skip(p, SkipHidden, "", 0)
 			if d.IsDir() {
 				return fs.SkipDir
 			}
@@ -121,66 +155,106 @@ func Discover(ctx context.Context, root string, opts DiscoverOptions, found func
 		if d.IsDir() {
 			return nil
 		}
+		// --include first: a link or socket that was never a candidate is
+		// not an invoice that went missing.
+		if !Included(opts.Include, name) && p != single {
+			skip(p, SkipNotIncluded, "", 0)
+			return nil
+		}
 		if !d.Type().IsRegular() {
-			skipped(Skipped{Display: display(p), Reason: SkipNotRegular, Detail: "not a regular file (" + d.Type().String() + ")"})
+			skip(p, SkipNotRegular, "not a regular file ("+d.Type().String()+")", 0)
 			return nil
 		}
-		if ok, _ := path.Match(opts.Include, name); !ok && p != single {
-			skipped(Skipped{Display: display(p), Reason: SkipNotIncluded})
-			return nil
-		}
-		raw, reason, detail := readCapped(r, p, opts.MaxBytes)
+		raw, size, reason, detail := readCapped(r, p, opts.MaxBytes)
 		if reason != "" {
-			skipped(Skipped{Display: display(p), Reason: reason, Detail: detail})
+			skip(p, reason, detail, size)
 			return nil
 		}
-		text, err := Normalize(raw)
-		if err != nil {
-			var ne *NormalizeError
-			reason := SkipNotUTF8
-			if errors.As(err, &ne) && strings.HasPrefix(ne.Reason, "binary") {
-				reason = SkipBinary
+		utf, enc, err := Decode(raw, opts.Encoding)
+		if err == nil {
+			var text string
+			if text, err = Normalize(utf); err == nil {
+				if strings.TrimSpace(text) == "" {
+					skip(p, SkipEmpty, "no text", size)
+					return nil
+				}
+				return found(Found{Path: p, Display: display(p), Text: text, Digest: Digest(text), Encoding: enc})
 			}
-			skipped(Skipped{Display: display(p), Reason: reason, Detail: err.Error()})
-			return nil
 		}
-		if strings.TrimSpace(text) == "" {
-			skipped(Skipped{Display: display(p), Reason: SkipEmpty, Detail: "no text"})
-			return nil
-		}
-		return found(Found{Path: p, Display: display(p), Text: text, Digest: Digest(text)})
+		skip(p, decodeSkipReason(err, opts.Encoding), err.Error(), size)
+		return nil
 	})
 }
 
-func readCapped(r *os.Root, p string, maxBytes int64) ([]byte, string, string) {
-	f, err := r.Open(p)
+// decodeSkipReason names the skip reason of a Decode or Normalize error.
+func decodeSkipReason(err error, enc string) string {
+	var ne *NormalizeError
+	switch {
+	case errors.As(err, &ne) && strings.HasPrefix(ne.Reason, "binary"):
+		return SkipBinary
+	case enc == EncodingUTF8:
+		return SkipNotUTF8
+	default:
+		return SkipUndecodable
+	}
+}
+
+// Included reports whether a base name matches the --include pattern. The
+// extension is compared without regard to case, so "INVOICE_001.TXT" is
+// taken by "*.txt" as Windows and many scanners name files.
+func Included(pattern, name string) bool {
+	if ok, _ := path.Match(pattern, name); ok {
+		return true
+	}
+	pext, next := path.Ext(pattern), path.Ext(name)
+	if pext == "" || next == "" {
+		return false
+	}
+	ok, _ := path.Match(strings.TrimSuffix(pattern, pext)+strings.ToLower(pext), strings.TrimSuffix(name, next)+strings.ToLower(next))
+	return ok
+}
+
+// beforeOpen, when set by a test, runs between the listing of a file and its
+// open: the window in which a file can be swapped for a FIFO.
+var beforeOpen func(rel string)
+
+// readCapped reads one listed file. The listing's type may be stale (the
+// file can be replaced in between), so the file is opened without blocking
+// (opening a FIFO for reading would otherwise wait for a writer forever)
+// and the type is checked again on the open descriptor before any read.
+func readCapped(r *os.Root, p string, maxBytes int64) (raw []byte, size int64, reason, detail string) {
+	if beforeOpen != nil {
+		beforeOpen(p)
+	}
+	f, err := r.OpenFile(p, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
-		return nil, SkipUnreadable, unwrapPathError(err).Error()
+		return nil, 0, SkipUnreadable, unwrapPathError(err).Error()
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, SkipUnreadable, unwrapPathError(err).Error()
+		return nil, 0, SkipUnreadable, unwrapPathError(err).Error()
 	}
 	if !st.Mode().IsRegular() {
-		return nil, SkipNotRegular, "not a regular file"
+		return nil, 0, SkipNotRegular, "not a regular file (" + st.Mode().Type().String() + ")"
 	}
-	if maxBytes > 0 && st.Size() > maxBytes {
-		return nil, SkipOversized, fmt.Sprintf("%d bytes, over the %d byte limit (--max-bytes)", st.Size(), maxBytes)
+	size = st.Size()
+	if maxBytes > 0 && size > maxBytes {
+		return nil, size, SkipOversized, fmt.Sprintf("%d bytes, over the %d byte limit (--max-bytes)", size, maxBytes)
 	}
 	// The limit also guards a file that grows while it is read.
 	lim := io.Reader(f)
 	if maxBytes > 0 {
 		lim = io.LimitReader(f, maxBytes+1)
 	}
-	raw, err := io.ReadAll(lim)
+	raw, err = io.ReadAll(lim)
 	if err != nil {
-		return nil, SkipUnreadable, unwrapPathError(err).Error()
+		return nil, size, SkipUnreadable, unwrapPathError(err).Error()
 	}
 	if maxBytes > 0 && int64(len(raw)) > maxBytes {
-		return nil, SkipOversized, fmt.Sprintf("over the %d byte limit (--max-bytes)", maxBytes)
+		return nil, int64(len(raw)), SkipOversized, fmt.Sprintf("over the %d byte limit (--max-bytes)", maxBytes)
 	}
-	return raw, "", ""
+	return raw, int64(len(raw)), "", ""
 }
 
 // unwrapPathError drops the *PathError's op and path, which the caller

@@ -38,7 +38,7 @@ type Metrics interface {
 // counter at 0. A test checks that it names every Skip constant.
 func SkipReasons() []string {
 	return []string{SkipHidden, SkipNotRegular, SkipOversized, SkipBinary, SkipNotUTF8, SkipEmpty,
-		SkipNotIncluded, SkipUnreadable, SkipBadName}
+		SkipNotIncluded, SkipUnreadable, SkipBadName, SkipUndecodable}
 }
 
 // GenAISystem is the OpenTelemetry gen_ai.system of a provider: the

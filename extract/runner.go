@@ -259,17 +259,38 @@ func (r *Runner) Begin(ctx context.Context) error {
 	})
 }
 
-// Skip counts a file that discovery passed over.
-func (r *Runner) Skip(reason string) {
+// Skip counts a file that discovery passed over. A file that is an invoice
+// not processed (NeedsReview) is recorded for invx review under the same
+// (source system, path) reference its job would have had, so a later run
+// that takes the path clears it; it is stored before Skip returns.
+func (r *Runner) Skip(ctx context.Context, s Skipped) error {
+	review := NeedsReview(s.Reason)
+	if review {
+		err := r.Store.RecordSkipped(ctx, &store.RecordSkippedParams{Tenant: r.Tenant, SourceSystem: r.SourceSystem,
+			RunID: r.RunID, Path: s.Path, Reason: s.Reason, Detail: Truncate(s.Detail, 500), Size: s.Size, Now: r.now()})
+		if err != nil {
+			return err
+		}
+	}
 	r.mu.Lock()
-	r.summary.Skipped[reason]++
-	if reason != SkipNotIncluded {
+	r.summary.Skipped[s.Reason]++
+	if s.Reason != SkipNotIncluded {
 		r.summary.FilesSeen++
+	}
+	if review {
+		r.summary.SkippedForReview++
 	}
 	r.mu.Unlock()
 	if r.Metrics != nil {
-		r.Metrics.Skipped(r.Tenant, reason)
+		r.Metrics.Skipped(r.Tenant, s.Reason)
 	}
+	return nil
+}
+
+// EmptyInput counts an input (a DIR argument) that held no file matching
+// --include.
+func (r *Runner) EmptyInput() {
+	r.count(func(s *Summary) { s.EmptyInputs++ })
 }
 
 // Enqueue keys and enqueues a batch of discovered documents.
@@ -284,7 +305,7 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			return fmt.Errorf("%s: %w", d.Display, err)
 		}
 		sd[i] = store.Document{SourceSystem: r.SourceSystem, Path: d.Path, Digest: d.Digest, JobKey: key, Text: d.Text,
-			DisplayPath: d.Display}
+			DisplayPath: d.Display, Encoding: d.Encoding}
 	}
 	res, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
 		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now()})

@@ -21,6 +21,13 @@ type Summary struct {
 	HeldChanged      int            `json:"held_changed"`
 	Dismissed        int            `json:"dismissed"`
 
+	// SkippedForReview counts the skipped files that are invoices not
+	// processed (NeedsReview reasons): each is listed by invx review.
+	SkippedForReview int `json:"skipped_for_review"`
+	// EmptyInputs counts the inputs (DIR arguments) holding no file that
+	// matches --include: usually an export upstream that failed.
+	EmptyInputs int `json:"empty_inputs,omitempty"`
+
 	// Work done by this run (on any of the tenant's queued jobs).
 	Attempts        int            `json:"attempts"`
 	CommittedNow    int            `json:"committed"`
@@ -51,8 +58,12 @@ type FinalStates struct {
 	Unfinished int            `json:"unfinished"`
 }
 
-// NeedsReview is the number of documents a person has to look at.
-func (s *Summary) NeedsReview() int { return s.Final.Rejected + s.Final.Failed + s.Final.Held }
+// NeedsReview is the number of documents a person has to look at: jobs
+// rejected, failed or held, and files skipped for their content, size or
+// type.
+func (s *Summary) NeedsReview() int {
+	return s.Final.Rejected + s.Final.Failed + s.Final.Held + s.SkippedForReview
+}
 
 // SkippedTotal is the number of files passed over (files not matching
 // --include are not counted: they were never candidates).

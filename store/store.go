@@ -463,6 +463,9 @@ type Document struct {
 	// export; the source identity (SourceSystem, Path) stays what change
 	// detection compares.
 	DisplayPath string
+	// Encoding is the decoding the text was read with ("utf-8",
+	// "windows-1252", ...); kept on the job it creates.
+	Encoding string
 }
 
 // EnqueueParams enqueue documents of one tenant.
@@ -693,6 +696,9 @@ type Job struct {
 	// DisplayPath is the path as the user named it at enqueue (see
 	// Document); empty for jobs enqueued before invx stored it.
 	DisplayPath string
+	// SourceEncoding is the decoding of the text that created the job
+	// ("" when not recorded).
+	SourceEncoding string
 }
 
 // Attempt is an attempt row.

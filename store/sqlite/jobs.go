@@ -124,11 +124,11 @@ func enqueueOne(ctx context.Context, tx *sql.Tx, p *store.EnqueueParams, d *stor
 	// prior SELECT, so concurrent enqueuers cannot both insert.
 	err = tx.QueryRowContext(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
 			source_system, source_path, source_text, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
-			display_path)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''))
+			display_path, source_encoding)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''))
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
 		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, d.Text,
-		state, heldReason, prevKey, p.RunID, now, now, d.DisplayPath).Scan(&res.JobID)
+		state, heldReason, prevKey, p.RunID, now, now, d.DisplayPath, d.Encoding).Scan(&res.JobID)
 	switch {
 	case err == nil:
 		res.Outcome = store.EnqueueNew

@@ -60,6 +60,7 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"SkippedRecordAndList", testSkippedRecord},
 		{"SkippedDismissAndReopen", testSkippedDismiss},
 		{"SkippedClearedByEnqueue", testSkippedCleared},
+		{"EncodingKeptOnJob", testEncoding},
 		{"DisplayPathAndFindJobs", testFindJobs},
 		{"GetResultsByID", testGetResults},
 	}
@@ -1002,6 +1003,35 @@ func testSkippedCleared(t *testing.T, s store.Store) {
 	// Any outcome counts: the text is known already (a duplicate of a.txt).
 	eq(t, "enqueue duplicate", enqueue(t, s, "t1", store.OnChangeHold, Doc("t1", "b.txt", "alpha"))[0].Outcome, store.EnqueueDuplicate)
 	eqSlice(t, "t1 after duplicate", skippedPaths(t, s, &store.ListSkippedParams{Tenant: "t1"}), []string{"t1/a.txt binary 0 run-1"})
+}
+
+// The decoding a document was read with is kept on the job it created; the
+// first one wins (a twin in another encoding is the same job), and a
+// document without one reads back empty.
+func testEncoding(t *testing.T, s store.Store) {
+	cp := Doc("t1", "cp.txt", "Müller GmbH")
+	cp.Encoding = "windows-1252"
+	twin := Doc("t1", "utf.txt", "Müller GmbH")
+	twin.Encoding = "utf-8"
+	plain := Doc("t1", "plain.txt", "Acme Ltd")
+	eqSlice(t, "outcomes", outcomes(enqueue(t, s, "t1", store.OnChangeHold, cp, twin, plain)),
+		[]string{store.EnqueueNew, store.EnqueueDuplicate, store.EnqueueNew})
+	for ref, want := range map[string]string{"cp.txt": "windows-1252", cp.JobKey: "windows-1252", "plain.txt": ""} {
+		j, err := s.GetJob(context.Background(), &store.GetJobParams{Tenant: "t1", Ref: ref})
+		if err != nil {
+			t.Fatalf("get job %s: %v", ref, err)
+		}
+		eq(t, "encoding of "+ref, j.SourceEncoding, want)
+	}
+	jobs, err := s.ListJobs(context.Background(), &store.ListJobsParams{Tenant: "t1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, j := range jobs {
+		got[j.SourcePath] = j.SourceEncoding
+	}
+	eq(t, "listed encoding", fmt.Sprint(got), fmt.Sprint(map[string]string{"cp.txt": "windows-1252", "plain.txt": ""}))
 }
 
 // Whatever ids a provider gives its action items, every event of a commit
