@@ -210,7 +210,8 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The command provider runs each call in a process group of its own,
-	// which an exit on the second signal leaves behind: end them here.
+	// which the signal does not reach: invx must end them as it exits. The
+	// clean-up only matters when that fails.
 	t.Cleanup(func() {
 		b, _ := os.ReadFile(pids)
 		for _, f := range strings.Fields(string(b)) {
@@ -243,6 +244,16 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 	case err := <-done:
 		t.Fatalf("invx ended before a job was claimed: %v\n%s", err, w.String())
 	}
+	// The provider program runs (it wrote its pid) before the first signal,
+	// so the test can check that invx ends it.
+	for deadline := time.Now().Add(cmdTimeout(t)); ; time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(pids); strings.HasSuffix(string(b), "\n") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the provider program never started\n%s", tail(w.String(), 2000))
+		}
+	}
 	// Signals of one kind do not queue: the second is sent once the first
 	// was taken (invx says so), else the kernel may merge the two.
 	w.mu.Lock()
@@ -268,8 +279,48 @@ func TestSecondSignalExitsAtOnce(t *testing.T) {
 		t.Fatalf("want exit 130 after two signals, got %v\n%s", err, tail(w.String(), 2000))
 	}
 	_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+	providersGone(t, pids)
 	sdb := openDB(t, db)
 	integrityOK(t, sdb)
 	wantCount(t, sdb, n, `SELECT count(*) FROM jobs`)
 	sdb.Close()
+}
+
+// providersGone fails unless every provider process recorded in pidFile has
+// ended (killed by invx on its way out, then reaped by init).
+func providersGone(t *testing.T, pidFile string) {
+	t.Helper()
+	b, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatalf("no provider process was started: %v", err)
+	}
+	deadline := time.Now().Add(cmdTimeout(t))
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("pid file %q: %v", b, err)
+		}
+		for alive(pid) {
+			if time.Now().After(deadline) {
+				t.Fatalf("provider process %d still runs after invx exited on the second signal", pid)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// alive reports whether pid runs: a zombie (killed, not yet reaped by an
+// init that may never reap it) does not count.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	// pid (comm) state ...: comm may hold spaces and parentheses.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }

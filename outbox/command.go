@@ -61,6 +61,7 @@ func (c *Command) Send(ctx context.Context, ev *store.OutboxEvent) Result {
 		procgroup.Kill(cmd)
 		err = nil
 	}
+	procgroup.Done(cmd)
 	var exitErr *exec.ExitError
 	switch {
 	case ctx.Err() != nil:

@@ -204,6 +204,7 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 		// empty, so its id cannot have been reused.
 		procgroup.Kill(cmd)
 	}
+	procgroup.Done(cmd)
 
 	resp := &extract.Response{Model: p.model}
 	switch {

@@ -29,3 +29,5 @@ func Kill(cmd *exec.Cmd) {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	}
 }
+
+func killGroup(pid int) { _ = syscall.Kill(-pid, syscall.SIGKILL) }
