@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/invx/invx/cmd"
+	"github.com/invx/invx/internal/procgroup"
 )
 
 func main() {
@@ -27,6 +28,9 @@ func main() {
 		fmt.Fprintf(os.Stderr, "invx: %v: stopping after the work in flight; signal again to quit at once\n", s)
 		cancel()
 		<-sigs
+		// Child programs run in process groups of their own, which the
+		// signal did not reach: end them rather than leave them running.
+		procgroup.KillAll()
 		os.Exit(cmd.ExitInterrupted)
 	}()
 	code := cmd.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
