@@ -443,6 +443,10 @@ func TestStoreFailureStopsTheRunAndLeavesTheJobToItsLease(t *testing.T) {
 			}}
 			r := newRunner(e, p, "default")
 			r.Store, r.Concurrency, r.Repair = fs, 1, 1
+			// Waits move a fake clock: a runner that swallowed the error
+			// would poll until the job's lease expired, then take it again
+			// and return, failing below instead of hanging for a minute.
+			extracttest.NewFakeClock(time.Now()).Use(r)
 			ctx := context.Background()
 			if err := r.Begin(ctx); err != nil {
 				t.Fatal(err)
