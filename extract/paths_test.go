@@ -379,6 +379,9 @@ type faultyStore struct {
 	store.Store
 	mu   sync.Mutex
 	fail map[string]error // method -> the error its next call returns
+	// lost: method -> the error its next call returns after it landed (a
+	// reply lost on the way back).
+	lost map[string]error
 }
 
 var errInjected = errors.New("disk I/O error (injected)")
@@ -395,7 +398,35 @@ func (f *faultyStore) Commit(ctx context.Context, p *store.CommitParams) (*store
 	if err := f.take("Commit"); err != nil {
 		return nil, err
 	}
-	return f.Store.Commit(ctx, p)
+	cr, err := f.Store.Commit(ctx, p)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if lost := f.lost["Commit"]; lost != nil && err == nil {
+		delete(f.lost, "Commit")
+		return nil, lost
+	}
+	return cr, err
+}
+
+func (f *faultyStore) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease, error) {
+	if err := f.take("Claim"); err != nil {
+		return nil, err
+	}
+	return f.Store.Claim(ctx, p)
+}
+
+func (f *faultyStore) Pending(ctx context.Context, tenant string) (*store.PendingInfo, error) {
+	if err := f.take("Pending"); err != nil {
+		return nil, err
+	}
+	return f.Store.Pending(ctx, tenant)
+}
+
+func (f *faultyStore) JobStates(ctx context.Context, tenant string, keys []string) (map[string]store.JobState, error) {
+	if err := f.take("JobStates"); err != nil {
+		return nil, err
+	}
+	return f.Store.JobStates(ctx, tenant, keys)
 }
 
 func (f *faultyStore) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams) error {
