@@ -170,4 +170,3 @@ func TestLocalOwnerAlive(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
