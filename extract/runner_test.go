@@ -354,7 +354,14 @@ func TestInterruptedRunGivesBackNothingHalfWritten(t *testing.T) {
 	if err := r.Enqueue(ctx, docs); err != nil {
 		t.Fatal(err)
 	}
-	_ = r.Work(ctx)
+	// An interrupt is not an error: Work stops claiming, lets the calls in
+	// flight finish and returns nil; the run is then recorded interrupted.
+	if err := r.Work(ctx); err != nil {
+		t.Fatalf("work interrupted by Ctrl-C: %v, want nil", err)
+	}
+	if st := extract.RunStatus(ctx, nil); st != "interrupted" {
+		t.Fatalf("run status = %q, want interrupted", st)
+	}
 	if n := e.Count(t, `SELECT count(*) FROM jobs WHERE state = 'running'`); n != 0 {
 		t.Fatalf("running jobs after interrupt = %d", n)
 	}

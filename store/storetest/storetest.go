@@ -36,6 +36,7 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"ClaimLeasesOnce", testClaimOnce},
 		{"CommitAndReturnExisting", testCommit},
 		{"StaleWorkerIsFenced", testStaleWorker},
+		{"StaleTokenFencedWhileAnotherHoldsTheLease", testFencedWhileLeased},
 		{"RenewKeepsLease", testRenew},
 		{"ChangedTextIsHeld", testChangedHeld},
 		{"ChangedTextProcessed", testChangedProcess},
@@ -118,6 +119,16 @@ func outcomes(res []store.EnqueueResult) []string {
 		out[i] = r.Outcome
 	}
 	return out
+}
+
+// noErr fails the test on an unexpected error. A call whose error were
+// ignored leaves its zero value (an empty slice, no rows), which is exactly
+// what many assertions here expect: a driver that fails the call would pass.
+func noErr(t *testing.T, what string, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
 }
 
 func eq[T comparable](t *testing.T, what string, got, want T) {
@@ -250,9 +261,11 @@ func testStaleWorker(t *testing.T, s store.Store) {
 	}
 	eq(t, "result id", res.ID, bc.ResultID)
 	eq(t, "result attempt", res.AttemptID, b.AttemptID)
-	ev, _ := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	ev, err := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	noErr(t, "list outbox", err)
 	eq(t, "outbox rows", len(ev), 0)
-	atts, _ := s.ListAttempts(context.Background(), a.JobID)
+	atts, err := s.ListAttempts(context.Background(), a.JobID)
+	noErr(t, "list attempts", err)
 	eq(t, "attempts", len(atts), 2)
 	eq(t, "A's attempt", atts[0].Outcome, store.OutcomeStaleLease)
 	eq(t, "B's attempt", atts[1].Outcome, store.OutcomeSucceeded)
@@ -268,6 +281,99 @@ func testStaleWorker(t *testing.T, s store.Store) {
 		t.Fatalf("stale finish err = %v", err)
 	}
 	eq(t, "state", state(t, s, "t1", d.JobKey).State, store.StateSucceeded)
+}
+
+// testFencedWhileLeased: A's lease expired and B holds a live one, so the
+// job is still 'running' and only the lease token tells A from B. Every
+// write A makes with its old token must be refused and leave B's lease, and
+// B's commit, intact. (After B has committed, state = 'running' alone would
+// refuse A: that case cannot tell a missing token check.)
+func testFencedWhileLeased(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	tests := []struct {
+		name string
+		op   func(a *store.Lease, now time.Time) error
+	}{
+		{"FinishAttempt failed", func(a *store.Lease, now time.Time) error {
+			return s.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: a.JobID, Token: a.Token, AttemptID: a.AttemptID,
+				State: store.StateFailed, Attempt: store.AttemptInfo{Outcome: store.OutcomeFailed, ErrorClass: "permanent"}, Now: now})
+		}},
+		{"FinishAttempt retry_wait", func(a *store.Lease, now time.Time) error {
+			return s.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: a.JobID, Token: a.Token, AttemptID: a.AttemptID,
+				State: store.StateRetryWait, NextAttemptAt: now.Add(time.Hour),
+				Attempt: store.AttemptInfo{Outcome: store.OutcomeRetry, ErrorClass: "transient"}, Now: now})
+		}},
+		{"FinishAttempt queued", func(a *store.Lease, now time.Time) error {
+			return s.FinishAttempt(ctx, &store.FinishAttemptParams{JobID: a.JobID, Token: a.Token, AttemptID: a.AttemptID,
+				State: store.StateQueued, Attempt: store.AttemptInfo{Outcome: store.OutcomeReleased, ErrorClass: "interrupted"}, Now: now})
+		}},
+		{"NextAttempt", func(a *store.Lease, now time.Time) error {
+			_, _, err := s.NextAttempt(ctx, &store.NextAttemptParams{JobID: a.JobID, Token: a.Token, AttemptID: a.AttemptID,
+				RunID: "run-A", Owner: "A", Attempt: store.AttemptInfo{Outcome: store.OutcomeRejected, Category: "unknown_field"}, Now: now})
+			return err
+		}},
+		{"Renew", func(a *store.Lease, now time.Time) error {
+			_, err := s.Renew(ctx, &store.RenewParams{JobID: a.JobID, Token: a.Token, LeaseFor: time.Hour, Now: now})
+			return err
+		}},
+		{"Commit", func(a *store.Lease, now time.Time) error {
+			_, err := commit(s, a, now)
+			return err
+		}},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// A tenant per case: a case that fails leaves its job behind.
+			tenant := fmt.Sprintf("fenced-%d", i)
+			d := Doc(tenant, "a.txt", "alpha")
+			enqueue(t, s, tenant, store.OnChangeHold, d)
+			a := claim(t, s, tenant, "A", 1, t0)[0]
+			later := t0.Add(61 * time.Second) // A's lease has run out, B's is fresh
+			bl := claim(t, s, tenant, "B", 1, later)
+			eq(t, "B claims", len(bl), 1)
+			b := bl[0]
+			if b.JobID != a.JobID || b.Token <= a.Token {
+				t.Fatalf("B's lease %+v does not take over A's %+v", b, a)
+			}
+
+			if err := tt.op(a, later.Add(time.Second)); !errors.Is(err, store.ErrStaleLease) {
+				t.Fatalf("A's %s with a stale token while B holds the lease: err = %v, want ErrStaleLease", tt.name, err)
+			}
+
+			// Nothing moved: the job is B's, running, with B's attempts only.
+			eq(t, "state", state(t, s, tenant, d.JobKey).State, store.StateRunning)
+			job, err := s.GetJob(ctx, &store.GetJobParams{Tenant: tenant, Ref: d.JobKey})
+			noErr(t, "get job", err)
+			eq(t, "attempts", job.Attempts, 2)
+			eq(t, "claimable while B holds the lease", len(claim(t, s, tenant, "C", 1, later.Add(2*time.Second))), 0)
+			if _, err := s.Renew(ctx, &store.RenewParams{JobID: b.JobID, Token: b.Token, LeaseFor: time.Minute,
+				Now: later.Add(3 * time.Second)}); err != nil {
+				t.Fatalf("B's renew after A's stale %s: %v", tt.name, err)
+			}
+			cr, err := commit(s, b, later.Add(4*time.Second))
+			if err != nil {
+				t.Fatalf("B's commit after A's stale %s: %v", tt.name, err)
+			}
+			res, err := s.GetResult(ctx, tenant, d.JobKey)
+			noErr(t, "get result", err)
+			eq(t, "result id", res.ID, cr.ResultID)
+			eq(t, "result attempt", res.AttemptID, b.AttemptID)
+			atts, err := s.ListAttempts(ctx, a.JobID)
+			noErr(t, "list attempts", err)
+			var got []string
+			for _, at := range atts {
+				got = append(got, fmt.Sprintf("%d:%s", at.LeaseToken, at.Outcome))
+			}
+			// A's attempt was closed as lease_expired by B's takeover; a
+			// fenced write of A's marks it stale_lease (Renew writes none).
+			aOutcome := store.OutcomeStaleLease
+			if tt.name == "Renew" {
+				aOutcome = store.OutcomeLeaseExpired
+			}
+			eqSlice(t, "attempts", got, []string{fmt.Sprintf("%d:%s", a.Token, aOutcome),
+				fmt.Sprintf("%d:%s", b.Token, store.OutcomeSucceeded)})
+		})
+	}
 }
 
 func testRenew(t *testing.T, s store.Store) {
@@ -355,7 +461,8 @@ func testFinishAttempt(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	eq(t, "state", state(t, s, "t1", d.JobKey).State, store.StateRetryWait)
-	p, _ := s.Pending(context.Background(), "t1")
+	p, err := s.Pending(context.Background(), "t1")
+	noErr(t, "pending", err)
 	eq(t, "retry wait", p.RetryWait, 1)
 	if !p.NextWake.Equal(next) {
 		t.Fatalf("next wake = %v, want %v", p.NextWake, next)
@@ -372,7 +479,8 @@ func testFinishAttempt(t *testing.T, s store.Store) {
 	eq(t, "state", st.State, store.StateRejected)
 	eq(t, "category", st.Category, "unknown_field")
 	eq(t, "enqueue again", enqueue(t, s, "t1", store.OnChangeHold, d)[0].Outcome, store.EnqueueNeedsReview)
-	atts, _ := s.ListAttempts(context.Background(), l.JobID)
+	atts, err := s.ListAttempts(context.Background(), l.JobID)
+	noErr(t, "list attempts", err)
 	eq(t, "attempts", len(atts), 2)
 	eq(t, "first http status", atts[0].HTTPStatus, 503)
 	eq(t, "first delay", atts[0].NextDelay, 30*time.Second)
@@ -396,11 +504,13 @@ func testNextAttempt(t *testing.T, s store.Store) {
 	if _, err := commit(s, l, t0); err != nil {
 		t.Fatal(err)
 	}
-	atts, _ := s.ListAttempts(context.Background(), l.JobID)
+	atts, err := s.ListAttempts(context.Background(), l.JobID)
+	noErr(t, "list attempts", err)
 	eq(t, "attempts", len(atts), 2)
 	eq(t, "first", atts[0].Outcome+"/"+atts[0].Category, "rejected/unknown_field")
 	eq(t, "second", atts[1].Outcome, store.OutcomeSucceeded)
-	res, _ := s.GetResult(context.Background(), "t1", d.JobKey)
+	res, err := s.GetResult(context.Background(), "t1", d.JobKey)
+	noErr(t, "get result", err)
 	eq(t, "result attempt", res.AttemptID, id)
 }
 
@@ -479,9 +589,11 @@ func testShadow(t *testing.T, s store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, _ := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	ev, err := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	noErr(t, "list outbox", err)
 	eq(t, "outbox rows", len(ev), 0)
-	res, _ := s.GetResult(context.Background(), "t1", d.JobKey)
+	res, err := s.GetResult(context.Background(), "t1", d.JobKey)
+	noErr(t, "get result", err)
 	eq(t, "shadow", res.Shadow, true)
 }
 
@@ -607,7 +719,8 @@ func testDismissRequeue(t *testing.T, s store.Store) {
 	if err := s.Dismiss(ctx, &store.JobActionParams{Tenant: "t1", JobKey: a.JobKey, Reason: "duplicate of a paper invoice", Now: t0}); err != nil {
 		t.Fatal(err)
 	}
-	j, _ := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: a.JobKey})
+	j, err := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: a.JobKey})
+	noErr(t, "get job", err)
 	eq(t, "dismissed", j.State+"/"+j.DismissReason, "dismissed/duplicate of a paper invoice")
 	n, err := s.Requeue(ctx, &store.RequeueParams{Tenant: "t1", States: []string{store.StateFailed}, Now: t0})
 	if err != nil {
@@ -641,11 +754,13 @@ func testOutboxClaim(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	eq(t, "claimed", len(first), 2)
-	again, _ := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D2", Limit: 10, LeaseFor: time.Minute, Now: t0})
+	again, err := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D2", Limit: 10, LeaseFor: time.Minute, Now: t0})
+	noErr(t, "claim outbox while leased", err)
 	eq(t, "claimed while leased", len(again), 0)
 	// D1 dies; after expiry D2 takes over and delivers.
 	later := t0.Add(2 * time.Minute)
-	second, _ := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D2", Limit: 10, LeaseFor: time.Minute, Now: later})
+	second, err := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D2", Limit: 10, LeaseFor: time.Minute, Now: later})
+	noErr(t, "claim outbox after expiry", err)
 	eq(t, "reclaimed", len(second), 2)
 	for _, e := range second {
 		if err := s.FinishOutbox(ctx, &store.FinishOutboxParams{ID: e.ID, Token: e.Token, State: store.OutboxDelivered, Now: later}); err != nil {
@@ -655,14 +770,17 @@ func testOutboxClaim(t *testing.T, s store.Store) {
 	if err := s.FinishOutbox(ctx, &store.FinishOutboxParams{ID: first[0].ID, Token: first[0].Token, State: store.OutboxFailed, Now: later}); !errors.Is(err, store.ErrStaleLease) {
 		t.Fatalf("stale finish: %v", err)
 	}
-	evs, _ := s.ListOutboxEvents(ctx, &store.ListOutboxParams{Tenant: "t1"})
+	evs, err := s.ListOutboxEvents(ctx, &store.ListOutboxParams{Tenant: "t1"})
+	noErr(t, "list outbox events", err)
 	for _, e := range evs {
 		eq(t, "state of "+e.EventKey, e.State, store.OutboxDelivered)
 		eq(t, "attempts of "+e.EventKey, e.Attempts, 2)
 	}
-	pending, _ := s.ListOutboxEvents(ctx, &store.ListOutboxParams{Tenant: "t1", Pending: true})
+	pending, err := s.ListOutboxEvents(ctx, &store.ListOutboxParams{Tenant: "t1", Pending: true})
+	noErr(t, "list pending outbox events", err)
 	eq(t, "pending", len(pending), 0)
-	none, _ := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D3", Limit: 10, LeaseFor: time.Minute, Now: later.Add(time.Hour)})
+	none, err := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D3", Limit: 10, LeaseFor: time.Minute, Now: later.Add(time.Hour)})
+	noErr(t, "claim outbox after delivery", err)
 	eq(t, "claim after delivery", len(none), 0)
 }
 
@@ -725,7 +843,8 @@ func testOutboxRequeue(t *testing.T, s store.Store) {
 			}
 		}
 	}
-	none, _ := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Owner: "D2", Limit: 10, LeaseFor: time.Minute, Now: t0.Add(2 * time.Hour)})
+	none, err := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Owner: "D2", Limit: 10, LeaseFor: time.Minute, Now: t0.Add(2 * time.Hour)})
+	noErr(t, "claim outbox while parked", err)
 	eq(t, "claimable while parked", len(none), 0)
 
 	// Naming another tenant's event, or a delivered one, requeues nothing.
@@ -777,14 +896,17 @@ func testPrune(t *testing.T, s store.Store) {
 	}
 	eq(t, "dry run jobs", dry.Jobs, 1)
 	eq(t, "dry run bytes", dry.TextBytes, int64(len("alpha text")))
-	j, _ := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: d.JobKey})
+	j, err := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: d.JobKey})
+	noErr(t, "get job", err)
 	eq(t, "text after dry run", j.SourceText, "alpha text")
-	none, _ := s.Prune(ctx, &store.PruneParams{Before: t0.Add(-time.Hour)})
+	none, err := s.Prune(ctx, &store.PruneParams{Before: t0.Add(-time.Hour)})
+	noErr(t, "prune", err)
 	eq(t, "nothing older", none.Jobs, 0)
 	if _, err := s.Prune(ctx, &store.PruneParams{Before: t0.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	j, _ = s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: d.JobKey})
+	j, err = s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: d.JobKey})
+	noErr(t, "get job", err)
 	eq(t, "text after prune", j.SourceText, "")
 	eq(t, "still committed", enqueue(t, s, "t1", store.OnChangeHold, d)[0].Outcome, store.EnqueueAlreadyCommitted)
 	if _, err := s.GetResult(ctx, "t1", d.JobKey); err != nil {
@@ -844,8 +966,9 @@ func testMaxPerTenant(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	eq(t, "capped claim", len(ls), 3)
-	more, _ := s.Claim(context.Background(), &store.ClaimParams{Owner: "w", RunID: "r", Limit: 10, LeaseFor: time.Minute,
+	more, err := s.Claim(context.Background(), &store.ClaimParams{Owner: "w", RunID: "r", Limit: 10, LeaseFor: time.Minute,
 		Now: t0, MaxPerTenant: 3})
+	noErr(t, "claim at the cap", err)
 	eq(t, "at the cap", len(more), 0)
 }
 
