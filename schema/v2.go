@@ -37,7 +37,7 @@ type InvoiceV2 struct {
 	// and digits only (DE123456789, CHE123456789MWST).
 	SupplierVATID *string `json:"supplier_vat_id" jsonschema:"minLength=4,maxLength=20,pattern=^[A-Z0-9]+$" jsonschema_description:"The supplier's VAT id in compact form: upper-case letters and digits only, no spaces, dots or dashes, with its country prefix (DE123456789, EL123456789, CHE123456789MWST)."`
 	// SupplierIBAN is the IBAN in electronic form, without spaces.
-	SupplierIBAN *string `json:"supplier_iban" jsonschema:"minLength=15,maxLength=34,pattern=^[A-Z]{2}[0-9]{2}[A-Z0-9]+$" jsonschema_description:"The IBAN payment should go to, in electronic form: upper case, no spaces (DE89370400440532013000)."`
+	SupplierIBAN  *string `json:"supplier_iban" jsonschema:"minLength=15,maxLength=34,pattern=^[A-Z]{2}[0-9]{2}[A-Z0-9]+$" jsonschema_description:"The IBAN payment should go to, in electronic form: upper case, no spaces (DE89370400440532013000)."`
 	BuyerName     *string `json:"buyer_name" jsonschema:"minLength=1,maxLength=200" jsonschema_description:"The buyer's (invoice recipient's) name as written."`
 	InvoiceNumber *string `json:"invoice_number" jsonschema:"minLength=1,maxLength=64" jsonschema_description:"The document number as written."`
 	IssueDate     *string `json:"issue_date" jsonschema:"format=date" jsonschema_description:"Issue date as YYYY-MM-DD."`

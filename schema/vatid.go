@@ -21,7 +21,8 @@ var vatIDSyntax = sync.OnceValue(func() map[string]*regexp.Regexp {
 		"DK": `DK[0-9]{8}`,
 		"EE": `EE[0-9]{9}`,
 		"EL": `EL[0-9]{9}`,
-		"ES": `ES[0-9A-Z][0-9]{7}[0-9A-Z]`,
+		// A letter first (companies, foreigners) or last (citizens).
+		"ES": `ES([A-Z][0-9]{7}[0-9A-Z]|[0-9]{8}[A-Z])`,
 		"FI": `FI[0-9]{8}`,
 		"FR": `FR[0-9A-HJ-NP-Z]{2}[0-9]{9}`,
 		"HR": `HR[0-9]{11}`,
