@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -33,6 +34,12 @@ func TestIBANCheck(t *testing.T) {
 		{"DEAB370400440532013000", false},       // letters as check digits
 		{"DE89", false},                         // too short
 		{"DE89370400440532013000DE8937", false}, // too long for DE
+		// Right checksum, wrong length or country: only those rules refuse.
+		{withCheckDigits("DE", "370400440532013000"), true},
+		{withCheckDigits("DE", "3704004405320130001"), false},
+		{withCheckDigits("DE", "37040044053201300"), false},
+		{withCheckDigits("US", "370400440532013000"), false},
+		{withCheckDigits("GR", "370400440532013000"), false}, // GR IBANs have 27 characters
 	}
 	for _, tt := range tests {
 		t.Run(tt.iban, func(t *testing.T) {
@@ -46,6 +53,13 @@ func TestIBANCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withCheckDigits builds an IBAN with a correct ISO 13616 checksum, so a
+// test can show that another rule refuses it.
+func withCheckDigits(country, bban string) string {
+	check := 98 - ibanMod97(country+"00"+bban)
+	return fmt.Sprintf("%s%02d%s", country, check, bban)
 }
 
 func TestVATIDCheck(t *testing.T) {
@@ -156,6 +170,9 @@ func TestAmountIn(t *testing.T) {
 		{"1,200.00", 120000, 0, false},
 		{"BHD 1.25", 1250, 3, false},
 		{"Total", 123456, 2, false},
+		{"EUR 1.234", 123456, 2, false}, // decimals dropped from a non-whole amount
+		{"¥1,234", 1, 0, false},         // 1 is the start of 1,234
+		{"1.234,56.7", 123456, 2, false},
 	}
 	for _, tt := range tests {
 		if got := amountIn(tt.text, tt.minor, tt.exp); got != tt.ok {

@@ -363,6 +363,32 @@ func TestValidateReviewableListsAll(t *testing.T) {
 	}
 }
 
+// Messages say what is wanted, for a repair, without repeating values.
+func TestV2ErrorMessages(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		raw  string
+		want string
+	}{
+		{withV2(t, `"total_minor":119000`, `"total_minor":1190.00`), "facts: total_minor: got a float, want an integer"},
+		{withV2(t, `"total_minor":119000`, `"total_minor":9007199254740992`), "facts: total_minor: outside -(2^53-1) to 2^53-1"},
+		{withV2(t, `"DE89370400440532013000"`, `"DE88370400440532013000"`), "iban: supplier_iban: checksum (ISO 13616 mod 97) does not match; a character is wrong"},
+		{withV2(t, `"DE89370400440532013000"`, `"`+withCheckDigits("US", "370400440532013000")+`"`), "iban: supplier_iban: country code not in the IBAN registry"},
+		{withV2(t, `"net_minor":"Nettobetrag: EUR 1.000,00"`, `"net_minor":"Gesamtbetrag: EUR 1.190,00"`), "evidence: evidence.net_minor: does not hold the value of net_minor; quote the excerpt that states it"},
+		{withV2(t, `"amount_minor":20000`, `"amount_minor":20002`), "arithmetic: line_items: lines_complete is true but the amount_minor of the lines adds up to neither net_minor nor total_minor (within 1 minor unit(s)); set lines_complete false if lines are missing"},
+	}
+	for _, tt := range tests {
+		_, err := v2Version(t).Validate([]byte(tt.raw), testSourceV2)
+		if err == nil {
+			t.Errorf("accepted; want %q", tt.want)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, err.Error()); diff != "" {
+			t.Errorf("Error() mismatch (-want +got):\n%s", diff)
+		}
+	}
+}
+
 func TestRepairableReviewable(t *testing.T) {
 	t.Parallel()
 	for _, c := range Categories() {
