@@ -43,8 +43,8 @@ func TestCompleteFlagValues(t *testing.T) {
 		{[]string{"jobs", "--state", ""}, []string{"queued", "running", "retry_wait", "succeeded", "rejected", "failed", "held", "dismissed"}},
 		{[]string{"retry", "--state", ""}, []string{"failed", "rejected"}},
 		{[]string{"jobs", "--log-level", ""}, []string{"debug", "info", "warn", "error"}},
-		{[]string{"run", "--schema", ""}, []string{"invoice-summary-v1"}},
-		{[]string{"export", "--schema", ""}, []string{"invoice-summary-v1"}},
+		{[]string{"run", "--schema", ""}, []string{"invoice-summary-v1", "invoice-v2"}},
+		{[]string{"export", "--schema", ""}, []string{"invoice-summary-v1", "invoice-v2"}},
 		{[]string{"run", "--on-change", ""}, []string{"hold", "process"}},
 	} {
 		got, dir := completions(t, e, tc.args...)

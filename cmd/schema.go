@@ -28,7 +28,8 @@ versions; --strict prints the form sent to providers' strict structured
 outputs (every property required, nullable as a type array).`,
 		Example: `  invx schema
   invx schema --list
-  invx schema invoice-summary-v1 > invoice-summary-v1.schema.json`,
+  invx schema invoice-summary-v1 > invoice-summary-v1.schema.json
+  invx schema invoice-v2 --strict`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return &usageError{err: errors.New("schema: at most one VERSION"), try: "invx schema --list"}

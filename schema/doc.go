@@ -37,4 +37,26 @@
 //
 // Error messages never repeat candidate or source text; see
 // [ValidationError].
+//
+// # invoice-v2
+//
+// [V2] ([InvoiceV2]) is validated by the same two phases, with the same
+// shared checks, and then three more, each in a fixed order: facts that
+// depend on other facts (an amount needs a currency; lines_complete needs
+// line items that all carry an amount) [CategoryFacts]; the evidence of each
+// fact, in field order, present exactly when the fact is stated, an exact
+// substring of the source and holding the value ([CategoryEvidence]; the
+// matching rules are on checkFactEvidenceValues); and the arithmetic
+// ([CategoryArithmetic]; see checkArithmetic). supplier_iban and
+// supplier_vat_id are checked during the walk ([CategoryIBAN],
+// [CategoryVATID]).
+//
+// Arithmetic runs last and its failures are all collected: [Version.Validate]
+// returns the first, [Version.ValidateReviewable] returns the document with
+// all of them in Result.Review, for a provider that cannot repair its answer
+// ([Reviewable]). Every category is worth a repair re-ask ([Repairable]).
+//
+// Evidence is a closed object with one nullable key per fact rather than an
+// open map, because strict structured outputs cannot express open maps; see
+// [EvidenceV2].
 package schema

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -46,6 +47,27 @@ const (
 	// CategoryActionEvidence: missing or blank evidence, or evidence that is
 	// not an exact substring of the normalised source text.
 	CategoryActionEvidence Category = "action_evidence"
+
+	// The categories below are reported only by invoice-v2.
+
+	// CategoryEvidence: the evidence of a fact is missing while the fact is
+	// stated, given while the fact is null, blank, not an exact substring of
+	// the normalised source, or a substring that does not hold the value
+	// (the amount's digits, the date, the name or id).
+	CategoryEvidence Category = "evidence"
+	// CategoryIBAN: supplier_iban not in electronic form, of an unknown
+	// country or the wrong length for its country, or failing the ISO 13616
+	// mod-97 checksum.
+	CategoryIBAN Category = "iban"
+	// CategoryVATID: supplier_vat_id not in compact form, or not matching the
+	// VAT id syntax of its country prefix (EU member states, XI, GB, CH, NO).
+	CategoryVATID Category = "vat_id"
+	// CategoryArithmetic: the amounts disagree with each other or with the
+	// document type: net + tax != total, tax lines not adding up to net and
+	// tax, complete line items not adding up to net, a sign against the
+	// document type, a due date before the issue date. It is [Reviewable]:
+	// the document itself may be wrong.
+	CategoryArithmetic Category = "arithmetic"
 )
 
 var allCategories = []Category{
@@ -59,6 +81,30 @@ var allCategories = []Category{
 	CategoryActionKind,
 	CategoryActionID,
 	CategoryActionEvidence,
+	CategoryEvidence,
+	CategoryIBAN,
+	CategoryVATID,
+	CategoryArithmetic,
+}
+
+// Repairable reports whether a failure of category c is worth re-asking a
+// model that takes the error as feedback (the runner's --repair). Every
+// category Validate reports is: each names something the answer got wrong,
+// and the message says what is wanted. CategoryArithmetic included: a model
+// often misreads one amount of several that must agree. A category Validate
+// does not report (a provider's own, such as "refusal") is not judged here.
+func Repairable(c Category) bool {
+	return slices.Contains(allCategories, c)
+}
+
+// Reviewable reports whether a document failing only checks of category c
+// may still be committed, held for a clerk with c as its review reason,
+// instead of being rejected. That is the case for CategoryArithmetic alone:
+// real invoices do carry inconsistent sums, and neither a re-ask nor a
+// provider that cannot repair (the rules extractor) can fix the document
+// itself. See [Version.ValidateReviewable].
+func Reviewable(c Category) bool {
+	return c == CategoryArithmetic
 }
 
 // Categories returns every category Validate can report, so metrics can

@@ -48,19 +48,35 @@ type Result struct {
 	Actions []ActionItem
 	Title   string
 	Bullets []string
+	// InvoiceV2 is the decoded document when Version is V2, nil otherwise.
+	// Its slices are empty, never nil. Facts stays zero for V2: v2 facts
+	// are read from here, never projected onto v1's.
+	InvoiceV2 *InvoiceV2
+	// Review lists, in a fixed order, the problems of [Reviewable]
+	// categories that ValidateReviewable let through. Validate never
+	// returns a Result with a non-empty Review.
+	Review []*ValidationError
 }
 
 //go:embed prompts/invoice-summary-v1.txt
 var promptV1 string
 
+//go:embed prompts/invoice-v2.txt
+var promptV2 string
+
 var v1 = newVersion(V1,
 	"Summary of one supplier invoice: a title, one to five bullets, the invoice facts and follow-up actions backed by verbatim evidence.",
 	reflect.TypeFor[InvoiceSummaryV1](), promptV1, validateV1)
+
+var v2 = newVersion(V2,
+	"Accounts-payable facts of one supplier document: type, parties, numbers, dates, amounts, tax lines and line items, each fact backed by verbatim evidence, plus a title, bullets and follow-up actions.",
+	reflect.TypeFor[InvoiceV2](), promptV2, validateV2)
 
 // versions holds every released version. A new version is added beside the
 // old ones, never instead of them.
 var versions = map[string]*Version{
 	v1.Name: v1,
+	v2.Name: v2,
 }
 
 func newVersion(name, description string, t reflect.Type, prompt string,
@@ -154,6 +170,24 @@ func (v *Version) PromptHash() string {
 // the first error in document order (see the package documentation). A
 // non-nil error is always a *ValidationError.
 func (v *Version) Validate(raw []byte, source string) (*Result, error) {
+	res, verr := v.validate(v, raw, source)
+	if verr != nil {
+		return nil, verr
+	}
+	if len(res.Review) > 0 {
+		return nil, res.Review[0]
+	}
+	return res, nil
+}
+
+// ValidateReviewable is Validate for an answer that will not be repaired:
+// a provider that cannot take feedback, or the last attempt of the repair
+// budget. A document whose only problems are of [Reviewable] categories is
+// returned with them in Result.Review, so the caller can commit it and hold
+// it for a clerk; any other problem is returned as Validate would. Reviewable
+// checks run last, after every other check has passed, so Review is never a
+// partial picture of a broken document.
+func (v *Version) ValidateReviewable(raw []byte, source string) (*Result, error) {
 	res, verr := v.validate(v, raw, source)
 	if verr != nil {
 		return nil, verr

@@ -15,7 +15,7 @@ import (
 
 func TestVersions(t *testing.T) {
 	t.Parallel()
-	if diff := cmp.Diff([]string{"invoice-summary-v1"}, Versions()); diff != "" {
+	if diff := cmp.Diff([]string{"invoice-summary-v1", "invoice-v2"}, Versions()); diff != "" {
 		t.Errorf("Versions() mismatch (-want +got):\n%s", diff)
 	}
 	if got := Latest().Name; got != V1 {
@@ -403,7 +403,8 @@ func TestUserMessage(t *testing.T) {
 
 func TestCategories(t *testing.T) {
 	t.Parallel()
-	want := []Category{"decode", "duplicate_key", "trailing_data", "unknown_field", "schema_version", "display", "facts", "action_kind", "action_id", "action_evidence"}
+	want := []Category{"decode", "duplicate_key", "trailing_data", "unknown_field", "schema_version", "display", "facts", "action_kind", "action_id", "action_evidence",
+		"evidence", "iban", "vat_id", "arithmetic"}
 	got := Categories()
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Categories mismatch (-want +got):\n%s", diff)

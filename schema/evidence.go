@@ -1,0 +1,438 @@
+package schema
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// How invoice-v2 decides that a fact's evidence holds the fact's value. The
+// evidence is already known to be an exact substring of the source; this
+// check stops a model from citing a true excerpt that says something else
+// ("Total: 1.234,56" as evidence of a net of 1000.00). Each rule accepts the
+// ways invoices commonly write a value and nothing looser:
+//
+//   - Names and numbers as written (supplier_name, buyer_name,
+//     invoice_number, po_number): the evidence contains the value, compared
+//     case-insensitively with runs of white space folded to one space.
+//   - Ids (supplier_vat_id, supplier_iban): the evidence's letters and digits,
+//     upper-cased, contain the value, so "DE89 3704 0044 0532 0130 00" backs
+//     DE89370400440532013000 and "CHE-123.456.789 MWST" backs
+//     CHE123456789MWST.
+//   - Amounts: the evidence contains the magnitude written with the
+//     currency's exponent (the sign is not required: credit notes write
+//     -1.234,56, 1.234,56- or (1,234.56)), a decimal comma or point, and no
+//     grouping or grouping by thousands with . , ' ’ or a space (plain,
+//     no-break or narrow). A whole amount may also be written without
+//     decimals or with ",-". So 123456 EUR is backed by 1234,56, 1.234,56,
+//     1234.56, 1,234.56, 1 234,56 or 1'234.56, and 100000 EUR also by
+//     1.000,- or 1000. The number must stand alone: 234,56 inside 1.234,56
+//     does not count. Indian lakh grouping (1,23,456.00) is not recognised.
+//   - Dates: the evidence holds the date as three adjacent parts in the
+//     order year-month-day, day-month-year or month-day-year, the month as a
+//     number or an English, German, French, Spanish, Italian or Dutch month
+//     name or abbreviation, the year with four digits (two in the last
+//     position), or as one YYYYMMDD number. Separators and ordinals do not
+//     matter, so 2026-03-01, 01.03.2026, 1.3.26, 03/01/2026, 1 March 2026,
+//     March 1st, 2026 and 1. März 2026 all back 2026-03-01. Day and month
+//     are not told apart when both are numbers: 01/03/2026 backs both
+//     2026-03-01 and 2026-01-03, as a reader who does not know the locale
+//     would read it.
+//   - Currency: the evidence contains the ISO code (any case) or a symbol or
+//     name of the currency (€ or Euro for EUR, $ for any dollar, £ for GBP).
+func checkFactEvidenceValues(d *InvoiceV2) *ValidationError {
+	exp := 2
+	if d.Currency != nil {
+		exp, _ = CurrencyExponent(*d.Currency)
+	}
+	ev := &d.Evidence
+	facts := []struct {
+		name     string
+		text     *string
+		amount   *int64
+		evidence *string
+		holds    func(evidence string) bool
+	}{
+		{name: "supplier_name", text: d.SupplierName, evidence: ev.SupplierName},
+		{name: "supplier_vat_id", text: d.SupplierVATID, evidence: ev.SupplierVATID},
+		{name: "supplier_iban", text: d.SupplierIBAN, evidence: ev.SupplierIBAN},
+		{name: "buyer_name", text: d.BuyerName, evidence: ev.BuyerName},
+		{name: "invoice_number", text: d.InvoiceNumber, evidence: ev.InvoiceNumber},
+		{name: "issue_date", text: d.IssueDate, evidence: ev.IssueDate},
+		{name: "due_date", text: d.DueDate, evidence: ev.DueDate},
+		{name: "po_number", text: d.PONumber, evidence: ev.PONumber},
+		{name: "currency", text: d.Currency, evidence: ev.Currency},
+		{name: "net_minor", amount: d.NetMinor, evidence: ev.NetMinor},
+		{name: "tax_minor", amount: d.TaxMinor, evidence: ev.TaxMinor},
+		{name: "total_minor", amount: d.TotalMinor, evidence: ev.TotalMinor},
+		{name: "amount_due_minor", amount: d.AmountDueMinor, evidence: ev.AmountDueMinor},
+	}
+	for _, f := range facts {
+		path := "evidence." + f.name
+		stated := f.text != nil || f.amount != nil
+		switch {
+		case !stated && f.evidence == nil:
+			continue
+		case !stated:
+			return verr(CategoryEvidence, path, "evidence for a null fact; use null")
+		case f.evidence == nil:
+			return verr(CategoryEvidence, path, "missing for a stated fact; quote the excerpt %s was read from", f.name)
+		}
+		e := *f.evidence
+		var ok bool
+		switch f.name {
+		case "supplier_name", "buyer_name", "invoice_number", "po_number":
+			ok = strings.Contains(foldText(e), foldText(*f.text))
+		case "supplier_vat_id", "supplier_iban":
+			ok = strings.Contains(alnumUpper(e), alnumUpper(*f.text))
+		case "issue_date", "due_date":
+			ok = dateIn(e, *f.text)
+		case "currency":
+			ok = currencyIn(e, *f.text)
+		default:
+			ok = amountIn(e, *f.amount, exp)
+		}
+		if !ok {
+			return verr(CategoryEvidence, path, "does not hold the value of %s; quote the excerpt that states it", f.name)
+		}
+	}
+	return nil
+}
+
+// foldText lower-cases s and folds every run of white space to one space,
+// so a name broken over two lines in the source still matches.
+func foldText(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// alnumUpper keeps only letters and digits, upper-cased.
+func alnumUpper(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(unicode.ToUpper(r))
+		}
+	}
+	return b.String()
+}
+
+// groupSeps are the thousands separators invoices use; "" is no grouping.
+var groupSeps = []string{"", ".", ",", " ", "\u00a0", "\u202f", "\u2009", "'", "\u2019"}
+
+// amountIn reports whether s writes the magnitude of minor, in minor units of
+// a currency with exponent exp, as a number standing on its own.
+func amountIn(s string, minor int64, exp int) bool {
+	mag := uint64(minor)
+	if minor < 0 {
+		mag = -mag
+	}
+	digits := strconv.FormatUint(mag, 10)
+	if len(digits) <= exp {
+		digits = strings.Repeat("0", exp-len(digits)+1) + digits
+	}
+	intPart, frac := digits[:len(digits)-exp], digits[len(digits)-exp:]
+	whole := strings.Trim(frac, "0") == ""
+	for _, g := range groupSeps {
+		grouped := group(intPart, g)
+		if exp == 0 || whole {
+			if standsAlone(s, grouped) {
+				return true
+			}
+		}
+		if exp == 0 {
+			continue
+		}
+		for _, d := range []string{",", "."} {
+			if d == g {
+				continue
+			}
+			if standsAlone(s, grouped+d+frac) {
+				return true
+			}
+			if whole && (standsAlone(s, grouped+d+"-") || standsAlone(s, grouped+d+"\u2013")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// group inserts sep between groups of three digits from the right.
+func group(digits, sep string) string {
+	if sep == "" || len(digits) <= 3 {
+		return digits
+	}
+	var b strings.Builder
+	head := len(digits) % 3
+	if head > 0 {
+		b.WriteString(digits[:head])
+	}
+	for i := head; i < len(digits); i += 3 {
+		if b.Len() > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(digits[i : i+3])
+	}
+	return b.String()
+}
+
+// standsAlone reports whether num occurs in s not as part of a longer
+// number: neither side touches a digit, directly or across one separator
+// (so 234,56 in 1.234,56 and 1.234,5 in 1.234,56 do not count).
+func standsAlone(s, num string) bool {
+	for from := 0; ; {
+		i := strings.Index(s[from:], num)
+		if i < 0 {
+			return false
+		}
+		i += from
+		j := i + len(num)
+		if !numberBefore(s[:i]) && !numberAfter(s[j:]) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		from = i + size
+	}
+}
+
+func isNumberSep(r rune) bool {
+	return r == '.' || r == ',' || r == '\'' || r == '\u2019' || r == ' ' || r == '\u00a0' || r == '\u202f' || r == '\u2009'
+}
+
+func numberBefore(s string) bool {
+	r, size := utf8.DecodeLastRuneInString(s)
+	if size == 0 {
+		return false
+	}
+	if unicode.IsDigit(r) {
+		return true
+	}
+	if isNumberSep(r) {
+		r2, _ := utf8.DecodeLastRuneInString(s[:len(s)-size])
+		return unicode.IsDigit(r2)
+	}
+	return false
+}
+
+func numberAfter(s string) bool {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return false
+	}
+	if unicode.IsDigit(r) {
+		return true
+	}
+	if isNumberSep(r) {
+		r2, _ := utf8.DecodeRuneInString(s[size:])
+		return unicode.IsDigit(r2)
+	}
+	return false
+}
+
+// dateFillers are words that sit between the parts of a written date and
+// are skipped: English and French ordinals, "of", "de", "der".
+var dateFillers = []string{"st", "nd", "rd", "th", "er", "of", "de", "der", "del"}
+
+// dateIn reports whether s writes the YYYY-MM-DD date iso (already checked
+// by isDate) in one of the forms the package comment on
+// checkFactEvidenceValues lists.
+func dateIn(s, iso string) bool {
+	t, err := time.Parse(time.DateOnly, iso)
+	if err != nil {
+		return false
+	}
+	year, month, day := t.Year(), int(t.Month()), t.Day()
+	var toks []string
+	for _, tok := range dateTokens(s) {
+		if !containsFold(dateFillers, tok) {
+			toks = append(toks, tok)
+		}
+	}
+	isNum := func(tok string, maxLen, want int) bool {
+		if tok == "" || len(tok) > maxLen || !isASCIIDigits(tok) {
+			return false
+		}
+		n, err := strconv.Atoi(tok)
+		return err == nil && n == want
+	}
+	isYear := func(tok string, short bool) bool {
+		if len(tok) == 4 {
+			return isNum(tok, 4, year)
+		}
+		return short && len(tok) == 2 && isNum(tok, 2, year%100)
+	}
+	isMonth := func(tok string) bool {
+		if isASCIIDigits(tok) {
+			return isNum(tok, 2, month)
+		}
+		return monthNames()[strings.ToLower(tok)] == month
+	}
+	isDay := func(tok string) bool { return isNum(tok, 2, day) }
+	compact := t.Format("20060102")
+	for i, tok := range toks {
+		if tok == compact {
+			return true
+		}
+		if i+2 >= len(toks) {
+			continue
+		}
+		a, b, c := tok, toks[i+1], toks[i+2]
+		if (isYear(a, false) && isMonth(b) && isDay(c)) ||
+			(isDay(a) && isMonth(b) && isYear(c, true)) ||
+			(isMonth(a) && isDay(b) && isYear(c, true)) {
+			return true
+		}
+	}
+	return false
+}
+
+// dateTokens splits s into runs of digits and runs of letters; everything
+// else separates.
+func dateTokens(s string) []string {
+	var toks []string
+	start, kind := -1, 0 // kind 1 digits, 2 letters
+	flush := func(end int) {
+		if start >= 0 {
+			toks = append(toks, s[start:end])
+		}
+		start, kind = -1, 0
+	}
+	for i, r := range s {
+		k := 0
+		switch {
+		case r >= '0' && r <= '9':
+			k = 1
+		case unicode.IsLetter(r):
+			k = 2
+		}
+		if k != kind {
+			flush(i)
+			if k != 0 {
+				start, kind = i, k
+			}
+		}
+	}
+	flush(len(s))
+	return toks
+}
+
+func isASCIIDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
+func containsFold(list []string, s string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// monthNames maps lower-case month names and abbreviations in the languages
+// invoices in fixtures/ and their neighbours use to the month number. Built
+// on first use: most commands never validate a date.
+var monthNames = sync.OnceValue(func() map[string]int {
+	names := [12][]string{
+		{"january", "jan", "januar", "jänner", "jän", "janvier", "janv", "enero", "ene", "gennaio", "gen", "januari"},
+		{"february", "feb", "februar", "février", "fevrier", "févr", "fevr", "febrero", "febbraio", "februari"},
+		{"march", "mar", "märz", "maerz", "mär", "mrz", "mars", "marzo", "maart", "mrt"},
+		{"april", "apr", "avril", "avr", "abril", "abr", "aprile"},
+		{"may", "mai", "mayo", "may", "maggio", "mag", "mei"},
+		{"june", "jun", "juni", "juin", "junio", "giugno", "giu"},
+		{"july", "jul", "juli", "juillet", "juil", "julio", "luglio", "lug"},
+		{"august", "aug", "août", "aout", "agosto", "ago", "augustus"},
+		{"september", "sep", "sept", "septembre", "septiembre", "settembre", "set"},
+		{"october", "oct", "oktober", "okt", "octobre", "octubre", "ottobre", "ott"},
+		{"november", "nov", "novembre", "noviembre"},
+		{"december", "dec", "dezember", "dez", "décembre", "decembre", "déc", "diciembre", "dic", "dicembre"},
+	}
+	m := map[string]int{}
+	for i, list := range names {
+		for _, n := range list {
+			m[n] = i + 1
+		}
+	}
+	return m
+})
+
+// currencyNames lists, for common currencies, the symbols and names an
+// invoice may use instead of the ISO code. A symbol shared by several
+// currencies ($, kr, ¥) backs each of them: the evidence supports the
+// currency, the fact decides it.
+var currencyNames = sync.OnceValue(func() map[string][]string {
+	dollar := []string{"$", "dollar"}
+	return map[string][]string{
+		"EUR": {"€", "euro"},
+		"USD": append([]string{"us$"}, dollar...),
+		"CAD": append([]string{"c$", "ca$"}, dollar...),
+		"AUD": append([]string{"a$", "au$"}, dollar...),
+		"NZD": append([]string{"nz$"}, dollar...),
+		"HKD": append([]string{"hk$"}, dollar...),
+		"SGD": append([]string{"s$"}, dollar...),
+		"MXN": {"$", "peso"},
+		"GBP": {"£", "pound", "sterling"},
+		"JPY": {"¥", "円", "yen"},
+		"CNY": {"¥", "元", "rmb", "yuan"},
+		"CHF": {"fr.", "sfr", "franken", "francs"},
+		"SEK": {"kr", "kronor"},
+		"NOK": {"kr", "kroner"},
+		"DKK": {"kr", "kroner"},
+		"ISK": {"kr", "krónur"},
+		"PLN": {"zł", "zloty"},
+		"CZK": {"kč", "korun"},
+		"HUF": {"ft", "forint"},
+		"INR": {"₹", "rs", "rupee"},
+		"KRW": {"₩", "won"},
+		"BRL": {"r$", "real"},
+		"RUB": {"₽", "руб"},
+		"TRY": {"₺", "tl", "lira"},
+		"ILS": {"₪", "shekel"},
+		"UAH": {"₴", "грн"},
+		"VND": {"₫", "đồng", "dong"},
+		"PHP": {"₱", "peso"},
+		"THB": {"฿", "baht"},
+		"NGN": {"₦", "naira"},
+		"ZAR": {"rand"},
+	}
+})
+
+// currencyIn reports whether s names the currency code. Codes and names
+// must stand as words ("tl" in "total" is not Turkish lira); symbols may
+// touch the amount ("€1.234,56").
+func currencyIn(s, code string) bool {
+	lower := strings.ToLower(s)
+	if wordIn(lower, strings.ToLower(code)) {
+		return true
+	}
+	for _, n := range currencyNames()[code] {
+		if wordIn(lower, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// wordIn reports whether w occurs in s with no letter touching a letter at
+// either end of it.
+func wordIn(s, w string) bool {
+	first, _ := utf8.DecodeRuneInString(w)
+	last, _ := utf8.DecodeLastRuneInString(w)
+	for from := 0; ; {
+		i := strings.Index(s[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[i+len(w):])
+		if !(unicode.IsLetter(first) && unicode.IsLetter(before)) && !(unicode.IsLetter(last) && unicode.IsLetter(after)) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		from = i + size
+	}
+}

@@ -1,0 +1,353 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Limits of invoice-v2 beyond those it shares with v1.
+const (
+	maxBuyerNameBytes   = 200
+	maxPONumberBytes    = 64
+	maxDescriptionBytes = 300
+	maxQuantityBytes    = 32
+	maxTaxLines         = 16
+	maxLineItems        = 500
+	// maxRateBP is 100% in basis points.
+	maxRateBP = 10000
+)
+
+// v2Fields and the lists below name the keys of invoice-v2 in the Go type's
+// field order; a test keeps them in step with InvoiceV2.
+var (
+	v2Fields = []field{
+		{"schema_version", checkSchemaVersion, func(path string) *ValidationError {
+			return verr(CategorySchemaVersion, path, "missing; want %q", V2)
+		}},
+		{"document_type", checkDocumentType, missingAs(CategoryFacts, "missing document_type; want one of %s", strings.Join(v2DocTypes, ", "))},
+		{"title", checkTitle, missingAs(CategoryDisplay, "missing title")},
+		{"bullets", checkBullets, missingAs(CategoryDisplay, "missing bullets; want %d to %d", minBullets, maxBullets)},
+		{"supplier_name", factText(maxSupplierNameBytes), missingFact},
+		{"supplier_vat_id", checkVATID, missingFact},
+		{"supplier_iban", checkIBAN, missingFact},
+		{"buyer_name", factText(maxBuyerNameBytes), missingFact},
+		{"invoice_number", factText(maxInvoiceNumberBytes), missingFact},
+		{"issue_date", checkDueDate, missingFact},
+		{"due_date", checkDueDate, missingFact},
+		{"po_number", factText(maxPONumberBytes), missingFact},
+		{"currency", checkCurrency, missingFact},
+		{"net_minor", checkAmount(true), missingFact},
+		{"tax_minor", checkAmount(true), missingFact},
+		{"total_minor", checkAmount(true), missingFact},
+		{"amount_due_minor", checkAmount(true), missingFact},
+		{"tax_lines", checkTaxLines, missingAs(CategoryDecode, "missing tax_lines; use [] when there are none")},
+		{"line_items", checkLineItems, missingAs(CategoryDecode, "missing line_items; use [] when there are none")},
+		{"lines_complete", checkBool, missingAs(CategoryFacts, "missing lines_complete; use false unless line_items holds every line")},
+		{"action_items", checkActionItems, missingAs(CategoryDecode, "missing action_items; use [] when there are none")},
+		{"evidence", checkEvidenceObject, missingAs(CategoryEvidence, "missing evidence object")},
+	}
+	v2TaxLineFields = []field{
+		{"rate_bp", checkRate(false), missingAs(CategoryFacts, "missing rate_bp")},
+		{"base_minor", checkAmount(true), missingFact},
+		{"tax_minor", checkAmount(false), missingAs(CategoryFacts, "missing tax_minor")},
+	}
+	v2LineItemFields = []field{
+		{"description", checkDescription, missingAs(CategoryFacts, "missing description")},
+		{"quantity", checkQuantity, missingFact},
+		{"unit_price_minor", checkAmount(true), missingFact},
+		{"amount_minor", checkAmount(true), missingFact},
+		{"tax_rate_bp", checkRate(true), missingFact},
+	}
+	// v2EvidenceFields has one key per fact; its check is only the local
+	// one (type, blank, display rules, substring). Whether the evidence
+	// holds the fact's value needs the fact, so it runs after the walk.
+	v2EvidenceFields = func() []field {
+		var fs []field
+		for _, name := range v2FactNames {
+			fs = append(fs, field{name, checkFactEvidence, missingAs(CategoryEvidence, "missing evidence key; use null when the fact is null")})
+		}
+		return fs
+	}()
+	v2FactNames = []string{
+		"supplier_name", "supplier_vat_id", "supplier_iban", "buyer_name", "invoice_number",
+		"issue_date", "due_date", "po_number", "currency",
+		"net_minor", "tax_minor", "total_minor", "amount_due_minor",
+	}
+	v2DocTypes = []string{DocInvoice, DocCreditNote, DocDebitNote, DocReceipt, DocProforma, DocReminder, DocOther}
+)
+
+// validateV2 runs the phases of invoice-v2 in a fixed order, so one input
+// always yields the same first error:
+//
+//  1. syntax, as for every version;
+//  2. the walk: types, unknown and duplicate keys, byte caps, display rules
+//     and each value's own syntax (dates, currency, IBAN, VAT id, numbers),
+//     first error in document order;
+//  3. facts that need other facts: an amount needs a currency, and
+//     lines_complete needs line items that all carry an amount;
+//  4. evidence: for each fact in field order, evidence present exactly when
+//     the fact is stated, and holding the fact's value;
+//  5. arithmetic, collected in full into Result.Review (see checkArithmetic).
+func validateV2(v *Version, raw []byte, source string) (*Result, *ValidationError) {
+	first, e := checkSyntax(raw)
+	if e != nil {
+		return nil, e
+	}
+	dec := json.NewDecoder(bytes.NewReader(first))
+	dec.UseNumber()
+	w := &walker{dec: dec, source: source, version: v.Name, ids: map[string]int{}}
+	if e := w.document(v2Fields); e != nil {
+		return nil, e
+	}
+	var doc InvoiceV2
+	if err := json.Unmarshal(first, &doc); err != nil {
+		return nil, verr(CategoryDecode, "$", "does not decode into %s", V2)
+	}
+	// Empty, never nil, so the canonical form always spells [] and callers
+	// can range without checks.
+	if doc.TaxLines == nil {
+		doc.TaxLines = []TaxLine{}
+	}
+	if doc.LineItems == nil {
+		doc.LineItems = []LineItem{}
+	}
+	if doc.ActionItems == nil {
+		doc.ActionItems = []ActionItem{}
+	}
+	if e := checkCrossFacts(&doc); e != nil {
+		return nil, e
+	}
+	if e := checkFactEvidenceValues(&doc); e != nil {
+		return nil, e
+	}
+	canon, e := canonicalJSON(doc)
+	if e != nil {
+		return nil, e
+	}
+	return &Result{
+		Version:   v.Name,
+		JSON:      canon,
+		Actions:   doc.ActionItems,
+		Title:     doc.Title,
+		Bullets:   doc.Bullets,
+		InvoiceV2: &doc,
+		Review:    checkArithmetic(&doc),
+	}, nil
+}
+
+func checkDocumentType(w *walker, path string) *ValidationError {
+	s, _, e := w.str(path, false)
+	if e != nil {
+		return e
+	}
+	if !slices.Contains(v2DocTypes, s) {
+		return verr(CategoryFacts, path, "unknown document type; want one of %s", strings.Join(v2DocTypes, ", "))
+	}
+	return nil
+}
+
+// integer reads an integer token as written: 12.0 and 1e3 are refused even
+// though they hold integers, because a model that writes them has not
+// understood minor units.
+func (w *walker) integer(path string, nullable bool) (n int64, null bool, e *ValidationError) {
+	tok, e := w.token(path)
+	if e != nil {
+		return 0, false, e
+	}
+	switch t := tok.(type) {
+	case nil:
+		if nullable {
+			return 0, true, nil
+		}
+	case json.Number:
+		if strings.ContainsAny(string(t), ".eE") {
+			return 0, false, verr(CategoryFacts, path, "got a float, want an integer")
+		}
+		n, err := strconv.ParseInt(string(t), 10, 64)
+		if err != nil || n > maxSafeInteger || n < -maxSafeInteger {
+			return 0, false, verr(CategoryFacts, path, "outside -(2^53-1) to 2^53-1")
+		}
+		return n, false, nil
+	}
+	want := "an integer"
+	if nullable {
+		want = "an integer or null"
+	}
+	return 0, false, verr(CategoryDecode, path, "got %s, want %s", kindOf(tok), want)
+}
+
+// checkAmount accepts a signed integer count of minor units: the sign is
+// judged against the document type later, with the other amounts.
+func checkAmount(nullable bool) func(*walker, string) *ValidationError {
+	return func(w *walker, path string) *ValidationError {
+		_, _, e := w.integer(path, nullable)
+		return e
+	}
+}
+
+func checkRate(nullable bool) func(*walker, string) *ValidationError {
+	return func(w *walker, path string) *ValidationError {
+		n, null, e := w.integer(path, nullable)
+		if e != nil || null {
+			return e
+		}
+		if n < 0 || n > maxRateBP {
+			return verr(CategoryFacts, path, "outside 0 to %d basis points", maxRateBP)
+		}
+		return nil
+	}
+}
+
+func checkBool(w *walker, path string) *ValidationError {
+	tok, e := w.token(path)
+	if e != nil {
+		return e
+	}
+	if _, ok := tok.(bool); !ok {
+		return verr(CategoryDecode, path, "got %s, want true or false", kindOf(tok))
+	}
+	return nil
+}
+
+func checkTaxLines(w *walker, path string) *ValidationError {
+	return w.objects(path, maxTaxLines, v2TaxLineFields)
+}
+
+func checkLineItems(w *walker, path string) *ValidationError {
+	return w.objects(path, maxLineItems, v2LineItemFields)
+}
+
+// objects walks an array of at most max objects with the given keys.
+func (w *walker) objects(path string, max int, fields []field) *ValidationError {
+	if e := w.open(path, '[', "an array of objects"); e != nil {
+		return e
+	}
+	for i := 0; w.dec.More(); i++ {
+		if i == max {
+			return verr(CategoryFacts, path, "more than %d entries", max)
+		}
+		ip := index(path, i)
+		if e := w.open(ip, '{', "an object"); e != nil {
+			return e
+		}
+		if e := w.object(ip, fields); e != nil {
+			return e
+		}
+	}
+	_, e := w.token(path)
+	return e
+}
+
+func checkDescription(w *walker, path string) *ValidationError {
+	s, _, e := w.str(path, false)
+	if e != nil {
+		return e
+	}
+	if blank(s) {
+		return verr(CategoryFacts, path, "empty or blank description")
+	}
+	return checkText(path, s, maxDescriptionBytes)
+}
+
+func checkQuantity(w *walker, path string) *ValidationError {
+	s, null, e := w.str(path, true)
+	if e != nil || null {
+		return e
+	}
+	if len(s) > maxQuantityBytes {
+		return verr(CategoryFacts, path, "longer than %d bytes", maxQuantityBytes)
+	}
+	if !isDecimal(s) {
+		return verr(CategoryFacts, path, "not a decimal string such as 2, 0.5 or -1.25")
+	}
+	return nil
+}
+
+// isDecimal accepts -?[0-9]+(\.[0-9]+)?: a dot, never a comma, so that the
+// value parses the same in every locale.
+func isDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac, hasDot := strings.Cut(s, ".")
+	digits := func(p string) bool {
+		return p != "" && strings.Trim(p, "0123456789") == ""
+	}
+	return digits(intPart) && (!hasDot || digits(frac))
+}
+
+func checkEvidenceObject(w *walker, path string) *ValidationError {
+	if e := w.open(path, '{', "an object"); e != nil {
+		return e
+	}
+	return w.object(path, v2EvidenceFields)
+}
+
+// checkFactEvidence applies the rules of action evidence to one fact's
+// evidence: displayed, so the display rules; byte-exact, so a paraphrase
+// cannot pass.
+func checkFactEvidence(w *walker, path string) *ValidationError {
+	s, null, e := w.str(path, true)
+	if e != nil || null {
+		return e
+	}
+	if blank(s) {
+		return verr(CategoryEvidence, path, "empty or blank evidence; use null when the fact is null")
+	}
+	if e := checkText(path, s, maxEvidenceBytes); e != nil {
+		return e
+	}
+	if !strings.Contains(w.source, s) {
+		return verr(CategoryEvidence, path, "not an exact substring of the source")
+	}
+	return nil
+}
+
+// checkCrossFacts checks the facts that depend on other facts. An amount
+// without a currency is refused because minor units mean nothing without
+// the currency's exponent: 123456 is 1234.56 EUR but 123456 JPY.
+func checkCrossFacts(d *InvoiceV2) *ValidationError {
+	if d.Currency == nil {
+		for _, a := range d.amounts() {
+			if a.v != nil {
+				return verr(CategoryFacts, a.path, "an amount needs a currency; set currency or use null")
+			}
+		}
+	}
+	if d.LinesComplete {
+		if len(d.LineItems) == 0 {
+			return verr(CategoryFacts, "lines_complete", "true without line items; use false")
+		}
+		for i, li := range d.LineItems {
+			if li.AmountMinor == nil {
+				return verr(CategoryFacts, index("line_items", i)+".amount_minor", "null although lines_complete is true")
+			}
+		}
+	}
+	return nil
+}
+
+type pathAmount struct {
+	path string
+	v    *int64
+}
+
+// amounts lists every amount of the document in document order.
+func (d *InvoiceV2) amounts() []pathAmount {
+	out := []pathAmount{
+		{"net_minor", d.NetMinor}, {"tax_minor", d.TaxMinor},
+		{"total_minor", d.TotalMinor}, {"amount_due_minor", d.AmountDueMinor},
+	}
+	for i := range d.TaxLines {
+		tl := &d.TaxLines[i]
+		p := index("tax_lines", i)
+		out = append(out, pathAmount{p + ".base_minor", tl.BaseMinor}, pathAmount{p + ".tax_minor", &tl.TaxMinor})
+	}
+	for i := range d.LineItems {
+		li := &d.LineItems[i]
+		p := index("line_items", i)
+		out = append(out, pathAmount{p + ".unit_price_minor", li.UnitPriceMinor}, pathAmount{p + ".amount_minor", li.AmountMinor})
+	}
+	return out
+}
