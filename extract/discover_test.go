@@ -3,9 +3,11 @@ package extract_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -80,14 +82,20 @@ func TestDiscover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantFound := []string{"a.txt a.txt", "b/c.txt b/c.txt", "z/deeper/last.txt z/deeper/last.txt"}
+	// --encoding auto (the default) reads latin1.txt as Windows-1252.
+	wantFound := []string{"a.txt a.txt", "b/c.txt b/c.txt", "latin1.txt latin1.txt", "z/deeper/last.txt z/deeper/last.txt"}
 	if diff := cmp.Diff(wantFound, found); diff != "" {
 		t.Errorf("found (-want +got):\n%s", diff)
 	}
 	wantSkipped := []string{".git hidden", ".hidden.txt hidden", "b/notes.md not_included", "big.txt oversized",
-		"binary.txt binary", "empty.txt empty", "latin1.txt not_utf8", "link.txt not_regular"}
+		"binary.txt binary", "empty.txt empty", "link.txt not_regular"}
 	if diff := cmp.Diff(wantSkipped, skipped); diff != "" {
 		t.Errorf("skipped (-want +got):\n%s", diff)
+	}
+	// --encoding utf-8 refuses it.
+	_, skipped, err = discover(t, root, root, extract.DiscoverOptions{MaxBytes: 100, Encoding: "utf-8"})
+	if err != nil || !slices.Contains(skipped, "latin1.txt not_utf8") {
+		t.Errorf("--encoding utf-8: skipped %v, err %v; want latin1.txt not_utf8", skipped, err)
 	}
 
 	// A single file is taken whatever --include says; a bad pattern, a
@@ -126,15 +134,18 @@ func TestSkipCountsInTheSummary(t *testing.T) {
 	if err := r.Begin(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for _, reason := range []string{extract.SkipBinary, extract.SkipNotIncluded, extract.SkipNotUTF8, extract.SkipBinary} {
-		r.Skip(reason)
+	for i, reason := range []string{extract.SkipBinary, extract.SkipNotIncluded, extract.SkipNotUTF8, extract.SkipBinary} {
+		if err := r.Skip(ctx, extract.Skipped{Path: fmt.Sprintf("f%d.txt", i), Reason: reason}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	s, err := r.Finish(ctx, time.Now(), "completed")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.SkippedTotal() != 3 || s.Skipped[extract.SkipBinary] != 2 || s.FilesSeen != 3 {
-		t.Fatalf("skipped total %d, by reason %v, files seen %d; want 3, binary 2, 3", s.SkippedTotal(), s.Skipped, s.FilesSeen)
+	if s.SkippedTotal() != 3 || s.Skipped[extract.SkipBinary] != 2 || s.FilesSeen != 3 || s.SkippedForReview != 3 {
+		t.Fatalf("skipped total %d, by reason %v, files seen %d, for review %d; want 3, binary 2, 3, 3",
+			s.SkippedTotal(), s.Skipped, s.FilesSeen, s.SkippedForReview)
 	}
 }
 
