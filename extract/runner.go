@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/invx/invx/internal/backoff"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 )
@@ -763,24 +763,22 @@ func (r *Runner) failed(ctx, runCtx context.Context, l *store.Lease, err error, 
 		r.count(func(s *Summary) { s.FailedNow++ })
 		return r.finish(ctx, l, store.StateFailed, time.Time{}, info, log)
 	}
-	delay := r.backoff(l.AttemptNo)
-	if pe != nil && pe.RetryAfter > delay {
-		delay = min(pe.RetryAfter, r.MaxBackoff)
+	var retryAfter time.Duration
+	if pe != nil {
+		retryAfter = pe.RetryAfter
 	}
+	delay := r.backoff().Delay(l.AttemptNo, retryAfter)
 	info.Outcome, info.NextDelay = store.OutcomeRetry, delay
 	r.count(func(s *Summary) { s.Retried++ })
 	log.Info("retry scheduled", "stage", "retry_scheduled", "error_class", string(class), "delay_ms", delay.Milliseconds())
 	return r.finish(ctx, l, store.StateRetryWait, r.now().Add(delay), info, log)
 }
 
-// backoff is exponential with full jitter: a random wait in [0, base*2^n),
-// capped, so many workers that failed together do not retry together.
-func (r *Runner) backoff(attempt int) time.Duration {
-	ceil := r.Backoff << min(attempt-1, 20)
-	if ceil <= 0 || ceil > r.MaxBackoff {
-		ceil = r.MaxBackoff
-	}
-	return time.Duration(rand.Int64N(int64(ceil)) + 1)
+// backoff is the retry wait of provider calls and database outages:
+// exponential with full jitter, capped by MaxBackoff, honouring a
+// provider's Retry-After.
+func (r *Runner) backoff() backoff.Policy {
+	return backoff.Policy{Base: r.Backoff, Max: r.MaxBackoff}
 }
 
 func firstNonEmpty(a ...string) string {
@@ -883,7 +881,7 @@ func (r *Runner) dbWait(o *dbOutage, err error) (time.Duration, error) {
 	if left <= 0 {
 		return 0, fmt.Errorf("database unavailable for %s (--db-retry %s): %w", now.Sub(o.since).Round(time.Second), r.DBRetry, err)
 	}
-	return min(r.backoff(o.tries), maxDBBackoff, left), nil
+	return min(r.backoff().Delay(o.tries, 0), maxDBBackoff, left), nil
 }
 
 // withStore runs a fenced store write, riding out transient errors for up
