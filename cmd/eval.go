@@ -288,7 +288,7 @@ func evalRun(ctx context.Context, f *Factory, opts *EvalOptions) error {
 	for _, s := range opts.Prices {
 		p, err := eval.ParsePrice(s)
 		if err != nil {
-			return &usageError{err: fmt.Errorf("--price: %w", err)}
+			return &usageError{err: fmt.Errorf("--price %q: %w", s, err), try: "invx eval SUITE --price openai:gpt-4.1-mini=0.40/1.60"}
 		}
 		prices = append(prices, p)
 	}

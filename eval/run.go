@@ -138,9 +138,9 @@ func collect(ctx context.Context, s *Suite, c *Config, label string) (*ProviderR
 				pr.Models = append(pr.Models, a.Model)
 			}
 			if priced && a.InputTokens+a.OutputTokens > 0 {
-				p, ok := c.Prices.lookup([]string{a.Provider, pr.Provider, label}, a.Model)
+				p, ok := c.Prices.Lookup([]string{a.Provider, pr.Provider, label}, a.Model)
 				if ok {
-					cost += p.cost(a.InputTokens, a.OutputTokens)
+					cost += p.Cost(a.InputTokens, a.OutputTokens)
 				} else {
 					priced = false
 				}
