@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -113,7 +114,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 			return nil, fmt.Errorf("read job states: %w", err)
 		}
 		for _, k := range keys {
-			out.States[firstNonEmpty(states[k].State, "unknown")]++
+			out.States[cmp.Or(states[k].State, "unknown")]++
 		}
 	}
 	return out, nil
@@ -126,7 +127,7 @@ func (o *WorkOptions) runnerOptions(prov extract.Provider, defRepair int, tenant
 	if o.allTenants {
 		tenant = ""
 	}
-	return &runnerOptions{Command: firstNonEmpty(o.command, "run"), Provider: prov, ProviderOpts: &o.Provider,
+	return &runnerOptions{Command: cmp.Or(o.command, "run"), Provider: prov, ProviderOpts: &o.Provider,
 		Schema: schema.Latest(), Tenant: tenant, Concurrency: o.Concurrency, MaxAttempts: o.MaxAttempts,
 		MaxRecoveries: o.MaxRecoveries, Repair: resolveRepair(o.Repair, defRepair), MaxBackoff: o.MaxBackoff,
 		TokenBudget: o.TokenBudget, Lease: o.Lease, Wait: o.wait, MaxPerTenant: o.maxPerTenant,

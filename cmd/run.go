@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -333,7 +334,7 @@ func enqueueDir(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOpt
 			if s.Reason == extract.SkipNotIncluded || opts.Quiet {
 				return
 			}
-			fmt.Fprintf(f.IO.ErrOut, "invx: skipped %s: %s\n", displayPath(s.Display), firstNonEmpty(s.Detail, s.Reason))
+			fmt.Fprintf(f.IO.ErrOut, "invx: skipped %s: %s\n", displayPath(s.Display), cmp.Or(s.Detail, s.Reason))
 		})
 	if err == nil {
 		err = skipErr

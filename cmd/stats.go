@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -292,7 +293,7 @@ func deriveStats(r *store.TenantStats, now time.Time, prices eval.Prices) *tenan
 		p50: r.CommitLatencyP50, p95: r.CommitLatencyP95,
 	}
 	for k, n := range r.AttemptsByOutcome {
-		t.AttemptsByOutcome[firstNonEmpty(k, "in_flight")] += n
+		t.AttemptsByOutcome[cmp.Or(k, "in_flight")] += n
 	}
 	if r.Commits > 0 {
 		v := float64(r.Attempts) / float64(r.Commits)
@@ -378,7 +379,7 @@ func renderStats(w io.Writer, rep *statsReport, opts *StatsOptions, now time.Tim
 			if i == 0 {
 				label = "invoices"
 			}
-			v := fmt.Sprintf("%-3s %s", firstNonEmpty(safeCell(ct.Currency), "(no currency)"), plural(ct.Invoices, "invoice"))
+			v := fmt.Sprintf("%-3s %s", cmp.Or(safeCell(ct.Currency), "(no currency)"), plural(ct.Invoices, "invoice"))
 			switch {
 			case ct.WithoutTotal == ct.Invoices:
 				v += ", no total stated"
@@ -408,9 +409,9 @@ func renderStats(w io.Writer, rep *statsReport, opts *StatsOptions, now time.Tim
 		line("stale-lease rejections", "%d", t.StaleLeases)
 		line("tokens in / out", "%d / %d", t.InputTokens, t.OutputTokens)
 		for _, u := range t.Tokens {
-			name := firstNonEmpty(u.Provider, "(no provider)") + ":" + u.Model
+			name := cmp.Or(u.Provider, "(no provider)") + ":" + u.Model
 			if u.Model == "" {
-				name = firstNonEmpty(u.Provider, "(no provider)") + " (no model)"
+				name = cmp.Or(u.Provider, "(no provider)") + " (no model)"
 			}
 			usage := "no tokens"
 			if u.InputTokens+u.OutputTokens > 0 {

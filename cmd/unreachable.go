@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"time"
@@ -33,11 +34,11 @@ func providerEndpoint(f *Factory, o *ProviderOptions) string {
 	raw := ""
 	switch o.Name {
 	case "openai":
-		raw = firstNonEmpty(o.BaseURL, f.Env("OPENAI_BASE_URL"), openai.DefaultBaseURL)
+		raw = cmp.Or(o.BaseURL, f.Env("OPENAI_BASE_URL"), openai.DefaultBaseURL)
 	case "anthropic":
-		raw = firstNonEmpty(o.BaseURL, "https://api.anthropic.com/")
+		raw = cmp.Or(o.BaseURL, "https://api.anthropic.com/")
 	case "ollama":
-		raw = firstNonEmpty(o.BaseURL, f.Env("OLLAMA_HOST"), ollama.DefaultHost)
+		raw = cmp.Or(o.BaseURL, f.Env("OLLAMA_HOST"), ollama.DefaultHost)
 	default:
 		return ""
 	}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -173,7 +174,7 @@ func collect(ctx context.Context, s *Suite, c *Config, label string) (*ProviderR
 			pr.Unfinished++
 		}
 		if job.State != store.StateSucceeded {
-			dr.Category = firstNonEmpty(job.LastCategory, job.LastErrorClass)
+			dr.Category = cmp.Or(job.LastCategory, job.LastErrorClass)
 			dr.Error = job.LastError
 		}
 		sc := Score(d.Expect, res)
@@ -229,13 +230,4 @@ func readResult(ctx context.Context, c *Config, key string, d *Doc) (*schema.Res
 		return nil, fmt.Errorf("stored result of %s no longer validates: %w", d.Found.Display, err)
 	}
 	return res, nil
-}
-
-func firstNonEmpty(a ...string) string {
-	for _, s := range a {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -603,7 +604,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 			// truncation, content filter, prose): like an invalid answer,
 			// it may be re-asked.
 			info.HTTPStatus = max(info.HTTPStatus, pe.Status)
-			ve = &schema.ValidationError{Path: "$", Category: schema.Category(firstNonEmpty(pe.Category, "provider")), Msg: Truncate(pe.Msg, 300)}
+			ve = &schema.ValidationError{Path: "$", Category: schema.Category(cmp.Or(pe.Category, "provider")), Msg: Truncate(pe.Msg, 300)}
 		} else {
 			r.throttle(false)
 			var verr error
@@ -754,7 +755,7 @@ func (r *Runner) failed(ctx, runCtx context.Context, l *store.Lease, err error, 
 		return res
 	case ClassRejected:
 		info.Outcome = store.OutcomeRejected
-		r.count(func(s *Summary) { s.RejectedNow[firstNonEmpty(info.Category, "provider")]++ })
+		r.count(func(s *Summary) { s.RejectedNow[cmp.Or(info.Category, "provider")]++ })
 		return r.finish(ctx, l, store.StateRejected, time.Time{}, info, log)
 	}
 	// Transient or rate limited: try again later under a new lease.
@@ -779,15 +780,6 @@ func (r *Runner) failed(ctx, runCtx context.Context, l *store.Lease, err error, 
 // provider's Retry-After.
 func (r *Runner) backoff() backoff.Policy {
 	return backoff.Policy{Base: r.Backoff, Max: r.MaxBackoff}
-}
-
-func firstNonEmpty(a ...string) string {
-	for _, s := range a {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 func (r *Runner) finish(ctx context.Context, l *store.Lease, state string, next time.Time, info store.AttemptInfo, log *slog.Logger) jobResult {
@@ -980,7 +972,7 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 			s.Final.Succeeded++
 		case store.StateRejected:
 			s.Final.Rejected++
-			s.Final.RejectedBy[firstNonEmpty(st.Category, "unknown")]++
+			s.Final.RejectedBy[cmp.Or(st.Category, "unknown")]++
 		case store.StateFailed:
 			s.Final.Failed++
 		case store.StateHeld:
