@@ -19,6 +19,7 @@ import (
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/extract/command"
 	"github.com/invx/invx/schema"
+	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/sqlite"
 )
 
@@ -131,8 +132,8 @@ ends eval with exit status 3.
 	fl.Int64Var(&opts.Defaults.MaxTokens, "max-tokens", 0, "output token limit per call (0: the provider's default)")
 	fl.StringVar(&opts.Defaults.Mode, "anthropic-mode", "json_schema", "anthropic: json_schema or tool")
 	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "schema version")
-	fl.IntVar(&opts.Concurrency, "concurrency", 4, "documents processed at once, per provider")
-	fl.IntVar(&opts.MaxAttempts, "max-attempts", 5, "attempts per document, repairs included (replay: the recorded setting)")
+	fl.IntVar(&opts.Concurrency, "concurrency", defaultConcurrency, "documents processed at once, per provider")
+	fl.IntVar(&opts.MaxAttempts, "max-attempts", defaultMaxAttempts, "attempts per document, repairs included (replay: the recorded setting)")
 	fl.IntVar(&opts.Repair, "repair", -1, "repair re-asks after an invalid answer (-1: the provider's default; replay: the recorded setting)")
 	fl.StringArrayVar(&opts.Prices, "price", nil, "PROVIDER:MODEL=IN/OUT prices per million input/output tokens, for the cost estimate (repeatable; * matches any)")
 	fl.StringVar(&opts.JSON, "json", "", "write the report as JSON to FILE (- for stdout)")
@@ -287,7 +288,7 @@ func evalRun(ctx context.Context, f *Factory, opts *EvalOptions) error {
 	for _, s := range opts.Prices {
 		p, err := eval.ParsePrice(s)
 		if err != nil {
-			return &usageError{err: fmt.Errorf("--price: %w", err)}
+			return &usageError{err: fmt.Errorf("--price %q: %w", s, err), try: "invx eval SUITE --price openai:gpt-4.1-mini=0.40/1.60"}
 		}
 		prices = append(prices, p)
 	}
@@ -401,6 +402,16 @@ func evalGates(opts *EvalOptions) (*eval.Gates, error) {
 	return g, nil
 }
 
+// runnerOptions maps invx eval's flags for one provider to the runner's
+// settings: what eval has no flag for is invx run's default.
+func (o *EvalOptions) runnerOptions(prov extract.Provider, po *ProviderOptions, v *schema.Version, tenant string,
+	repair, maxAttempts int) *runnerOptions {
+	return &runnerOptions{Command: "run", Provider: prov, ProviderOpts: po, Schema: v, Tenant: tenant,
+		Concurrency: o.Concurrency, MaxAttempts: maxAttempts, MaxRecoveries: extract.DefaultMaxRecoveries,
+		Repair: repair, MaxBackoff: defaultMaxBackoff, Lease: defaultLease, OnChange: store.OnChangeHold,
+		DBRetry: defaultDBRetry, MaxUnreachable: defaultMaxUnreachable}
+}
+
 // evalOne evaluates one provider in a fresh database.
 func evalOne(ctx context.Context, f *Factory, opts *EvalOptions, t evalTarget, suite *eval.Suite, v *schema.Version,
 	dbDir string, prices eval.Prices) (*eval.ProviderReport, error) {
@@ -427,9 +438,8 @@ func evalOne(ctx context.Context, f *Factory, opts *EvalOptions, t evalTarget, s
 	if err != nil {
 		return nil, err
 	}
-	if repair < 0 {
-		repair = defRepair
-	}
+	// Resolved here: a recording stores the budget that was used.
+	repair = resolveRepair(repair, defRepair)
 
 	st, err := sqlite.Open(ctx, filepath.Join(dbDir, fileName(t.label)+".db"))
 	if err != nil {
@@ -440,9 +450,9 @@ func evalOne(ctx context.Context, f *Factory, opts *EvalOptions, t evalTarget, s
 	if !opts.Quiet {
 		fmt.Fprintf(f.IO.ErrOut, "invx: evaluating %s on %d documents\n", t.label, len(suite.Docs))
 	}
+	ro := opts.runnerOptions(prov, &t.opts, v, f.Tenant, repair, maxAttempts)
 	cfg := &eval.Config{Store: st, Provider: prov, Label: t.label, Schema: v, Tenant: f.Tenant,
-		Concurrency: opts.Concurrency, MaxAttempts: maxAttempts, Repair: repair, CallTimeout: callTimeout(&t.opts),
-		Prices: prices, NowFunc: f.Now, Logger: f.Logger()}
+		Runner: newRunner(f, st, ro, nil), Prices: prices, NowFunc: f.Now}
 	var bar *progressbar.ProgressBar
 	if f.IO.ErrTTY && !opts.Quiet {
 		bar = newBar(f.IO.ErrOut, len(suite.Docs))

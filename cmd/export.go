@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -286,7 +287,7 @@ func exportRun(ctx context.Context, f *Factory, opts *ExportOptions) error {
 			others++
 			return nil
 		}
-		rec := exportRecord{Tenant: r.Tenant, JobKey: r.JobKey, SourcePath: firstNonEmpty(r.DisplayPath, r.SourcePath), SchemaVersion: r.SchemaVersion,
+		rec := exportRecord{Tenant: r.Tenant, JobKey: r.JobKey, SourcePath: cmp.Or(r.DisplayPath, r.SourcePath), SchemaVersion: r.SchemaVersion,
 			CommittedAt: r.CommittedAt.UTC().Format(time.RFC3339)}
 		if err := exportFacts(r.SchemaVersion, r.JSON, &rec); err != nil {
 			return fmt.Errorf("export result of job %s: %w", shortKey(r.JobKey), err)

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -216,7 +217,7 @@ func lastError(j *store.Job) string {
 	case j.LastErrorClass != "" && j.LastCategory != "":
 		return j.LastErrorClass + "/" + j.LastCategory
 	default:
-		return firstNonEmpty(j.LastErrorClass, j.LastCategory)
+		return cmp.Or(j.LastErrorClass, j.LastCategory)
 	}
 }
 

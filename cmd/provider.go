@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -91,7 +92,7 @@ func (f *Factory) baseProvider(o *ProviderOptions) (extract.Provider, int, error
 	case "rules":
 		return rules.New(), 0, nil
 	case "openai":
-		base := firstNonEmpty(o.BaseURL, f.Env("OPENAI_BASE_URL"))
+		base := cmp.Or(o.BaseURL, f.Env("OPENAI_BASE_URL"))
 		p, err := openai.New(openai.Config{BaseURL: base, APIKey: f.Env("OPENAI_API_KEY"), Model: o.Model,
 			Timeout: o.Timeout, MaxTokens: o.MaxTokens})
 		return p, 1, providerConfigErr(err)
@@ -100,7 +101,7 @@ func (f *Factory) baseProvider(o *ProviderOptions) (extract.Provider, int, error
 			Timeout: o.Timeout, MaxTokens: o.MaxTokens, Mode: o.Mode})
 		return p, 1, providerConfigErr(err)
 	case "ollama":
-		p, err := ollama.New(ollama.Config{Host: firstNonEmpty(o.BaseURL, f.Env("OLLAMA_HOST")), Model: o.Model, Timeout: o.Timeout})
+		p, err := ollama.New(ollama.Config{Host: cmp.Or(o.BaseURL, f.Env("OLLAMA_HOST")), Model: o.Model, Timeout: o.Timeout})
 		return p, 1, providerConfigErr(err)
 	case "command":
 		if o.Command == "" {
@@ -145,7 +146,7 @@ func (o *ProviderOptions) try(name, model string) string {
 		}
 		return "invx eval fixtures/invoices --provider " + spec
 	}
-	line := "invx " + firstNonEmpty(o.cmdName, "run") + " --provider " + name
+	line := "invx " + cmp.Or(o.cmdName, "run") + " --provider " + name
 	if model != "" {
 		line += " --model " + model
 	}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
@@ -35,28 +35,29 @@ type WorkOptions struct {
 
 	// MaxRecoveries bounds the lease takeovers of one job (crashed workers).
 	MaxRecoveries int
+	// DBRetry and MaxUnreachable: see extract.Runner.
+	DBRetry        time.Duration
+	MaxUnreachable int
 
 	// Set by invx work only.
 	allTenants   bool
 	wait         bool
 	maxPerTenant int
 	command      string
-	// dbRetry and maxUnreachable: see extract.Runner.
-	dbRetry        time.Duration
-	maxUnreachable int
 }
 
 func addWorkFlags(fl *pflag.FlagSet, o *WorkOptions) {
 	addProviderFlags(fl, &o.Provider)
-	fl.IntVar(&o.Concurrency, "concurrency", 4, "documents processed at once")
-	fl.IntVar(&o.MaxAttempts, "max-attempts", 5, "attempts per job from now on, repairs included")
+	fl.IntVar(&o.Concurrency, "concurrency", defaultConcurrency, "documents processed at once")
+	fl.IntVar(&o.MaxAttempts, "max-attempts", defaultMaxAttempts, "attempts per job from now on, repairs included")
 	fl.IntVar(&o.MaxRecoveries, "max-recoveries", extract.DefaultMaxRecoveries, "lease takeovers of one job (its worker crashed or stalled) before it fails; not counted in --max-attempts")
 	fl.IntVar(&o.Repair, "repair", -1, "re-asks with the validation error after an invalid answer (-1: the provider's default)")
-	fl.DurationVar(&o.MaxBackoff, "max-backoff", time.Minute, "longest wait before retrying a job (caps backoff and Retry-After)")
+	fl.DurationVar(&o.MaxBackoff, "max-backoff", defaultMaxBackoff, "longest wait before retrying a job (caps backoff and Retry-After)")
 	fl.Int64Var(&o.TokenBudget, "token-budget", 0, "stop retrying a job once its attempts used this many tokens (0: no budget)")
-	fl.DurationVar(&o.Lease, "lease", time.Minute, "lease duration; leases are renewed while a call runs")
+	fl.DurationVar(&o.Lease, "lease", defaultLease, "lease duration; leases are renewed while a call runs")
 	fl.BoolVarP(&o.Quiet, "quiet", "q", false, "no progress bar and no summary unless something needs review")
 	addTelemetryFlags(fl, &o.Telemetry)
+	addResilienceFlags(fl, &o.DBRetry, &o.MaxUnreachable)
 }
 
 func (o *WorkOptions) check() error {
@@ -75,7 +76,7 @@ func (o *WorkOptions) check() error {
 	if o.Lease < time.Second {
 		return &usageError{err: fmt.Errorf("--lease %s: want at least 1s", o.Lease)}
 	}
-	return nil
+	return checkResilience(o.DBRetry, o.MaxUnreachable)
 }
 
 // workQueue works the tenant's queue the way invx run does after enqueueing
@@ -88,84 +89,49 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	if err != nil {
 		return nil, err
 	}
-	repair := opts.Repair
-	if repair < 0 {
-		repair = defRepair
-	}
-	runID := newRunID()
-	// A job is always worked under the schema version it was keyed with;
-	// the runner's version only labels the run.
-	tenant := f.Tenant
-	if opts.allTenants {
-		tenant = ""
-	}
-	ctx, tel, err := f.startTelemetry(ctx, opts.Telemetry, telemetry.InitParams{Tenant: tenant,
-		SchemaVersion: schema.Latest().Name, Provider: prov.Name(), Work: true}, "invx."+firstNonEmpty(opts.command, "run"),
-		attribute.String("invx.tenant", tenant), attribute.String("invx.run_id", runID),
-		attribute.String("invx.provider", prov.Name()))
+	ro := opts.runnerOptions(prov, defRepair, f.Tenant)
+	ctx, d, err := startDelivery(ctx, f, st, ro, opts.Telemetry, telemetry.InitParams{Tenant: ro.Tenant,
+		SchemaVersion: ro.Schema.Name, Provider: prov.Name(), Work: true})
 	if err != nil {
 		return nil, err
 	}
-	defer tel.abandon(ctx)
-	r := &extract.Runner{
-		Store: st, Provider: prov, Schema: schema.Latest(), Tenant: tenant, RunID: runID,
-		Owner: extract.LocalOwner(runID), Concurrency: opts.Concurrency, LeaseFor: opts.Lease,
-		MaxAttempts: opts.MaxAttempts, Repair: repair, MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget,
-		CallTimeout: callTimeout(&opts.Provider), NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
-		Command: opts.command, Wait: opts.wait, MaxPerTenant: opts.maxPerTenant, MaxRecoveries: opts.MaxRecoveries,
-		Metrics: tel.metrics, Tracer: tel.tracer(), Model: opts.Provider.Model, StoreClock: st.Driver() == "postgres",
-		DBRetry: opts.dbRetry, MaxUnreachable: opts.maxUnreachable,
-	}
-	started := f.Now()
-	if err := r.Begin(ctx); err != nil {
-		return nil, err
-	}
-	errOut := f.IO.ErrOut
-	if f.IO.ErrTTY && !opts.Quiet {
-		if p, err := st.Pending(ctx, tenant); err == nil && p.Total() > 0 && !opts.wait {
-			bar := newBar(errOut, p.Total())
-			r.ProgressFunc = func(e extract.Event) {
-				if e.Kind == extract.EventJobDone {
-					_ = bar.Add(1)
-				}
-			}
-			defer func() {
-				_ = bar.Finish()
-				fmt.Fprintln(errOut)
-			}()
-		}
-	}
-	workErr := r.Work(ctx)
-	status := extract.RunStatus(ctx, workErr)
-	sum, ferr := r.Finish(ctx, started, status)
-	tel.endSpan(status)
-	if terr := tel.finish(ctx, st, tenant, f.Now(), fullyCommitted(status, sum)); terr != nil {
+	defer d.abandon(ctx)
+	workErr := d.work(ctx, f.IO.ErrTTY && !opts.Quiet && !opts.wait)
+	sum, ferr, terr := d.finish(ctx, extract.RunStatus(ctx, workErr))
+	if terr != nil {
 		fmt.Fprintln(f.IO.ErrOut, "invx: "+terr.Error())
 	}
-	switch {
-	case workErr != nil && (errors.Is(workErr, extract.ErrAuth) || errors.Is(workErr, extract.ErrQuota)):
-		// The class and status only: provider messages may echo input.
-		return nil, providerStopError(workErr, opts.Provider.Name)
-	case workErr != nil && errors.Is(workErr, extract.ErrUnreachable):
-		return nil, unreachableStopError(f, &opts.Provider, opts.maxUnreachable, workErr)
-	case workErr != nil && !errors.Is(workErr, context.Canceled):
-		return nil, workErr
-	case ctx.Err() != nil:
-		return nil, interruptedError{}
-	case ferr != nil:
+	if err := workStopError(ctx, f, ro, workErr); err != nil {
+		return nil, err
+	}
+	if ferr != nil {
 		return nil, ferr
 	}
 	out := &workOutcome{Summary: sum, States: map[string]int{}}
 	if len(keys) > 0 {
 		states, err := st.JobStates(context.WithoutCancel(ctx), f.Tenant, keys)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("read job states: %w", err)
 		}
 		for _, k := range keys {
-			out.States[firstNonEmpty(states[k].State, "unknown")]++
+			out.States[cmp.Or(states[k].State, "unknown")]++
 		}
 	}
 	return out, nil
+}
+
+// runnerOptions maps the work flags (invx work, retry, review accept) to
+// the runner's settings. A job is always worked under the schema version
+// it was keyed with; the runner's version only labels the run.
+func (o *WorkOptions) runnerOptions(prov extract.Provider, defRepair int, tenant string) *runnerOptions {
+	if o.allTenants {
+		tenant = ""
+	}
+	return &runnerOptions{Command: cmp.Or(o.command, "run"), Provider: prov, ProviderOpts: &o.Provider,
+		Schema: schema.Latest(), Tenant: tenant, Concurrency: o.Concurrency, MaxAttempts: o.MaxAttempts,
+		MaxRecoveries: o.MaxRecoveries, Repair: resolveRepair(o.Repair, defRepair), MaxBackoff: o.MaxBackoff,
+		TokenBudget: o.TokenBudget, Lease: o.Lease, Wait: o.wait, MaxPerTenant: o.maxPerTenant,
+		DBRetry: o.DBRetry, MaxUnreachable: o.MaxUnreachable}
 }
 
 // workOutcome is what workQueue did: the run's counts, and the states the

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -191,10 +192,10 @@ func reviewReason(it *reviewItem) string {
 	switch it.State {
 	case store.StateHeld:
 		if it.PrevJobKey == "" {
-			return "held: " + firstNonEmpty(it.HeldReason, "manual hold")
+			return "held: " + cmp.Or(it.HeldReason, "manual hold")
 		}
 		return fmt.Sprintf("changed after commit: old job %s (digest %s), new digest %s",
-			shortKey(it.PrevJobKey), shortKey(firstNonEmpty(it.PrevDigest, "?")), shortKey(it.Digest))
+			shortKey(it.PrevJobKey), shortKey(cmp.Or(it.PrevDigest, "?")), shortKey(it.Digest))
 	case stateSkipped:
 		if it.Message == "" {
 			return "skipped: " + it.Category
@@ -205,9 +206,9 @@ func reviewReason(it *reviewItem) string {
 		if it.Category != "" && !strings.HasPrefix(it.Message, it.Category+":") {
 			return it.Category + ": " + it.Message
 		}
-		return firstNonEmpty(it.Message, it.Category)
+		return cmp.Or(it.Message, it.Category)
 	default:
-		head := firstNonEmpty(it.ErrorClass, it.Category)
+		head := cmp.Or(it.ErrorClass, it.Category)
 		if it.ErrorClass != "" && it.Category != "" {
 			head = it.ErrorClass + "/" + it.Category
 		}

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -17,7 +18,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
@@ -140,19 +140,19 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl := c.Flags()
 	fl.StringVar(&opts.Include, "include", "*.txt", "glob of file names to take")
 	fl.Int64Var(&opts.MaxBytes, "max-bytes", 1<<20, "skip files larger than this many bytes")
-	fl.IntVar(&opts.Concurrency, "concurrency", 4, "documents processed at once")
+	fl.IntVar(&opts.Concurrency, "concurrency", defaultConcurrency, "documents processed at once")
 	fl.StringVar(&opts.OnChange, "on-change", "hold", "a committed path whose text changed: hold (for review) or process")
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object on stdout")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar and no per-file messages")
 	addProviderFlags(fl, &opts.Provider)
 	addTelemetryFlags(fl, &opts.Telemetry)
 	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "schema version")
-	fl.IntVar(&opts.MaxAttempts, "max-attempts", 5, "attempts per job, repairs included")
+	fl.IntVar(&opts.MaxAttempts, "max-attempts", defaultMaxAttempts, "attempts per job, repairs included")
 	fl.IntVar(&opts.MaxRecoveries, "max-recoveries", extract.DefaultMaxRecoveries, "lease takeovers of one job (its worker crashed or stalled) before it fails; not counted in --max-attempts")
 	fl.IntVar(&opts.Repair, "repair", -1, "re-asks with the validation error after an invalid answer (-1: the provider's default: 1 for LLMs, 0 for rules and replay)")
-	fl.DurationVar(&opts.MaxBackoff, "max-backoff", time.Minute, "longest wait before retrying a job (caps backoff and Retry-After)")
+	fl.DurationVar(&opts.MaxBackoff, "max-backoff", defaultMaxBackoff, "longest wait before retrying a job (caps backoff and Retry-After)")
 	fl.Int64Var(&opts.TokenBudget, "token-budget", 0, "stop retrying a job once its attempts used this many tokens (0: no budget)")
-	fl.DurationVar(&opts.Lease, "lease", time.Minute, "lease duration; leases are renewed while a call runs")
+	fl.DurationVar(&opts.Lease, "lease", defaultLease, "lease duration; leases are renewed while a call runs")
 	fl.BoolVar(&opts.Shadow, "shadow", false, "commit results without publishing outbox events (compare a schema version)")
 	fl.BoolVar(&opts.EnqueueOnly, "enqueue-only", false, "only enqueue: leave the work to invx work processes")
 	fl.StringVar(&opts.SourceSystem, "source-system", "", "name of the document source (default: fs:<absolute DIR>)")
@@ -177,187 +177,71 @@ func newRunID() string {
 	return hex.EncodeToString(b[:])
 }
 
+// runnerOptions maps invx run's flags to the runner's settings.
+func (o *RunOptions) runnerOptions(prov extract.Provider, defRepair int, tenant string) *runnerOptions {
+	v, _ := schema.Lookup(o.Schema) // checked in RunE
+	return &runnerOptions{Command: "run", Provider: prov, ProviderOpts: &o.Provider, Schema: v, Tenant: tenant,
+		Concurrency: o.Concurrency, MaxAttempts: o.MaxAttempts, MaxRecoveries: o.MaxRecoveries,
+		Repair: resolveRepair(o.Repair, defRepair), MaxBackoff: o.MaxBackoff, TokenBudget: o.TokenBudget,
+		Lease: o.Lease, Shadow: o.Shadow, OnChange: store.OnChange(o.OnChange),
+		DBRetry: o.DBRetry, MaxUnreachable: o.MaxUnreachable}
+}
+
+// runRun is enqueue (discovery of every DIR) followed by the same work
+// loop as invx work.
 func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	prov, defRepair, err := f.providerFor(&opts.Provider)
 	if err != nil {
 		return err
 	}
-	if opts.Repair < 0 {
-		opts.Repair = defRepair
-	}
-	v, _ := schema.Lookup(opts.Schema)
 	st, err := f.OpenStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
 
-	runID := newRunID()
-	ctx, tel, err := f.startTelemetry(ctx, opts.Telemetry, telemetry.InitParams{Tenant: f.Tenant, SchemaVersion: v.Name,
-		Provider: prov.Name(), Discovery: true, Work: !opts.EnqueueOnly}, "invx.run", attribute.String("invx.tenant", f.Tenant),
-		attribute.String("invx.run_id", runID), attribute.String("invx.provider", prov.Name()),
-		attribute.String("invx.schema_version", v.Name))
+	ro := opts.runnerOptions(prov, defRepair, f.Tenant)
+	ctx, d, err := startDelivery(ctx, f, st, ro, opts.Telemetry, telemetry.InitParams{Tenant: f.Tenant,
+		SchemaVersion: ro.Schema.Name, Provider: prov.Name(), Discovery: true, Work: !opts.EnqueueOnly})
 	if err != nil {
 		return err
 	}
-	defer tel.abandon(ctx)
-	log := f.Logger().With("tenant", f.Tenant, "run_id", runID)
-	r := &extract.Runner{
-		Store: st, Provider: prov, Schema: v, Tenant: f.Tenant, RunID: runID,
-		Owner: extract.LocalOwner(runID), Concurrency: opts.Concurrency, OnChange: store.OnChange(opts.OnChange),
-		LeaseFor: opts.Lease, MaxAttempts: opts.MaxAttempts, Repair: opts.Repair, Shadow: opts.Shadow,
-		MaxBackoff: opts.MaxBackoff, TokenBudget: opts.TokenBudget, CallTimeout: callTimeout(&opts.Provider),
-		NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
-		Metrics: tel.metrics, Tracer: tel.tracer(), Model: opts.Provider.Model, StoreClock: st.Driver() == "postgres",
-		MaxRecoveries: opts.MaxRecoveries,
-		DBRetry:       opts.DBRetry, MaxUnreachable: opts.MaxUnreachable,
-	}
-	started := f.Now()
-	if err := r.Begin(ctx); err != nil {
-		return err
-	}
+	defer d.abandon(ctx)
 
-	errOut := f.IO.ErrOut
-	say := func(format string, a ...any) {
-		if !opts.Quiet {
-			fmt.Fprintf(errOut, format, a...)
-		}
-	}
-	var batch []extract.Found
-	flush := func() error {
-		err := r.Enqueue(ctx, batch)
-		batch = batch[:0]
-		return err
-	}
-	var walkErr error
-	for _, dir := range opts.Dirs {
-		r.SourceSystem = opts.SourceSystem
-		if r.SourceSystem == "" {
-			abs, err := filepath.Abs(dir)
-			if err != nil {
-				return fmt.Errorf("%s: %w", dir, err)
-			}
-			if st, err := os.Stat(abs); err == nil && !st.IsDir() {
-				abs = filepath.Dir(abs)
-			}
-			r.SourceSystem = "fs:" + abs
-		}
-		// matched counts the files that matched --include, taken or not.
-		matched := 0
-		var skipErr error
-		err := extract.Discover(ctx, dir, extract.DiscoverOptions{Include: opts.Include, MaxBytes: opts.MaxBytes, Encoding: opts.Encoding},
-			func(d extract.Found) error {
-				if skipErr != nil {
-					return skipErr // the store failed recording a skip: stop the walk
-				}
-				matched++
-				// Paths are quoted: no control character of a file name reaches a log line.
-				log.Debug("discovered", "stage", "discovered", "path", fmt.Sprintf("%q", d.Display), "bytes", len(d.Text),
-					"encoding", d.Encoding)
-				batch = append(batch, d)
-				if len(batch) >= 500 {
-					return flush()
-				}
-				return nil
-			},
-			func(s extract.Skipped) {
-				if err := r.Skip(ctx, s); err != nil && skipErr == nil {
-					skipErr = err
-				}
-				lvl := slog.LevelInfo
-				switch s.Reason {
-				case extract.SkipNotIncluded:
-					lvl = slog.LevelDebug
-				case extract.SkipHidden, extract.SkipBadName:
-				default:
-					matched++
-				}
-				log.Log(ctx, lvl, "skipped", "stage", "skipped", "outcome", s.Reason, "path", fmt.Sprintf("%q", s.Display))
-				if s.Reason == extract.SkipNotIncluded {
-					return
-				}
-				msg := s.Reason
-				if s.Detail != "" {
-					msg = s.Detail
-				}
-				say("invx: skipped %s: %s\n", displayPath(s.Display), msg)
-			})
-		if err == nil {
-			err = skipErr
-		}
-		if err == nil {
-			err = flush()
-		}
-		if err != nil {
-			walkErr = err
-			break
-		}
-		if matched == 0 {
-			// Said even with --quiet: an empty nightly folder usually means
-			// the export upstream failed, and cron mails stderr.
-			r.EmptyInput()
-			fmt.Fprintf(errOut, "invx: warning: no file matching %s in %s\n", opts.Include, displayPath(dir))
-		}
-	}
-
+	walkErr := enqueueDirs(ctx, f, d.r, opts)
 	var workErr error
 	if walkErr == nil && ctx.Err() == nil && !opts.EnqueueOnly {
-		var bar *progressbar.ProgressBar
-		if f.IO.ErrTTY && !opts.Quiet && !opts.JSON {
-			p, err := st.Pending(ctx, f.Tenant)
-			if err == nil && p.Total() > 0 {
-				bar = newBar(errOut, p.Total())
-				r.ProgressFunc = func(e extract.Event) {
-					if e.Kind == extract.EventJobDone {
-						_ = bar.Add(1)
-					}
-				}
-			}
-		}
-		workErr = r.Work(ctx)
-		if bar != nil {
-			_ = bar.Finish()
-			fmt.Fprintln(errOut)
-		}
+		workErr = d.work(ctx, f.IO.ErrTTY && !opts.Quiet && !opts.JSON)
 	}
 
-	status := "completed"
-	if opts.EnqueueOnly {
+	stopErr := walkErr
+	if stopErr == nil || errors.Is(stopErr, context.Canceled) {
+		stopErr = workErr
+	}
+	status := extract.RunStatus(ctx, stopErr)
+	if status == "completed" && opts.EnqueueOnly {
 		status = "enqueued"
 	}
-	switch {
-	case walkErr != nil && !errors.Is(walkErr, context.Canceled), workErr != nil && !errors.Is(workErr, context.Canceled):
-		status = "aborted"
-	case ctx.Err() != nil:
-		status = "interrupted"
-	}
-	sum, ferr := r.Finish(ctx, started, status)
-	tel.endSpan(status)
-	terr := tel.finish(ctx, st, f.Tenant, f.Now(), fullyCommitted(status, sum))
+	sum, ferr, terr := d.finish(ctx, status)
 	if sum != nil {
 		if opts.JSON {
-			enc := json.NewEncoder(f.IO.Out)
-			if err := enc.Encode(sum); err != nil {
-				return err
+			if err := json.NewEncoder(f.IO.Out).Encode(sum); err != nil {
+				return fmt.Errorf("write summary: %w", err)
 			}
 		} else if !opts.Quiet || sum.NeedsReview() > 0 {
-			renderSummary(errOut, sum)
+			renderSummary(f.IO.ErrOut, sum)
 		}
 	}
 	if terr != nil {
-		fmt.Fprintln(errOut, "invx: "+terr.Error())
+		fmt.Fprintln(f.IO.ErrOut, "invx: "+terr.Error())
+	}
+	if walkErr != nil && !errors.Is(walkErr, context.Canceled) {
+		return walkErr
+	}
+	if err := workStopError(ctx, f, ro, workErr); err != nil {
+		return err
 	}
 	switch {
-	case walkErr != nil && !errors.Is(walkErr, context.Canceled):
-		return walkErr
-	case workErr != nil && (errors.Is(workErr, extract.ErrAuth) || errors.Is(workErr, extract.ErrQuota)):
-		return providerStopError(workErr, opts.Provider.Name)
-	case workErr != nil && errors.Is(workErr, extract.ErrUnreachable):
-		return unreachableStopError(f, &opts.Provider, opts.MaxUnreachable, workErr)
-	case workErr != nil && !errors.Is(workErr, context.Canceled):
-		return workErr
-	case ctx.Err() != nil:
-		return interruptedError{}
 	case ferr != nil:
 		return ferr
 	case terr != nil:
@@ -368,6 +252,97 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		return &needsReviewError{n: 0}
 	}
 	return nil
+}
+
+// enqueueDirs discovers every DIR and enqueues what it finds, in batches;
+// skipped files are recorded and reported on stderr.
+func enqueueDirs(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOptions) error {
+	for _, dir := range opts.Dirs {
+		src, err := sourceSystem(opts.SourceSystem, dir)
+		if err != nil {
+			return err
+		}
+		r.SourceSystem = src
+		matched, err := enqueueDir(ctx, f, r, opts, dir)
+		if err != nil {
+			return err
+		}
+		if matched == 0 {
+			// Said even with --quiet: an empty nightly folder usually means
+			// the export upstream failed, and cron mails stderr.
+			r.EmptyInput()
+			fmt.Fprintf(f.IO.ErrOut, "invx: warning: no file matching %s in %s\n", opts.Include, displayPath(dir))
+		}
+	}
+	return nil
+}
+
+// sourceSystem is --source-system, or fs:<absolute folder> of dir.
+func sourceSystem(flag, dir string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("resolve %s: %w", dir, err)
+	}
+	if st, err := os.Stat(abs); err == nil && !st.IsDir() {
+		abs = filepath.Dir(abs)
+	}
+	return "fs:" + abs, nil
+}
+
+// enqueueDir walks one DIR. matched counts the files that matched
+// --include, taken or not.
+func enqueueDir(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOptions, dir string) (matched int, err error) {
+	log := f.Logger().With("tenant", r.Tenant, "run_id", r.RunID)
+	var batch []extract.Found
+	flush := func() error {
+		err := r.Enqueue(ctx, batch)
+		batch = batch[:0]
+		return err
+	}
+	var skipErr error
+	err = extract.Discover(ctx, dir, extract.DiscoverOptions{Include: opts.Include, MaxBytes: opts.MaxBytes, Encoding: opts.Encoding},
+		func(d extract.Found) error {
+			if skipErr != nil {
+				return skipErr // the store failed recording a skip: stop the walk
+			}
+			matched++
+			// Paths are quoted: no control character of a file name reaches a log line.
+			log.Debug("discovered", "stage", "discovered", "path", fmt.Sprintf("%q", d.Display), "bytes", len(d.Text),
+				"encoding", d.Encoding)
+			batch = append(batch, d)
+			if len(batch) >= 500 {
+				return flush()
+			}
+			return nil
+		},
+		func(s extract.Skipped) {
+			if err := r.Skip(ctx, s); err != nil && skipErr == nil {
+				skipErr = err
+			}
+			lvl := slog.LevelInfo
+			switch s.Reason {
+			case extract.SkipNotIncluded:
+				lvl = slog.LevelDebug
+			case extract.SkipHidden, extract.SkipBadName:
+			default:
+				matched++
+			}
+			log.Log(ctx, lvl, "skipped", "stage", "skipped", "outcome", s.Reason, "path", fmt.Sprintf("%q", s.Display))
+			if s.Reason == extract.SkipNotIncluded || opts.Quiet {
+				return
+			}
+			fmt.Fprintf(f.IO.ErrOut, "invx: skipped %s: %s\n", displayPath(s.Display), cmp.Or(s.Detail, s.Reason))
+		})
+	if err == nil {
+		err = skipErr
+	}
+	if err == nil {
+		err = flush()
+	}
+	return matched, err
 }
 
 func newBar(w interface{ Write([]byte) (int, error) }, total int) *progressbar.ProgressBar {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -151,7 +152,7 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 		out.Text = job.SourceText
 	}
 	for _, a := range atts {
-		out.AttemptList = append(out.AttemptList, showAttempt{No: a.AttemptNo, Outcome: firstNonEmpty(a.Outcome, "in_flight"),
+		out.AttemptList = append(out.AttemptList, showAttempt{No: a.AttemptNo, Outcome: cmp.Or(a.Outcome, "in_flight"),
 			ErrorClass: a.ErrorClass, Category: a.Category, Message: a.Message, Provider: a.Provider, Model: a.Model,
 			HTTPStatus: a.HTTPStatus, RequestID: a.RequestID, DurationMS: a.Duration.Milliseconds(),
 			InputTokens: a.InputTokens, OutputTokens: a.OutputTokens, RunID: a.RunID, LeaseToken: a.LeaseToken,
@@ -265,16 +266,7 @@ func ambiguousJob(ref string, jobs []*store.Job) error {
 // jobPath is the path a person named a job by: the folder as given to invx
 // run joined with the file's path in it, or, for jobs enqueued before invx
 // kept that, the path relative to the folder.
-func jobPath(j *store.Job) string { return firstNonEmpty(j.DisplayPath, j.SourcePath) }
-
-func firstNonEmpty(a ...string) string {
-	for _, s := range a {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
-}
+func jobPath(j *store.Job) string { return cmp.Or(j.DisplayPath, j.SourcePath) }
 
 func renderJob(w io.Writer, j *showJob) {
 	p := func(label, v string) {
@@ -285,7 +277,7 @@ func renderJob(w io.Writer, j *showJob) {
 	p("job", j.JobKey)
 	p("tenant", j.Tenant)
 	p("state", j.State)
-	p("source", displayPath(firstNonEmpty(j.DisplayPath, j.SourcePath)))
+	p("source", displayPath(cmp.Or(j.DisplayPath, j.SourcePath)))
 	p("source system", displayPath(j.SourceSystem))
 	p("digest", j.SourceDigest)
 	p("encoding", j.SourceEncoding)
@@ -293,7 +285,7 @@ func renderJob(w io.Writer, j *showJob) {
 	p("held", j.HeldReason)
 	p("previous job", j.PrevJobKey)
 	if j.LastErrorClass != "" || j.LastCategory != "" {
-		p("last error", firstNonEmpty(j.LastCategory, j.LastErrorClass)+": "+j.LastError)
+		p("last error", cmp.Or(j.LastCategory, j.LastErrorClass)+": "+j.LastError)
 	}
 	p("next attempt", j.NextAttemptAt)
 	p("created", j.CreatedAt)

@@ -1,8 +1,8 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/invx/invx/eval"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 )
@@ -27,14 +28,8 @@ type StatsOptions struct {
 
 	// Parsed by RunE.
 	since  time.Duration
-	prices map[priceKey]price
+	prices eval.Prices
 }
-
-// priceKey names a provider and model, as attempts record them.
-type priceKey struct{ provider, model string }
-
-// price is in currency units per million tokens.
-type price struct{ in, out float64 }
 
 func newCmdStats(f *Factory, runF func(context.Context, *StatsOptions) error) *cobra.Command {
 	opts := &StatsOptions{}
@@ -112,49 +107,15 @@ func (o *StatsOptions) check() error {
 		}
 		o.since = d
 	}
-	o.prices = map[priceKey]price{}
+	o.prices = make(eval.Prices, 0, len(o.Prices))
 	for _, s := range o.Prices {
-		k, p, err := parsePrice(s)
+		p, err := eval.ParsePrice(s)
 		if err != nil {
 			return &usageError{err: fmt.Errorf("--price %q: %w", s, err), try: "invx stats --price openai:gpt-4.1-mini=0.40/1.60"}
 		}
-		o.prices[k] = p
+		o.prices = append(o.prices, p)
 	}
 	return nil
-}
-
-// parsePrice reads PROVIDER:MODEL=IN/OUT. The model may hold colons
-// (ollama:llama3.1:8b=0/0): the provider ends at the first colon and the
-// price starts after the last equals sign.
-func parsePrice(s string) (priceKey, price, error) {
-	spec, amounts, ok := cutLast(s, "=")
-	provider, model, ok2 := strings.Cut(spec, ":")
-	if !ok || !ok2 || provider == "" || model == "" {
-		return priceKey{}, price{}, errors.New("want PROVIDER:MODEL=IN/OUT, prices per million tokens")
-	}
-	in, out, ok := strings.Cut(amounts, "/")
-	if !ok {
-		return priceKey{}, price{}, errors.New("want IN/OUT after =, such as 0.40/1.60")
-	}
-	var p price
-	for _, x := range []struct {
-		s string
-		v *float64
-	}{{in, &p.in}, {out, &p.out}} {
-		v, err := strconv.ParseFloat(strings.TrimSpace(x.s), 64)
-		if err != nil || v < 0 || v != v || v > 1e9 {
-			return priceKey{}, price{}, fmt.Errorf("%q is not a price (a non-negative number)", x.s)
-		}
-		*x.v = v
-	}
-	return priceKey{provider: provider, model: model}, p, nil
-}
-
-func cutLast(s, sep string) (before, after string, ok bool) {
-	if i := strings.LastIndex(s, sep); i >= 0 {
-		return s[:i], s[i+len(sep):], true
-	}
-	return s, "", false
 }
 
 // statsReport is invx stats --json.
@@ -319,7 +280,7 @@ func addInvoiceTotals(ctx context.Context, st store.Store, p *store.StatsParams,
 }
 
 // deriveStats adds rates, costs and ages to a tenant's raw figures.
-func deriveStats(r *store.TenantStats, now time.Time, prices map[priceKey]price) *tenantStats {
+func deriveStats(r *store.TenantStats, now time.Time, prices eval.Prices) *tenantStats {
 	t := &tenantStats{
 		Tenant: r.Tenant, DocumentsSeen: r.DocumentsSeen, Committed: r.Commits,
 		Rejected: r.JobsByState[store.StateRejected], RejectedByCategory: cloneCounts(r.RejectedBy),
@@ -332,7 +293,7 @@ func deriveStats(r *store.TenantStats, now time.Time, prices map[priceKey]price)
 		p50: r.CommitLatencyP50, p95: r.CommitLatencyP95,
 	}
 	for k, n := range r.AttemptsByOutcome {
-		t.AttemptsByOutcome[firstNonEmpty(k, "in_flight")] += n
+		t.AttemptsByOutcome[cmp.Or(k, "in_flight")] += n
 	}
 	if r.Commits > 0 {
 		v := float64(r.Attempts) / float64(r.Commits)
@@ -347,8 +308,8 @@ func deriveStats(r *store.TenantStats, now time.Time, prices map[priceKey]price)
 		t.InputTokens += u.InputTokens
 		t.OutputTokens += u.OutputTokens
 		attemptsBy[u.Provider] += u.Attempts
-		if p, ok := prices[priceKey{u.Provider, u.Model}]; ok {
-			c := (float64(u.InputTokens)*p.in + float64(u.OutputTokens)*p.out) / 1e6
+		if p, ok := prices.Lookup([]string{u.Provider}, u.Model); ok {
+			c := p.Cost(u.InputTokens, u.OutputTokens)
 			tu.EstimatedCost = &c
 			cost += c
 			priced = true
@@ -418,7 +379,7 @@ func renderStats(w io.Writer, rep *statsReport, opts *StatsOptions, now time.Tim
 			if i == 0 {
 				label = "invoices"
 			}
-			v := fmt.Sprintf("%-3s %s", firstNonEmpty(safeCell(ct.Currency), "(no currency)"), plural(ct.Invoices, "invoice"))
+			v := fmt.Sprintf("%-3s %s", cmp.Or(safeCell(ct.Currency), "(no currency)"), plural(ct.Invoices, "invoice"))
 			switch {
 			case ct.WithoutTotal == ct.Invoices:
 				v += ", no total stated"
@@ -448,9 +409,9 @@ func renderStats(w io.Writer, rep *statsReport, opts *StatsOptions, now time.Tim
 		line("stale-lease rejections", "%d", t.StaleLeases)
 		line("tokens in / out", "%d / %d", t.InputTokens, t.OutputTokens)
 		for _, u := range t.Tokens {
-			name := firstNonEmpty(u.Provider, "(no provider)") + ":" + u.Model
+			name := cmp.Or(u.Provider, "(no provider)") + ":" + u.Model
 			if u.Model == "" {
-				name = firstNonEmpty(u.Provider, "(no provider)") + " (no model)"
+				name = cmp.Or(u.Provider, "(no provider)") + " (no model)"
 			}
 			usage := "no tokens"
 			if u.InputTokens+u.OutputTokens > 0 {

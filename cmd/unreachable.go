@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"net/url"
 	"time"
@@ -33,11 +34,11 @@ func providerEndpoint(f *Factory, o *ProviderOptions) string {
 	raw := ""
 	switch o.Name {
 	case "openai":
-		raw = firstNonEmpty(o.BaseURL, f.Env("OPENAI_BASE_URL"), openai.DefaultBaseURL)
+		raw = cmp.Or(o.BaseURL, f.Env("OPENAI_BASE_URL"), openai.DefaultBaseURL)
 	case "anthropic":
-		raw = firstNonEmpty(o.BaseURL, "https://api.anthropic.com/")
+		raw = cmp.Or(o.BaseURL, "https://api.anthropic.com/")
 	case "ollama":
-		raw = firstNonEmpty(o.BaseURL, f.Env("OLLAMA_HOST"), ollama.DefaultHost)
+		raw = cmp.Or(o.BaseURL, f.Env("OLLAMA_HOST"), ollama.DefaultHost)
 	default:
 		return ""
 	}
@@ -54,8 +55,8 @@ func providerEndpoint(f *Factory, o *ProviderOptions) string {
 // addResilienceFlags adds the flags of invx run and invx work that decide
 // how long a worker rides out a database or provider that is away.
 func addResilienceFlags(fl *pflag.FlagSet, dbRetry *time.Duration, maxUnreachable *int) {
-	fl.DurationVar(dbRetry, "db-retry", time.Minute, "ride out a database that cannot be reached (restart, dropped connection) this long before giving up (0: give up at once)")
-	fl.IntVar(maxUnreachable, "max-unreachable", 5, "stop (exit 4) after this many provider calls in a row reached no server, giving the jobs back (0: never)")
+	fl.DurationVar(dbRetry, "db-retry", defaultDBRetry, "ride out a database that cannot be reached (restart, dropped connection) this long before giving up (0: give up at once)")
+	fl.IntVar(maxUnreachable, "max-unreachable", defaultMaxUnreachable, "stop (exit 4) after this many provider calls in a row reached no server, giving the jobs back (0: never)")
 }
 
 func checkResilience(dbRetry time.Duration, maxUnreachable int) error {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -17,9 +16,6 @@ type WorkOnlyOptions struct {
 	Wait         bool
 	MaxPerTenant int
 	JSON         bool
-	// DBRetry and MaxUnreachable: see extract.Runner.
-	DBRetry        time.Duration
-	MaxUnreachable int
 }
 
 func newCmdWork(f *Factory, runF func(context.Context, *WorkOnlyOptions) error) *cobra.Command {
@@ -49,9 +45,6 @@ what is in flight finishes or gives its lease back.`,
 			if opts.MaxPerTenant < 0 {
 				return &usageError{err: fmt.Errorf("--max-per-tenant %d: want 0 (no cap) or more", opts.MaxPerTenant)}
 			}
-			if err := checkResilience(opts.DBRetry, opts.MaxUnreachable); err != nil {
-				return err
-			}
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
@@ -64,7 +57,6 @@ what is in flight finishes or gives its lease back.`,
 	fl.BoolVar(&opts.Wait, "wait", false, "keep polling for new jobs when the queue is empty (until Ctrl-C)")
 	fl.IntVar(&opts.MaxPerTenant, "max-per-tenant", 0, "cap one tenant's jobs in flight in this process (0: no cap)")
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object on stdout")
-	addResilienceFlags(fl, &opts.DBRetry, &opts.MaxUnreachable)
 	return c
 }
 
@@ -76,7 +68,6 @@ func workRun(ctx context.Context, f *Factory, opts *WorkOnlyOptions) error {
 	defer st.Close()
 	w := opts.Work
 	w.allTenants, w.wait, w.maxPerTenant, w.command = opts.AllTenants, opts.Wait, opts.MaxPerTenant, "work"
-	w.dbRetry, w.maxUnreachable = opts.DBRetry, opts.MaxUnreachable
 	out, err := workQueue(ctx, f, st, &w, nil)
 	if err != nil {
 		if errors.As(err, new(interruptedError)) && opts.Wait {

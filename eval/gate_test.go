@@ -97,7 +97,7 @@ func TestParsePrice(t *testing.T) {
 	if diff := cmp.Diff(Price{Provider: "openai", Model: "gpt-4o-mini", In: 0.15, Out: 0.6}, p); diff != "" {
 		t.Error(diff)
 	}
-	if got := p.cost(1_000_000, 500_000); got != 0.45 {
+	if got := p.Cost(1_000_000, 500_000); got != 0.45 {
 		t.Errorf("cost = %v, want 0.45", got)
 	}
 	ps := Prices{{Provider: "*", Model: "*", In: 1}, {Provider: "openai", Model: "*", In: 2}, {Provider: "*", Model: "m", In: 3}}
@@ -106,13 +106,25 @@ func TestParsePrice(t *testing.T) {
 		model string
 		in    float64
 	}{{[]string{"openai"}, "x", 2}, {[]string{"openai"}, "m", 3}, {[]string{"ollama"}, "x", 1}} {
-		if got, ok := ps.lookup(tc.names, tc.model); !ok || got.In != tc.in {
-			t.Errorf("lookup(%v, %s) = %v, %v; want in %v", tc.names, tc.model, got, ok, tc.in)
+		if got, ok := ps.Lookup(tc.names, tc.model); !ok || got.In != tc.in {
+			t.Errorf("Lookup(%v, %s) = %v, %v; want in %v", tc.names, tc.model, got, ok, tc.in)
 		}
 	}
-	for _, bad := range []string{"openai=1/2", "openai:m=1", "openai:m=-1/2", "openai:m=a/b", ":m=1/2"} {
-		if _, err := ParsePrice(bad); err == nil {
-			t.Errorf("%q: no error", bad)
+	// A model name may hold colons; the prices follow the last "=".
+	if p, err := ParsePrice("ollama:llama3.1:8b=0/ 0"); err != nil || p.Provider != "ollama" || p.Model != "llama3.1:8b" {
+		t.Errorf("ParsePrice(ollama:llama3.1:8b=0/ 0) = %+v, %v", p, err)
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"openai=1/2", "want PROVIDER:MODEL=IN/OUT, prices per million tokens"},
+		{":m=1/2", "want PROVIDER:MODEL=IN/OUT, prices per million tokens"},
+		{"openai:m=1", "want IN/OUT after =, such as 0.40/1.60"},
+		{"openai:m=-1/2", `"-1" is not a price (a non-negative number)`},
+		{"openai:m=a/b", `"a" is not a price (a non-negative number)`},
+		{"openai:m=1/NaN", `"NaN" is not a price (a non-negative number)`},
+		{"openai:m=1/2e9", `"2e9" is not a price (a non-negative number)`},
+	} {
+		if _, err := ParsePrice(tc.in); err == nil || err.Error() != tc.want {
+			t.Errorf("ParsePrice(%q) = %v, want %q", tc.in, err, tc.want)
 		}
 	}
 }

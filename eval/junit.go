@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -86,7 +87,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 				Time: seconds(d.Timing.ms())}
 			switch {
 			case !d.Admitted():
-				c.Error = &junitProblem{Type: d.State, Message: firstNonEmpty(d.Category, d.State), Text: describe(d)}
+				c.Error = &junitProblem{Type: d.State, Message: cmp.Or(d.Category, d.State), Text: describe(d)}
 				s.Errors++
 			case len(d.Mismatches) > 0:
 				c.Failure = &junitProblem{Type: "mismatch", Message: "fields differ: " + strings.Join(d.Fields(), ", ")}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -20,28 +21,48 @@ type Price struct {
 // Prices are the --price flags, most specific first when looked up.
 type Prices []Price
 
-// ParsePrice parses PROVIDER:MODEL=IN/OUT, prices per million input and
-// output tokens ("openai:gpt-4o-mini=0.15/0.60"). PROVIDER or MODEL may be
-// "*".
+// ParsePrice parses one --price flag (invx eval and invx stats):
+// PROVIDER:MODEL=IN/OUT, prices per million input and output tokens
+// ("openai:gpt-4o-mini=0.15/0.60"). PROVIDER or MODEL may be "*". The
+// model may hold colons (ollama:llama3.1:8b=0/0): the provider ends at the
+// first colon and the prices start after the last equals sign. The error
+// says what is wrong, for the caller to prefix with the flag.
 func ParsePrice(s string) (Price, error) {
-	sel, amounts, ok := strings.Cut(s, "=")
+	sel, amounts, ok := cutLast(s, "=")
 	prov, model, ok2 := strings.Cut(sel, ":")
-	in, out, ok3 := strings.Cut(amounts, "/")
-	if !ok || !ok2 || !ok3 || prov == "" || model == "" {
-		return Price{}, fmt.Errorf("price %q: want PROVIDER:MODEL=IN/OUT (per million tokens), such as openai:gpt-4o-mini=0.15/0.60", s)
+	if !ok || !ok2 || prov == "" || model == "" {
+		return Price{}, errors.New("want PROVIDER:MODEL=IN/OUT, prices per million tokens")
 	}
-	pin, err1 := strconv.ParseFloat(in, 64)
-	pout, err2 := strconv.ParseFloat(out, 64)
-	if err1 != nil || err2 != nil || pin < 0 || pout < 0 || pin != pin || pout != pout {
-		return Price{}, fmt.Errorf("price %q: IN and OUT must be non-negative numbers", s)
+	in, out, ok := strings.Cut(amounts, "/")
+	if !ok {
+		return Price{}, errors.New("want IN/OUT after =, such as 0.40/1.60")
 	}
-	return Price{Provider: prov, Model: model, In: pin, Out: pout}, nil
+	p := Price{Provider: prov, Model: model}
+	for _, x := range []struct {
+		s string
+		v *float64
+	}{{in, &p.In}, {out, &p.Out}} {
+		v, err := strconv.ParseFloat(strings.TrimSpace(x.s), 64)
+		if err != nil || !(v >= 0) || v > 1e9 { // NaN fails v >= 0
+			return Price{}, fmt.Errorf("%q is not a price (a non-negative number)", x.s)
+		}
+		*x.v = v
+	}
+	return p, nil
 }
 
-// lookup finds the price of an attempt by provider names (the adapter's,
+func cutLast(s, sep string) (before, after string, ok bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
+}
+
+// Lookup finds the price of an attempt by provider names (the adapter's,
 // and the label the user gave) and model: an exact model beats "*", an
-// exact provider beats "*".
-func (ps Prices) lookup(names []string, model string) (Price, bool) {
+// exact provider beats "*", and of two equally specific prices the later
+// flag wins.
+func (ps Prices) Lookup(names []string, model string) (Price, bool) {
 	best, bestRank := Price{}, -1
 	for _, p := range ps {
 		rank := 0
@@ -57,14 +78,14 @@ func (ps Prices) lookup(names []string, model string) (Price, bool) {
 		case p.Provider != "*":
 			continue
 		}
-		if rank > bestRank {
+		if rank >= bestRank {
 			best, bestRank = p, rank
 		}
 	}
 	return best, bestRank >= 0
 }
 
-// cost of tokens at a price.
-func (p Price) cost(in, out int64) float64 {
+// Cost of tokens at a price.
+func (p Price) Cost(in, out int64) float64 {
 	return (float64(in)*p.In + float64(out)*p.Out) / 1e6
 }

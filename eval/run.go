@@ -1,11 +1,10 @@
 package eval
 
 import (
+	"cmp"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
+	"errors"
 	"fmt"
-	"log/slog"
 	"slices"
 	"time"
 
@@ -23,16 +22,16 @@ type Config struct {
 	Label  string
 	Schema *schema.Version
 	Tenant string
-	// Concurrency, MaxAttempts, Repair and CallTimeout are the Runner's.
-	Concurrency int
-	MaxAttempts int
-	Repair      int
-	CallTimeout time.Duration
+	// Runner works the suite. The caller builds it with the same
+	// constructor as invx run (retry policy, leases, liveness, clock), so an
+	// evaluation measures what a run would do; Run sets its Store,
+	// Provider, Schema, Tenant, SourceSystem and ProgressFunc from this
+	// Config.
+	Runner *extract.Runner
 	// Prices estimate the cost of the tokens used.
 	Prices Prices
 
 	NowFunc func() time.Time
-	Logger  *slog.Logger
 	// ProgressFunc, if set, receives the Runner's progress events.
 	ProgressFunc func(extract.Event)
 }
@@ -55,13 +54,12 @@ func Run(ctx context.Context, s *Suite, c *Config) (*ProviderReport, error) {
 	if label == "" {
 		label = c.Provider.Name()
 	}
-	runID := newRunID()
-	r := &extract.Runner{
-		Store: c.Store, Provider: c.Provider, Schema: c.Schema, Tenant: c.Tenant, RunID: runID,
-		Owner: extract.LocalOwner(runID), Concurrency: c.Concurrency, MaxAttempts: c.MaxAttempts, Repair: c.Repair,
-		CallTimeout: c.CallTimeout, SourceSystem: "eval:" + s.Name, NowFunc: c.NowFunc, Logger: c.Logger,
-		ProgressFunc: c.ProgressFunc,
+	if c.Runner == nil {
+		return nil, errors.New("evaluate: no runner configured")
 	}
+	r := c.Runner
+	r.Store, r.Provider, r.Schema, r.Tenant = c.Store, c.Provider, c.Schema, c.Tenant
+	r.SourceSystem, r.ProgressFunc = "eval:"+s.Name, c.ProgressFunc
 	started := c.now()
 	if err := r.Begin(ctx); err != nil {
 		return nil, err
@@ -141,9 +139,9 @@ func collect(ctx context.Context, s *Suite, c *Config, label string) (*ProviderR
 				pr.Models = append(pr.Models, a.Model)
 			}
 			if priced && a.InputTokens+a.OutputTokens > 0 {
-				p, ok := c.Prices.lookup([]string{a.Provider, pr.Provider, label}, a.Model)
+				p, ok := c.Prices.Lookup([]string{a.Provider, pr.Provider, label}, a.Model)
 				if ok {
-					cost += p.cost(a.InputTokens, a.OutputTokens)
+					cost += p.Cost(a.InputTokens, a.OutputTokens)
 				} else {
 					priced = false
 				}
@@ -176,7 +174,7 @@ func collect(ctx context.Context, s *Suite, c *Config, label string) (*ProviderR
 			pr.Unfinished++
 		}
 		if job.State != store.StateSucceeded {
-			dr.Category = firstNonEmpty(job.LastCategory, job.LastErrorClass)
+			dr.Category = cmp.Or(job.LastCategory, job.LastErrorClass)
 			dr.Error = job.LastError
 		}
 		sc := Score(d.Expect, res)
@@ -232,19 +230,4 @@ func readResult(ctx context.Context, c *Config, key string, d *Doc) (*schema.Res
 		return nil, fmt.Errorf("stored result of %s no longer validates: %w", d.Found.Display, err)
 	}
 	return res, nil
-}
-
-func newRunID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-func firstNonEmpty(a ...string) string {
-	for _, s := range a {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }

@@ -75,7 +75,7 @@ func runSmall(t *testing.T) *Report {
 	defer st.Close()
 	prices := Prices{{Provider: "fake", Model: "fake-1", In: 1, Out: 10}}
 	pr, err := Run(ctx, s, &Config{Store: st, Provider: smallFake(), Label: "fake:1", Schema: schema.Latest(), Tenant: "t1",
-		Concurrency: 2, MaxAttempts: 5, Repair: 1, Prices: prices})
+		Runner: &extract.Runner{RunID: "eval-test", Owner: "eval-test", Concurrency: 2, MaxAttempts: 5, Repair: 1}, Prices: prices})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,10 +6,10 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
+
+	"github.com/invx/invx/internal/backoff"
 )
 
 // ClassForStatus is the retry class of an HTTP status from a model API
@@ -32,31 +32,11 @@ func ClassForStatus(status int) Class {
 	}
 }
 
-// RetryAfter reads how long a server asked us to wait: retry-after-ms
-// (milliseconds, as OpenAI and Azure send it), then Retry-After in seconds or
-// as an HTTP date. Zero when absent or unparsable.
+// RetryAfter reads how long a server asked us to wait (retry-after-ms,
+// then Retry-After as seconds or an HTTP date), for the adapters: it is
+// backoff.RetryAfter, the one parser the outbox uses too.
 func RetryAfter(h http.Header, now time.Time) time.Duration {
-	if h == nil {
-		return 0
-	}
-	if v := strings.TrimSpace(h.Get("retry-after-ms")); v != "" {
-		if ms, err := strconv.ParseFloat(v, 64); err == nil && ms >= 0 {
-			return time.Duration(ms * float64(time.Millisecond))
-		}
-	}
-	v := strings.TrimSpace(h.Get("Retry-After"))
-	if v == "" {
-		return 0
-	}
-	if s, err := strconv.ParseFloat(v, 64); err == nil && s >= 0 {
-		return time.Duration(s * float64(time.Second))
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		if d := t.Sub(now); d > 0 {
-			return d
-		}
-	}
-	return 0
+	return backoff.RetryAfter(h, now)
 }
 
 // Categories of transient transport failures that mean the provider could

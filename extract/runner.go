@@ -1,18 +1,19 @@
 package extract
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/invx/invx/internal/backoff"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 )
@@ -603,7 +604,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 			// truncation, content filter, prose): like an invalid answer,
 			// it may be re-asked.
 			info.HTTPStatus = max(info.HTTPStatus, pe.Status)
-			ve = &schema.ValidationError{Path: "$", Category: schema.Category(firstNonEmpty(pe.Category, "provider")), Msg: Truncate(pe.Msg, 300)}
+			ve = &schema.ValidationError{Path: "$", Category: schema.Category(cmp.Or(pe.Category, "provider")), Msg: Truncate(pe.Msg, 300)}
 		} else {
 			r.throttle(false)
 			var verr error
@@ -754,7 +755,7 @@ func (r *Runner) failed(ctx, runCtx context.Context, l *store.Lease, err error, 
 		return res
 	case ClassRejected:
 		info.Outcome = store.OutcomeRejected
-		r.count(func(s *Summary) { s.RejectedNow[firstNonEmpty(info.Category, "provider")]++ })
+		r.count(func(s *Summary) { s.RejectedNow[cmp.Or(info.Category, "provider")]++ })
 		return r.finish(ctx, l, store.StateRejected, time.Time{}, info, log)
 	}
 	// Transient or rate limited: try again later under a new lease.
@@ -763,33 +764,22 @@ func (r *Runner) failed(ctx, runCtx context.Context, l *store.Lease, err error, 
 		r.count(func(s *Summary) { s.FailedNow++ })
 		return r.finish(ctx, l, store.StateFailed, time.Time{}, info, log)
 	}
-	delay := r.backoff(l.AttemptNo)
-	if pe != nil && pe.RetryAfter > delay {
-		delay = min(pe.RetryAfter, r.MaxBackoff)
+	var retryAfter time.Duration
+	if pe != nil {
+		retryAfter = pe.RetryAfter
 	}
+	delay := r.backoff().Delay(l.AttemptNo, retryAfter)
 	info.Outcome, info.NextDelay = store.OutcomeRetry, delay
 	r.count(func(s *Summary) { s.Retried++ })
 	log.Info("retry scheduled", "stage", "retry_scheduled", "error_class", string(class), "delay_ms", delay.Milliseconds())
 	return r.finish(ctx, l, store.StateRetryWait, r.now().Add(delay), info, log)
 }
 
-// backoff is exponential with full jitter: a random wait in [0, base*2^n),
-// capped, so many workers that failed together do not retry together.
-func (r *Runner) backoff(attempt int) time.Duration {
-	ceil := r.Backoff << min(attempt-1, 20)
-	if ceil <= 0 || ceil > r.MaxBackoff {
-		ceil = r.MaxBackoff
-	}
-	return time.Duration(rand.Int64N(int64(ceil)) + 1)
-}
-
-func firstNonEmpty(a ...string) string {
-	for _, s := range a {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
+// backoff is the retry wait of provider calls and database outages:
+// exponential with full jitter, capped by MaxBackoff, honouring a
+// provider's Retry-After.
+func (r *Runner) backoff() backoff.Policy {
+	return backoff.Policy{Base: r.Backoff, Max: r.MaxBackoff}
 }
 
 func (r *Runner) finish(ctx context.Context, l *store.Lease, state string, next time.Time, info store.AttemptInfo, log *slog.Logger) jobResult {
@@ -883,7 +873,7 @@ func (r *Runner) dbWait(o *dbOutage, err error) (time.Duration, error) {
 	if left <= 0 {
 		return 0, fmt.Errorf("database unavailable for %s (--db-retry %s): %w", now.Sub(o.since).Round(time.Second), r.DBRetry, err)
 	}
-	return min(r.backoff(o.tries), maxDBBackoff, left), nil
+	return min(r.backoff().Delay(o.tries, 0), maxDBBackoff, left), nil
 }
 
 // withStore runs a fenced store write, riding out transient errors for up
@@ -982,7 +972,7 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 			s.Final.Succeeded++
 		case store.StateRejected:
 			s.Final.Rejected++
-			s.Final.RejectedBy[firstNonEmpty(st.Category, "unknown")]++
+			s.Final.RejectedBy[cmp.Or(st.Category, "unknown")]++
 		case store.StateFailed:
 			s.Final.Failed++
 		case store.StateHeld:

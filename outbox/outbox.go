@@ -17,10 +17,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"sync"
 	"time"
 
+	"github.com/invx/invx/internal/backoff"
 	"github.com/invx/invx/store"
 )
 
@@ -123,7 +123,8 @@ type Deliverer struct {
 	// SleepFunc waits for d or until ctx is done (a timer by default); tests
 	// inject one that moves a fake clock.
 	SleepFunc func(ctx context.Context, d time.Duration) error
-	// JitterFunc returns a random duration in [0, max] (full jitter).
+	// JitterFunc picks the backoff wait in (0, max] (nil:
+	// backoff.FullJitter); tests pin it.
 	JitterFunc func(max time.Duration) time.Duration
 	// ReportFunc, if set, is called after every attempt, from the goroutine
 	// that made it.
@@ -195,14 +196,6 @@ func (d *Deliverer) defaults() {
 	}
 	if d.SleepFunc == nil {
 		d.SleepFunc = sleep
-	}
-	if d.JitterFunc == nil {
-		d.JitterFunc = func(max time.Duration) time.Duration {
-			if max <= 0 {
-				return 0
-			}
-			return rand.N(max + 1)
-		}
 	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -438,14 +431,5 @@ func (d *Deliverer) sendOne(ctx context.Context, ev *store.OutboxEvent) (Report,
 // gave one, else full jitter over an exponential ceiling, both capped by
 // MaxBackoff.
 func (d *Deliverer) delay(attempt int, retryAfter time.Duration) time.Duration {
-	if retryAfter > 0 {
-		return min(retryAfter, d.MaxBackoff)
-	}
-	ceil := d.MaxBackoff
-	if shift := attempt - 1; shift < 32 {
-		if c := d.Backoff << shift; c > 0 && c < ceil {
-			ceil = c
-		}
-	}
-	return min(max(d.JitterFunc(ceil), 0), ceil)
+	return backoff.Policy{Base: d.Backoff, Max: d.MaxBackoff, JitterFunc: d.JitterFunc}.Delay(attempt, retryAfter)
 }

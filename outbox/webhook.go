@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/invx/invx/internal/backoff"
 	"github.com/invx/invx/store"
 )
 
@@ -82,7 +83,7 @@ func (w *Webhook) Send(ctx context.Context, ev *store.OutboxEvent) Result {
 		return res
 	case code == http.StatusRequestTimeout, code == http.StatusTooManyRequests, code >= 500:
 		res.Outcome = Retry
-		res.RetryAfter = retryAfter(resp.Header.Get("Retry-After"), w.now())
+		res.RetryAfter = backoff.RetryAfter(resp.Header, w.now())
 	default:
 		res.Outcome = Failed
 	}
@@ -104,28 +105,6 @@ func (w *Webhook) now() time.Time {
 		return w.NowFunc()
 	}
 	return time.Now()
-}
-
-// retryAfter parses a Retry-After header: delay-seconds or an HTTP date.
-// Zero when it is absent or unreadable.
-func retryAfter(v string, now time.Time) time.Duration {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return 0
-	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n <= 0 {
-			return 0
-		}
-		if n > int64(24*time.Hour/time.Second) {
-			n = int64(24 * time.Hour / time.Second)
-		}
-		return time.Duration(n) * time.Second
-	}
-	if t, err := http.ParseTime(v); err == nil {
-		return max(t.Sub(now), 0)
-	}
-	return 0
 }
 
 // transportMessage drops the URL from a client error: it may carry a token

@@ -94,6 +94,12 @@ func TestWebhookClassifies(t *testing.T) {
 			w.Header().Set("Retry-After", t0.Add(90*time.Second).Format(http.TimeFormat))
 			w.WriteHeader(429)
 		}, want: outbox.Retry, wantStatus: 429, retryAfter: 90 * time.Second, wantErr: "http 429 Too Many Requests"},
+		{name: "429 retry-after-ms", answer: func(_ int, w http.ResponseWriter, _ *http.Request) {
+			// The one Retry-After reader the runner uses too: milliseconds win.
+			w.Header().Set("Retry-After-Ms", "2500")
+			w.Header().Set("Retry-After", "9")
+			w.WriteHeader(429)
+		}, want: outbox.Retry, wantStatus: 429, retryAfter: 2500 * time.Millisecond, wantErr: "http 429 Too Many Requests"},
 		{name: "400 parks", answer: func(_ int, w http.ResponseWriter, _ *http.Request) {
 			w.WriteHeader(400)
 			io.WriteString(w, `{"error":"unknown action kind"}`)
