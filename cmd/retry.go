@@ -122,7 +122,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	}
 	errOut := f.IO.ErrOut
 	if f.IO.ErrTTY && !opts.Quiet {
-		if p, err := st.Pending(ctx, tenant); err == nil && p.Total() > 0 && !opts.wait {
+		if p, err := st.Pending(ctx, &store.PendingParams{Tenant: tenant}); err == nil && p.Total() > 0 && !opts.wait {
 			bar := newBar(errOut, p.Total())
 			r.ProgressFunc = func(e extract.Event) {
 				if e.Kind == extract.EventJobDone {
@@ -157,7 +157,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	}
 	out := &workOutcome{Summary: sum, States: map[string]int{}}
 	if len(keys) > 0 {
-		states, err := st.JobStates(context.WithoutCancel(ctx), f.Tenant, keys)
+		states, err := st.JobStates(context.WithoutCancel(ctx), &store.JobStatesParams{Tenant: f.Tenant, Keys: keys})
 		if err != nil {
 			return nil, err
 		}

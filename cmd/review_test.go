@@ -108,11 +108,11 @@ func TestReviewAccept(t *testing.T) {
 	e.must(0, "run", "--quiet", e.in)
 	oldJob := e.job("b.txt")
 	st := e.store()
-	oldRes, err := st.GetResult(ctx, "default", oldJob.JobKey)
+	oldRes, err := st.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: oldJob.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
-	oldEvents, err := st.ListOutbox(ctx, "default", oldJob.JobKey)
+	oldEvents, err := st.ListOutbox(ctx, &store.ListOutboxParams{Tenant: "default", JobKey: oldJob.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,25 +149,25 @@ func TestReviewAccept(t *testing.T) {
 	if newJob.State != store.StateSucceeded || newJob.JobKey == oldJob.JobKey {
 		t.Fatalf("accepted job: %s %s", newJob.JobKey, newJob.State)
 	}
-	newRes, err := st.GetResult(ctx, "default", newJob.JobKey)
+	newRes, err := st.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: newJob.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := st.GetResult(ctx, "default", oldJob.JobKey)
+	again, err := st.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: oldJob.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again.ID != oldRes.ID || again.SupersededBy != newRes.ID || string(again.JSON) != string(oldRes.JSON) {
 		t.Errorf("old result: id %d superseded_by %d, want id %d superseded by %d", again.ID, again.SupersededBy, oldRes.ID, newRes.ID)
 	}
-	evs, err := st.ListOutbox(ctx, "default", oldJob.JobKey)
+	evs, err := st.ListOutbox(ctx, &store.ListOutboxParams{Tenant: "default", JobKey: oldJob.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(evs) != len(oldEvents) {
 		t.Errorf("old job's outbox: %d events, had %d", len(evs), len(oldEvents))
 	}
-	if evs, _ := st.ListOutbox(ctx, "default", newJob.JobKey); len(evs) == 0 {
+	if evs, _ := st.ListOutbox(ctx, &store.ListOutboxParams{Tenant: "default", JobKey: newJob.JobKey}); len(evs) == 0 {
 		t.Errorf("new result published no outbox events")
 	}
 
@@ -257,7 +257,7 @@ func TestReviewDismiss(t *testing.T) {
 	if j := e.job(held.JobKey); j.State != store.StateDismissed {
 		t.Errorf("held job: state %s, want dismissed", j.State)
 	}
-	if res, err := st.GetResult(ctx, "default", held.PrevJobKey); err != nil || res.SupersededBy != 0 {
+	if res, err := st.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: held.PrevJobKey}); err != nil || res.SupersededBy != 0 {
 		t.Errorf("old result after dismissing the change: %+v, %v", res, err)
 	}
 

@@ -304,7 +304,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	if walkErr == nil && ctx.Err() == nil && !opts.EnqueueOnly {
 		var bar *progressbar.ProgressBar
 		if f.IO.ErrTTY && !opts.Quiet && !opts.JSON {
-			p, err := st.Pending(ctx, f.Tenant)
+			p, err := st.Pending(ctx, &store.PendingParams{Tenant: f.Tenant})
 			if err == nil && p.Total() > 0 {
 				bar = newBar(errOut, p.Total())
 				r.ProgressFunc = func(e extract.Event) {

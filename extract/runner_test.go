@@ -101,7 +101,7 @@ func TestOneJobEightGoroutines(t *testing.T) {
 			if errs[i] = r.Work(ctx); errs[i] != nil {
 				return
 			}
-			res, err := e.Store.GetResult(ctx, "default", r.Keys()[0])
+			res, err := e.Store.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: r.Keys()[0]})
 			if err != nil {
 				errs[i] = err
 				return

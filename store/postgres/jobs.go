@@ -655,10 +655,10 @@ func (s *Store) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams)
 }
 
 // NextAttempt implements store.Store.
-func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (int64, int, error) {
+func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (*store.NextAttemptResult, error) {
 	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
-		return 0, 0, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
+		return nil, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
 	}
 	var id int64
 	var no int
@@ -681,12 +681,12 @@ func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (in
 			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, p.JobID, tenant, no, p.RunID, p.Owner, p.Token, now).Scan(&id)
 	})
 	if errors.Is(err, store.ErrStaleLease) {
-		return 0, 0, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, now)
+		return nil, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, now)
 	}
 	if err != nil {
-		return 0, 0, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
+		return nil, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
 	}
-	return id, no, nil
+	return &store.NextAttemptResult{AttemptID: id, AttemptNo: no}, nil
 }
 
 // ReapLeases implements store.Store.

@@ -299,12 +299,15 @@ func scanOutboxRows(rows pgx.Rows) ([]*store.OutboxEvent, error) {
 	return out, interpret(rows.Err())
 }
 
-// ListOutboxEvents implements store.Store.
-func (s *Store) ListOutboxEvents(ctx context.Context, p *store.ListOutboxParams) ([]*store.OutboxEvent, error) {
+// ListOutbox implements store.Store.
+func (s *Store) ListOutbox(ctx context.Context, p *store.ListOutboxParams) ([]*store.OutboxEvent, error) {
 	var a args
 	q := `SELECT ` + outboxColumns + ` FROM outbox WHERE true`
 	if p.Tenant != "" {
 		q += ` AND tenant = ` + a.add(p.Tenant)
+	}
+	if p.JobKey != "" {
+		q += ` AND job_key = ` + a.add(p.JobKey)
 	}
 	if p.Pending {
 		q += ` AND state IN ('pending', 'failed')`

@@ -65,7 +65,8 @@ func (s *Store) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store
 }
 
 // GetResults implements store.Store.
-func (s *Store) GetResults(ctx context.Context, ids []int64) (map[int64]*store.Result, error) {
+func (s *Store) GetResults(ctx context.Context, p *store.GetResultsParams) (map[int64]*store.Result, error) {
+	ids := p.IDs
 	out := make(map[int64]*store.Result, len(ids))
 	for start := 0; start < len(ids); start += enqueueBatch {
 		chunk := ids[start:min(start+enqueueBatch, len(ids))]

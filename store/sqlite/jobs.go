@@ -680,7 +680,7 @@ func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int,
 func msDuration(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
 
 // NextAttempt implements store.Store.
-func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (int64, int, error) {
+func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (*store.NextAttemptResult, error) {
 	var id int64
 	var no int
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -703,12 +703,12 @@ func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (in
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.JobID, tenant, no, p.RunID, p.Owner, p.Token, now).Scan(&id)
 	})
 	if errors.Is(err, store.ErrStaleLease) {
-		return 0, 0, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, p.Now)
+		return nil, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, p.Now)
 	}
 	if err != nil {
-		return 0, 0, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
+		return nil, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
 	}
-	return id, no, nil
+	return &store.NextAttemptResult{AttemptID: id, AttemptNo: no}, nil
 }
 
 // reapRuns marks runs whose process is gone as abandoned, so a SIGKILLed run

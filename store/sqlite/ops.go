@@ -288,13 +288,17 @@ func scanOutbox(r interface{ Scan(...any) error }) (*store.OutboxEvent, error) {
 	return &e, nil
 }
 
-// ListOutboxEvents implements store.Store.
-func (s *Store) ListOutboxEvents(ctx context.Context, p *store.ListOutboxParams) ([]*store.OutboxEvent, error) {
+// ListOutbox implements store.Store.
+func (s *Store) ListOutbox(ctx context.Context, p *store.ListOutboxParams) ([]*store.OutboxEvent, error) {
 	q := `SELECT ` + outboxColumns + ` FROM outbox WHERE 1 = 1`
 	var args []any
 	if p.Tenant != "" {
 		q += ` AND tenant = ?`
 		args = append(args, p.Tenant)
+	}
+	if p.JobKey != "" {
+		q += ` AND job_key = ?`
+		args = append(args, p.JobKey)
 	}
 	if p.Pending {
 		q += ` AND state IN ('pending', 'failed')`
