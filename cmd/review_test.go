@@ -14,6 +14,7 @@ import (
 	"github.com/invx/invx/cmd"
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/sqlite"
+	"github.com/invx/invx/store/sqlite/sqlitetest"
 )
 
 type reviewEntry struct {
@@ -248,7 +249,7 @@ func TestReviewDismiss(t *testing.T) {
 		t.Errorf("a.txt: state %s, want dismissed", a.State)
 	}
 	var reason string
-	if err := st.(*sqlite.Store).ReaderDB().QueryRowContext(ctx, `SELECT dismiss_reason FROM jobs WHERE id = ?`, a.ID).Scan(&reason); err != nil ||
+	if err := sqlitetest.ReadOnly(t, st.(*sqlite.Store).Path()).QueryRowContext(ctx, `SELECT dismiss_reason FROM jobs WHERE id = ?`, a.ID).Scan(&reason); err != nil ||
 		reason != "not an invoice: a delivery note" {
 		t.Errorf("stored reason %q, %v", reason, err)
 	}

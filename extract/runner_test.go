@@ -13,6 +13,7 @@ import (
 	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/sqlite/sqlitetest"
 )
 
 // fakeProvider is a function-field fake that counts its calls.
@@ -178,7 +179,7 @@ func TestRepairAfterValidationFailure(t *testing.T) {
 	if s.CommittedNow != 1 || s.Attempts != 2 {
 		t.Fatalf("summary: %+v", s)
 	}
-	rows, err := e.Store.ReaderDB().Query(`SELECT attempt_no, outcome, category FROM attempts ORDER BY attempt_no`)
+	rows, err := sqlitetest.ReadOnly(t, e.Store.Path()).Query(`SELECT attempt_no, outcome, category FROM attempts ORDER BY attempt_no`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,21 +36,6 @@ var (
 // pause (see ErrTransient).
 func IsTransient(err error) bool { return errors.Is(err, ErrTransient) }
 
-// Transient marks err as transient for IsTransient, keeping its message and
-// chain. Drivers call it from their error-translation function; nil stays nil.
-func Transient(err error) error {
-	if err == nil || IsTransient(err) {
-		return err
-	}
-	return &transientError{err: err}
-}
-
-type transientError struct{ err error }
-
-func (e *transientError) Error() string        { return e.err.Error() }
-func (e *transientError) Unwrap() error        { return e.err }
-func (e *transientError) Is(target error) bool { return target == ErrTransient }
-
 // Job states.
 const (
 	StateQueued    = "queued"

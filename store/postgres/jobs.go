@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 // enqueueBatch bounds one enqueue transaction: large enough to amortise the
@@ -180,7 +181,7 @@ func enqueueOne(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store
 				res.Outcome = store.EnqueueNew
 			}
 		default:
-			res.Outcome = store.ExistingOutcome(jobState, jobPath, d.Path)
+			res.Outcome = driver.ExistingOutcome(jobState, jobPath, d.Path)
 		}
 	default:
 		return res, err
@@ -267,7 +268,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		exhausted := map[string]bool{}
 		locked := map[string]bool{}
 		for len(leases) < p.Limit {
-			t, ok := store.NextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
+			t, ok := driver.NextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
 			if !ok {
 				return nil
 			}

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 // ListJobs implements store.Store.
@@ -149,7 +150,7 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 
 // Stats implements store.Store.
 func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
-	var b store.StatsBuilder
+	var b driver.StatsBuilder
 	since := ms(p.Since)
 	// window is "col >= since" plus the tenant filter on tenantCol.
 	window := func(a *args, col, tenantCol string) string {

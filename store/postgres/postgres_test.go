@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 	"github.com/invx/invx/store/postgres"
 	"github.com/invx/invx/store/storetest"
 )
@@ -121,11 +122,11 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-// The numbering rule of store.LoadMigrations is checked here, without a
+// The numbering rule of driver.LoadMigrations is checked here, without a
 // server, so a missing file fails the build's tests, not a user's open.
 func TestMigrationFilesLoad(t *testing.T) {
 	t.Parallel()
-	ms, err := store.LoadMigrations(os.DirFS("migrations"))
+	ms, err := driver.LoadMigrations(os.DirFS("migrations"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -450,7 +451,7 @@ func TestMigrationRewritesEventKeys(t *testing.T) {
 	t.Parallel()
 	dsn := freshDB(t)
 	ctx := context.Background()
-	ms, err := store.LoadMigrations(os.DirFS("migrations"))
+	ms, err := driver.LoadMigrations(os.DirFS("migrations"))
 	if err != nil {
 		t.Fatal(err)
 	}

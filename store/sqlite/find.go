@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 // FindJobs implements store.Store. Each arm walks one index: (tenant,
@@ -14,7 +15,7 @@ import (
 // and (tenant, display_path) as ranges for a prefix.
 func (s *Store) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store.Job, error) {
 	cols := strings.Replace(jobColumns, "coalesce(source_text, '')", "''", 1)
-	limit := store.FindLimit(p.Limit)
+	limit := driver.FindLimit(p.Limit)
 	states := ""
 	var stateArgs []any
 	if len(p.States) > 0 {
@@ -46,13 +47,13 @@ func (s *Store) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store
 		if err != nil {
 			return nil, fmt.Errorf("find jobs at %s: %w", p.Path, err)
 		}
-		return store.MergeFound(limit, jobs), nil
+		return driver.MergeFound(limit, jobs), nil
 	}
-	end := store.PrefixEnd(p.Prefix)
+	end := driver.PrefixEnd(p.Prefix)
 	q := `SELECT * FROM (SELECT ` + cols + ` FROM jobs WHERE tenant = ? AND display_path >= ? AND display_path < ?` + states + `
 		ORDER BY display_path LIMIT ?)`
 	args := append(append([]any{p.Tenant, p.Prefix, end}, stateArgs...), limit)
-	if store.IsHexPrefix(p.Prefix) {
+	if driver.IsHexPrefix(p.Prefix) {
 		q = `SELECT * FROM (SELECT ` + cols + ` FROM jobs WHERE tenant = ? AND job_key >= ? AND job_key < ?` + states + `
 			ORDER BY job_key LIMIT ?) UNION ALL ` + q
 		args = append(append(append([]any{p.Tenant, p.Prefix, end}, stateArgs...), limit), args...)
@@ -61,7 +62,7 @@ func (s *Store) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store
 	if err != nil {
 		return nil, fmt.Errorf("find jobs by prefix %q: %w", p.Prefix, err)
 	}
-	return store.MergeFound(limit, jobs), nil
+	return driver.MergeFound(limit, jobs), nil
 }
 
 // GetResults implements store.Store.

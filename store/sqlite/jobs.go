@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 // enqueueBatch bounds one enqueue transaction: large enough to amortise the
@@ -157,7 +158,7 @@ func enqueueOne(ctx context.Context, tx *sql.Tx, p *store.EnqueueParams, d *stor
 				res.Outcome = store.EnqueueNew
 			}
 		default:
-			res.Outcome = store.ExistingOutcome(jobState, jobPath, d.Path)
+			res.Outcome = driver.ExistingOutcome(jobState, jobPath, d.Path)
 		}
 	default:
 		return res, err
@@ -222,7 +223,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		}
 		exhausted := map[string]bool{}
 		for len(leases) < p.Limit {
-			t, ok := store.NextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
+			t, ok := driver.NextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
 			if !ok {
 				return nil
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 func placeholders(n int) string {
@@ -160,7 +161,7 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 
 // Stats implements store.Store.
 func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
-	var b store.StatsBuilder
+	var b driver.StatsBuilder
 	since := ms(p.Since)
 	tenantWhere := func(col string) (string, []any) {
 		if p.Tenant == "" {
