@@ -81,7 +81,7 @@ func (s *Store) FinishRun(ctx context.Context, p *store.FinishRunParams) error {
 func (s *Store) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.EnqueueResult, error) {
 	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
-		return nil, fmt.Errorf("enqueue: %w", err)
+		return nil, err // the caller names the enqueue
 	}
 	out := make([]store.EnqueueResult, len(p.Docs))
 	for start := 0; start < len(p.Docs); start += enqueueBatch {
@@ -246,7 +246,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 	}
 	nowT, now, err := s.clock(ctx, p.Now)
 	if err != nil {
-		return nil, fmt.Errorf("claim: %w", err)
+		return nil, err // the caller names the claim; the steps name themselves
 	}
 	var leases []*store.Lease
 	err = s.tx(ctx, func(tx pgx.Tx) error {
@@ -299,7 +299,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("claim: %w", err)
+		return nil, err // the caller names the claim; the steps name themselves
 	}
 	return leases, nil
 }

@@ -357,7 +357,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, p *store.ClaimOutboxParams) ([]
 	}
 	nowT, now, err := s.clock(ctx, p.Now)
 	if err != nil {
-		return nil, fmt.Errorf("claim outbox events: %w", err)
+		return nil, err // the caller names the claim
 	}
 	var out []*store.OutboxEvent
 	err = s.tx(ctx, func(tx pgx.Tx) error {
@@ -392,7 +392,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, p *store.ClaimOutboxParams) ([]
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("claim outbox events: %w", err)
+		return nil, err // the caller names the claim
 	}
 	return out, nil
 }

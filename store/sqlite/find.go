@@ -45,7 +45,7 @@ func (s *Store) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store
 		jobs, err := query(`SELECT `+cols+` FROM jobs WHERE tenant = ? AND (source_path = ? OR display_path = ?)`+states+`
 			ORDER BY id DESC LIMIT ?`, append(args, limit)...)
 		if err != nil {
-			return nil, fmt.Errorf("find jobs at %s: %w", p.Path, err)
+			return nil, fmt.Errorf("find jobs at %s: %w", p.Path, interpret(err))
 		}
 		return driver.MergeFound(limit, jobs), nil
 	}
@@ -60,7 +60,7 @@ func (s *Store) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store
 	}
 	jobs, err := query(q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("find jobs by prefix %q: %w", p.Prefix, err)
+		return nil, fmt.Errorf("find jobs by prefix %q: %w", p.Prefix, interpret(err))
 	}
 	return driver.MergeFound(limit, jobs), nil
 }
@@ -79,7 +79,7 @@ func (s *Store) GetResults(ctx context.Context, p *store.GetResultsParams) (map[
 				committed_at, coalesce(superseded_by, 0)
 			FROM results WHERE id IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
-			return nil, fmt.Errorf("get results: %w", err)
+			return nil, fmt.Errorf("get results: %w", interpret(err))
 		}
 		for rows.Next() {
 			var r store.Result
@@ -89,14 +89,14 @@ func (s *Store) GetResults(ctx context.Context, p *store.GetResultsParams) (map[
 			if err := rows.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &shadow,
 				&committed, &r.SupersededBy); err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("get results: %w", err)
+				return nil, fmt.Errorf("get results: %w", interpret(err))
 			}
 			r.JSON, r.Shadow, r.CommittedAt = []byte(body), shadow != 0, fromMS(committed)
 			out[r.ID] = &r
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("get results: %w", err)
+			return nil, fmt.Errorf("get results: %w", interpret(err))
 		}
 	}
 	return out, nil

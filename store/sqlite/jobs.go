@@ -242,7 +242,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("claim: %w", err)
+		return nil, err // the caller names the claim; the steps name themselves
 	}
 	return leases, nil
 }
@@ -642,14 +642,14 @@ func (s *Store) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams)
 func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT lease_owner FROM jobs WHERE state = 'running' AND lease_owner IS NOT NULL`)
 	if err != nil {
-		return 0, fmt.Errorf("list lease owners: %w", err)
+		return 0, fmt.Errorf("list lease owners: %w", interpret(err))
 	}
 	var gone []string
 	for rows.Next() {
 		var o string
 		if err := rows.Scan(&o); err != nil {
 			rows.Close()
-			return 0, fmt.Errorf("list lease owners: %w", err)
+			return 0, fmt.Errorf("list lease owners: %w", interpret(err))
 		}
 		if !p.Alive(o) {
 			gone = append(gone, o)
@@ -657,7 +657,7 @@ func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int,
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("list lease owners: %w", err)
+		return 0, fmt.Errorf("list lease owners: %w", interpret(err))
 	}
 	if err := s.reapRuns(ctx, p); err != nil {
 		return 0, err
@@ -670,7 +670,7 @@ func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int,
 		res, err := s.w.ExecContext(ctx, `UPDATE jobs SET lease_expires_at = ? WHERE state = 'running' AND lease_owner = ? AND lease_expires_at > ?`,
 			ms(p.Now), o, ms(p.Now))
 		if err != nil {
-			return n, fmt.Errorf("expire leases of %s: %w", o, err)
+			return n, fmt.Errorf("expire leases of %s: %w", o, interpret(err))
 		}
 		k, _ := res.RowsAffected()
 		n += int(k)
@@ -717,14 +717,14 @@ func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (*s
 func (s *Store) reapRuns(ctx context.Context, p *store.ReapLeasesParams) error {
 	rows, err := s.r.QueryContext(ctx, `SELECT id, owner FROM runs WHERE status = 'running' AND owner <> ''`)
 	if err != nil {
-		return fmt.Errorf("list running runs: %w", err)
+		return fmt.Errorf("list running runs: %w", interpret(err))
 	}
 	var gone []string
 	for rows.Next() {
 		var id, owner string
 		if err := rows.Scan(&id, &owner); err != nil {
 			rows.Close()
-			return fmt.Errorf("list running runs: %w", err)
+			return fmt.Errorf("list running runs: %w", interpret(err))
 		}
 		if !p.Alive(owner) {
 			gone = append(gone, id)
@@ -732,12 +732,12 @@ func (s *Store) reapRuns(ctx context.Context, p *store.ReapLeasesParams) error {
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("list running runs: %w", err)
+		return fmt.Errorf("list running runs: %w", interpret(err))
 	}
 	for _, id := range gone {
 		if _, err := s.w.ExecContext(ctx, `UPDATE runs SET status = 'abandoned', finished_at = ? WHERE id = ? AND status = 'running'`,
 			ms(p.Now), id); err != nil {
-			return fmt.Errorf("mark run %s abandoned: %w", id, err)
+			return fmt.Errorf("mark run %s abandoned: %w", id, interpret(err))
 		}
 	}
 	return nil

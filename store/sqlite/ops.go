@@ -43,14 +43,14 @@ func (s *Store) ListJobs(ctx context.Context, p *store.ListJobsParams) ([]*store
 	}
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list jobs: %w", err)
+		return nil, fmt.Errorf("list jobs: %w", interpret(err))
 	}
 	defer rows.Close()
 	var out []*store.Job
 	for rows.Next() {
 		j, err := scanJob(rows)
 		if err != nil {
-			return nil, fmt.Errorf("list jobs: %w", err)
+			return nil, fmt.Errorf("list jobs: %w", interpret(err))
 		}
 		out = append(out, j)
 	}
@@ -139,7 +139,7 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 	q += ` ORDER BY r.committed_at, r.id`
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
-		return fmt.Errorf("list results: %w", err)
+		return fmt.Errorf("list results: %w", interpret(err))
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -149,7 +149,7 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 		var committed sql.NullInt64
 		if err := rows.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &shadow,
 			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest, &r.DisplayPath); err != nil {
-			return fmt.Errorf("list results: %w", err)
+			return fmt.Errorf("list results: %w", interpret(err))
 		}
 		r.JSON, r.Shadow, r.CommittedAt = []byte(body), shadow != 0, fromMS(committed)
 		if err := fn(&r); err != nil {
@@ -354,14 +354,14 @@ func (s *Store) ListOutbox(ctx context.Context, p *store.ListOutboxParams) ([]*s
 	}
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list outbox: %w", err)
+		return nil, fmt.Errorf("list outbox: %w", interpret(err))
 	}
 	defer rows.Close()
 	var out []*store.OutboxEvent
 	for rows.Next() {
 		e, err := scanOutbox(rows)
 		if err != nil {
-			return nil, fmt.Errorf("list outbox: %w", err)
+			return nil, fmt.Errorf("list outbox: %w", interpret(err))
 		}
 		out = append(out, e)
 	}
@@ -401,7 +401,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, p *store.ClaimOutboxParams) ([]
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("claim outbox events: %w", err)
+		return nil, err // the caller names the claim
 	}
 	return out, nil
 }
@@ -457,7 +457,7 @@ func (s *Store) reapOutbox(ctx context.Context, p *store.ReapLeasesParams) error
 	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT lease_owner FROM outbox WHERE state = 'pending' AND lease_owner IS NOT NULL
 		AND lease_expires_at > ?`, ms(p.Now))
 	if err != nil {
-		return fmt.Errorf("list outbox lease owners: %w", err)
+		return fmt.Errorf("list outbox lease owners: %w", interpret(err))
 	}
 	var gone []string
 	for rows.Next() {
@@ -474,7 +474,7 @@ func (s *Store) reapOutbox(ctx context.Context, p *store.ReapLeasesParams) error
 	for _, o := range gone {
 		if _, err := s.w.ExecContext(ctx, `UPDATE outbox SET lease_expires_at = ? WHERE state = 'pending' AND lease_owner = ?`,
 			ms(p.Now), o); err != nil {
-			return fmt.Errorf("expire outbox leases of %s: %w", o, err)
+			return fmt.Errorf("expire outbox leases of %s: %w", o, interpret(err))
 		}
 	}
 	return rows.Err()

@@ -22,7 +22,7 @@ func (s *Store) Pending(ctx context.Context, p *store.PendingParams) (*store.Pen
 	q += ` GROUP BY state`
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("count pending jobs: %w", err)
+		return nil, fmt.Errorf("count pending jobs: %w", interpret(err))
 	}
 	defer rows.Close()
 	var info store.PendingInfo
@@ -31,7 +31,7 @@ func (s *Store) Pending(ctx context.Context, p *store.PendingParams) (*store.Pen
 		var n int
 		var next, lease sql.NullInt64
 		if err := rows.Scan(&state, &n, &next, &lease); err != nil {
-			return nil, fmt.Errorf("count pending jobs: %w", err)
+			return nil, fmt.Errorf("count pending jobs: %w", interpret(err))
 		}
 		var wake sql.NullInt64
 		switch state {
@@ -66,20 +66,20 @@ func (s *Store) JobStates(ctx context.Context, p *store.JobStatesParams) (map[st
 			FROM jobs WHERE tenant = ? AND job_key IN (?` + strings.Repeat(",?", len(chunk)-1) + `)`
 		rows, err := s.r.QueryContext(ctx, q, args...)
 		if err != nil {
-			return nil, fmt.Errorf("read job states: %w", err)
+			return nil, fmt.Errorf("read job states: %w", interpret(err))
 		}
 		for rows.Next() {
 			var k string
 			var st store.JobState
 			if err := rows.Scan(&k, &st.State, &st.ResultID, &st.Category); err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("read job states: %w", err)
+				return nil, fmt.Errorf("read job states: %w", interpret(err))
 			}
 			out[k] = st
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("read job states: %w", err)
+			return nil, fmt.Errorf("read job states: %w", interpret(err))
 		}
 	}
 	return out, nil
@@ -151,7 +151,7 @@ func (s *Store) ListAttempts(ctx context.Context, p *store.ListAttemptsParams) (
 			input_tokens, output_tokens, next_delay_ms, prompt_hash, output
 		FROM attempts WHERE job_id = ? ORDER BY attempt_no, id`, jobID)
 	if err != nil {
-		return nil, fmt.Errorf("list attempts of job %d: %w", jobID, err)
+		return nil, fmt.Errorf("list attempts of job %d: %w", jobID, interpret(err))
 	}
 	defer rows.Close()
 	var out []*store.Attempt
@@ -162,7 +162,7 @@ func (s *Store) ListAttempts(ctx context.Context, p *store.ListAttemptsParams) (
 		if err := rows.Scan(&a.ID, &a.JobID, &a.AttemptNo, &a.RunID, &a.Owner, &a.LeaseToken, &started, &finished,
 			&a.Outcome, &a.ErrorClass, &a.Category, &a.Message, &a.Provider, &a.Model, &a.HTTPStatus, &a.RequestID,
 			&durMS, &a.InputTokens, &a.OutputTokens, &delayMS, &a.PromptHash, &a.Output); err != nil {
-			return nil, fmt.Errorf("list attempts of job %d: %w", jobID, err)
+			return nil, fmt.Errorf("list attempts of job %d: %w", jobID, interpret(err))
 		}
 		a.StartedAt, a.FinishedAt = fromMS(started), fromMS(finished)
 		a.Duration = msDuration(durMS)

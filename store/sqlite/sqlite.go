@@ -178,10 +178,7 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 		}
 	}()
 	if err := fn(tx); err != nil {
-		if busy(err) {
-			return driver.Transient(err)
-		}
-		return err
+		return interpret(err)
 	}
 	return interpret(tx.Commit())
 }
