@@ -236,7 +236,7 @@ func jobFacts(ctx context.Context, st store.Store, jobs []*store.Job) (map[int64
 	if len(ids) == 0 {
 		return out, nil
 	}
-	res, err := st.GetResults(ctx, ids)
+	res, err := st.GetResults(ctx, &store.GetResultsParams{IDs: ids})
 	if err != nil {
 		return nil, err
 	}

@@ -124,7 +124,7 @@ func outboxListRun(ctx context.Context, f *Factory, opts *OutboxListOptions) err
 		// One more than asked, to tell the user when the list was cut.
 		p.Limit = opts.Limit + 1
 	}
-	evs, err := st.ListOutboxEvents(ctx, p)
+	evs, err := st.ListOutbox(ctx, p)
 	if err != nil {
 		return err
 	}

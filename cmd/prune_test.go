@@ -119,7 +119,7 @@ func TestPruneAttemptsAndHeld(t *testing.T) {
 	ctx := context.Background()
 	st := e.store()
 	rejected := e.job("a.txt")
-	atts, err := st.ListAttempts(ctx, rejected.ID)
+	atts, err := st.ListAttempts(ctx, &store.ListAttemptsParams{JobID: rejected.ID})
 	if err != nil || len(atts) != 1 || len(atts[0].Output) == 0 {
 		t.Fatalf("rejected attempt: %v, %+v", err, atts)
 	}
@@ -137,7 +137,7 @@ func TestPruneAttemptsAndHeld(t *testing.T) {
 	if held.State != store.StateHeld || storedText(t, e, held.JobKey) == "" {
 		t.Errorf("held job pruned: %s", held.State)
 	}
-	atts, err = st.ListAttempts(ctx, rejected.ID)
+	atts, err = st.ListAttempts(ctx, &store.ListAttemptsParams{JobID: rejected.ID})
 	if err != nil || len(atts) != 1 || len(atts[0].Output) != 0 || atts[0].Message != "" || atts[0].Outcome != store.OutcomeRejected {
 		t.Errorf("rejected attempt after prune: %v, %+v", err, atts)
 	}

@@ -109,7 +109,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	}
 	out := &workOutcome{Summary: sum, States: map[string]int{}}
 	if len(keys) > 0 {
-		states, err := st.JobStates(context.WithoutCancel(ctx), f.Tenant, keys)
+		states, err := st.JobStates(context.WithoutCancel(ctx), &store.JobStatesParams{Tenant: f.Tenant, Keys: keys})
 		if err != nil {
 			return nil, fmt.Errorf("read job states: %w", err)
 		}

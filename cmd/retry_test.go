@@ -58,7 +58,7 @@ func TestRetryFailed(t *testing.T) {
 	if after.JobKey != before.JobKey || after.ID != before.ID || after.State != store.StateSucceeded || after.Attempts != 2 {
 		t.Errorf("after retry: key %s id %d state %s attempts %d", after.JobKey, after.ID, after.State, after.Attempts)
 	}
-	atts, err := e.store().ListAttempts(ctx, after.ID)
+	atts, err := e.store().ListAttempts(ctx, &store.ListAttemptsParams{JobID: after.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestRetryFailed(t *testing.T) {
 	if atts[1].AttemptNo != 2 {
 		t.Errorf("second attempt numbered %d", atts[1].AttemptNo)
 	}
-	if _, err := e.store().GetResult(ctx, "default", after.JobKey); err != nil {
+	if _, err := e.store().GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: after.JobKey}); err != nil {
 		t.Errorf("no result after retry: %v", err)
 	}
 	if e.calls() != 2 {

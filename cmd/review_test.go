@@ -14,6 +14,7 @@ import (
 	"github.com/invx/invx/cmd"
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/sqlite"
+	"github.com/invx/invx/store/sqlite/sqlitetest"
 )
 
 type reviewEntry struct {
@@ -108,11 +109,11 @@ func TestReviewAccept(t *testing.T) {
 	e.must(0, "run", "--quiet", e.in)
 	oldJob := e.job("b.txt")
 	st := e.store()
-	oldRes, err := st.GetResult(ctx, "default", oldJob.JobKey)
+	oldRes, err := st.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: oldJob.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
-	oldEvents, err := st.ListOutbox(ctx, "default", oldJob.JobKey)
+	oldEvents, err := st.ListOutbox(ctx, &store.ListOutboxParams{Tenant: "default", JobKey: oldJob.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,25 +150,25 @@ func TestReviewAccept(t *testing.T) {
 	if newJob.State != store.StateSucceeded || newJob.JobKey == oldJob.JobKey {
 		t.Fatalf("accepted job: %s %s", newJob.JobKey, newJob.State)
 	}
-	newRes, err := st.GetResult(ctx, "default", newJob.JobKey)
+	newRes, err := st.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: newJob.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := st.GetResult(ctx, "default", oldJob.JobKey)
+	again, err := st.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: oldJob.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if again.ID != oldRes.ID || again.SupersededBy != newRes.ID || string(again.JSON) != string(oldRes.JSON) {
 		t.Errorf("old result: id %d superseded_by %d, want id %d superseded by %d", again.ID, again.SupersededBy, oldRes.ID, newRes.ID)
 	}
-	evs, err := st.ListOutbox(ctx, "default", oldJob.JobKey)
+	evs, err := st.ListOutbox(ctx, &store.ListOutboxParams{Tenant: "default", JobKey: oldJob.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(evs) != len(oldEvents) {
 		t.Errorf("old job's outbox: %d events, had %d", len(evs), len(oldEvents))
 	}
-	if evs, _ := st.ListOutbox(ctx, "default", newJob.JobKey); len(evs) == 0 {
+	if evs, _ := st.ListOutbox(ctx, &store.ListOutboxParams{Tenant: "default", JobKey: newJob.JobKey}); len(evs) == 0 {
 		t.Errorf("new result published no outbox events")
 	}
 
@@ -248,7 +249,7 @@ func TestReviewDismiss(t *testing.T) {
 		t.Errorf("a.txt: state %s, want dismissed", a.State)
 	}
 	var reason string
-	if err := st.(*sqlite.Store).ReaderDB().QueryRowContext(ctx, `SELECT dismiss_reason FROM jobs WHERE id = ?`, a.ID).Scan(&reason); err != nil ||
+	if err := sqlitetest.ReadOnly(t, st.(*sqlite.Store).Path()).QueryRowContext(ctx, `SELECT dismiss_reason FROM jobs WHERE id = ?`, a.ID).Scan(&reason); err != nil ||
 		reason != "not an invoice: a delivery note" {
 		t.Errorf("stored reason %q, %v", reason, err)
 	}
@@ -257,7 +258,7 @@ func TestReviewDismiss(t *testing.T) {
 	if j := e.job(held.JobKey); j.State != store.StateDismissed {
 		t.Errorf("held job: state %s, want dismissed", j.State)
 	}
-	if res, err := st.GetResult(ctx, "default", held.PrevJobKey); err != nil || res.SupersededBy != 0 {
+	if res, err := st.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: held.PrevJobKey}); err != nil || res.SupersededBy != 0 {
 		t.Errorf("old result after dismissing the change: %+v, %v", res, err)
 	}
 

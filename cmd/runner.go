@@ -135,7 +135,7 @@ func (d *delivery) abandon(ctx context.Context) { d.tel.abandon(ctx) }
 // queue is not empty.
 func (d *delivery) work(ctx context.Context, bar bool) error {
 	if bar {
-		if p, err := d.st.Pending(ctx, d.r.Tenant); err == nil && p.Total() > 0 {
+		if p, err := d.st.Pending(ctx, &store.PendingParams{Tenant: d.r.Tenant}); err == nil && p.Total() > 0 {
 			b := newBar(d.f.IO.ErrOut, p.Total())
 			d.r.ProgressFunc = func(e extract.Event) {
 				if e.Kind == extract.EventJobDone {

@@ -138,7 +138,7 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 	if err != nil {
 		return err
 	}
-	atts, err := st.ListAttempts(ctx, job.ID)
+	atts, err := st.ListAttempts(ctx, &store.ListAttemptsParams{JobID: job.ID})
 	if err != nil {
 		return err
 	}
@@ -158,7 +158,7 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 			InputTokens: a.InputTokens, OutputTokens: a.OutputTokens, RunID: a.RunID, LeaseToken: a.LeaseToken,
 			StartedAt: ts(a.StartedAt)})
 	}
-	res, err := st.GetResult(ctx, job.Tenant, job.JobKey)
+	res, err := st.GetResult(ctx, &store.GetResultParams{Tenant: job.Tenant, JobKey: job.JobKey})
 	switch {
 	case err == nil:
 		out.Result = &showResult{ID: res.ID, SchemaVersion: res.SchemaVersion, CommittedAt: ts(res.CommittedAt),

@@ -14,13 +14,14 @@ import (
 
 	"github.com/invx/invx/cmd"
 	"github.com/invx/invx/store/sqlite"
+	"github.com/invx/invx/store/sqlite/sqlitetest"
 )
 
 // skippedRows reads the open skipped inputs straight from the database
 // file: "path reason" per row, sorted.
 func skippedRows(t *testing.T, e *opsEnv) []string {
 	t.Helper()
-	db := e.store().(*sqlite.Store).ReaderDB()
+	db := sqlitetest.ReadOnly(t, e.store().(*sqlite.Store).Path())
 	rows, err := db.Query(`SELECT path, reason FROM skipped_inputs WHERE dismissed_at IS NULL`)
 	if err != nil {
 		t.Fatal(err)
@@ -139,7 +140,7 @@ func TestSkippedFilesNeedReview(t *testing.T) {
 		t.Errorf("review stderr %q", r.stderr)
 	}
 	var reason string
-	if err := e.store().(*sqlite.Store).ReaderDB().QueryRow(`SELECT dismiss_reason FROM skipped_inputs WHERE path = 'cp.txt'`).Scan(&reason); err != nil ||
+	if err := sqlitetest.ReadOnly(t, e.store().(*sqlite.Store).Path()).QueryRow(`SELECT dismiss_reason FROM skipped_inputs WHERE path = 'cp.txt'`).Scan(&reason); err != nil ||
 		reason != "a test file, not an invoice" {
 		t.Errorf("stored dismiss reason %q, %v", reason, err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/invx/invx/cmd"
 	"github.com/invx/invx/store/sqlite"
+	"github.com/invx/invx/store/sqlite/sqlitetest"
 )
 
 // Canaries: what an invoice carries that must never reach telemetry, the
@@ -284,7 +285,7 @@ func jobStates(t *testing.T, db string) map[string]int {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	rows, err := st.ReaderDB().Query(`SELECT state, count(*) FROM jobs GROUP BY state`)
+	rows, err := sqlitetest.ReadOnly(t, st.Path()).Query(`SELECT state, count(*) FROM jobs GROUP BY state`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,10 +312,10 @@ func dbText(t *testing.T, db string) string {
 	}
 	defer st.Close()
 	var text, attempts string
-	if err := st.ReaderDB().QueryRow(`SELECT coalesce(group_concat(source_text, ' '), '') FROM jobs`).Scan(&text); err != nil {
+	if err := sqlitetest.ReadOnly(t, st.Path()).QueryRow(`SELECT coalesce(group_concat(source_text, ' '), '') FROM jobs`).Scan(&text); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.ReaderDB().QueryRow(`SELECT coalesce(group_concat(message || ' ' || coalesce(CAST(output AS TEXT), ''), ' '), '')
+	if err := sqlitetest.ReadOnly(t, st.Path()).QueryRow(`SELECT coalesce(group_concat(message || ' ' || coalesce(CAST(output AS TEXT), ''), ' '), '')
 		FROM attempts`).Scan(&attempts); err != nil {
 		t.Fatal(err)
 	}

@@ -113,7 +113,7 @@ func collect(ctx context.Context, s *Suite, c *Config, label string) (*ProviderR
 		if err != nil {
 			return nil, fmt.Errorf("read job of %s: %w", d.Found.Display, err)
 		}
-		attempts, err := c.Store.ListAttempts(ctx, job.ID)
+		attempts, err := c.Store.ListAttempts(ctx, &store.ListAttemptsParams{JobID: job.ID})
 		if err != nil {
 			return nil, fmt.Errorf("read attempts of %s: %w", d.Found.Display, err)
 		}
@@ -217,7 +217,7 @@ func collect(ctx context.Context, s *Suite, c *Config, label string) (*ProviderR
 // readResult reads a committed result and validates it again against its
 // schema version, to score its decoded facts.
 func readResult(ctx context.Context, c *Config, key string, d *Doc) (*schema.Result, error) {
-	row, err := c.Store.GetResult(ctx, c.Tenant, key)
+	row, err := c.Store.GetResult(ctx, &store.GetResultParams{Tenant: c.Tenant, JobKey: key})
 	if err != nil {
 		return nil, fmt.Errorf("read result of %s: %w", d.Found.Display, err)
 	}

@@ -22,7 +22,7 @@ import (
 // lost after it landed is recognised as this attempt's, not counted stale.
 func TestDBRetryRidesOutTransientStoreErrors(t *testing.T) {
 	t.Parallel()
-	transient := store.Transient(errors.New("connection reset by peer (injected)"))
+	transient := fmt.Errorf("connection reset by peer (injected): %w", store.ErrTransient)
 	tests := []struct {
 		name       string
 		fail, lost map[string]error

@@ -23,7 +23,7 @@ func TestActionIDInvoiceCommittedKeepsCommitEvent(t *testing.T) {
 		t.Fatalf("succeeded = %d, want 1 (summary %+v)", s.Final.Succeeded, s.Final)
 	}
 	key := r.Keys()[0]
-	evs, err := e.Store.ListOutbox(context.Background(), "acme", key)
+	evs, err := e.Store.ListOutbox(context.Background(), &store.ListOutboxParams{Tenant: "acme", JobKey: key})
 	if err != nil {
 		t.Fatal(err)
 	}

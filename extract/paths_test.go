@@ -420,18 +420,18 @@ func (f *faultyStore) Claim(ctx context.Context, p *store.ClaimParams) ([]*store
 	return f.Store.Claim(ctx, p)
 }
 
-func (f *faultyStore) Pending(ctx context.Context, tenant string) (*store.PendingInfo, error) {
+func (f *faultyStore) Pending(ctx context.Context, p *store.PendingParams) (*store.PendingInfo, error) {
 	if err := f.take("Pending"); err != nil {
 		return nil, err
 	}
-	return f.Store.Pending(ctx, tenant)
+	return f.Store.Pending(ctx, p)
 }
 
-func (f *faultyStore) JobStates(ctx context.Context, tenant string, keys []string) (map[string]store.JobState, error) {
+func (f *faultyStore) JobStates(ctx context.Context, p *store.JobStatesParams) (map[string]store.JobState, error) {
 	if err := f.take("JobStates"); err != nil {
 		return nil, err
 	}
-	return f.Store.JobStates(ctx, tenant, keys)
+	return f.Store.JobStates(ctx, p)
 }
 
 func (f *faultyStore) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams) error {
@@ -441,9 +441,9 @@ func (f *faultyStore) FinishAttempt(ctx context.Context, p *store.FinishAttemptP
 	return f.Store.FinishAttempt(ctx, p)
 }
 
-func (f *faultyStore) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (int64, int, error) {
+func (f *faultyStore) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (*store.NextAttemptResult, error) {
 	if err := f.take("NextAttempt"); err != nil {
-		return 0, 0, err
+		return nil, err
 	}
 	return f.Store.NextAttempt(ctx, p)
 }

@@ -230,7 +230,7 @@ func lostLease(t *testing.T, st store.Store, answerAnyway bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	atts, err := st.ListAttempts(ctx, job.ID)
+	atts, err := st.ListAttempts(ctx, &store.ListAttemptsParams{JobID: job.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +241,7 @@ func lostLease(t *testing.T, st store.Store, answerAnyway bool) {
 	if want := "[A:stale_lease B:succeeded]"; fmt.Sprint(got) != want {
 		t.Fatalf("first job's attempts = %v, want %s", got, want)
 	}
-	states, err := st.JobStates(ctx, "default", a.Keys())
+	states, err := st.JobStates(ctx, &store.JobStatesParams{Tenant: "default", Keys: a.Keys()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func lostLease(t *testing.T, st store.Store, answerAnyway bool) {
 		if s := states[k]; s.State != store.StateSucceeded || s.ResultID == 0 {
 			t.Errorf("job %s: %+v, want succeeded with a result", k[:12], s)
 		}
-		if _, err := st.GetResult(ctx, "default", k); err != nil {
+		if _, err := st.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: k}); err != nil {
 			t.Errorf("result of %s: %v", k[:12], err)
 		}
 	}

@@ -460,7 +460,7 @@ func (r *Runner) Work(ctx context.Context) error {
 			}
 			continue
 		}
-		p, err := r.Store.Pending(callCtx, r.Tenant)
+		p, err := r.Store.Pending(callCtx, &store.PendingParams{Tenant: r.Tenant})
 		if err != nil {
 			d, stop := r.dbWait(&outage, err)
 			if stop != nil {
@@ -626,7 +626,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 			if repairs < r.Repair && l.AttemptNo-l.BudgetBase < r.MaxAttempts && runCtx.Err() == nil && !overBudget {
 				repairs++
 				feedback = ve
-				id, no, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
+				next, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
 					AttemptID: l.AttemptID, RunID: r.RunID, Owner: r.Owner, Attempt: info, Now: r.now()})
 				if err != nil && store.IsTransient(err) && r.DBRetry > 0 {
 					// Not written again: a NextAttempt whose reply was lost
@@ -641,7 +641,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 					return r.storeErr(ctx, l, info, err, log)
 				}
 				r.observe(ctx, l, info, log)
-				l.AttemptID, l.AttemptNo = id, no
+				l.AttemptID, l.AttemptNo = next.AttemptID, next.AttemptNo
 				continue
 			}
 			r.count(func(s *Summary) { s.RejectedNow[string(ve.Category)]++ })
@@ -909,7 +909,7 @@ func (r *Runner) commit(ctx context.Context, p *store.CommitParams, log *slog.Lo
 		var err error
 		cr, err = r.Store.Commit(ctx, p)
 		if retried && errors.Is(err, store.ErrStaleLease) {
-			if res, gerr := r.Store.GetResult(ctx, p.Tenant, p.JobKey); gerr == nil && res.AttemptID == p.AttemptID {
+			if res, gerr := r.Store.GetResult(ctx, &store.GetResultParams{Tenant: p.Tenant, JobKey: p.JobKey}); gerr == nil && res.AttemptID == p.AttemptID {
 				cr, err = &store.CommitResult{ResultID: res.ID}, nil
 			}
 		}
@@ -950,7 +950,7 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 	var states map[string]store.JobState
 	err := r.withStore(ctx, "finish_run", r.log(), func() error {
 		var err error
-		states, err = r.Store.JobStates(ctx, r.Tenant, keys)
+		states, err = r.Store.JobStates(ctx, &store.JobStatesParams{Tenant: r.Tenant, Keys: keys})
 		return err
 	})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/sqlite/sqlitetest"
 )
 
 // fakeProvider is a function-field fake that counts its calls.
@@ -101,7 +102,7 @@ func TestOneJobEightGoroutines(t *testing.T) {
 			if errs[i] = r.Work(ctx); errs[i] != nil {
 				return
 			}
-			res, err := e.Store.GetResult(ctx, "default", r.Keys()[0])
+			res, err := e.Store.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: r.Keys()[0]})
 			if err != nil {
 				errs[i] = err
 				return
@@ -178,7 +179,7 @@ func TestRepairAfterValidationFailure(t *testing.T) {
 	if s.CommittedNow != 1 || s.Attempts != 2 {
 		t.Fatalf("summary: %+v", s)
 	}
-	rows, err := e.Store.ReaderDB().Query(`SELECT attempt_no, outcome, category FROM attempts ORDER BY attempt_no`)
+	rows, err := sqlitetest.ReadOnly(t, e.Store.Path()).Query(`SELECT attempt_no, outcome, category FROM attempts ORDER BY attempt_no`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -301,7 +301,7 @@ func (d *Deliverer) loop(ctx context.Context, sum *Summary) error {
 // time, or now when it is due but held by another deliverer. ok is false
 // when nothing is pending.
 func (d *Deliverer) nextWake(ctx context.Context) (wake time.Time, ok bool, err error) {
-	evs, err := d.Store.ListOutboxEvents(ctx, &store.ListOutboxParams{Tenant: d.Tenant, Pending: true})
+	evs, err := d.Store.ListOutbox(ctx, &store.ListOutboxParams{Tenant: d.Tenant, Pending: true})
 	if err != nil {
 		return time.Time{}, false, fmt.Errorf("list pending outbox events: %w", err)
 	}
@@ -318,7 +318,7 @@ func (d *Deliverer) nextWake(ctx context.Context) (wake time.Time, ok bool, err 
 
 // tally fills in what is left in the outbox.
 func (d *Deliverer) tally(ctx context.Context, sum *Summary) error {
-	evs, err := d.Store.ListOutboxEvents(ctx, &store.ListOutboxParams{Tenant: d.Tenant, Pending: true})
+	evs, err := d.Store.ListOutbox(ctx, &store.ListOutboxParams{Tenant: d.Tenant, Pending: true})
 	if err != nil {
 		return fmt.Errorf("list pending outbox events: %w", err)
 	}

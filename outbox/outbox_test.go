@@ -108,7 +108,7 @@ func seed(t *testing.T, st store.Store, tenant string, n int) {
 
 func events(t *testing.T, st store.Store, tenant string) []*store.OutboxEvent {
 	t.Helper()
-	evs, err := st.ListOutboxEvents(context.Background(), &store.ListOutboxParams{Tenant: tenant})
+	evs, err := st.ListOutbox(context.Background(), &store.ListOutboxParams{Tenant: tenant})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,21 +36,6 @@ var (
 // pause (see ErrTransient).
 func IsTransient(err error) bool { return errors.Is(err, ErrTransient) }
 
-// Transient marks err as transient for IsTransient, keeping its message and
-// chain. Drivers call it from their error-translation function; nil stays nil.
-func Transient(err error) error {
-	if err == nil || IsTransient(err) {
-		return err
-	}
-	return &transientError{err: err}
-}
-
-type transientError struct{ err error }
-
-func (e *transientError) Error() string        { return e.err.Error() }
-func (e *transientError) Unwrap() error        { return e.err }
-func (e *transientError) Is(target error) bool { return target == ErrTransient }
-
 // Job states.
 const (
 	StateQueued    = "queued"
@@ -135,7 +120,7 @@ type Store interface {
 	// NextAttempt finishes the current attempt (a rejected answer that will
 	// be re-asked) and opens the next one under the same lease, fenced like
 	// Commit. It returns the new attempt's id and number.
-	NextAttempt(ctx context.Context, p *NextAttemptParams) (int64, int, error)
+	NextAttempt(ctx context.Context, p *NextAttemptParams) (*NextAttemptResult, error)
 	// FinishAttempt records an attempt that produced no result and moves the
 	// job to State (queued, retry_wait, rejected or failed), fenced like
 	// Commit.
@@ -146,18 +131,17 @@ type Store interface {
 	ReapLeases(ctx context.Context, p *ReapLeasesParams) (int, error)
 
 	// Pending reports unfinished work of a tenant (all tenants when empty).
-	Pending(ctx context.Context, tenant string) (*PendingInfo, error)
-	// JobStates returns the current state of the given job keys of a tenant.
-	JobStates(ctx context.Context, tenant string, keys []string) (map[string]JobState, error)
+	Pending(ctx context.Context, p *PendingParams) (*PendingInfo, error)
+	// JobStates returns the current state of the given job keys of a
+	// tenant; keys without a job are left out.
+	JobStates(ctx context.Context, p *JobStatesParams) (map[string]JobState, error)
 	// GetJob returns one job by key, or by key prefix (at least 8 hex digits),
 	// or by source path. ErrNotFound when nothing or more than one matches.
 	GetJob(ctx context.Context, p *GetJobParams) (*Job, error)
 	// ListAttempts returns a job's attempts, oldest first.
-	ListAttempts(ctx context.Context, jobID int64) ([]*Attempt, error)
+	ListAttempts(ctx context.Context, p *ListAttemptsParams) ([]*Attempt, error)
 	// GetResult returns the committed result of a job. ErrNotFound if none.
-	GetResult(ctx context.Context, tenant, jobKey string) (*Result, error)
-	// ListOutbox returns a job's outbox events.
-	ListOutbox(ctx context.Context, tenant, jobKey string) ([]*OutboxEvent, error)
+	GetResult(ctx context.Context, p *GetResultParams) (*Result, error)
 	// FindJobs lists a tenant's jobs, newest first and without their
 	// text, that a person's reference may mean: every job at a path (source
 	// or display path equal to Path), or, for shell completion, the jobs
@@ -166,7 +150,7 @@ type Store interface {
 	FindJobs(ctx context.Context, p *FindJobsParams) ([]*Job, error)
 	// GetResults returns the results with the given ids (a job's ResultID),
 	// keyed by id; ids without a result are left out.
-	GetResults(ctx context.Context, ids []int64) (map[int64]*Result, error)
+	GetResults(ctx context.Context, p *GetResultsParams) (map[int64]*Result, error)
 
 	// Operator surface (invx jobs, review, retry, export, stats, outbox, prune).
 
@@ -190,8 +174,9 @@ type Store interface {
 	ListResults(ctx context.Context, p *ListResultsParams, fn func(*ResultRow) error) error
 	// Stats aggregates per tenant.
 	Stats(ctx context.Context, p *StatsParams) ([]*TenantStats, error)
-	// ListOutboxEvents lists outbox events, oldest first.
-	ListOutboxEvents(ctx context.Context, p *ListOutboxParams) ([]*OutboxEvent, error)
+	// ListOutbox lists outbox events, oldest first: a tenant's (or every
+	// tenant's), or one job's when JobKey is set.
+	ListOutbox(ctx context.Context, p *ListOutboxParams) ([]*OutboxEvent, error)
 	// ClaimOutbox leases pending events that are due, for delivery, and
 	// counts the delivery attempt then (a deliverer that dies mid-send has
 	// still used an attempt). An event whose deliverer died becomes
@@ -372,9 +357,12 @@ type TenantStats struct {
 
 // ListOutboxParams filter outbox events.
 type ListOutboxParams struct {
-	Tenant  string // empty: all tenants
-	Pending bool   // only events not delivered yet (pending or failed)
-	Limit   int
+	Tenant string // empty: all tenants
+	// JobKey keeps one job's events (empty: every job's). The key is unique
+	// only within a tenant, so set Tenant with it.
+	JobKey  string
+	Pending bool // only events not delivered yet (pending or failed)
+	Limit   int  // 0: no limit
 }
 
 // ClaimOutboxParams ask for events to deliver.
@@ -615,6 +603,12 @@ type NextAttemptParams struct {
 	Now       time.Time
 }
 
+// NextAttemptResult names the attempt NextAttempt opened.
+type NextAttemptResult struct {
+	AttemptID int64
+	AttemptNo int
+}
+
 // FinishAttemptParams record an attempt without a result.
 type FinishAttemptParams struct {
 	JobID     int64
@@ -635,6 +629,11 @@ type ReapLeasesParams struct {
 	Now   time.Time
 }
 
+// PendingParams select the work Pending counts.
+type PendingParams struct {
+	Tenant string // empty: all tenants
+}
+
 // PendingInfo summarises unfinished work.
 type PendingInfo struct {
 	Queued    int
@@ -647,6 +646,12 @@ type PendingInfo struct {
 
 // Total is the number of unfinished jobs.
 func (p *PendingInfo) Total() int { return p.Queued + p.Running + p.RetryWait }
+
+// JobStatesParams name job keys of one tenant.
+type JobStatesParams struct {
+	Tenant string
+	Keys   []string
+}
 
 // JobState is a job's state and result pointer.
 type JobState struct {
@@ -701,6 +706,11 @@ type Job struct {
 	SourceEncoding string
 }
 
+// ListAttemptsParams name the job whose attempts are listed.
+type ListAttemptsParams struct {
+	JobID int64
+}
+
 // Attempt is an attempt row.
 type Attempt struct {
 	ID         int64
@@ -712,6 +722,17 @@ type Attempt struct {
 	StartedAt  time.Time
 	FinishedAt time.Time
 	AttemptInfo
+}
+
+// GetResultParams name one job's result.
+type GetResultParams struct {
+	Tenant string
+	JobKey string
+}
+
+// GetResultsParams name results by id (a job's ResultID).
+type GetResultsParams struct {
+	IDs []int64
 }
 
 // Result is a committed result.

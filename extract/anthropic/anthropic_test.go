@@ -17,6 +17,7 @@ import (
 	"github.com/invx/invx/extract/anthropic"
 	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/sqlite/sqlitetest"
 )
 
 // leaks are strings that must never reach an attempt's message or an error:
@@ -385,7 +386,7 @@ func TestCanaryKey(t *testing.T) {
 			t.Errorf("run error contains the key: %q", e)
 		}
 	}
-	rows, err := env.Store.ReaderDB().Query(`SELECT * FROM attempts`)
+	rows, err := sqlitetest.ReadOnly(t, env.Store.Path()).Query(`SELECT * FROM attempts`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store/sqlite"
+	"github.com/invx/invx/store/sqlite/sqlitetest"
 )
 
 // Env is one test's database.
@@ -78,7 +79,7 @@ func Doc(path, text string) extract.Found {
 func (e *Env) Count(t *testing.T, q string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := e.Store.ReaderDB().QueryRow(q, args...).Scan(&n); err != nil {
+	if err := sqlitetest.ReadOnly(t, e.Store.Path()).QueryRow(q, args...).Scan(&n); err != nil {
 		t.Fatalf("%s: %v", q, err)
 	}
 	return n
@@ -103,7 +104,7 @@ type Attempt struct {
 // Attempts returns every attempt, in order.
 func (e *Env) Attempts(t *testing.T) []Attempt {
 	t.Helper()
-	rows, err := e.Store.ReaderDB().Query(`SELECT attempt_no, outcome, error_class, category, http_status, request_id,
+	rows, err := sqlitetest.ReadOnly(t, e.Store.Path()).Query(`SELECT attempt_no, outcome, error_class, category, http_status, request_id,
 		model, input_tokens, output_tokens, next_delay_ms, prompt_hash, message FROM attempts ORDER BY job_id, attempt_no`)
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +125,7 @@ func (e *Env) Attempts(t *testing.T) []Attempt {
 // JobStates returns every job's state, in order.
 func (e *Env) JobStates(t *testing.T) []string {
 	t.Helper()
-	rows, err := e.Store.ReaderDB().Query(`SELECT state FROM jobs ORDER BY id`)
+	rows, err := sqlitetest.ReadOnly(t, e.Store.Path()).Query(`SELECT state FROM jobs ORDER BY id`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/extract/replay"
 	"github.com/invx/invx/schema"
+	"github.com/invx/invx/store/sqlite/sqlitetest"
 )
 
 // fakeProvider is a function-field fake that counts its calls.
@@ -112,7 +113,7 @@ func attempts(t *testing.T, env *extracttest.Env) []extracttest.Attempt {
 
 func results(t *testing.T, env *extracttest.Env) map[string]string {
 	t.Helper()
-	rows, err := env.Store.ReaderDB().Query(`SELECT job_key, result FROM results`)
+	rows, err := sqlitetest.ReadOnly(t, env.Store.Path()).Query(`SELECT job_key, result FROM results`)
 	if err != nil {
 		t.Fatal(err)
 	}

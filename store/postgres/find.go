@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 // FindJobs implements store.Store. Each arm walks one index: (tenant,
@@ -16,7 +17,7 @@ import (
 // COLLATE "C", so a range is a bytewise prefix).
 func (s *Store) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store.Job, error) {
 	cols := strings.Replace(jobColumns, "coalesce(source_text, '')", "''", 1)
-	limit := store.FindLimit(p.Limit)
+	limit := driver.FindLimit(p.Limit)
 	var a args
 	states := func() string {
 		if len(p.States) == 0 {
@@ -39,11 +40,11 @@ func (s *Store) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store
 		if err != nil {
 			return nil, fmt.Errorf("find jobs at %s: %w", p.Path, err)
 		}
-		return store.MergeFound(limit, jobs), nil
+		return driver.MergeFound(limit, jobs), nil
 	}
-	end := store.PrefixEnd(p.Prefix)
+	end := driver.PrefixEnd(p.Prefix)
 	var q string
-	if store.IsHexPrefix(p.Prefix) {
+	if driver.IsHexPrefix(p.Prefix) {
 		q = `(SELECT ` + cols + ` FROM jobs WHERE tenant = ` + a.add(p.Tenant) + ` AND job_key >= ` + a.add(p.Prefix) +
 			` AND job_key < ` + a.add(end) + states() + ` ORDER BY job_key LIMIT ` + a.add(limit) + `) UNION ALL `
 	}
@@ -57,11 +58,12 @@ func (s *Store) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store
 	if err != nil {
 		return nil, fmt.Errorf("find jobs by prefix %q: %w", p.Prefix, err)
 	}
-	return store.MergeFound(limit, jobs), nil
+	return driver.MergeFound(limit, jobs), nil
 }
 
 // GetResults implements store.Store.
-func (s *Store) GetResults(ctx context.Context, ids []int64) (map[int64]*store.Result, error) {
+func (s *Store) GetResults(ctx context.Context, p *store.GetResultsParams) (map[int64]*store.Result, error) {
+	ids := p.IDs
 	out := make(map[int64]*store.Result, len(ids))
 	if len(ids) == 0 {
 		return out, nil

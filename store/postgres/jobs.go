@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 // enqueueBatch bounds one enqueue transaction: large enough to amortise the
@@ -80,7 +81,7 @@ func (s *Store) FinishRun(ctx context.Context, p *store.FinishRunParams) error {
 func (s *Store) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.EnqueueResult, error) {
 	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
-		return nil, fmt.Errorf("enqueue: %w", err)
+		return nil, err // the caller names the enqueue
 	}
 	out := make([]store.EnqueueResult, len(p.Docs))
 	for start := 0; start < len(p.Docs); start += enqueueBatch {
@@ -180,7 +181,7 @@ func enqueueOne(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store
 				res.Outcome = store.EnqueueNew
 			}
 		default:
-			res.Outcome = store.ExistingOutcome(jobState, jobPath, d.Path)
+			res.Outcome = driver.ExistingOutcome(jobState, jobPath, d.Path)
 		}
 	default:
 		return res, err
@@ -245,7 +246,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 	}
 	nowT, now, err := s.clock(ctx, p.Now)
 	if err != nil {
-		return nil, fmt.Errorf("claim: %w", err)
+		return nil, err // the caller names the claim; the steps name themselves
 	}
 	var leases []*store.Lease
 	err = s.tx(ctx, func(tx pgx.Tx) error {
@@ -267,7 +268,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		exhausted := map[string]bool{}
 		locked := map[string]bool{}
 		for len(leases) < p.Limit {
-			t, ok := store.NextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
+			t, ok := driver.NextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
 			if !ok {
 				return nil
 			}
@@ -298,7 +299,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("claim: %w", err)
+		return nil, err // the caller names the claim; the steps name themselves
 	}
 	return leases, nil
 }
@@ -655,10 +656,10 @@ func (s *Store) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams)
 }
 
 // NextAttempt implements store.Store.
-func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (int64, int, error) {
+func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (*store.NextAttemptResult, error) {
 	_, now, err := s.clock(ctx, p.Now)
 	if err != nil {
-		return 0, 0, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
+		return nil, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
 	}
 	var id int64
 	var no int
@@ -681,12 +682,12 @@ func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (in
 			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, p.JobID, tenant, no, p.RunID, p.Owner, p.Token, now).Scan(&id)
 	})
 	if errors.Is(err, store.ErrStaleLease) {
-		return 0, 0, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, now)
+		return nil, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, now)
 	}
 	if err != nil {
-		return 0, 0, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
+		return nil, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
 	}
-	return id, no, nil
+	return &store.NextAttemptResult{AttemptID: id, AttemptNo: no}, nil
 }
 
 // ReapLeases implements store.Store.

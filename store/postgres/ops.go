@@ -8,8 +8,10 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 // ListJobs implements store.Store.
@@ -147,127 +149,146 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 	return nil
 }
 
-// Stats implements store.Store.
+// Stats implements store.Store. Each figure is one query, fed row by row to
+// a driver.StatsBuilder, which derives the same figures in both drivers.
 func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
-	var b store.StatsBuilder
-	since := ms(p.Since)
-	// window is "col >= since" plus the tenant filter on tenantCol.
-	window := func(a *args, col, tenantCol string) string {
-		w := col + ` >= ` + a.add(since)
-		if p.Tenant != "" {
-			w += ` AND ` + tenantCol + ` = ` + a.add(p.Tenant)
+	q := &statsQuery{pool: s.pool, since: ms(p.Since), tenant: p.Tenant}
+	for _, step := range []struct {
+		name string
+		run  func(context.Context) error
+	}{
+		{"jobs", q.jobs},
+		{"attempts", q.attempts},
+		{"results", q.commits},
+		{"runs", q.runs},
+		{"queue", q.queue},
+		{"outbox", q.outbox},
+	} {
+		if err := step.run(ctx); err != nil {
+			return nil, fmt.Errorf("stats %s: %w", step.name, err)
 		}
-		return w
 	}
-	tenantOnly := func(a *args) string {
-		if p.Tenant == "" {
-			return ""
-		}
-		return ` AND tenant = ` + a.add(p.Tenant)
+	return q.b.Build(), nil
+}
+
+// statsQuery runs the queries of one Stats call, one method per figure.
+type statsQuery struct {
+	pool   *pgxpool.Pool
+	since  int64
+	tenant string // empty: all tenants
+	b      driver.StatsBuilder
+}
+
+// window is "col >= since" plus the tenant filter on tenantCol.
+func (q *statsQuery) window(a *args, col, tenantCol string) string {
+	w := col + ` >= ` + a.add(q.since)
+	if q.tenant != "" {
+		w += ` AND ` + tenantCol + ` = ` + a.add(q.tenant)
 	}
-	each := func(q string, a args, dest []any, fn func() error) error {
-		rows, err := s.pool.Query(ctx, q, a...)
-		if err != nil {
-			return interpret(err)
-		}
-		_, err = pgx.ForEachRow(rows, dest, fn)
+	return w
+}
+
+// tenantOnly is the tenant filter alone, for figures that ignore the window.
+func (q *statsQuery) tenantOnly(a *args) string {
+	if q.tenant == "" {
+		return ""
+	}
+	return ` AND tenant = ` + a.add(q.tenant)
+}
+
+// each runs query, scanning each row into dest before calling fn.
+func (q *statsQuery) each(ctx context.Context, query string, a args, dest []any, fn func() error) error {
+	rows, err := q.pool.Query(ctx, query, a...)
+	if err != nil {
 		return interpret(err)
 	}
+	_, err = pgx.ForEachRow(rows, dest, fn)
+	return interpret(err)
+}
 
-	// Jobs by state (touched in the window), rejected by category, recoveries.
-	{
-		var a args
-		var t, st, cat string
-		var n, rec int
-		err := each(`SELECT tenant, state, coalesce(nullif(last_category, ''), last_error_class, ''), count(*),
-				sum(lease_recoveries)::bigint
-			FROM jobs WHERE `+window(&a, "updated_at", "tenant")+` GROUP BY 1, 2, 3`, a,
-			[]any{&t, &st, &cat, &n, &rec}, func() error {
-				b.AddJobs(t, st, cat, n, rec)
-				return nil
-			})
-		if err != nil {
-			return nil, fmt.Errorf("stats jobs: %w", err)
-		}
-	}
-	// Attempts by outcome, provider and model: tokens, rejections, stale leases.
-	{
-		var a args
-		var t, outcome, prov, model, version string
-		var n int
-		var in, out int64
-		err := each(`SELECT a.tenant, a.outcome, a.provider, a.model, j.schema_version, count(*),
-				sum(a.input_tokens)::bigint, sum(a.output_tokens)::bigint
-			FROM attempts a JOIN jobs j ON j.id = a.job_id WHERE `+window(&a, "a.started_at", "a.tenant")+`
-			GROUP BY 1, 2, 3, 4, 5`, a, []any{&t, &outcome, &prov, &model, &version, &n, &in, &out}, func() error {
-			b.AddAttempts(t, outcome, prov, model, version, n, in, out)
+// jobs counts jobs touched in the window by state, rejected ones by
+// category, and their lease recoveries.
+func (q *statsQuery) jobs(ctx context.Context) error {
+	var a args
+	var t, st, cat string
+	var n, rec int
+	return q.each(ctx, `SELECT tenant, state, coalesce(nullif(last_category, ''), last_error_class, ''), count(*),
+			sum(lease_recoveries)::bigint
+		FROM jobs WHERE `+q.window(&a, "updated_at", "tenant")+` GROUP BY 1, 2, 3`, a,
+		[]any{&t, &st, &cat, &n, &rec}, func() error {
+			q.b.AddJobs(t, st, cat, n, rec)
 			return nil
 		})
-		if err != nil {
-			return nil, fmt.Errorf("stats attempts: %w", err)
-		}
-	}
-	// Commits and enqueue-to-commit latency.
-	{
-		var a args
-		var t string
-		var d int64
-		err := each(`SELECT r.tenant, r.committed_at - j.created_at FROM results r JOIN jobs j ON j.id = r.job_id
-			WHERE NOT r.shadow AND `+window(&a, "r.committed_at", "r.tenant"), a, []any{&t, &d}, func() error {
-			b.AddCommit(t, d)
+}
+
+// attempts counts attempts by outcome, provider and model: tokens,
+// rejections, stale leases.
+func (q *statsQuery) attempts(ctx context.Context) error {
+	var a args
+	var t, outcome, prov, model, version string
+	var n int
+	var in, out int64
+	return q.each(ctx, `SELECT a.tenant, a.outcome, a.provider, a.model, j.schema_version, count(*),
+			sum(a.input_tokens)::bigint, sum(a.output_tokens)::bigint
+		FROM attempts a JOIN jobs j ON j.id = a.job_id WHERE `+q.window(&a, "a.started_at", "a.tenant")+`
+		GROUP BY 1, 2, 3, 4, 5`, a, []any{&t, &outcome, &prov, &model, &version, &n, &in, &out}, func() error {
+		q.b.AddAttempts(t, outcome, prov, model, version, n, in, out)
+		return nil
+	})
+}
+
+// commits counts commits and their enqueue-to-commit latency.
+func (q *statsQuery) commits(ctx context.Context) error {
+	var a args
+	var t string
+	var d int64
+	return q.each(ctx, `SELECT r.tenant, r.committed_at - j.created_at FROM results r JOIN jobs j ON j.id = r.job_id
+		WHERE NOT r.shadow AND `+q.window(&a, "r.committed_at", "r.tenant"), a, []any{&t, &d}, func() error {
+		q.b.AddCommit(t, d)
+		return nil
+	})
+}
+
+// runs sums documents seen and duplicates from the runs' JSON summaries
+// (FinishRun stores only valid JSON, so the cast cannot fail).
+func (q *statsQuery) runs(ctx context.Context) error {
+	var a args
+	var t string
+	var seen, dups int64
+	return q.each(ctx, `SELECT tenant,
+			coalesce(sum((summary::jsonb ->> 'files_seen')::numeric), 0)::bigint,
+			coalesce(sum((summary::jsonb ->> 'duplicates_suppressed')::numeric), 0)::bigint
+		FROM runs WHERE summary IS NOT NULL AND `+q.window(&a, "started_at", "tenant")+` GROUP BY tenant`, a,
+		[]any{&t, &seen, &dups}, func() error {
+			q.b.AddRuns(t, int(seen), int(dups))
 			return nil
 		})
-		if err != nil {
-			return nil, fmt.Errorf("stats results: %w", err)
-		}
-	}
-	// Runs: documents seen and duplicates, from their JSON summaries
-	// (FinishRun stores only valid JSON, so the cast cannot fail).
-	{
-		var a args
-		var t string
-		var seen, dups int64
-		err := each(`SELECT tenant,
-				coalesce(sum((summary::jsonb ->> 'files_seen')::numeric), 0)::bigint,
-				coalesce(sum((summary::jsonb ->> 'duplicates_suppressed')::numeric), 0)::bigint
-			FROM runs WHERE summary IS NOT NULL AND `+window(&a, "started_at", "tenant")+` GROUP BY tenant`, a,
-			[]any{&t, &seen, &dups}, func() error {
-				b.AddRuns(t, int(seen), int(dups))
-				return nil
-			})
-		if err != nil {
-			return nil, fmt.Errorf("stats runs: %w", err)
-		}
-	}
-	// Oldest queued job (any time: a stuck queue is what this is for).
-	{
-		var a args
-		var t string
-		var at *int64
-		err := each(`SELECT tenant, min(created_at) FROM jobs WHERE state IN ('queued', 'retry_wait')`+tenantOnly(&a)+
-			` GROUP BY tenant`, a, []any{&t, &at}, func() error {
-			b.SetOldestQueued(t, fromMS(at))
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("stats queue: %w", err)
-		}
-	}
-	{
-		var a args
-		var t, st string
-		var n int
-		var at *int64
-		err := each(`SELECT tenant, state, count(*), min(created_at) FROM outbox WHERE state IN ('pending', 'failed')`+
-			tenantOnly(&a)+` GROUP BY 1, 2`, a, []any{&t, &st, &n, &at}, func() error {
-			b.SetOutbox(t, st, n, fromMS(at))
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("stats outbox: %w", err)
-		}
-	}
-	return b.Build(), nil
+}
+
+// queue finds the oldest queued job, at any time: a stuck queue is what
+// this figure is for.
+func (q *statsQuery) queue(ctx context.Context) error {
+	var a args
+	var t string
+	var at *int64
+	return q.each(ctx, `SELECT tenant, min(created_at) FROM jobs WHERE state IN ('queued', 'retry_wait')`+q.tenantOnly(&a)+
+		` GROUP BY tenant`, a, []any{&t, &at}, func() error {
+		q.b.SetOldestQueued(t, fromMS(at))
+		return nil
+	})
+}
+
+// outbox counts undelivered outbox events, with the oldest pending one.
+func (q *statsQuery) outbox(ctx context.Context) error {
+	var a args
+	var t, st string
+	var n int
+	var at *int64
+	return q.each(ctx, `SELECT tenant, state, count(*), min(created_at) FROM outbox WHERE state IN ('pending', 'failed')`+
+		q.tenantOnly(&a)+` GROUP BY 1, 2`, a, []any{&t, &st, &n, &at}, func() error {
+		q.b.SetOutbox(t, st, n, fromMS(at))
+		return nil
+	})
 }
 
 const outboxColumns = `id, tenant, event_key, job_key, action_id, kind, payload, state, attempts, created_at, delivered_at,
@@ -299,12 +320,15 @@ func scanOutboxRows(rows pgx.Rows) ([]*store.OutboxEvent, error) {
 	return out, interpret(rows.Err())
 }
 
-// ListOutboxEvents implements store.Store.
-func (s *Store) ListOutboxEvents(ctx context.Context, p *store.ListOutboxParams) ([]*store.OutboxEvent, error) {
+// ListOutbox implements store.Store.
+func (s *Store) ListOutbox(ctx context.Context, p *store.ListOutboxParams) ([]*store.OutboxEvent, error) {
 	var a args
 	q := `SELECT ` + outboxColumns + ` FROM outbox WHERE true`
 	if p.Tenant != "" {
 		q += ` AND tenant = ` + a.add(p.Tenant)
+	}
+	if p.JobKey != "" {
+		q += ` AND job_key = ` + a.add(p.JobKey)
 	}
 	if p.Pending {
 		q += ` AND state IN ('pending', 'failed')`
@@ -333,7 +357,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, p *store.ClaimOutboxParams) ([]
 	}
 	nowT, now, err := s.clock(ctx, p.Now)
 	if err != nil {
-		return nil, fmt.Errorf("claim outbox events: %w", err)
+		return nil, err // the caller names the claim
 	}
 	var out []*store.OutboxEvent
 	err = s.tx(ctx, func(tx pgx.Tx) error {
@@ -368,7 +392,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, p *store.ClaimOutboxParams) ([]
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("claim outbox events: %w", err)
+		return nil, err // the caller names the claim
 	}
 	return out, nil
 }

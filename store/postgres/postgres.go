@@ -44,6 +44,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 //go:embed migrations/*.sql
@@ -122,7 +123,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ms, err := store.LoadMigrations(sub)
+	ms, err := driver.LoadMigrations(sub)
 	if err != nil {
 		return err
 	}
@@ -145,7 +146,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if cur > len(ms) {
 			return fmt.Errorf("database schema version %d is newer than this invx (%d): upgrade invx", cur, len(ms))
 		}
-		for _, m := range store.Pending(ms, cur) {
+		for _, m := range driver.PendingMigrations(ms, cur) {
 			// No arguments: pgx sends it with the simple protocol, which
 			// runs a file of several statements.
 			if _, err := tx.Exec(ctx, m.SQL); err != nil {
@@ -210,18 +211,18 @@ func interpret(err error) error {
 	if errors.As(err, &pe) {
 		switch {
 		case pe.Code == codeSerialization:
-			return store.Transient(fmt.Errorf("concurrent update, try again: %w", err))
+			return driver.Transient(fmt.Errorf("concurrent update, try again: %w", err))
 		case pe.Code == codeDeadlock:
-			return store.Transient(fmt.Errorf("deadlock with another invx process, try again: %w", err))
+			return driver.Transient(fmt.Errorf("deadlock with another invx process, try again: %w", err))
 		case transientCode(pe.Code):
-			return store.Transient(err)
+			return driver.Transient(err)
 		}
 		// The server answered: a refused login, a constraint or a syntax
 		// error inside a connect error is not connection loss.
 		return err
 	}
 	if connectionLost(err) {
-		return store.Transient(err)
+		return driver.Transient(err)
 	}
 	return err
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 	"github.com/invx/invx/store/postgres"
 	"github.com/invx/invx/store/storetest"
 )
@@ -121,11 +122,11 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-// The numbering rule of store.LoadMigrations is checked here, without a
+// The numbering rule of driver.LoadMigrations is checked here, without a
 // server, so a missing file fails the build's tests, not a user's open.
 func TestMigrationFilesLoad(t *testing.T) {
 	t.Parallel()
-	ms, err := store.LoadMigrations(os.DirFS("migrations"))
+	ms, err := driver.LoadMigrations(os.DirFS("migrations"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestMaxPerTenantAcrossProcesses(t *testing.T) {
 	if total != maxPer {
 		t.Fatalf("%d leases granted across processes, want the cap %d", total, maxPer)
 	}
-	p, err := stores[0].Pending(ctx, "t1")
+	p, err := stores[0].Pending(ctx, &store.PendingParams{Tenant: "t1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,7 +265,7 @@ func TestZeroNowUsesDatabaseClock(t *testing.T) {
 		Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded}}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := s.GetResult(ctx, "t1", d.JobKey)
+	res, err := s.GetResult(ctx, &store.GetResultParams{Tenant: "t1", JobKey: d.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +300,7 @@ func TestMessagesWithNULAreStored(t *testing.T) {
 		Now: now}); err != nil {
 		t.Fatal(err)
 	}
-	atts, err := s.ListAttempts(ctx, ls[0].JobID)
+	atts, err := s.ListAttempts(ctx, &store.ListAttemptsParams{JobID: ls[0].JobID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,7 +435,7 @@ func TestProcessesShareOneQueue(t *testing.T) {
 	if results != want || events != 2*want {
 		t.Fatalf("results = %d, outbox rows = %d, want %d and %d", results, events, want, 2*want)
 	}
-	p, err := stores[0].Pending(ctx, "")
+	p, err := stores[0].Pending(ctx, &store.PendingParams{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -450,7 +451,7 @@ func TestMigrationRewritesEventKeys(t *testing.T) {
 	t.Parallel()
 	dsn := freshDB(t)
 	ctx := context.Background()
-	ms, err := store.LoadMigrations(os.DirFS("migrations"))
+	ms, err := driver.LoadMigrations(os.DirFS("migrations"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -600,7 +601,7 @@ func TestSkewedWorkerClockStoresDatabaseTime(t *testing.T) {
 	}
 	end := dbNow()
 
-	res, err := s.GetResult(ctx, "t1", a.JobKey)
+	res, err := s.GetResult(ctx, &store.GetResultParams{Tenant: "t1", JobKey: a.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -623,7 +624,7 @@ func TestSkewedWorkerClockStoresDatabaseTime(t *testing.T) {
 		}
 		near("created_at of "+j.SourcePath, j.CreatedAt, end)
 		near("updated_at of "+j.SourcePath, j.UpdatedAt, end)
-		atts, err := s.ListAttempts(ctx, j.ID)
+		atts, err := s.ListAttempts(ctx, &store.ListAttemptsParams{JobID: j.ID})
 		if err != nil || len(atts) != 1 {
 			t.Fatalf("attempts of %s: %d, %v", j.SourcePath, len(atts), err)
 		}
@@ -633,7 +634,7 @@ func TestSkewedWorkerClockStoresDatabaseTime(t *testing.T) {
 			near("next_attempt_at (a 30m delay)", j.NextAttemptAt, end.Add(30*time.Minute))
 		}
 	}
-	evs, err := s.ListOutbox(ctx, "t1", a.JobKey)
+	evs, err := s.ListOutbox(ctx, &store.ListOutboxParams{Tenant: "t1", JobKey: a.JobKey})
 	if err != nil || len(evs) != 1 {
 		t.Fatalf("outbox: %d, %v", len(evs), err)
 	}

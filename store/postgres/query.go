@@ -10,7 +10,8 @@ import (
 )
 
 // Pending implements store.Store.
-func (s *Store) Pending(ctx context.Context, tenant string) (*store.PendingInfo, error) {
+func (s *Store) Pending(ctx context.Context, p *store.PendingParams) (*store.PendingInfo, error) {
+	tenant := p.Tenant
 	var a args
 	q := `SELECT state, count(*), min(next_attempt_at), min(lease_expires_at) FROM jobs
 		WHERE state IN ('queued', 'running', 'retry_wait')`
@@ -21,7 +22,7 @@ func (s *Store) Pending(ctx context.Context, tenant string) (*store.PendingInfo,
 	if err != nil {
 		return nil, fmt.Errorf("count pending jobs: %w", interpret(err))
 	}
-	var p store.PendingInfo
+	var info store.PendingInfo
 	var state string
 	var n int
 	var next, lease *int64
@@ -29,27 +30,28 @@ func (s *Store) Pending(ctx context.Context, tenant string) (*store.PendingInfo,
 		var wake *int64
 		switch state {
 		case store.StateQueued:
-			p.Queued = n
+			info.Queued = n
 		case store.StateRunning:
-			p.Running = n
+			info.Running = n
 			wake = lease
 		case store.StateRetryWait:
-			p.RetryWait = n
+			info.RetryWait = n
 			wake = next
 		}
-		if t := fromMS(wake); !t.IsZero() && (p.NextWake.IsZero() || t.Before(p.NextWake)) {
-			p.NextWake = t
+		if t := fromMS(wake); !t.IsZero() && (info.NextWake.IsZero() || t.Before(info.NextWake)) {
+			info.NextWake = t
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("count pending jobs: %w", interpret(err))
 	}
-	return &p, nil
+	return &info, nil
 }
 
 // JobStates implements store.Store.
-func (s *Store) JobStates(ctx context.Context, tenant string, keys []string) (map[string]store.JobState, error) {
+func (s *Store) JobStates(ctx context.Context, p *store.JobStatesParams) (map[string]store.JobState, error) {
+	tenant, keys := p.Tenant, p.Keys
 	out := make(map[string]store.JobState, len(keys))
 	if len(keys) == 0 {
 		return out, nil
@@ -136,7 +138,8 @@ func (s *Store) GetJob(ctx context.Context, p *store.GetJobParams) (*store.Job, 
 }
 
 // ListAttempts implements store.Store.
-func (s *Store) ListAttempts(ctx context.Context, jobID int64) ([]*store.Attempt, error) {
+func (s *Store) ListAttempts(ctx context.Context, p *store.ListAttemptsParams) ([]*store.Attempt, error) {
+	jobID := p.JobID
 	rows, err := s.pool.Query(ctx, `SELECT id, job_id, attempt_no, run_id, owner, lease_token, started_at, finished_at,
 			outcome, error_class, category, message, provider, model, http_status, request_id, duration_ms,
 			input_tokens, output_tokens, next_delay_ms, prompt_hash, output
@@ -167,7 +170,8 @@ func (s *Store) ListAttempts(ctx context.Context, jobID int64) ([]*store.Attempt
 }
 
 // GetResult implements store.Store.
-func (s *Store) GetResult(ctx context.Context, tenant, jobKey string) (*store.Result, error) {
+func (s *Store) GetResult(ctx context.Context, p *store.GetResultParams) (*store.Result, error) {
+	tenant, jobKey := p.Tenant, p.JobKey
 	var r store.Result
 	var committed, superseded *int64
 	var body string
@@ -184,32 +188,4 @@ func (s *Store) GetResult(ctx context.Context, tenant, jobKey string) (*store.Re
 		r.SupersededBy = *superseded
 	}
 	return &r, nil
-}
-
-// ListOutbox implements store.Store.
-func (s *Store) ListOutbox(ctx context.Context, tenant, jobKey string) ([]*store.OutboxEvent, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, tenant, event_key, job_key, action_id, kind, payload, state, attempts,
-			created_at, delivered_at
-		FROM outbox WHERE tenant = $1 AND job_key = $2 ORDER BY id`, tenant, jobKey)
-	if err != nil {
-		return nil, fmt.Errorf("list outbox of %s: %w", jobKey, interpret(err))
-	}
-	defer rows.Close()
-	var out []*store.OutboxEvent
-	for rows.Next() {
-		var e store.OutboxEvent
-		var created, delivered *int64
-		var payload string
-		if err := rows.Scan(&e.ID, &e.Tenant, &e.EventKey, &e.JobKey, &e.ActionID, &e.Kind, &payload, &e.State, &e.Attempts,
-			&created, &delivered); err != nil {
-			return nil, fmt.Errorf("list outbox of %s: %w", jobKey, interpret(err))
-		}
-		e.Payload = []byte(payload)
-		e.CreatedAt, e.DeliveredAt = fromMS(created), fromMS(delivered)
-		out = append(out, &e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list outbox of %s: %w", jobKey, interpret(err))
-	}
-	return out, nil
 }

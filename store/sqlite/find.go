@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 // FindJobs implements store.Store. Each arm walks one index: (tenant,
@@ -14,7 +15,7 @@ import (
 // and (tenant, display_path) as ranges for a prefix.
 func (s *Store) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store.Job, error) {
 	cols := strings.Replace(jobColumns, "coalesce(source_text, '')", "''", 1)
-	limit := store.FindLimit(p.Limit)
+	limit := driver.FindLimit(p.Limit)
 	states := ""
 	var stateArgs []any
 	if len(p.States) > 0 {
@@ -44,28 +45,29 @@ func (s *Store) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store
 		jobs, err := query(`SELECT `+cols+` FROM jobs WHERE tenant = ? AND (source_path = ? OR display_path = ?)`+states+`
 			ORDER BY id DESC LIMIT ?`, append(args, limit)...)
 		if err != nil {
-			return nil, fmt.Errorf("find jobs at %s: %w", p.Path, err)
+			return nil, fmt.Errorf("find jobs at %s: %w", p.Path, interpret(err))
 		}
-		return store.MergeFound(limit, jobs), nil
+		return driver.MergeFound(limit, jobs), nil
 	}
-	end := store.PrefixEnd(p.Prefix)
+	end := driver.PrefixEnd(p.Prefix)
 	q := `SELECT * FROM (SELECT ` + cols + ` FROM jobs WHERE tenant = ? AND display_path >= ? AND display_path < ?` + states + `
 		ORDER BY display_path LIMIT ?)`
 	args := append(append([]any{p.Tenant, p.Prefix, end}, stateArgs...), limit)
-	if store.IsHexPrefix(p.Prefix) {
+	if driver.IsHexPrefix(p.Prefix) {
 		q = `SELECT * FROM (SELECT ` + cols + ` FROM jobs WHERE tenant = ? AND job_key >= ? AND job_key < ?` + states + `
 			ORDER BY job_key LIMIT ?) UNION ALL ` + q
 		args = append(append(append([]any{p.Tenant, p.Prefix, end}, stateArgs...), limit), args...)
 	}
 	jobs, err := query(q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("find jobs by prefix %q: %w", p.Prefix, err)
+		return nil, fmt.Errorf("find jobs by prefix %q: %w", p.Prefix, interpret(err))
 	}
-	return store.MergeFound(limit, jobs), nil
+	return driver.MergeFound(limit, jobs), nil
 }
 
 // GetResults implements store.Store.
-func (s *Store) GetResults(ctx context.Context, ids []int64) (map[int64]*store.Result, error) {
+func (s *Store) GetResults(ctx context.Context, p *store.GetResultsParams) (map[int64]*store.Result, error) {
+	ids := p.IDs
 	out := make(map[int64]*store.Result, len(ids))
 	for start := 0; start < len(ids); start += enqueueBatch {
 		chunk := ids[start:min(start+enqueueBatch, len(ids))]
@@ -77,7 +79,7 @@ func (s *Store) GetResults(ctx context.Context, ids []int64) (map[int64]*store.R
 				committed_at, coalesce(superseded_by, 0)
 			FROM results WHERE id IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
-			return nil, fmt.Errorf("get results: %w", err)
+			return nil, fmt.Errorf("get results: %w", interpret(err))
 		}
 		for rows.Next() {
 			var r store.Result
@@ -87,14 +89,14 @@ func (s *Store) GetResults(ctx context.Context, ids []int64) (map[int64]*store.R
 			if err := rows.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &shadow,
 				&committed, &r.SupersededBy); err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("get results: %w", err)
+				return nil, fmt.Errorf("get results: %w", interpret(err))
 			}
 			r.JSON, r.Shadow, r.CommittedAt = []byte(body), shadow != 0, fromMS(committed)
 			out[r.ID] = &r
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("get results: %w", err)
+			return nil, fmt.Errorf("get results: %w", interpret(err))
 		}
 	}
 	return out, nil

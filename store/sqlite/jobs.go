@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 // enqueueBatch bounds one enqueue transaction: large enough to amortise the
@@ -157,7 +158,7 @@ func enqueueOne(ctx context.Context, tx *sql.Tx, p *store.EnqueueParams, d *stor
 				res.Outcome = store.EnqueueNew
 			}
 		default:
-			res.Outcome = store.ExistingOutcome(jobState, jobPath, d.Path)
+			res.Outcome = driver.ExistingOutcome(jobState, jobPath, d.Path)
 		}
 	default:
 		return res, err
@@ -222,7 +223,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		}
 		exhausted := map[string]bool{}
 		for len(leases) < p.Limit {
-			t, ok := store.NextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
+			t, ok := driver.NextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
 			if !ok {
 				return nil
 			}
@@ -241,7 +242,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("claim: %w", err)
+		return nil, err // the caller names the claim; the steps name themselves
 	}
 	return leases, nil
 }
@@ -641,14 +642,14 @@ func (s *Store) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams)
 func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT lease_owner FROM jobs WHERE state = 'running' AND lease_owner IS NOT NULL`)
 	if err != nil {
-		return 0, fmt.Errorf("list lease owners: %w", err)
+		return 0, fmt.Errorf("list lease owners: %w", interpret(err))
 	}
 	var gone []string
 	for rows.Next() {
 		var o string
 		if err := rows.Scan(&o); err != nil {
 			rows.Close()
-			return 0, fmt.Errorf("list lease owners: %w", err)
+			return 0, fmt.Errorf("list lease owners: %w", interpret(err))
 		}
 		if !p.Alive(o) {
 			gone = append(gone, o)
@@ -656,7 +657,7 @@ func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int,
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("list lease owners: %w", err)
+		return 0, fmt.Errorf("list lease owners: %w", interpret(err))
 	}
 	if err := s.reapRuns(ctx, p); err != nil {
 		return 0, err
@@ -669,7 +670,7 @@ func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int,
 		res, err := s.w.ExecContext(ctx, `UPDATE jobs SET lease_expires_at = ? WHERE state = 'running' AND lease_owner = ? AND lease_expires_at > ?`,
 			ms(p.Now), o, ms(p.Now))
 		if err != nil {
-			return n, fmt.Errorf("expire leases of %s: %w", o, err)
+			return n, fmt.Errorf("expire leases of %s: %w", o, interpret(err))
 		}
 		k, _ := res.RowsAffected()
 		n += int(k)
@@ -680,7 +681,7 @@ func (s *Store) ReapLeases(ctx context.Context, p *store.ReapLeasesParams) (int,
 func msDuration(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
 
 // NextAttempt implements store.Store.
-func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (int64, int, error) {
+func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (*store.NextAttemptResult, error) {
 	var id int64
 	var no int
 	err := s.tx(ctx, func(tx *sql.Tx) error {
@@ -703,12 +704,12 @@ func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (in
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.JobID, tenant, no, p.RunID, p.Owner, p.Token, now).Scan(&id)
 	})
 	if errors.Is(err, store.ErrStaleLease) {
-		return 0, 0, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, p.Now)
+		return nil, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, p.Now)
 	}
 	if err != nil {
-		return 0, 0, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
+		return nil, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)
 	}
-	return id, no, nil
+	return &store.NextAttemptResult{AttemptID: id, AttemptNo: no}, nil
 }
 
 // reapRuns marks runs whose process is gone as abandoned, so a SIGKILLed run
@@ -716,14 +717,14 @@ func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (in
 func (s *Store) reapRuns(ctx context.Context, p *store.ReapLeasesParams) error {
 	rows, err := s.r.QueryContext(ctx, `SELECT id, owner FROM runs WHERE status = 'running' AND owner <> ''`)
 	if err != nil {
-		return fmt.Errorf("list running runs: %w", err)
+		return fmt.Errorf("list running runs: %w", interpret(err))
 	}
 	var gone []string
 	for rows.Next() {
 		var id, owner string
 		if err := rows.Scan(&id, &owner); err != nil {
 			rows.Close()
-			return fmt.Errorf("list running runs: %w", err)
+			return fmt.Errorf("list running runs: %w", interpret(err))
 		}
 		if !p.Alive(owner) {
 			gone = append(gone, id)
@@ -731,12 +732,12 @@ func (s *Store) reapRuns(ctx context.Context, p *store.ReapLeasesParams) error {
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("list running runs: %w", err)
+		return fmt.Errorf("list running runs: %w", interpret(err))
 	}
 	for _, id := range gone {
 		if _, err := s.w.ExecContext(ctx, `UPDATE runs SET status = 'abandoned', finished_at = ? WHERE id = ? AND status = 'running'`,
 			ms(p.Now), id); err != nil {
-			return fmt.Errorf("mark run %s abandoned: %w", id, err)
+			return fmt.Errorf("mark run %s abandoned: %w", id, interpret(err))
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 func placeholders(n int) string {
@@ -42,14 +43,14 @@ func (s *Store) ListJobs(ctx context.Context, p *store.ListJobsParams) ([]*store
 	}
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list jobs: %w", err)
+		return nil, fmt.Errorf("list jobs: %w", interpret(err))
 	}
 	defer rows.Close()
 	var out []*store.Job
 	for rows.Next() {
 		j, err := scanJob(rows)
 		if err != nil {
-			return nil, fmt.Errorf("list jobs: %w", err)
+			return nil, fmt.Errorf("list jobs: %w", interpret(err))
 		}
 		out = append(out, j)
 	}
@@ -138,7 +139,7 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 	q += ` ORDER BY r.committed_at, r.id`
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
-		return fmt.Errorf("list results: %w", err)
+		return fmt.Errorf("list results: %w", interpret(err))
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -148,7 +149,7 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 		var committed sql.NullInt64
 		if err := rows.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &shadow,
 			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest, &r.DisplayPath); err != nil {
-			return fmt.Errorf("list results: %w", err)
+			return fmt.Errorf("list results: %w", interpret(err))
 		}
 		r.JSON, r.Shadow, r.CommittedAt = []byte(body), shadow != 0, fromMS(committed)
 		if err := fn(&r); err != nil {
@@ -158,118 +159,161 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 	return rows.Err()
 }
 
-// Stats implements store.Store.
+// Stats implements store.Store. Each figure is one query, fed row by row to
+// a driver.StatsBuilder, which derives the same figures in both drivers.
 func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
-	var b store.StatsBuilder
-	since := ms(p.Since)
-	tenantWhere := func(col string) (string, []any) {
-		if p.Tenant == "" {
-			return "", nil
+	q := &statsQuery{db: s.r, since: ms(p.Since), tenant: p.Tenant}
+	for _, step := range []struct {
+		name string
+		run  func(context.Context) error
+	}{
+		{"jobs", q.jobs},
+		{"attempts", q.attempts},
+		{"results", q.commits},
+		{"runs", q.runs},
+		{"queue", q.queue},
+		{"outbox", q.outbox},
+	} {
+		if err := step.run(ctx); err != nil {
+			return nil, fmt.Errorf("stats %s: %w", step.name, err)
 		}
-		return " AND " + col + " = ?", []any{p.Tenant}
 	}
-	each := func(q string, args []any, scan func(*sql.Rows) error) error {
-		rows, err := s.r.QueryContext(ctx, q, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				return err
-			}
-		}
-		return rows.Err()
-	}
-	tw, targs := tenantWhere("tenant")
+	return q.b.Build(), nil
+}
 
-	// Jobs by state (touched in the window), rejected by category, recoveries.
-	err := each(`SELECT tenant, state, coalesce(nullif(last_category, ''), last_error_class, ''), count(*), sum(lease_recoveries)
-		FROM jobs WHERE updated_at >= ?`+tw+` GROUP BY 1, 2, 3`, append([]any{since}, targs...), func(r *sql.Rows) error {
+// statsQuery runs the queries of one Stats call, one method per figure.
+type statsQuery struct {
+	db     *sql.DB
+	since  int64
+	tenant string // empty: all tenants
+	b      driver.StatsBuilder
+}
+
+// window is "col >= since" and the tenant filter on tenantCol, with their
+// arguments.
+func (q *statsQuery) window(col, tenantCol string) (string, []any) {
+	w, a := col+` >= ?`, []any{q.since}
+	if q.tenant != "" {
+		w, a = w+` AND `+tenantCol+` = ?`, append(a, q.tenant)
+	}
+	return w, a
+}
+
+// tenantOnly is the tenant filter alone, for figures that ignore the window.
+func (q *statsQuery) tenantOnly() (string, []any) {
+	if q.tenant == "" {
+		return "", nil
+	}
+	return ` AND tenant = ?`, []any{q.tenant}
+}
+
+// each runs query and hands each row to scan.
+func (q *statsQuery) each(ctx context.Context, query string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := q.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return interpret(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return interpret(err)
+		}
+	}
+	return interpret(rows.Err())
+}
+
+// jobs counts jobs touched in the window by state, rejected ones by
+// category, and their lease recoveries.
+func (q *statsQuery) jobs(ctx context.Context) error {
+	w, args := q.window("updated_at", "tenant")
+	return q.each(ctx, `SELECT tenant, state, coalesce(nullif(last_category, ''), last_error_class, ''), count(*), sum(lease_recoveries)
+		FROM jobs WHERE `+w+` GROUP BY 1, 2, 3`, args, func(r *sql.Rows) error {
 		var t, st, cat string
 		var n, rec int
 		if err := r.Scan(&t, &st, &cat, &n, &rec); err != nil {
 			return err
 		}
-		b.AddJobs(t, st, cat, n, rec)
+		q.b.AddJobs(t, st, cat, n, rec)
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("stats jobs: %w", err)
-	}
-	// Attempts by outcome, provider and model: tokens, rejections, stale leases.
-	err = each(`SELECT a.tenant, a.outcome, a.provider, a.model, j.schema_version, count(*), sum(a.input_tokens), sum(a.output_tokens)
-		FROM attempts a JOIN jobs j ON j.id = a.job_id WHERE a.started_at >= ?`+strings.ReplaceAll(tw, "tenant", "a.tenant")+`
-		GROUP BY 1, 2, 3, 4, 5`, append([]any{since}, targs...), func(r *sql.Rows) error {
+}
+
+// attempts counts attempts by outcome, provider and model: tokens,
+// rejections, stale leases.
+func (q *statsQuery) attempts(ctx context.Context) error {
+	w, args := q.window("a.started_at", "a.tenant")
+	return q.each(ctx, `SELECT a.tenant, a.outcome, a.provider, a.model, j.schema_version, count(*), sum(a.input_tokens), sum(a.output_tokens)
+		FROM attempts a JOIN jobs j ON j.id = a.job_id WHERE `+w+`
+		GROUP BY 1, 2, 3, 4, 5`, args, func(r *sql.Rows) error {
 		var t, outcome, prov, model, version string
 		var n int
 		var in, out int64
 		if err := r.Scan(&t, &outcome, &prov, &model, &version, &n, &in, &out); err != nil {
 			return err
 		}
-		b.AddAttempts(t, outcome, prov, model, version, n, in, out)
+		q.b.AddAttempts(t, outcome, prov, model, version, n, in, out)
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("stats attempts: %w", err)
-	}
-	// Commits and enqueue-to-commit latency.
-	err = each(`SELECT r.tenant, r.committed_at - j.created_at FROM results r JOIN jobs j ON j.id = r.job_id
-		WHERE r.shadow = 0 AND r.committed_at >= ?`+strings.ReplaceAll(tw, "tenant", "r.tenant"), append([]any{since}, targs...),
-		func(r *sql.Rows) error {
-			var t string
-			var d int64
-			if err := r.Scan(&t, &d); err != nil {
-				return err
-			}
-			b.AddCommit(t, d)
-			return nil
-		})
-	if err != nil {
-		return nil, fmt.Errorf("stats results: %w", err)
-	}
-	// Runs: documents seen and duplicates, from their summaries.
-	err = each(`SELECT tenant, summary FROM runs WHERE started_at >= ? AND summary IS NOT NULL`+tw,
-		append([]any{since}, targs...), func(r *sql.Rows) error {
-			var t, body string
-			if err := r.Scan(&t, &body); err != nil {
-				return err
-			}
-			_ = b.AddRunSummary(t, []byte(body)) // a summary that is not JSON counts nothing
-			return nil
-		})
-	if err != nil {
-		return nil, fmt.Errorf("stats runs: %w", err)
-	}
-	// Oldest queued job (any time: a stuck queue is what this is for).
-	err = each(`SELECT tenant, min(created_at) FROM jobs WHERE state IN ('queued', 'retry_wait')`+tw+` GROUP BY tenant`, targs,
+}
+
+// commits counts commits and their enqueue-to-commit latency.
+func (q *statsQuery) commits(ctx context.Context) error {
+	w, args := q.window("r.committed_at", "r.tenant")
+	return q.each(ctx, `SELECT r.tenant, r.committed_at - j.created_at FROM results r JOIN jobs j ON j.id = r.job_id
+		WHERE r.shadow = 0 AND `+w, args, func(r *sql.Rows) error {
+		var t string
+		var d int64
+		if err := r.Scan(&t, &d); err != nil {
+			return err
+		}
+		q.b.AddCommit(t, d)
+		return nil
+	})
+}
+
+// runs sums documents seen and duplicates from the runs' summaries.
+func (q *statsQuery) runs(ctx context.Context) error {
+	w, args := q.window("started_at", "tenant")
+	return q.each(ctx, `SELECT tenant, summary FROM runs WHERE summary IS NOT NULL AND `+w, args, func(r *sql.Rows) error {
+		var t, body string
+		if err := r.Scan(&t, &body); err != nil {
+			return err
+		}
+		_ = q.b.AddRunSummary(t, []byte(body)) // a summary that is not JSON counts nothing
+		return nil
+	})
+}
+
+// queue finds the oldest queued job, at any time: a stuck queue is what
+// this figure is for.
+func (q *statsQuery) queue(ctx context.Context) error {
+	w, args := q.tenantOnly()
+	return q.each(ctx, `SELECT tenant, min(created_at) FROM jobs WHERE state IN ('queued', 'retry_wait')`+w+` GROUP BY tenant`, args,
 		func(r *sql.Rows) error {
 			var t string
 			var at sql.NullInt64
 			if err := r.Scan(&t, &at); err != nil {
 				return err
 			}
-			b.SetOldestQueued(t, fromMS(at))
+			q.b.SetOldestQueued(t, fromMS(at))
 			return nil
 		})
-	if err != nil {
-		return nil, fmt.Errorf("stats queue: %w", err)
-	}
-	err = each(`SELECT tenant, state, count(*), min(created_at) FROM outbox WHERE state IN ('pending', 'failed')`+tw+` GROUP BY 1, 2`,
-		targs, func(r *sql.Rows) error {
+}
+
+// outbox counts undelivered outbox events, with the oldest pending one.
+func (q *statsQuery) outbox(ctx context.Context) error {
+	w, args := q.tenantOnly()
+	return q.each(ctx, `SELECT tenant, state, count(*), min(created_at) FROM outbox WHERE state IN ('pending', 'failed')`+w+` GROUP BY 1, 2`,
+		args, func(r *sql.Rows) error {
 			var t, st string
 			var n int
 			var at sql.NullInt64
 			if err := r.Scan(&t, &st, &n, &at); err != nil {
 				return err
 			}
-			b.SetOutbox(t, st, n, fromMS(at))
+			q.b.SetOutbox(t, st, n, fromMS(at))
 			return nil
 		})
-	if err != nil {
-		return nil, fmt.Errorf("stats outbox: %w", err)
-	}
-	return b.Build(), nil
 }
 
 const outboxColumns = `id, tenant, event_key, job_key, action_id, kind, payload, state, attempts, created_at, delivered_at,
@@ -288,13 +332,17 @@ func scanOutbox(r interface{ Scan(...any) error }) (*store.OutboxEvent, error) {
 	return &e, nil
 }
 
-// ListOutboxEvents implements store.Store.
-func (s *Store) ListOutboxEvents(ctx context.Context, p *store.ListOutboxParams) ([]*store.OutboxEvent, error) {
+// ListOutbox implements store.Store.
+func (s *Store) ListOutbox(ctx context.Context, p *store.ListOutboxParams) ([]*store.OutboxEvent, error) {
 	q := `SELECT ` + outboxColumns + ` FROM outbox WHERE 1 = 1`
 	var args []any
 	if p.Tenant != "" {
 		q += ` AND tenant = ?`
 		args = append(args, p.Tenant)
+	}
+	if p.JobKey != "" {
+		q += ` AND job_key = ?`
+		args = append(args, p.JobKey)
 	}
 	if p.Pending {
 		q += ` AND state IN ('pending', 'failed')`
@@ -306,14 +354,14 @@ func (s *Store) ListOutboxEvents(ctx context.Context, p *store.ListOutboxParams)
 	}
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list outbox: %w", err)
+		return nil, fmt.Errorf("list outbox: %w", interpret(err))
 	}
 	defer rows.Close()
 	var out []*store.OutboxEvent
 	for rows.Next() {
 		e, err := scanOutbox(rows)
 		if err != nil {
-			return nil, fmt.Errorf("list outbox: %w", err)
+			return nil, fmt.Errorf("list outbox: %w", interpret(err))
 		}
 		out = append(out, e)
 	}
@@ -353,7 +401,7 @@ func (s *Store) ClaimOutbox(ctx context.Context, p *store.ClaimOutboxParams) ([]
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("claim outbox events: %w", err)
+		return nil, err // the caller names the claim
 	}
 	return out, nil
 }
@@ -409,7 +457,7 @@ func (s *Store) reapOutbox(ctx context.Context, p *store.ReapLeasesParams) error
 	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT lease_owner FROM outbox WHERE state = 'pending' AND lease_owner IS NOT NULL
 		AND lease_expires_at > ?`, ms(p.Now))
 	if err != nil {
-		return fmt.Errorf("list outbox lease owners: %w", err)
+		return fmt.Errorf("list outbox lease owners: %w", interpret(err))
 	}
 	var gone []string
 	for rows.Next() {
@@ -426,7 +474,7 @@ func (s *Store) reapOutbox(ctx context.Context, p *store.ReapLeasesParams) error
 	for _, o := range gone {
 		if _, err := s.w.ExecContext(ctx, `UPDATE outbox SET lease_expires_at = ? WHERE state = 'pending' AND lease_owner = ?`,
 			ms(p.Now), o); err != nil {
-			return fmt.Errorf("expire outbox leases of %s: %w", o, err)
+			return fmt.Errorf("expire outbox leases of %s: %w", o, interpret(err))
 		}
 	}
 	return rows.Err()

@@ -10,7 +10,8 @@ import (
 )
 
 // Pending implements store.Store.
-func (s *Store) Pending(ctx context.Context, tenant string) (*store.PendingInfo, error) {
+func (s *Store) Pending(ctx context.Context, p *store.PendingParams) (*store.PendingInfo, error) {
+	tenant := p.Tenant
 	q := `SELECT state, count(*), min(next_attempt_at), min(lease_expires_at) FROM jobs
 		WHERE state IN ('queued', 'running', 'retry_wait')`
 	var args []any
@@ -21,37 +22,38 @@ func (s *Store) Pending(ctx context.Context, tenant string) (*store.PendingInfo,
 	q += ` GROUP BY state`
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, fmt.Errorf("count pending jobs: %w", err)
+		return nil, fmt.Errorf("count pending jobs: %w", interpret(err))
 	}
 	defer rows.Close()
-	var p store.PendingInfo
+	var info store.PendingInfo
 	for rows.Next() {
 		var state string
 		var n int
 		var next, lease sql.NullInt64
 		if err := rows.Scan(&state, &n, &next, &lease); err != nil {
-			return nil, fmt.Errorf("count pending jobs: %w", err)
+			return nil, fmt.Errorf("count pending jobs: %w", interpret(err))
 		}
 		var wake sql.NullInt64
 		switch state {
 		case store.StateQueued:
-			p.Queued = n
+			info.Queued = n
 		case store.StateRunning:
-			p.Running = n
+			info.Running = n
 			wake = lease
 		case store.StateRetryWait:
-			p.RetryWait = n
+			info.RetryWait = n
 			wake = next
 		}
-		if t := fromMS(wake); !t.IsZero() && (p.NextWake.IsZero() || t.Before(p.NextWake)) {
-			p.NextWake = t
+		if t := fromMS(wake); !t.IsZero() && (info.NextWake.IsZero() || t.Before(info.NextWake)) {
+			info.NextWake = t
 		}
 	}
-	return &p, rows.Err()
+	return &info, rows.Err()
 }
 
 // JobStates implements store.Store.
-func (s *Store) JobStates(ctx context.Context, tenant string, keys []string) (map[string]store.JobState, error) {
+func (s *Store) JobStates(ctx context.Context, p *store.JobStatesParams) (map[string]store.JobState, error) {
+	tenant, keys := p.Tenant, p.Keys
 	out := make(map[string]store.JobState, len(keys))
 	for start := 0; start < len(keys); start += enqueueBatch {
 		chunk := keys[start:min(start+enqueueBatch, len(keys))]
@@ -64,20 +66,20 @@ func (s *Store) JobStates(ctx context.Context, tenant string, keys []string) (ma
 			FROM jobs WHERE tenant = ? AND job_key IN (?` + strings.Repeat(",?", len(chunk)-1) + `)`
 		rows, err := s.r.QueryContext(ctx, q, args...)
 		if err != nil {
-			return nil, fmt.Errorf("read job states: %w", err)
+			return nil, fmt.Errorf("read job states: %w", interpret(err))
 		}
 		for rows.Next() {
 			var k string
 			var st store.JobState
 			if err := rows.Scan(&k, &st.State, &st.ResultID, &st.Category); err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("read job states: %w", err)
+				return nil, fmt.Errorf("read job states: %w", interpret(err))
 			}
 			out[k] = st
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
-			return nil, fmt.Errorf("read job states: %w", err)
+			return nil, fmt.Errorf("read job states: %w", interpret(err))
 		}
 	}
 	return out, nil
@@ -142,13 +144,14 @@ func (s *Store) GetJob(ctx context.Context, p *store.GetJobParams) (*store.Job, 
 }
 
 // ListAttempts implements store.Store.
-func (s *Store) ListAttempts(ctx context.Context, jobID int64) ([]*store.Attempt, error) {
+func (s *Store) ListAttempts(ctx context.Context, p *store.ListAttemptsParams) ([]*store.Attempt, error) {
+	jobID := p.JobID
 	rows, err := s.r.QueryContext(ctx, `SELECT id, job_id, attempt_no, run_id, owner, lease_token, started_at, finished_at,
 			outcome, error_class, category, message, provider, model, http_status, request_id, duration_ms,
 			input_tokens, output_tokens, next_delay_ms, prompt_hash, output
 		FROM attempts WHERE job_id = ? ORDER BY attempt_no, id`, jobID)
 	if err != nil {
-		return nil, fmt.Errorf("list attempts of job %d: %w", jobID, err)
+		return nil, fmt.Errorf("list attempts of job %d: %w", jobID, interpret(err))
 	}
 	defer rows.Close()
 	var out []*store.Attempt
@@ -159,7 +162,7 @@ func (s *Store) ListAttempts(ctx context.Context, jobID int64) ([]*store.Attempt
 		if err := rows.Scan(&a.ID, &a.JobID, &a.AttemptNo, &a.RunID, &a.Owner, &a.LeaseToken, &started, &finished,
 			&a.Outcome, &a.ErrorClass, &a.Category, &a.Message, &a.Provider, &a.Model, &a.HTTPStatus, &a.RequestID,
 			&durMS, &a.InputTokens, &a.OutputTokens, &delayMS, &a.PromptHash, &a.Output); err != nil {
-			return nil, fmt.Errorf("list attempts of job %d: %w", jobID, err)
+			return nil, fmt.Errorf("list attempts of job %d: %w", jobID, interpret(err))
 		}
 		a.StartedAt, a.FinishedAt = fromMS(started), fromMS(finished)
 		a.Duration = msDuration(durMS)
@@ -170,7 +173,8 @@ func (s *Store) ListAttempts(ctx context.Context, jobID int64) ([]*store.Attempt
 }
 
 // GetResult implements store.Store.
-func (s *Store) GetResult(ctx context.Context, tenant, jobKey string) (*store.Result, error) {
+func (s *Store) GetResult(ctx context.Context, p *store.GetResultParams) (*store.Result, error) {
+	tenant, jobKey := p.Tenant, p.JobKey
 	var r store.Result
 	var committed sql.NullInt64
 	var superseded sql.NullInt64
@@ -188,29 +192,4 @@ func (s *Store) GetResult(ctx context.Context, tenant, jobKey string) (*store.Re
 	r.CommittedAt = fromMS(committed)
 	r.SupersededBy = superseded.Int64
 	return &r, nil
-}
-
-// ListOutbox implements store.Store.
-func (s *Store) ListOutbox(ctx context.Context, tenant, jobKey string) ([]*store.OutboxEvent, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, tenant, event_key, job_key, action_id, kind, payload, state, attempts,
-			created_at, delivered_at
-		FROM outbox WHERE tenant = ? AND job_key = ? ORDER BY id`, tenant, jobKey)
-	if err != nil {
-		return nil, fmt.Errorf("list outbox of %s: %w", jobKey, err)
-	}
-	defer rows.Close()
-	var out []*store.OutboxEvent
-	for rows.Next() {
-		var e store.OutboxEvent
-		var created, delivered sql.NullInt64
-		var payload string
-		if err := rows.Scan(&e.ID, &e.Tenant, &e.EventKey, &e.JobKey, &e.ActionID, &e.Kind, &payload, &e.State, &e.Attempts,
-			&created, &delivered); err != nil {
-			return nil, fmt.Errorf("list outbox of %s: %w", jobKey, err)
-		}
-		e.Payload = []byte(payload)
-		e.CreatedAt, e.DeliveredAt = fromMS(created), fromMS(delivered)
-		out = append(out, &e)
-	}
-	return out, rows.Err()
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -130,19 +131,12 @@ func (s *Store) Close() error {
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
 
-// WriterDB and ReaderDB expose the pools to this driver's tests and to
-// diagnostics (integrity checks); callers outside store must use Store.
-func (s *Store) WriterDB() *sql.DB { return s.w }
-
-// ReaderDB: see WriterDB.
-func (s *Store) ReaderDB() *sql.DB { return s.r }
-
 func (s *Store) migrate(ctx context.Context) error {
 	sub, err := fs.Sub(migrationFiles, "migrations")
 	if err != nil {
 		return err
 	}
-	ms, err := store.LoadMigrations(sub)
+	ms, err := driver.LoadMigrations(sub)
 	if err != nil {
 		return err
 	}
@@ -160,7 +154,7 @@ func (s *Store) migrate(ctx context.Context) error {
 		if cur > len(ms) {
 			return fmt.Errorf("database schema version %d is newer than this invx (%d): upgrade invx", cur, len(ms))
 		}
-		for _, m := range store.Pending(ms, cur) {
+		for _, m := range driver.PendingMigrations(ms, cur) {
 			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
 				return fmt.Errorf("apply migration %03d_%s: %w", m.Version, m.Name, err)
 			}
@@ -184,10 +178,7 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 		}
 	}()
 	if err := fn(tx); err != nil {
-		if busy(err) {
-			return store.Transient(err)
-		}
-		return err
+		return interpret(err)
 	}
 	return interpret(tx.Commit())
 }
@@ -205,7 +196,7 @@ func interpret(err error) error {
 		return store.ErrNotFound
 	}
 	if busy(err) {
-		return store.Transient(err)
+		return driver.Transient(err)
 	}
 	return err
 }

@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 	"github.com/invx/invx/store/sqlite"
+	"github.com/invx/invx/store/sqlite/sqlitetest"
 	"github.com/invx/invx/store/storetest"
 )
 
@@ -36,12 +38,13 @@ func TestPragmasOnFreshConnections(t *testing.T) {
 	s := open(t)
 	defer s.Close()
 	ctx := context.Background()
+	writer, reader := sqlite.Pools(s)
 	want := map[string]string{"busy_timeout": "30000", "journal_mode": "wal", "synchronous": "2", "foreign_keys": "1"}
 	for _, db := range []struct {
 		name  string
 		pool  *sql.DB
 		conns int
-	}{{"writer", s.WriterDB(), 1}, {"reader", s.ReaderDB(), 4}} {
+	}{{"writer", writer, 1}, {"reader", reader, 4}} {
 		// Hold several connections at once so the pool must open new ones.
 		var conns []*sql.Conn
 		for range db.conns {
@@ -66,7 +69,7 @@ func TestPragmasOnFreshConnections(t *testing.T) {
 			c.Close()
 		}
 	}
-	if got := s.WriterDB().Stats().MaxOpenConnections; got != 1 {
+	if got := writer.Stats().MaxOpenConnections; got != 1 {
 		t.Errorf("writer pool max open = %d, want 1", got)
 	}
 }
@@ -99,7 +102,7 @@ func TestMigrationsAreIdempotent(t *testing.T) {
 			t.Fatal(err)
 		}
 		var n int
-		if err := s.ReaderDB().QueryRow(`SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
+		if err := sqlitetest.ReadOnly(t, s.Path()).QueryRow(`SELECT count(*) FROM schema_migrations`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		if n != len(files) {
@@ -114,7 +117,7 @@ func TestMigrationsAreIdempotent(t *testing.T) {
 // that Open has to migrate data written in the old format.
 func oldDatabase(t *testing.T, path string, upTo int) *sql.DB {
 	t.Helper()
-	ms, err := store.LoadMigrations(os.DirFS("migrations"))
+	ms, err := driver.LoadMigrations(os.DirFS("migrations"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +179,7 @@ func TestMigrationRewritesEventKeys(t *testing.T) {
 		t.Fatalf("open the old database: %v", err)
 	}
 	defer s.Close()
-	rows, err := s.ReaderDB().Query(`SELECT event_key, action_id, kind, state, created_at FROM outbox ORDER BY id`)
+	rows, err := sqlitetest.ReadOnly(t, s.Path()).Query(`SELECT event_key, action_id, kind, state, created_at FROM outbox ORDER BY id`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +208,7 @@ func TestMigrationRewritesEventKeys(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("outbox after migration:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if err := s.ReaderDB().QueryRow(`SELECT payload FROM outbox WHERE event_key = ?`, b+":invoice.committed").Scan(&restored); err != nil {
+	if err := sqlitetest.ReadOnly(t, s.Path()).QueryRow(`SELECT payload FROM outbox WHERE event_key = ?`, b+":invoice.committed").Scan(&restored); err != nil {
 		t.Fatal(err)
 	}
 	var payload struct {

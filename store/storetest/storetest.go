@@ -64,6 +64,7 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"EncodingKeptOnJob", testEncoding},
 		{"DisplayPathAndFindJobs", testFindJobs},
 		{"GetResultsByID", testGetResults},
+		{"ListOutboxFilters", testListOutboxFilters},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -147,7 +148,7 @@ func eqSlice(t *testing.T, what string, got, want []string) {
 
 func state(t *testing.T, s store.Store, tenant, key string) store.JobState {
 	t.Helper()
-	m, err := s.JobStates(context.Background(), tenant, []string{key})
+	m, err := s.JobStates(context.Background(), &store.JobStatesParams{Tenant: tenant, Keys: []string{key}})
 	if err != nil {
 		t.Fatalf("job states: %v", err)
 	}
@@ -167,7 +168,7 @@ func testEnqueueIdempotent(t *testing.T, s store.Store) {
 	}
 	eqSlice(t, "after commit", outcomes(enqueue(t, s, "t1", store.OnChangeHold, a, b)), []string{"already_committed", "already_committed"})
 	eq(t, "claimable after commit", len(claim(t, s, "t1", "w1", 10, t0)), 0)
-	p, err := s.Pending(context.Background(), "t1")
+	p, err := s.Pending(context.Background(), &store.PendingParams{Tenant: "t1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,13 +211,13 @@ func testCommit(t *testing.T, s store.Store) {
 	if _, err := commit(s, l, t0); !errors.Is(err, store.ErrStaleLease) {
 		t.Fatalf("second commit err = %v, want ErrStaleLease", err)
 	}
-	res, err := s.GetResult(context.Background(), "t1", d.JobKey)
+	res, err := s.GetResult(context.Background(), &store.GetResultParams{Tenant: "t1", JobKey: d.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "result id", res.ID, cr.ResultID)
 	eq(t, "result attempt", res.AttemptID, l.AttemptID)
-	ev, err := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	ev, err := s.ListOutbox(context.Background(), &store.ListOutboxParams{Tenant: "t1", JobKey: d.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func testCommit(t *testing.T, s store.Store) {
 	st := state(t, s, "t1", d.JobKey)
 	eq(t, "state", st.State, store.StateSucceeded)
 	eq(t, "state result", st.ResultID, cr.ResultID)
-	atts, err := s.ListAttempts(context.Background(), l.JobID)
+	atts, err := s.ListAttempts(context.Background(), &store.ListAttemptsParams{JobID: l.JobID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,16 +256,16 @@ func testStaleWorker(t *testing.T, s store.Store) {
 	if _, err := commit(s, a, later.Add(time.Second), store.OutboxInput{ActionID: "x", Kind: "k", Payload: []byte(`{}`)}); !errors.Is(err, store.ErrStaleLease) {
 		t.Fatalf("stale commit err = %v, want ErrStaleLease", err)
 	}
-	res, err := s.GetResult(context.Background(), "t1", d.JobKey)
+	res, err := s.GetResult(context.Background(), &store.GetResultParams{Tenant: "t1", JobKey: d.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "result id", res.ID, bc.ResultID)
 	eq(t, "result attempt", res.AttemptID, b.AttemptID)
-	ev, err := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	ev, err := s.ListOutbox(context.Background(), &store.ListOutboxParams{Tenant: "t1", JobKey: d.JobKey})
 	noErr(t, "list outbox", err)
 	eq(t, "outbox rows", len(ev), 0)
-	atts, err := s.ListAttempts(context.Background(), a.JobID)
+	atts, err := s.ListAttempts(context.Background(), &store.ListAttemptsParams{JobID: a.JobID})
 	noErr(t, "list attempts", err)
 	eq(t, "attempts", len(atts), 2)
 	eq(t, "A's attempt", atts[0].Outcome, store.OutcomeStaleLease)
@@ -308,7 +309,7 @@ func testFencedWhileLeased(t *testing.T, s store.Store) {
 				State: store.StateQueued, Attempt: store.AttemptInfo{Outcome: store.OutcomeReleased, ErrorClass: "interrupted"}, Now: now})
 		}},
 		{"NextAttempt", func(a *store.Lease, now time.Time) error {
-			_, _, err := s.NextAttempt(ctx, &store.NextAttemptParams{JobID: a.JobID, Token: a.Token, AttemptID: a.AttemptID,
+			_, err := s.NextAttempt(ctx, &store.NextAttemptParams{JobID: a.JobID, Token: a.Token, AttemptID: a.AttemptID,
 				RunID: "run-A", Owner: "A", Attempt: store.AttemptInfo{Outcome: store.OutcomeRejected, Category: "unknown_field"}, Now: now})
 			return err
 		}},
@@ -354,11 +355,11 @@ func testFencedWhileLeased(t *testing.T, s store.Store) {
 			if err != nil {
 				t.Fatalf("B's commit after A's stale %s: %v", tt.name, err)
 			}
-			res, err := s.GetResult(ctx, tenant, d.JobKey)
+			res, err := s.GetResult(ctx, &store.GetResultParams{Tenant: tenant, JobKey: d.JobKey})
 			noErr(t, "get result", err)
 			eq(t, "result id", res.ID, cr.ResultID)
 			eq(t, "result attempt", res.AttemptID, b.AttemptID)
-			atts, err := s.ListAttempts(ctx, a.JobID)
+			atts, err := s.ListAttempts(ctx, &store.ListAttemptsParams{JobID: a.JobID})
 			noErr(t, "list attempts", err)
 			var got []string
 			for _, at := range atts {
@@ -410,7 +411,7 @@ func testChangedHeld(t *testing.T, s store.Store) {
 	eq(t, "state", state(t, s, "t1", changed.JobKey).State, store.StateHeld)
 	// Seen again, still held; the old result stands.
 	eq(t, "again", enqueue(t, s, "t1", store.OnChangeHold, changed)[0].Outcome, store.EnqueueHeld)
-	if _, err := s.GetResult(context.Background(), "t1", changed.JobKey); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.GetResult(context.Background(), &store.GetResultParams{Tenant: "t1", JobKey: changed.JobKey}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("held job has a result: %v", err)
 	}
 	// The original text at the path is still known as committed.
@@ -440,12 +441,12 @@ func testTenants(t *testing.T, s store.Store) {
 	if _, err := commit(s, ls[0], t0); err != nil {
 		t.Fatal(err)
 	}
-	r1, err1 := s.GetResult(context.Background(), "t1", a.JobKey)
-	r2, err2 := s.GetResult(context.Background(), "t2", b.JobKey)
+	r1, err1 := s.GetResult(context.Background(), &store.GetResultParams{Tenant: "t1", JobKey: a.JobKey})
+	r2, err2 := s.GetResult(context.Background(), &store.GetResultParams{Tenant: "t2", JobKey: b.JobKey})
 	if err1 != nil || err2 != nil || r1.ID == r2.ID {
 		t.Fatalf("results: %v %v %v %v", r1, err1, r2, err2)
 	}
-	if _, err := s.GetResult(context.Background(), "t2", a.JobKey); !errors.Is(err, store.ErrNotFound) {
+	if _, err := s.GetResult(context.Background(), &store.GetResultParams{Tenant: "t2", JobKey: a.JobKey}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("t2 sees t1's result: %v", err)
 	}
 }
@@ -461,7 +462,7 @@ func testFinishAttempt(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	eq(t, "state", state(t, s, "t1", d.JobKey).State, store.StateRetryWait)
-	p, err := s.Pending(context.Background(), "t1")
+	p, err := s.Pending(context.Background(), &store.PendingParams{Tenant: "t1"})
 	noErr(t, "pending", err)
 	eq(t, "retry wait", p.RetryWait, 1)
 	if !p.NextWake.Equal(next) {
@@ -479,7 +480,7 @@ func testFinishAttempt(t *testing.T, s store.Store) {
 	eq(t, "state", st.State, store.StateRejected)
 	eq(t, "category", st.Category, "unknown_field")
 	eq(t, "enqueue again", enqueue(t, s, "t1", store.OnChangeHold, d)[0].Outcome, store.EnqueueNeedsReview)
-	atts, err := s.ListAttempts(context.Background(), l.JobID)
+	atts, err := s.ListAttempts(context.Background(), &store.ListAttemptsParams{JobID: l.JobID})
 	noErr(t, "list attempts", err)
 	eq(t, "attempts", len(atts), 2)
 	eq(t, "first http status", atts[0].HTTPStatus, 503)
@@ -494,24 +495,24 @@ func testNextAttempt(t *testing.T, s store.Store) {
 	d := Doc("t1", "a.txt", "alpha")
 	enqueue(t, s, "t1", store.OnChangeHold, d)
 	l := claim(t, s, "t1", "w", 1, t0)[0]
-	id, no, err := s.NextAttempt(context.Background(), &store.NextAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+	next, err := s.NextAttempt(context.Background(), &store.NextAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
 		RunID: "r", Owner: "w", Attempt: store.AttemptInfo{Outcome: store.OutcomeRejected, Category: "unknown_field"}, Now: t0})
 	if err != nil {
 		t.Fatal(err)
 	}
-	eq(t, "attempt no", no, 2)
-	l.AttemptID = id
+	eq(t, "attempt no", next.AttemptNo, 2)
+	l.AttemptID = next.AttemptID
 	if _, err := commit(s, l, t0); err != nil {
 		t.Fatal(err)
 	}
-	atts, err := s.ListAttempts(context.Background(), l.JobID)
+	atts, err := s.ListAttempts(context.Background(), &store.ListAttemptsParams{JobID: l.JobID})
 	noErr(t, "list attempts", err)
 	eq(t, "attempts", len(atts), 2)
 	eq(t, "first", atts[0].Outcome+"/"+atts[0].Category, "rejected/unknown_field")
 	eq(t, "second", atts[1].Outcome, store.OutcomeSucceeded)
-	res, err := s.GetResult(context.Background(), "t1", d.JobKey)
+	res, err := s.GetResult(context.Background(), &store.GetResultParams{Tenant: "t1", JobKey: d.JobKey})
 	noErr(t, "get result", err)
-	eq(t, "result attempt", res.AttemptID, id)
+	eq(t, "result attempt", res.AttemptID, next.AttemptID)
 }
 
 func testConcurrentClaimers(t *testing.T, s store.Store) {
@@ -589,10 +590,10 @@ func testShadow(t *testing.T, s store.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev, err := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	ev, err := s.ListOutbox(context.Background(), &store.ListOutboxParams{Tenant: "t1", JobKey: d.JobKey})
 	noErr(t, "list outbox", err)
 	eq(t, "outbox rows", len(ev), 0)
-	res, err := s.GetResult(context.Background(), "t1", d.JobKey)
+	res, err := s.GetResult(context.Background(), &store.GetResultParams{Tenant: "t1", JobKey: d.JobKey})
 	noErr(t, "get result", err)
 	eq(t, "shadow", res.Shadow, true)
 }
@@ -697,7 +698,7 @@ func testAcceptHeld(t *testing.T, s store.Store) {
 	eq(t, "current results", len(cur), 1)
 	eq(t, "current key", cur[0].JobKey, changed.JobKey)
 	eq(t, "source path", cur[0].SourcePath, "a.txt")
-	oldRes, err := s.GetResult(ctx, "t1", old.JobKey)
+	oldRes, err := s.GetResult(ctx, &store.GetResultParams{Tenant: "t1", JobKey: old.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -770,13 +771,13 @@ func testOutboxClaim(t *testing.T, s store.Store) {
 	if err := s.FinishOutbox(ctx, &store.FinishOutboxParams{ID: first[0].ID, Token: first[0].Token, State: store.OutboxFailed, Now: later}); !errors.Is(err, store.ErrStaleLease) {
 		t.Fatalf("stale finish: %v", err)
 	}
-	evs, err := s.ListOutboxEvents(ctx, &store.ListOutboxParams{Tenant: "t1"})
+	evs, err := s.ListOutbox(ctx, &store.ListOutboxParams{Tenant: "t1"})
 	noErr(t, "list outbox events", err)
 	for _, e := range evs {
 		eq(t, "state of "+e.EventKey, e.State, store.OutboxDelivered)
 		eq(t, "attempts of "+e.EventKey, e.Attempts, 2)
 	}
-	pending, err := s.ListOutboxEvents(ctx, &store.ListOutboxParams{Tenant: "t1", Pending: true})
+	pending, err := s.ListOutbox(ctx, &store.ListOutboxParams{Tenant: "t1", Pending: true})
 	noErr(t, "list pending outbox events", err)
 	eq(t, "pending", len(pending), 0)
 	none, err := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "t1", Owner: "D3", Limit: 10, LeaseFor: time.Minute, Now: later.Add(time.Hour)})
@@ -787,7 +788,7 @@ func testOutboxClaim(t *testing.T, s store.Store) {
 // outboxByKey returns the tenant's outbox events by event key.
 func outboxByKey(t *testing.T, s store.Store, tenant string) map[string]*store.OutboxEvent {
 	t.Helper()
-	evs, err := s.ListOutboxEvents(context.Background(), &store.ListOutboxParams{Tenant: tenant})
+	evs, err := s.ListOutbox(context.Background(), &store.ListOutboxParams{Tenant: tenant})
 	if err != nil {
 		t.Fatalf("list outbox: %v", err)
 	}
@@ -909,7 +910,7 @@ func testPrune(t *testing.T, s store.Store) {
 	noErr(t, "get job", err)
 	eq(t, "text after prune", j.SourceText, "")
 	eq(t, "still committed", enqueue(t, s, "t1", store.OnChangeHold, d)[0].Outcome, store.EnqueueAlreadyCommitted)
-	if _, err := s.GetResult(ctx, "t1", d.JobKey); err != nil {
+	if _, err := s.GetResult(ctx, &store.GetResultParams{Tenant: "t1", JobKey: d.JobKey}); err != nil {
 		t.Fatalf("result after prune: %v", err)
 	}
 }
@@ -1172,7 +1173,7 @@ func testOutboxKeys(t *testing.T, s store.Store) {
 	if _, err := commit(s, l, t0, evs...); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.ListOutbox(context.Background(), "t1", d.JobKey)
+	got, err := s.ListOutbox(context.Background(), &store.ListOutboxParams{Tenant: "t1", JobKey: d.JobKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1311,14 +1312,14 @@ func testGetResults(t *testing.T, s store.Store) {
 	if j.ResultID == 0 {
 		t.Fatal("committed job has no result id")
 	}
-	got, err := s.GetResults(ctx, []int64{j.ResultID, 999999})
+	got, err := s.GetResults(ctx, &store.GetResultsParams{IDs: []int64{j.ResultID, 999999}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	eq(t, "results", len(got), 1)
 	eq(t, "job key", got[j.ResultID].JobKey, d1.JobKey)
 	eq(t, "body", string(got[j.ResultID].JSON), `{"schema_version":"invoice-summary-v1"}`)
-	none, err := s.GetResults(ctx, nil)
+	none, err := s.GetResults(ctx, &store.GetResultsParams{IDs: nil})
 	if err != nil || len(none) != 0 {
 		t.Fatalf("no ids: %v, %v", none, err)
 	}

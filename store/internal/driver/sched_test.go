@@ -1,9 +1,9 @@
-package store_test
+package driver_test
 
 import (
 	"testing"
 
-	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 func TestNextTenant(t *testing.T) {
@@ -61,7 +61,7 @@ func TestNextTenant(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, ok := store.NextTenant(tt.tenants, tt.inflight, tt.served, tt.exhausted, tt.maxPer)
+			got, ok := driver.NextTenant(tt.tenants, tt.inflight, tt.served, tt.exhausted, tt.maxPer)
 			if got != tt.want || ok != tt.wantOK {
 				t.Errorf("NextTenant() = %q, %v; want %q, %v", got, ok, tt.want, tt.wantOK)
 			}

@@ -1,29 +1,31 @@
-package store
+package driver
 
 import (
+	"github.com/invx/invx/store"
+
 	"encoding/json"
 	"sort"
 	"time"
 )
 
-// StatsBuilder sums the rows of a driver's Stats queries into TenantStats.
+// StatsBuilder sums the rows of a driver's Stats queries into store.TenantStats.
 // Drivers run their own SQL and hand each row to the matching Add or Set
 // method, so every driver derives the same figures from the same rows. The
 // zero value is ready to use; rows may come in any order; Build comes last.
 type StatsBuilder struct {
-	by      map[string]*TenantStats
-	tokens  map[string]map[[2]string]*TokenUsage // tenant -> (provider, model)
-	latency map[string][]int64                   // tenant -> enqueue-to-commit, ms
+	by      map[string]*store.TenantStats
+	tokens  map[string]map[[2]string]*store.TokenUsage // tenant -> (provider, model)
+	latency map[string][]int64                         // tenant -> enqueue-to-commit, ms
 }
 
 // get returns the tenant's figures, creating them on first use.
-func (b *StatsBuilder) get(tenant string) *TenantStats {
+func (b *StatsBuilder) get(tenant string) *store.TenantStats {
 	if b.by == nil {
-		b.by = map[string]*TenantStats{}
+		b.by = map[string]*store.TenantStats{}
 	}
 	ts, ok := b.by[tenant]
 	if !ok {
-		ts = &TenantStats{Tenant: tenant, JobsByState: map[string]int{}, RejectedBy: map[string]int{},
+		ts = &store.TenantStats{Tenant: tenant, JobsByState: map[string]int{}, RejectedBy: map[string]int{},
 			RejectedByProvider: map[string]int{}, AttemptsByOutcome: map[string]int{}}
 		b.by[tenant] = ts
 	}
@@ -37,7 +39,7 @@ func (b *StatsBuilder) AddJobs(tenant, state, category string, n, recoveries int
 	ts := b.get(tenant)
 	ts.JobsByState[state] += n
 	ts.LeaseRecoveries += recoveries
-	if state == StateRejected {
+	if state == store.StateRejected {
 		ts.RejectedBy[firstNonEmpty(category, "unknown")] += n
 	}
 }
@@ -51,21 +53,21 @@ func (b *StatsBuilder) AddAttempts(tenant, outcome, provider, model, schemaVersi
 	ts.Attempts += n
 	ts.AttemptsByOutcome[firstNonEmpty(outcome, "in_flight")] += n
 	switch outcome {
-	case OutcomeStaleLease:
+	case store.OutcomeStaleLease:
 		ts.StaleLeases += n
-	case OutcomeRejected:
+	case store.OutcomeRejected:
 		ts.RejectedByProvider[schemaVersion+"/"+firstNonEmpty(provider, "unknown")] += n
 	}
 	if b.tokens == nil {
-		b.tokens = map[string]map[[2]string]*TokenUsage{}
+		b.tokens = map[string]map[[2]string]*store.TokenUsage{}
 	}
 	if b.tokens[tenant] == nil {
-		b.tokens[tenant] = map[[2]string]*TokenUsage{}
+		b.tokens[tenant] = map[[2]string]*store.TokenUsage{}
 	}
 	k := [2]string{provider, model}
 	u := b.tokens[tenant][k]
 	if u == nil {
-		u = &TokenUsage{Provider: provider, Model: model}
+		u = &store.TokenUsage{Provider: provider, Model: model}
 		b.tokens[tenant][k] = u
 	}
 	u.Attempts += n
@@ -116,7 +118,7 @@ func (b *StatsBuilder) SetOldestQueued(tenant string, at time.Time) {
 // oldest one's creation time) or failed. oldest is ignored for failed.
 func (b *StatsBuilder) SetOutbox(tenant, state string, n int, oldest time.Time) {
 	ts := b.get(tenant)
-	if state == OutboxPending {
+	if state == store.OutboxPending {
 		ts.OutboxPending, ts.OldestPending = n, oldest
 	} else {
 		ts.OutboxFailed = n
@@ -127,10 +129,10 @@ func (b *StatsBuilder) SetOutbox(tenant, state string, n int, oldest time.Time) 
 // usage sorted by provider then model, and the 50th and 95th percentile of
 // commit latency. A tenant without attempts has nil Tokens; one without
 // commits has zero latencies.
-func (b *StatsBuilder) Build() []*TenantStats {
+func (b *StatsBuilder) Build() []*store.TenantStats {
 	for t, m := range b.tokens {
 		ts := b.get(t)
-		ts.Tokens = make([]TokenUsage, 0, len(m))
+		ts.Tokens = make([]store.TokenUsage, 0, len(m))
 		for _, u := range m {
 			ts.Tokens = append(ts.Tokens, *u)
 		}
@@ -145,7 +147,7 @@ func (b *StatsBuilder) Build() []*TenantStats {
 		ts.CommitLatencyP50 = time.Duration(percentile(ds, 0.50)) * time.Millisecond
 		ts.CommitLatencyP95 = time.Duration(percentile(ds, 0.95)) * time.Millisecond
 	}
-	out := make([]*TenantStats, 0, len(b.by))
+	out := make([]*store.TenantStats, 0, len(b.by))
 	for _, ts := range b.by {
 		out = append(out, ts)
 	}

@@ -1,4 +1,6 @@
-package store
+package driver
+
+import "github.com/invx/invx/store"
 
 // DefaultFindLimit caps FindJobs when FindJobsParams.Limit is 0: enough
 // for a person to choose from, small enough for a shell's TAB.
@@ -35,9 +37,9 @@ func IsHexPrefix(s string) bool {
 
 // MergeFound joins the lists of FindJobs's arms: each job once, in the
 // order found, at most limit.
-func MergeFound(limit int, lists ...[]*Job) []*Job {
+func MergeFound(limit int, lists ...[]*store.Job) []*store.Job {
 	seen := map[int64]bool{}
-	out := []*Job{}
+	out := []*store.Job{}
 	for _, l := range lists {
 		for _, j := range l {
 			if len(out) == limit {

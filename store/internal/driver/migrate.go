@@ -1,4 +1,4 @@
-package store
+package driver
 
 import (
 	"fmt"
@@ -53,8 +53,8 @@ func LoadMigrations(fsys fs.FS) ([]Migration, error) {
 	return ms, nil
 }
 
-// Pending returns the migrations newer than current.
-func Pending(ms []Migration, current int) []Migration {
+// PendingMigrations returns the migrations newer than current.
+func PendingMigrations(ms []Migration, current int) []Migration {
 	var out []Migration
 	for _, m := range ms {
 		if m.Version > current {

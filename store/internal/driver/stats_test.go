@@ -1,4 +1,4 @@
-package store_test
+package driver_test
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
 )
 
 // tenant is the empty figures of one tenant, as StatsBuilder starts them.
@@ -26,17 +27,17 @@ func TestStatsBuilder(t *testing.T) {
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	tests := []struct {
 		name string
-		feed func(b *store.StatsBuilder)
+		feed func(b *driver.StatsBuilder)
 		want []*store.TenantStats
 	}{
 		{
 			name: "nothing",
-			feed: func(*store.StatsBuilder) {},
+			feed: func(*driver.StatsBuilder) {},
 			want: []*store.TenantStats{},
 		},
 		{
 			name: "jobs by state, rejected by category, recoveries",
-			feed: func(b *store.StatsBuilder) {
+			feed: func(b *driver.StatsBuilder) {
 				b.AddJobs("acme", store.StateSucceeded, "", 3, 1)
 				b.AddJobs("acme", store.StateRejected, "schema", 2, 0)
 				b.AddJobs("acme", store.StateRejected, "", 1, 2)
@@ -51,7 +52,7 @@ func TestStatsBuilder(t *testing.T) {
 		},
 		{
 			name: "attempts by outcome, stale leases, rejections by provider, tokens sorted",
-			feed: func(b *store.StatsBuilder) {
+			feed: func(b *driver.StatsBuilder) {
 				b.AddAttempts("acme", store.OutcomeSucceeded, "openai", "gpt", "v1", 4, 100, 10)
 				b.AddAttempts("acme", store.OutcomeRejected, "openai", "gpt", "v1", 1, 20, 2)
 				b.AddAttempts("acme", store.OutcomeRejected, "", "", "v2", 2, 0, 0)
@@ -75,7 +76,7 @@ func TestStatsBuilder(t *testing.T) {
 		},
 		{
 			name: "commit latency percentiles from unsorted rows",
-			feed: func(b *store.StatsBuilder) {
+			feed: func(b *driver.StatsBuilder) {
 				for _, ms := range []int64{900, 100, 500, 300, 700, 200, 800, 400, 1000, 600, 0} {
 					b.AddCommit("acme", ms)
 				}
@@ -96,7 +97,7 @@ func TestStatsBuilder(t *testing.T) {
 		},
 		{
 			name: "run summaries and sums",
-			feed: func(b *store.StatsBuilder) {
+			feed: func(b *driver.StatsBuilder) {
 				if err := b.AddRunSummary("acme", []byte(`{"files_seen": 10, "duplicates_suppressed": 2, "other": true}`)); err != nil {
 					t.Errorf("AddRunSummary: %v", err)
 				}
@@ -111,7 +112,7 @@ func TestStatsBuilder(t *testing.T) {
 		},
 		{
 			name: "run summary that does not decode adds nothing, not even the tenant",
-			feed: func(b *store.StatsBuilder) {
+			feed: func(b *driver.StatsBuilder) {
 				for _, body := range []string{`not json`, `{"files_seen": 1.5}`, `{"files_seen": "3"}`} {
 					if err := b.AddRunSummary("broken", []byte(body)); err == nil {
 						t.Errorf("AddRunSummary(%s): no error", body)
@@ -122,7 +123,7 @@ func TestStatsBuilder(t *testing.T) {
 		},
 		{
 			name: "oldest queued and outbox",
-			feed: func(b *store.StatsBuilder) {
+			feed: func(b *driver.StatsBuilder) {
 				b.SetOldestQueued("acme", at)
 				b.SetOutbox("acme", store.OutboxPending, 3, at.Add(time.Hour))
 				b.SetOutbox("acme", store.OutboxFailed, 2, at.Add(2*time.Hour))
@@ -138,7 +139,7 @@ func TestStatsBuilder(t *testing.T) {
 		},
 		{
 			name: "tenants sorted, only those with attempts have tokens",
-			feed: func(b *store.StatsBuilder) {
+			feed: func(b *driver.StatsBuilder) {
 				b.AddJobs("zeta", store.StateQueued, "", 1, 0)
 				b.AddAttempts("beta", store.OutcomeSucceeded, "openai", "gpt", "v1", 1, 1, 1)
 				b.AddCommit("alpha", 10)
@@ -160,7 +161,7 @@ func TestStatsBuilder(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			var b store.StatsBuilder
+			var b driver.StatsBuilder
 			tt.feed(&b)
 			got := b.Build()
 			if diff := cmp.Diff(tt.want, got); diff != "" {

@@ -1,4 +1,4 @@
-package store
+package driver
 
 // NextTenant chooses the tenant a claim serves next: among tenants, those
 // not exhausted (no claimable work left) and, when maxPer > 0, holding fewer
