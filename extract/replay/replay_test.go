@@ -151,8 +151,8 @@ func TestRecordAndReplay(t *testing.T) {
 		for _, n := range []string{"1.json", "2.json"} {
 			wantMode(t, filepath.Join(dir, k, n), 0o600)
 		}
-		if entries, _ := os.ReadDir(filepath.Join(dir, k)); len(entries) != 2 {
-			t.Errorf("%s holds %d entries, want 2 (no temporary files left)", k, len(entries))
+		if entries, err := os.ReadDir(filepath.Join(dir, k)); err != nil || len(entries) != 2 {
+			t.Errorf("%s holds %d entries (%v), want 2 (no temporary files left)", k, len(entries), err)
 		}
 	}
 	b, err := os.ReadFile(filepath.Join(dir, keys[1], "1.json"))
