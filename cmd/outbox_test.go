@@ -381,6 +381,17 @@ func TestOutboxDeliverCommand(t *testing.T) {
 		if ev.Kind == "invoice.committed" {
 			want = append(want, ev.EventKey+" invoice.committed an arg")
 		}
+		// The program's verdict is what the store records.
+		wantState := "delivered"
+		if ev.Kind == "verify_purchase_order" {
+			wantState = "failed"
+		}
+		if ev.State != wantState || ev.Attempts != 1 {
+			t.Errorf("event %s (%s): %s after %d attempts, want %s after 1", ev.EventKey, ev.Kind, ev.State, ev.Attempts, wantState)
+		}
+	}
+	if len(want) != 2 {
+		t.Errorf("%d invoice.committed events, want 2", len(want))
 	}
 	if diff := cmp.Diff(want, strings.Split(strings.TrimSpace(string(b)), "\n")); diff != "" {
 		t.Errorf("the command saw (-want +got):\n%s", diff)

@@ -197,6 +197,9 @@ func TestExitCodesAndErrors(t *testing.T) {
 			}
 			paths = append(paths, p)
 		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
 		rows.Close()
 		if strings.Join(paths, ",") != "good-1.txt,good-2.txt" {
 			t.Errorf("jobs for %v, want only the good files", paths)

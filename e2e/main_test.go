@@ -253,6 +253,10 @@ func integrityOK(t *testing.T, db *sql.DB) {
 	if rows.Next() {
 		t.Errorf("PRAGMA foreign_key_check reports violations")
 	}
+	// An error ends Next like an empty result would: tell them apart.
+	if err := rows.Err(); err != nil {
+		t.Fatalf("foreign_key_check: %v", err)
+	}
 }
 
 // resultDoc is the part of a stored result the tests look at.
@@ -325,7 +329,14 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 		}
 		results[key] = res{id, d}
 	}
+	// A read that fails half-way ends the loop like the last row would.
+	if err := rows.Err(); err != nil {
+		t.Fatalf("read results: %v", err)
+	}
 	rows.Close()
+	if len(results) != want {
+		t.Fatalf("read %d results, want %d", len(results), want)
+	}
 
 	type ev struct {
 		eventKey, actionID, kind string
@@ -345,6 +356,9 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 		}
 		events[key] = append(events[key], e)
 		total++
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatalf("read outbox: %v", err)
 	}
 	rows.Close()
 

@@ -171,6 +171,9 @@ func TestOutboxDeliverSurvivesSIGKILL(t *testing.T) {
 		}
 		want = append(want, k)
 	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
 	rows.Close()
 	got := led.keys()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -4,13 +4,17 @@ package outbox_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/invx/invx/outbox"
+	"github.com/invx/invx/store"
 )
 
 // script writes a shell script and returns its path. Tests run it as
@@ -98,3 +102,50 @@ func TestCommandSinkMissingProgram(t *testing.T) {
 		t.Errorf("Send = %+v, want a retry naming the start failure", got)
 	}
 }
+
+// TestDeliverCommand delivers through a real program: each event's payload
+// reaches it on stdin with its key, kind, tenant and job in the environment;
+// exit 75 retries the event, exit 2 parks it with stderr, exit 0 marks it
+// delivered.
+func TestDeliverCommand(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	received := filepath.Join(dir, "received")
+	// The call number decides the answer: retry, park, then deliver.
+	p := script(t, `T=`+shellQuote(dir)+`
+n=$(cat "$T/count" 2>/dev/null || echo 0); n=$((n+1)); echo "$n" > "$T/count"
+{ printf '%s|%s|%s|%s|%s|' "$n" "$INVX_EVENT_KEY" "$INVX_EVENT_KIND" "$INVX_TENANT" "$INVX_JOB_KEY"; cat; echo; } >> "$T/received"
+case "$n" in
+1) echo 'ledger locked' >&2; exit 75 ;;
+2) echo 'bad payload' >&2; exit 2 ;;
+esac
+`)
+	st, d, _ := setup(t, 1, &outbox.Command{Argv: []string{"/bin/sh", p}})
+	sum := deliver(t, d)
+	if sum.Delivered != 1 || sum.Retried != 1 || sum.Failed != 1 {
+		t.Errorf("summary %+v, want 1 delivered, 1 retried, 1 failed", sum)
+	}
+	evs := events(t, st, "acme")
+	if len(evs) != 2 {
+		t.Fatalf("%d events, want 2", len(evs))
+	}
+	if e := evs[0]; e.State != store.OutboxDelivered || e.Attempts != 2 || e.DeliveredAt.IsZero() {
+		t.Errorf("event %s: %s after %d attempts (delivered at %v), want delivered after 2", e.EventKey, e.State, e.Attempts, e.DeliveredAt)
+	}
+	if e := evs[1]; e.State != store.OutboxFailed || e.Attempts != 1 || e.LastError != "sh: exit 2: bad payload" {
+		t.Errorf("event %s: %s after %d attempts, error %q; want failed after 1 with the program's stderr", e.EventKey, e.State, e.Attempts, e.LastError)
+	}
+	line := func(n int, e *store.OutboxEvent) string {
+		return fmt.Sprintf("%d|%s|%s|%s|%s|%s\n", n, e.EventKey, e.Kind, e.Tenant, e.JobKey, e.Payload)
+	}
+	want := line(1, evs[0]) + line(2, evs[1]) + line(3, evs[0])
+	b, err := os.ReadFile(received)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, string(b)); diff != "" {
+		t.Errorf("what the program received (-want +got):\n%s", diff)
+	}
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -434,31 +433,6 @@ func TestDeliverConcurrent(t *testing.T) {
 	}
 	if peak.Load() < 2 || peak.Load() > 4 {
 		t.Errorf("peak concurrency %d, want 2..4", peak.Load())
-	}
-}
-
-// The command sink through the deliverer: 0 delivers, 75 retries, 2 parks.
-func TestDeliverCommand(t *testing.T) {
-	t.Parallel()
-	var n atomic.Int64
-	sink := outbox.SinkFunc(func(ctx context.Context, ev *store.OutboxEvent) outbox.Result {
-		switch n.Add(1) {
-		case 1:
-			return outbox.Result{Outcome: outbox.Retry, Status: 75, Err: "exit 75"}
-		case 2:
-			return outbox.Result{Outcome: outbox.Failed, Status: 2, Err: "exit 2: bad"}
-		}
-		return outbox.Result{Outcome: outbox.Delivered}
-	})
-	st, d, _ := setup(t, 1, sink)
-	sum := deliver(t, d)
-	if sum.Delivered != 1 || sum.Retried != 1 || sum.Failed != 1 {
-		t.Errorf("summary %+v", sum)
-	}
-	evs := events(t, st, "acme")
-	if evs[0].State != store.OutboxDelivered || evs[0].Attempts != 2 ||
-		evs[1].State != store.OutboxFailed || !strings.Contains(evs[1].LastError, "exit 2") {
-		t.Errorf("events: %s/%d, %s/%q", evs[0].State, evs[0].Attempts, evs[1].State, evs[1].LastError)
 	}
 }
 

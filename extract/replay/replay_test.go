@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,8 +152,8 @@ func TestRecordAndReplay(t *testing.T) {
 		for _, n := range []string{"1.json", "2.json"} {
 			wantMode(t, filepath.Join(dir, k, n), 0o600)
 		}
-		if entries, _ := os.ReadDir(filepath.Join(dir, k)); len(entries) != 2 {
-			t.Errorf("%s holds %d entries, want 2 (no temporary files left)", k, len(entries))
+		if entries, err := os.ReadDir(filepath.Join(dir, k)); err != nil || len(entries) != 2 {
+			t.Errorf("%s holds %d entries (%v), want 2 (no temporary files left)", k, len(entries), err)
 		}
 	}
 	b, err := os.ReadFile(filepath.Join(dir, keys[1], "1.json"))
@@ -276,10 +278,7 @@ func TestReplayValidation(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			path := filepath.Join(dir, key, "1.json")
-			os.MkdirAll(filepath.Dir(path), 0o755)
-			if err := os.WriteFile(path, []byte(tt.body), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			writeFile(t, path, tt.body)
 			p, err := replay.New(dir)
 			if err != nil {
 				t.Fatal(err)
@@ -294,9 +293,11 @@ func TestReplayValidation(t *testing.T) {
 	}
 	// The good file replays.
 	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, key), 0o755)
-	os.WriteFile(filepath.Join(dir, key, "1.json"), []byte(good), 0o644)
-	p, _ := replay.New(dir)
+	writeFile(t, filepath.Join(dir, key, "1.json"), good)
+	p, err := replay.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
 	resp, err := p.Extract(context.Background(), &extract.Request{JobKey: key, Attempt: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -306,14 +307,74 @@ func TestReplayValidation(t *testing.T) {
 		t.Errorf("response (-want +got):\n%s", diff)
 	}
 	// A gap names what was recorded.
-	os.WriteFile(filepath.Join(dir, key, "3.json"), []byte(strings.Replace(good, `"attempt":1`, `"attempt":3`, 1)), 0o644)
+	writeFile(t, filepath.Join(dir, key, "3.json"), strings.Replace(good, `"attempt":1`, `"attempt":3`, 1))
 	_, err = p.Extract(context.Background(), &extract.Request{JobKey: key, Attempt: 2})
 	if err == nil || !strings.Contains(err.Error(), "no recording for attempt 2 of job 0123abcd (recorded attempts: 1, 3)") {
 		t.Errorf("gap: err = %v", err)
 	}
-	// A key that could climb out of the folder is refused.
-	if _, err := p.Extract(context.Background(), &extract.Request{JobKey: "../x", Attempt: 1}); err == nil {
-		t.Error("../x replayed")
+}
+
+// TestJobKeyCannotEscape refuses a job key that would climb out of the
+// recording folder, on replay and on record. A valid recording waits at the
+// escaped path, so a missing check shows as a replayed answer or a file
+// written outside the folder, not as a "no recording" that looks the same
+// as a refusal.
+func TestJobKeyCannotEscape(t *testing.T) {
+	t.Parallel()
+	for _, key := range []string{"../x", "..", "a/../../x", "./../x"} {
+		t.Run(key, func(t *testing.T) {
+			t.Parallel()
+			parent := t.TempDir()
+			dir := filepath.Join(parent, "rec")
+			outside := filepath.Join(dir, key, "1.json")
+			body, err := json.Marshal(map[string]any{"job_key": key, "attempt": 1, "provider": "fake", "model": "m",
+				"input_tokens": 1, "output_tokens": 2, "request_id": "", "http_status": 200, "output": "{}", "error": nil})
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, outside, string(body))
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			p, err := replay.New(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantMsg := fmt.Sprintf("job key %q cannot name a recording folder", key)
+			resp, err := p.Extract(context.Background(), &extract.Request{JobKey: key, Attempt: 1})
+			var pe *extract.ProviderError
+			if !errors.As(err, &pe) || pe.Class != extract.ClassPermanent || pe.Category != "no_recording" || pe.Msg != wantMsg {
+				t.Errorf("replay: resp %v, err %v; want a permanent no_recording %q", resp, err, wantMsg)
+			}
+
+			// A fresh parent: the recorder must not find the file above.
+			recDir := filepath.Join(t.TempDir(), "rec")
+			inner := &fakeProvider{ExtractFunc: func(*extract.Request) (*extract.Response, error) {
+				return &extract.Response{Output: []byte(extracttest.ValidAnswer), Model: "m"}, nil
+			}}
+			rec, err := replay.NewRecorder(inner, recDir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = rec.Extract(context.Background(), &extract.Request{JobKey: key, Attempt: 1})
+			if !errors.As(err, &pe) || pe.Class != extract.ClassAuth || !strings.Contains(pe.Msg, wantMsg) {
+				t.Errorf("record: err %v, want an auth-class refusal containing %q", err, wantMsg)
+			}
+			if _, err := os.Stat(filepath.Join(recDir, key, "1.json")); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("record wrote outside its folder: stat %v", err)
+			}
+		})
+	}
+}
+
+// writeFile writes body to path, creating its folder.
+func writeFile(t *testing.T, path, body string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -388,7 +449,7 @@ func TestNew(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
-	os.WriteFile(file, nil, 0o644)
+	writeFile(t, file, "")
 	for _, d := range []string{filepath.Join(dir, "missing"), file} {
 		if _, err := replay.New(d); err == nil || !strings.Contains(err.Error(), d) {
 			t.Errorf("New(%s) = %v, want an error naming it", d, err)

@@ -15,7 +15,10 @@ func corpus(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	for _, pattern := range []string{"testdata/dev/*.txt", fixtureDir + "/*.txt", fixtureDir + "/*/*.txt"} {
-		files, _ := filepath.Glob(pattern)
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatalf("glob %s: %v", pattern, err)
+		}
 		for _, f := range files {
 			b, err := os.ReadFile(f)
 			if err != nil {
@@ -23,6 +26,11 @@ func corpus(t *testing.T) map[string]string {
 			}
 			out[f] = normalizeText(b)
 		}
+	}
+	// An empty corpus would pass every property below: a moved folder
+	// must fail, not skip.
+	if len(out) < 120 {
+		t.Fatalf("%d development and fixture invoices, want at least 120", len(out))
 	}
 	return out
 }
