@@ -43,7 +43,7 @@ func TestCommandSink(t *testing.T) {
 		{"exit 75", "echo 'ledger locked' >&2\nexit 75\n", outbox.Retry, 75, "exit 75: ledger locked"},
 		{"exit 2", "echo 'bad payload' >&2\nexit 2\n", outbox.Failed, 2, "exit 2: bad payload"},
 		{"exit 1 no stderr", "exit 1\n", outbox.Failed, 1, "exit 1"},
-		{"stderr capped", "echo " + long + " >&2\nexit 3\n", outbox.Failed, 3, "exit 3: " + long[:outbox.ErrTextMax] + "…"},
+		{"stderr capped", "echo " + long + " >&2\nexit 3\n", outbox.Failed, 3, "exit 3: " + long[:outbox.ErrTextMax-len("…")] + "…"},
 		{"killed by a signal", "kill -9 $$\n", outbox.Retry, 0, "signal: killed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/invx/invx/internal/sanitize"
 
 	"github.com/invx/invx/internal/backoff"
 	"github.com/invx/invx/store"
@@ -120,24 +120,7 @@ func transportMessage(err error) string {
 // oneLine makes text safe for one line of output and a database column:
 // valid UTF-8, control characters as spaces, blanks collapsed, at most max
 // bytes (cut at a rune boundary, marked with an ellipsis).
-func oneLine(b []byte, maxBytes int) string {
-	s := strings.ToValidUTF8(string(b), "\uFFFD")
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return ' '
-		}
-		return r
-	}, s)
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= maxBytes {
-		return s
-	}
-	cut := maxBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
+func oneLine(b []byte, maxBytes int) string { return sanitize.Line(string(b), maxBytes) }
 
 // String describes the sink without its headers' values.
 func (w *Webhook) String() string {

@@ -18,11 +18,10 @@ import (
 	"net/url"
 	"os"
 	"slices"
-	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/invx/invx/internal/sanitize"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/push"
@@ -348,19 +347,7 @@ func Push(ctx context.Context, gatewayURL, tenant string, g prometheus.Gatherer)
 
 // oneLine collapses whitespace and control characters and cuts s to about
 // n bytes.
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.FieldsFunc(strings.ToValidUTF8(s, "?"), func(r rune) bool {
-		return unicode.IsSpace(r) || unicode.IsControl(r)
-	}), " ")
-	if len(s) > n {
-		cut := n
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
-	}
-	return s
-}
+func oneLine(s string, n int) string { return sanitize.Line(s, n) }
 
 // forTenant gathers g's series of one tenant with the tenant label removed,
 // and the series without a tenant label, as a Pushgateway group keyed by

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/invx/invx/internal/sanitize"
+
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 
 	"github.com/invx/invx/extract"
@@ -97,13 +99,5 @@ func category(s string) string {
 var keyLike = regexp.MustCompile(`sk-[A-Za-z0-9_*.-]{4,}`)
 
 func oneLine(s string, n int) string {
-	s = strings.ToValidUTF8(s, "?")
-	s = keyLike.ReplaceAllString(s, "sk-***")
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, s)
-	return extract.Truncate(strings.TrimSpace(s), n)
+	return sanitize.Line(keyLike.ReplaceAllString(s, "sk-***"), n)
 }

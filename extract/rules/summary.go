@@ -2,7 +2,8 @@ package rules
 
 import (
 	"strings"
-	"unicode/utf8"
+
+	"github.com/invx/invx/extract"
 )
 
 const (
@@ -15,11 +16,7 @@ func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strings.TrimSpace(s[:cut]) + "…"
+	return strings.TrimSpace(extract.Truncate(s, n-len("…"))) + "…"
 }
 
 // formatMoney renders minor units with the currency's exponent:

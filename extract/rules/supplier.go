@@ -178,13 +178,8 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 	return name, start, true
 }
 
-// legalNames lists the company names with a legal form in raw[s:e].
-func legalNames(raw string, s, e int) []string {
-	return legalNamesIn(raw, s, e, reLegalForm.FindAllStringIndex(raw, -1))
-}
-
-// legalNamesIn is legalNames with the legal-form matches of the whole line
-// already found.
+// legalNamesIn lists the company names with a legal form in raw[s:e],
+// given the legal-form matches of the whole line.
 func legalNamesIn(raw string, s, e int, matches [][]int) []string {
 	var out []string
 	seg := raw[:e]

@@ -25,13 +25,13 @@ func TestLegalNames(t *testing.T) {
 		{"AG", ""},
 	}
 	for _, tc := range tests {
-		got := legalNames(tc.line, 0, len(tc.line))
+		got := legalNamesIn(tc.line, 0, len(tc.line), reLegalForm.FindAllStringIndex(tc.line, -1))
 		g := ""
 		if len(got) > 0 {
 			g = got[0]
 		}
 		if g != tc.want {
-			t.Errorf("legalNames(%q) = %q, want %q", tc.line, g, tc.want)
+			t.Errorf("legalNamesIn(%q) = %q, want %q", tc.line, g, tc.want)
 		}
 	}
 }
