@@ -1,12 +1,14 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -150,4 +152,31 @@ func checkDBFolder(path string) error {
 			try: "invx --db invx.db run DIR, with a --db in a folder that exists (or create " + dir + " first)"}
 	}
 	return nil
+}
+
+// tryFor is the Try: line of a usage error raised while running c: the
+// error's own hint when it names c (global flags may come first: "invx
+// --db PATH jobs"), else c's help. A hint shared by several commands must
+// not send the user to another command than the one typed.
+func tryFor(c *cobra.Command, try string) string {
+	if c == nil || !c.HasParent() {
+		return cmp.Or(try, "invx --help")
+	}
+	path := c.CommandPath()
+	sub := strings.TrimPrefix(path, c.Root().Name()+" ")
+	words := strings.FieldsFunc(try, func(r rune) bool { return r == ' ' || r == ',' })
+	if strings.HasPrefix(try, c.Root().Name()+" ") && containsRun(words, strings.Fields(sub)) {
+		return try
+	}
+	return path + " --help"
+}
+
+// containsRun reports whether want appears in words as consecutive words.
+func containsRun(words, want []string) bool {
+	for i := 0; i+len(want) <= len(words); i++ {
+		if slices.Equal(words[i:i+len(want)], want) {
+			return true
+		}
+	}
+	return false
 }

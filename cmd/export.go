@@ -77,7 +77,7 @@ sees half an export. Without --out the rows go to stdout.`,
 					try: "invx export --format csv --out invoices.csv"}
 			}
 			if _, err := schema.Lookup(opts.Schema); err != nil {
-				return &usageError{err: fmt.Errorf("--schema: %w", err), try: "invx schema --list"}
+				return &usageError{err: fmt.Errorf("--schema: %w", err), try: "invx export --schema invoice-summary-v1 (invx schema --list names the versions)"}
 			}
 			if opts.Since != "" {
 				if _, err := parseAge(opts.Since); err != nil {

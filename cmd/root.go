@@ -165,7 +165,8 @@ func MainWith(ctx context.Context, f *Factory, args []string) int {
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	err := cobraUsage(root.ExecuteContext(ctx))
+	ran, err := root.ExecuteContextC(ctx)
+	err = cobraUsage(err)
 	if f.logFile != nil {
 		if cerr := f.logFile.Close(); cerr != nil && err == nil {
 			err = fmt.Errorf("--log-file: %w", cerr)
@@ -177,8 +178,8 @@ func MainWith(ctx context.Context, f *Factory, args []string) int {
 		if !errors.As(err, &ne) {
 			fmt.Fprintln(f.IO.ErrOut, "invx: "+err.Error())
 			var ue *usageError
-			if errors.As(err, &ue) && ue.try != "" {
-				fmt.Fprintln(f.IO.ErrOut, "Try: "+ue.try)
+			if errors.As(err, &ue) {
+				fmt.Fprintln(f.IO.ErrOut, "Try: "+tryFor(ran, ue.try))
 			}
 		}
 	}
