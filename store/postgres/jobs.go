@@ -514,7 +514,7 @@ func (s *Store) Commit(ctx context.Context, p *store.CommitParams) (*store.Commi
 		return err
 	})
 	if errors.Is(err, store.ErrStaleLease) {
-		return nil, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, now)
+		return nil, s.recordStale(ctx, "commit", p.JobID, p.AttemptID, p.Attempt, now)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("commit job %s: %w", p.JobKey, err)
@@ -582,9 +582,10 @@ func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64)
 	return &out, nil
 }
 
-// recordStale marks a fenced-out attempt. It runs in its own transaction
+// recordStale marks a fenced-out attempt; op names the fenced operation
+// (commit, finish attempt of, start next attempt of) for the error. It runs in its own transaction
 // because the commit's was rolled back whole.
-func (s *Store) recordStale(ctx context.Context, jobID, attemptID int64, a store.AttemptInfo, now int64) error {
+func (s *Store) recordStale(ctx context.Context, op string, jobID, attemptID int64, a store.AttemptInfo, now int64) error {
 	// Only an attempt still open (or closed by a lease recovery) becomes
 	// stale_lease: a replayed call must not rewrite a finished attempt.
 	_, err := s.pool.Exec(ctx, `UPDATE attempts SET outcome = $1, finished_at = $2, error_class = $3, message = $4,
@@ -595,7 +596,7 @@ func (s *Store) recordStale(ctx context.Context, jobID, attemptID int64, a store
 	if err != nil {
 		return fmt.Errorf("record stale attempt of job %d: %w (after %w)", jobID, interpret(err), store.ErrStaleLease)
 	}
-	return fmt.Errorf("commit job %d: %w", jobID, store.ErrStaleLease)
+	return fmt.Errorf("%s job %d: %w", op, jobID, store.ErrStaleLease)
 }
 
 const finishAttemptSQL = `UPDATE attempts SET outcome = $1, finished_at = $2, error_class = $3, category = $4, message = $5,
@@ -647,7 +648,7 @@ func (s *Store) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams)
 		return finishAttemptRow(ctx, tx, p.AttemptID, &p.Attempt, now)
 	})
 	if errors.Is(err, store.ErrStaleLease) {
-		return s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, now)
+		return s.recordStale(ctx, "finish attempt of", p.JobID, p.AttemptID, p.Attempt, now)
 	}
 	if err != nil {
 		return fmt.Errorf("finish attempt of job %d: %w", p.JobID, err)
@@ -682,7 +683,7 @@ func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (*s
 			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, p.JobID, tenant, no, p.RunID, p.Owner, p.Token, now).Scan(&id)
 	})
 	if errors.Is(err, store.ErrStaleLease) {
-		return nil, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, now)
+		return nil, s.recordStale(ctx, "start next attempt of", p.JobID, p.AttemptID, p.Attempt, now)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)

@@ -435,7 +435,7 @@ func (s *Store) Commit(ctx context.Context, p *store.CommitParams) (*store.Commi
 	// caller learns the outcome rather than guessing.
 	<-req.done
 	if errors.Is(req.err, store.ErrStaleLease) {
-		return nil, s.recordStale(context.WithoutCancel(ctx), p.JobID, p.AttemptID, p.Attempt, p.Now)
+		return nil, s.recordStale(context.WithoutCancel(ctx), "commit", p.JobID, p.AttemptID, p.Attempt, p.Now)
 	}
 	if req.err != nil {
 		return nil, fmt.Errorf("commit job %s: %w", p.JobKey, req.err)
@@ -574,9 +574,10 @@ func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.C
 	return &out, nil
 }
 
-// recordStale marks a fenced-out attempt. It runs in its own transaction
+// recordStale marks a fenced-out attempt; op names the fenced operation
+// (commit, finish attempt of, start next attempt of) for the error. It runs in its own transaction
 // because the commit's was rolled back whole.
-func (s *Store) recordStale(ctx context.Context, jobID, attemptID int64, a store.AttemptInfo, now time.Time) error {
+func (s *Store) recordStale(ctx context.Context, op string, jobID, attemptID int64, a store.AttemptInfo, now time.Time) error {
 	a.Outcome = store.OutcomeStaleLease
 	a.Output = nil
 	// Only an attempt still open (or closed by a lease recovery) becomes
@@ -592,7 +593,7 @@ func (s *Store) recordStale(ctx context.Context, jobID, attemptID int64, a store
 	if err != nil {
 		return fmt.Errorf("record stale attempt of job %d: %w (after %w)", jobID, err, store.ErrStaleLease)
 	}
-	return fmt.Errorf("commit job %d: %w", jobID, store.ErrStaleLease)
+	return fmt.Errorf("%s job %d: %w", op, jobID, store.ErrStaleLease)
 }
 
 func finishAttemptRow(ctx context.Context, tx *sql.Tx, attemptID int64, a *store.AttemptInfo, now int64) error {
@@ -630,7 +631,7 @@ func (s *Store) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams)
 		return finishAttemptRow(ctx, tx, p.AttemptID, &p.Attempt, now)
 	})
 	if errors.Is(err, store.ErrStaleLease) {
-		return s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, p.Now)
+		return s.recordStale(ctx, "finish attempt of", p.JobID, p.AttemptID, p.Attempt, p.Now)
 	}
 	if err != nil {
 		return fmt.Errorf("finish attempt of job %d: %w", p.JobID, err)
@@ -704,7 +705,7 @@ func (s *Store) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (*s
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.JobID, tenant, no, p.RunID, p.Owner, p.Token, now).Scan(&id)
 	})
 	if errors.Is(err, store.ErrStaleLease) {
-		return nil, s.recordStale(ctx, p.JobID, p.AttemptID, p.Attempt, p.Now)
+		return nil, s.recordStale(ctx, "start next attempt of", p.JobID, p.AttemptID, p.Attempt, p.Now)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("next attempt of job %d: %w", p.JobID, err)

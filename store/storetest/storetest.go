@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -337,8 +338,13 @@ func testFencedWhileLeased(t *testing.T, s store.Store) {
 				t.Fatalf("B's lease %+v does not take over A's %+v", b, a)
 			}
 
-			if err := tt.op(a, later.Add(time.Second)); !errors.Is(err, store.ErrStaleLease) {
+			err := tt.op(a, later.Add(time.Second))
+			if !errors.Is(err, store.ErrStaleLease) {
 				t.Fatalf("A's %s with a stale token while B holds the lease: err = %v, want ErrStaleLease", tt.name, err)
+			}
+			// The error names the operation that was fenced, not another.
+			if want := staleOp[tt.name]; want != "" && !strings.Contains(err.Error(), want) {
+				t.Errorf("A's stale %s: error %q does not name %q", tt.name, err, want)
 			}
 
 			// Nothing moved: the job is B's, running, with B's attempts only.
@@ -1323,4 +1329,13 @@ func testGetResults(t *testing.T, s store.Store) {
 	if err != nil || len(none) != 0 {
 		t.Fatalf("no ids: %v, %v", none, err)
 	}
+}
+
+// staleOp is the operation a fenced write's error must name.
+var staleOp = map[string]string{
+	"FinishAttempt failed": "finish attempt of job",
+	"FinishAttempt retry":  "finish attempt of job",
+	"FinishAttempt queued": "finish attempt of job",
+	"NextAttempt":          "start next attempt of job",
+	"Commit":               "commit job",
 }
