@@ -160,8 +160,8 @@ func checkEvalOptions(o *EvalOptions) error {
 	if o.Defaults.Timeout < 0 || o.Defaults.MaxTokens < 0 {
 		return &usageError{err: errors.New("--timeout and --max-tokens must not be negative")}
 	}
-	if _, err := schema.Lookup(o.Schema); err != nil {
-		return &usageError{err: fmt.Errorf("--schema: %w", err), try: "invx eval SUITE --schema invoice-summary-v1 (invx schema --list names the versions)"}
+	if err := extractableSchema(o.Schema, "invx eval SUITE --schema invoice-summary-v1 (invx schema --list names the versions)"); err != nil {
+		return err
 	}
 	if o.MinAdmission < 0 || o.MinAdmission > 1 {
 		return &usageError{err: fmt.Errorf("--min-admission %g: want a share between 0 and 1", o.MinAdmission)}

@@ -119,8 +119,8 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 			if err := checkResilience(opts.DBRetry, opts.MaxUnreachable); err != nil {
 				return err
 			}
-			if _, err := schema.Lookup(opts.Schema); err != nil {
-				return &usageError{err: fmt.Errorf("--schema: %w", err), try: "invx run --schema invoice-summary-v1 DIR (invx schema --list names the versions)"}
+			if err := extractableSchema(opts.Schema, "invx run --schema invoice-summary-v1 DIR (invx schema --list names the versions)"); err != nil {
+				return err
 			}
 			if !extract.ValidEncoding(opts.Encoding) {
 				return &usageError{err: fmt.Errorf("--encoding %q: want one of %s", opts.Encoding, strings.Join(extract.Encodings, ", ")),
