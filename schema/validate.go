@@ -92,25 +92,35 @@ var (
 
 var missingFact = missingAs(CategoryFacts, "required fact key missing; use null when the invoice does not state it")
 
-func validateV1(v *Version, raw []byte, source string) (*Result, *ValidationError) {
+// walkAndDecode runs the checks every version shares: syntax (one value,
+// no trailing data, no lone surrogate), then the walk over fields (types,
+// unknown and duplicate keys, caps, display rules, each value's syntax),
+// then decoding into the version's Go type.
+func walkAndDecode(v *Version, raw []byte, source string, fields []field, into any) *ValidationError {
 	first, e := checkSyntax(raw)
 	if e != nil {
-		return nil, e
+		return e
 	}
 	dec := json.NewDecoder(bytes.NewReader(first))
-	// Numbers stay their literal text so total_minor can be judged as
-	// written: 12.0 and 1e3 are floats here even though they hold integers.
+	// Numbers stay their literal text so money can be judged as written:
+	// 12.0 and 1e3 are floats here even though they hold integers.
 	dec.UseNumber()
 	w := &walker{dec: dec, source: source, version: v.Name, ids: map[string]int{}}
-	if e := w.document(v1Fields); e != nil {
-		return nil, e
+	if e := w.document(fields); e != nil {
+		return e
 	}
-
 	// The walk has checked every key and value; decoding into the Go type
 	// is what makes the type, not the walker, the shape that gets stored.
+	if err := json.Unmarshal(first, into); err != nil {
+		return verr(CategoryDecode, "$", "does not decode into %s", v.Name)
+	}
+	return nil
+}
+
+func validateV1(v *Version, raw []byte, source string) (*Result, *ValidationError) {
 	var doc InvoiceSummaryV1
-	if err := json.Unmarshal(first, &doc); err != nil {
-		return nil, verr(CategoryDecode, "$", "does not decode into %s", V1)
+	if e := walkAndDecode(v, raw, source, v1Fields, &doc); e != nil {
+		return nil, e
 	}
 	if doc.ActionItems == nil {
 		doc.ActionItems = []ActionItem{}

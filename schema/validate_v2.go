@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -92,19 +91,9 @@ var (
 //     the fact is stated, and holding the fact's value;
 //  5. arithmetic, collected in full into Result.Review (see checkArithmetic).
 func validateV2(v *Version, raw []byte, source string) (*Result, *ValidationError) {
-	first, e := checkSyntax(raw)
-	if e != nil {
-		return nil, e
-	}
-	dec := json.NewDecoder(bytes.NewReader(first))
-	dec.UseNumber()
-	w := &walker{dec: dec, source: source, version: v.Name, ids: map[string]int{}}
-	if e := w.document(v2Fields); e != nil {
-		return nil, e
-	}
 	var doc InvoiceV2
-	if err := json.Unmarshal(first, &doc); err != nil {
-		return nil, verr(CategoryDecode, "$", "does not decode into %s", V2)
+	if e := walkAndDecode(v, raw, source, v2Fields, &doc); e != nil {
+		return nil, e
 	}
 	// Empty, never nil, so the canonical form always spells [] and callers
 	// can range without checks.
