@@ -163,20 +163,9 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 // a driver.StatsBuilder, which derives the same figures in both drivers.
 func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
 	q := &statsQuery{db: s.r, since: ms(p.Since), tenant: p.Tenant}
-	for _, step := range []struct {
-		name string
-		run  func(context.Context) error
-	}{
-		{"jobs", q.jobs},
-		{"attempts", q.attempts},
-		{"results", q.commits},
-		{"runs", q.runs},
-		{"queue", q.queue},
-		{"outbox", q.outbox},
-	} {
-		if err := step.run(ctx); err != nil {
-			return nil, fmt.Errorf("stats %s: %w", step.name, err)
-		}
+	steps := driver.StatsSteps{Jobs: q.jobs, Attempts: q.attempts, Results: q.commits, Runs: q.runs, Queue: q.queue, Outbox: q.outbox}
+	if err := driver.RunStats(ctx, steps); err != nil {
+		return nil, err
 	}
 	return q.b.Build(), nil
 }

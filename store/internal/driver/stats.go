@@ -1,6 +1,9 @@
 package driver
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/invx/invx/store"
 
 	"encoding/json"
@@ -172,4 +175,26 @@ func firstNonEmpty(a ...string) string {
 		}
 	}
 	return ""
+}
+
+// StatsSteps are a driver's queries of one Stats call, one per figure, each
+// feeding the driver's StatsBuilder.
+type StatsSteps struct {
+	Jobs, Attempts, Results, Runs, Queue, Outbox func(context.Context) error
+}
+
+// RunStats runs the steps in a fixed order, naming the step that failed.
+func RunStats(ctx context.Context, s StatsSteps) error {
+	for _, step := range []struct {
+		name string
+		run  func(context.Context) error
+	}{
+		{"jobs", s.Jobs}, {"attempts", s.Attempts}, {"results", s.Results},
+		{"runs", s.Runs}, {"queue", s.Queue}, {"outbox", s.Outbox},
+	} {
+		if err := step.run(ctx); err != nil {
+			return fmt.Errorf("stats %s: %w", step.name, err)
+		}
+	}
+	return nil
 }
