@@ -132,7 +132,7 @@ func TestOneBackoff(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
 	}
-	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "github.com/invx/invx/extract", "github.com/invx/invx/outbox").Output()
+	out, err := exec.Command("go", "list", "-json=ImportPath,Imports", "github.com/invx/invx/extract", "github.com/invx/invx/outbox", "github.com/invx/invx/store/postgres").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
@@ -156,7 +156,7 @@ func TestOneBackoff(t *testing.T) {
 			}
 		}
 	}
-	if seen != 2 {
-		t.Fatalf("go list described %d packages, want 2", seen)
+	if seen != 3 {
+		t.Fatalf("go list described %d packages, want 3", seen)
 	}
 }

@@ -33,11 +33,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"net"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/invx/invx/internal/backoff"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -165,6 +166,9 @@ func (s *Store) migrate(ctx context.Context) error {
 // transaction aborted by a deadlock or serialization failure is run again,
 // a few times, since nothing of it was kept; fn must start from scratch
 // each time.
+// txBackoff spaces the re-runs of a transaction PostgreSQL aborted.
+var txBackoff = backoff.Policy{Base: 10 * time.Millisecond, Max: 200 * time.Millisecond}
+
 func (s *Store) tx(ctx context.Context, fn func(pgx.Tx) error) error {
 	for try := 1; ; try++ {
 		err := pgx.BeginFunc(ctx, s.pool, fn)
@@ -172,8 +176,8 @@ func (s *Store) tx(ctx context.Context, fn func(pgx.Tx) error) error {
 			return interpret(err)
 		}
 		// A short random pause, so the transactions that collided do not
-		// collide again in step.
-		t := time.NewTimer(time.Duration(rand.Int64N(int64(try) * int64(10*time.Millisecond))))
+		// collide again in step: the one backoff every retry in invx uses.
+		t := time.NewTimer(txBackoff.Delay(try, 0))
 		select {
 		case <-ctx.Done():
 			t.Stop()

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -43,7 +44,7 @@ func (b *StatsBuilder) AddJobs(tenant, state, category string, n, recoveries int
 	ts.JobsByState[state] += n
 	ts.LeaseRecoveries += recoveries
 	if state == store.StateRejected {
-		ts.RejectedBy[firstNonEmpty(category, "unknown")] += n
+		ts.RejectedBy[cmp.Or(category, "unknown")] += n
 	}
 }
 
@@ -54,12 +55,12 @@ func (b *StatsBuilder) AddJobs(tenant, state, category string, n, recoveries int
 func (b *StatsBuilder) AddAttempts(tenant, outcome, provider, model, schemaVersion string, n int, in, out int64) {
 	ts := b.get(tenant)
 	ts.Attempts += n
-	ts.AttemptsByOutcome[firstNonEmpty(outcome, "in_flight")] += n
+	ts.AttemptsByOutcome[cmp.Or(outcome, "in_flight")] += n
 	switch outcome {
 	case store.OutcomeStaleLease:
 		ts.StaleLeases += n
 	case store.OutcomeRejected:
-		ts.RejectedByProvider[schemaVersion+"/"+firstNonEmpty(provider, "unknown")] += n
+		ts.RejectedByProvider[schemaVersion+"/"+cmp.Or(provider, "unknown")] += n
 	}
 	if b.tokens == nil {
 		b.tokens = map[string]map[[2]string]*store.TokenUsage{}
@@ -166,15 +167,6 @@ func percentile(sorted []int64, q float64) int64 {
 	}
 	i := int(q*float64(len(sorted)-1) + 0.5)
 	return sorted[min(i, len(sorted)-1)]
-}
-
-func firstNonEmpty(a ...string) string {
-	for _, s := range a {
-		if s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 // StatsSteps are a driver's queries of one Stats call, one per figure, each
