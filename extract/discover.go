@@ -97,93 +97,98 @@ func Discover(ctx context.Context, root string, opts DiscoverOptions, found func
 	if err != nil {
 		return fmt.Errorf("read %s: %w", root, unwrapPathError(err))
 	}
-	single := ""
-	dir := root
+	w := &discovery{ctx: ctx, root: root, opts: opts, found: found, skipped: skipped}
+	dir, start := root, "."
 	if !st.IsDir() {
-		dir, single = filepath.Dir(root), filepath.Base(root)
+		dir, w.single = filepath.Dir(root), filepath.Base(root)
+		start = w.single
 	}
-	r, err := os.OpenRoot(dir)
-	if err != nil {
+	if w.r, err = os.OpenRoot(dir); err != nil {
 		return fmt.Errorf("open %s: %w", dir, unwrapPathError(err))
 	}
-	defer r.Close()
-	display := func(rel string) string {
-		if single != "" {
-			return root
-		}
-		return filepath.Join(root, filepath.FromSlash(rel))
+	defer w.r.Close()
+	return fs.WalkDir(w.r.FS(), start, w.visit)
+}
+
+// discovery is one walk of Discover: every read goes through r, so nothing
+// outside the walked root is opened, whatever links the tree holds.
+type discovery struct {
+	ctx     context.Context
+	r       *os.Root
+	root    string // as the user named it
+	single  string // the file name when root names one file
+	opts    DiscoverOptions
+	found   func(Found) error
+	skipped func(Skipped)
+}
+
+func (w *discovery) display(rel string) string {
+	if w.single != "" {
+		return w.root
 	}
-	skip := func(p, reason, detail string, size int64) {
-		skipped(Skipped{Path: p, Display: display(p), Reason: reason, Detail: detail, Size: size})
+	return filepath.Join(w.root, filepath.FromSlash(rel))
+}
+
+func (w *discovery) skip(p, reason, detail string, size int64) {
+	w.skipped(Skipped{Path: p, Display: w.display(p), Reason: reason, Detail: detail, Size: size})
+}
+
+// visit decides, from the name and type alone, whether an entry is passed
+// over (and whether its whole folder is), then reads what is left.
+func (w *discovery) visit(p string, d fs.DirEntry, err error) error {
+	if cerr := w.ctx.Err(); cerr != nil {
+		return cerr
 	}
-	fsys := r.FS()
-	start := "."
-	if single != "" {
-		start = single
+	passOver := func(reason, detail string) error {
+		w.skip(p, reason, detail, 0)
+		if d != nil && d.IsDir() {
+			return fs.SkipDir
+		}
+		return nil
 	}
-	return fs.WalkDir(fsys, start, func(p string, d fs.DirEntry, err error) error {
-		if cerr := ctx.Err(); cerr != nil {
-			return cerr
-		}
-		if err != nil {
-			skip(p, SkipUnreadable, unwrapPathError(err).Error(), 0)
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if p == "." {
-			return nil
-		}
-		name := d.Name()
-		if !utf8.ValidString(p) {
-			// A path is stored and shown; one that is not UTF-8 can be
-			// neither faithfully.
-			skip(p, SkipBadName, "file name is not valid UTF-8", 0)
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if strings.HasPrefix(name, ".") && p != single {
-			skip(p, SkipHidden, "", 0)
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			return nil
-		}
+	switch {
+	case err != nil:
+		return passOver(SkipUnreadable, unwrapPathError(err).Error())
+	case p == ".":
+		return nil
+	case !utf8.ValidString(p):
+		// A path is stored and shown; one that is not UTF-8 can be
+		// neither faithfully.
+		return passOver(SkipBadName, "file name is not valid UTF-8")
+	case strings.HasPrefix(d.Name(), ".") && p != w.single:
+		return passOver(SkipHidden, "")
+	case d.IsDir():
+		return nil
+	case !Included(w.opts.Include, d.Name()) && p != w.single:
 		// --include first: a link or socket that was never a candidate is
 		// not an invoice that went missing.
-		if !Included(opts.Include, name) && p != single {
-			skip(p, SkipNotIncluded, "", 0)
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			skip(p, SkipNotRegular, "not a regular file ("+d.Type().String()+")", 0)
-			return nil
-		}
-		raw, size, reason, detail := readCapped(r, p, opts.MaxBytes)
-		if reason != "" {
-			skip(p, reason, detail, size)
-			return nil
-		}
-		utf, enc, err := Decode(raw, opts.Encoding)
-		if err == nil {
-			var text string
-			if text, err = Normalize(utf); err == nil {
-				if strings.TrimSpace(text) == "" {
-					skip(p, SkipEmpty, "no text", size)
-					return nil
-				}
-				return found(Found{Path: p, Display: display(p), Text: text, Digest: Digest(text), Encoding: enc})
-			}
-		}
-		skip(p, decodeSkipReason(err, opts.Encoding), err.Error(), size)
+		return passOver(SkipNotIncluded, "")
+	case !d.Type().IsRegular():
+		return passOver(SkipNotRegular, "not a regular file ("+d.Type().String()+")")
+	}
+	return w.read(p)
+}
+
+// read takes one candidate file: capped read, decoding, normalisation.
+func (w *discovery) read(p string) error {
+	raw, size, reason, detail := readCapped(w.r, p, w.opts.MaxBytes)
+	if reason != "" {
+		w.skip(p, reason, detail, size)
 		return nil
-	})
+	}
+	utf, enc, err := Decode(raw, w.opts.Encoding)
+	if err == nil {
+		var text string
+		if text, err = Normalize(utf); err == nil {
+			if strings.TrimSpace(text) == "" {
+				w.skip(p, SkipEmpty, "no text", size)
+				return nil
+			}
+			return w.found(Found{Path: p, Display: w.display(p), Text: text, Digest: Digest(text), Encoding: enc})
+		}
+	}
+	w.skip(p, decodeSkipReason(err, w.opts.Encoding), err.Error(), size)
+	return nil
 }
 
 // decodeSkipReason names the skip reason of a Decode or Normalize error.
