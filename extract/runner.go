@@ -526,143 +526,214 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 	stopRenew := r.keepLease(ctx, cancel, l, log)
 	defer stopRenew()
 
+	v, refused := r.admit(wctx, ctx, l, log)
+	if refused != nil {
+		return *refused
+	}
+	j := &jobRun{runCtx: runCtx, leaseCtx: ctx, l: l, v: v, log: log, tokens: l.PrevTokens}
+	for {
+		if l.AttemptNo-l.BudgetBase > r.MaxAttempts {
+			return r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+				ErrorClass: "max_attempts", Message: fmt.Sprintf("gave up after %d attempts (--max-attempts)", r.MaxAttempts)}, log)
+		}
+		if res, again := r.attempt(j); !again {
+			return res
+		}
+	}
+}
+
+// admit returns the schema version the job is worked under, or the
+// finished result of a job that must not be attempted at all.
+func (r *Runner) admit(wctx, ctx context.Context, l *store.Lease, log *slog.Logger) (*schema.Version, *jobResult) {
 	v := r.Schema
 	if l.SchemaVersion != r.Schema.Name {
 		// A job is only ever worked under the version it was keyed with.
 		var err error
 		if v, err = schema.Lookup(l.SchemaVersion); err != nil {
-			return r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+			res := r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
 				ErrorClass: string(ClassPermanent), Message: err.Error()}, log)
+			return nil, &res
 		}
 	}
 	if l.Recoveries > r.MaxRecoveries {
 		// Workers keep dying on this job (or it keeps outliving its lease):
 		// stop handing it out rather than fail worker after worker.
 		r.count(func(s *Summary) { s.FailedNow++ })
-		return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+		res := r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
 			ErrorClass: ClassLeaseRecoveries, Message: fmt.Sprintf("lease lost %d times (--max-recoveries %d)",
 				l.Recoveries, r.MaxRecoveries)}, log)
+		return nil, &res
 	}
-	var feedback *schema.ValidationError
-	repairs := 0
-	tokens := l.PrevTokens
-	for {
-		if l.AttemptNo-l.BudgetBase > r.MaxAttempts {
-			return r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
-				ErrorClass: "max_attempts", Message: fmt.Sprintf("gave up after %d attempts (--max-attempts)", r.MaxAttempts)}, log)
-		}
-		r.count(func(s *Summary) { s.Attempts++ })
-		actx, _ := r.tracer().Start(ctx, "invx.attempt", trace.WithAttributes(
-			attribute.String("invx.tenant", l.Tenant), attribute.String("invx.job_key", l.JobKey),
-			attribute.Int("invx.attempt", l.AttemptNo), attribute.String("invx.run_id", r.RunID),
-			attribute.String("invx.provider", r.Provider.Name()), attribute.String("invx.schema_version", v.Name)))
-		start := time.Now()
-		callCtx, cancelCall := actx, context.CancelFunc(func() {})
-		if r.CallTimeout > 0 {
-			callCtx, cancelCall = context.WithTimeout(actx, r.CallTimeout)
-		}
-		callCtx, callSpan := r.tracer().Start(callCtx, "invx.provider_call", trace.WithSpanKind(trace.SpanKindClient),
-			trace.WithAttributes(attribute.String("invx.provider", r.Provider.Name())))
-		resp, err := r.Provider.Extract(callCtx, &Request{Tenant: l.Tenant, JobKey: l.JobKey, Attempt: l.AttemptNo,
-			Text: l.Text, Schema: v, Feedback: feedback})
-		endCallSpan(callSpan, resp, err)
-		cancelCall()
-		// What follows belongs to this attempt's span, and must be written
-		// even if the lease was lost meanwhile.
-		ctx := context.WithoutCancel(actx)
-		info := store.AttemptInfo{Provider: r.Provider.Name(), Duration: time.Since(start), PromptHash: v.PromptHash()}
-		if resp != nil {
-			info.Model, info.InputTokens, info.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
-			info.RequestID, info.HTTPStatus = resp.RequestID, resp.HTTPStatus
-		}
-		tokens += info.InputTokens + info.OutputTokens
-		r.count(func(s *Summary) {
-			s.InputTokens += info.InputTokens
-			s.OutputTokens += info.OutputTokens
-		})
-		log := log.With("attempt", l.AttemptNo, "provider", info.Provider, "model", info.Model)
-		log.Debug("provider call", "stage", "provider_call", "duration_ms", info.Duration.Milliseconds(),
-			"input_tokens", info.InputTokens, "output_tokens", info.OutputTokens, "outcome", outcomeOf(err),
-			"error_class", errorClass(err))
-		overBudget := r.TokenBudget > 0 && tokens >= r.TokenBudget
+	return v, nil
+}
 
-		var ve *schema.ValidationError
-		var res *schema.Result
-		if stop := r.reached(err); stop {
-			return r.unreachable(ctx, l, err, info, log)
-		}
-		if err != nil {
-			var pe *ProviderError
-			if !errors.As(err, &pe) || pe.Class != ClassRejected {
-				r.throttle(Classify(err) == ClassRateLimited)
-				if overBudget && Classify(err) != ClassAuth && Classify(err) != ClassInterrupted {
-					return r.overBudget(ctx, l, info, err, log)
-				}
-				return r.failed(ctx, runCtx, l, err, info, log)
-			}
-			// The provider answered but the answer is unusable (refusal,
-			// truncation, content filter, prose): like an invalid answer,
-			// it may be re-asked.
-			info.HTTPStatus = max(info.HTTPStatus, pe.Status)
-			ve = &schema.ValidationError{Path: "$", Category: schema.Category(cmp.Or(pe.Category, "provider")), Msg: Truncate(pe.Msg, 300)}
-		} else {
-			r.throttle(false)
-			var verr error
-			res, verr = v.Validate(resp.Output, l.Text)
-			if verr != nil && !errors.As(verr, &ve) {
-				ve = &schema.ValidationError{Path: "$", Category: schema.CategoryDecode, Msg: verr.Error()}
-			}
-			if verr == nil {
-				log.Debug("validated", "stage", "validated", "outcome", "valid", "schema_version", v.Name)
-			}
-		}
-		if ve != nil {
-			info.Outcome, info.ErrorClass = store.OutcomeRejected, string(ClassRejected)
-			info.Category, info.Message = string(ve.Category), ve.Error()
-			if resp != nil {
-				info.Output = capBytes(resp.Output, 64<<10)
-			}
-			log.Info("answer rejected", "stage", "rejected", "outcome", "rejected", "error_class", "rejected", "category", string(ve.Category))
-			if repairs < r.Repair && l.AttemptNo-l.BudgetBase < r.MaxAttempts && runCtx.Err() == nil && !overBudget {
-				repairs++
-				feedback = ve
-				next, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
-					AttemptID: l.AttemptID, RunID: r.RunID, Owner: r.Owner, Attempt: info, Now: r.now()})
-				if err != nil && store.IsTransient(err) && r.DBRetry > 0 {
-					// Not written again: a NextAttempt whose reply was lost
-					// may have landed, and a second one would open a second
-					// attempt. The job is left to its lease: it expires and
-					// the job is claimed again (lease_expired), safely.
-					log.Warn("database unavailable: job left to lease expiry", "stage", "next_attempt",
-						"error_class", "store_transient", "error", err)
-					return jobResult{outcome: "error"}
-				}
-				if err != nil {
-					return r.storeErr(ctx, l, info, err, log)
-				}
-				r.observe(ctx, l, info, log)
-				l.AttemptID, l.AttemptNo = next.AttemptID, next.AttemptNo
-				continue
-			}
-			r.count(func(s *Summary) { s.RejectedNow[string(ve.Category)]++ })
-			return r.finish(ctx, l, store.StateRejected, time.Time{}, info, log)
-		}
-		info.Outcome = store.OutcomeSucceeded
-		cr, err := r.commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
-			AttemptID: l.AttemptID, RunID: r.RunID, SchemaVersion: v.Name, Result: res.JSON, Shadow: r.Shadow,
-			Outbox: outboxEvents(l, res), Attempt: info, Now: r.now()}, log)
-		if err != nil {
-			return r.storeErr(ctx, l, info, err, log)
-		}
-		r.count(func(s *Summary) { s.CommittedNow++ })
-		r.observe(ctx, l, info, log)
-		if r.Metrics != nil {
-			r.Metrics.Committed(l.Tenant, v.Name)
-		}
-		log.Info("committed", "stage", "committed", "outcome", "succeeded", "result_id", cr.ResultID, "existing", cr.Existing)
-		r.progress(Event{Kind: EventJobDone, Outcome: store.StateSucceeded})
-		return jobResult{outcome: store.StateSucceeded}
+// jobRun is what carries over from one attempt of a job to the next.
+type jobRun struct {
+	runCtx   context.Context // cancelled by the first interrupt: no more repairs
+	leaseCtx context.Context // cancelled when the lease is lost: cuts the provider call
+	l        *store.Lease
+	v        *schema.Version
+	log      *slog.Logger
+	feedback *schema.ValidationError // the previous answer's fault, for a repair
+	repairs  int
+	tokens   int64
+}
+
+// call is one provider call and what the attempt records about it.
+type call struct {
+	ctx        context.Context // the attempt's span, not cancelled by a lost lease
+	resp       *Response
+	err        error
+	info       store.AttemptInfo
+	log        *slog.Logger
+	overBudget bool
+}
+
+// attempt makes one attempt of the job: call, judge the answer, then
+// repair, reject, fail or commit. It reports whether another attempt
+// follows.
+func (r *Runner) attempt(j *jobRun) (jobResult, bool) {
+	c := r.callProvider(j)
+	if stop := r.reached(c.err); stop {
+		return r.unreachable(c.ctx, j.l, c.err, c.info, c.log), false
 	}
+	res, ve, out, done := r.judge(j, c)
+	if done {
+		return out, false
+	}
+	if ve != nil {
+		return r.rejected(j, c, ve)
+	}
+	return r.commitAnswer(j, c, res), false
+}
+
+// callProvider asks the provider once, under the attempt's trace span and
+// the call timeout, and accounts the tokens the call used.
+func (r *Runner) callProvider(j *jobRun) *call {
+	l, v := j.l, j.v
+	r.count(func(s *Summary) { s.Attempts++ })
+	actx, _ := r.tracer().Start(j.leaseCtx, "invx.attempt", trace.WithAttributes(
+		attribute.String("invx.tenant", l.Tenant), attribute.String("invx.job_key", l.JobKey),
+		attribute.Int("invx.attempt", l.AttemptNo), attribute.String("invx.run_id", r.RunID),
+		attribute.String("invx.provider", r.Provider.Name()), attribute.String("invx.schema_version", v.Name)))
+	start := time.Now()
+	callCtx, cancelCall := actx, context.CancelFunc(func() {})
+	if r.CallTimeout > 0 {
+		callCtx, cancelCall = context.WithTimeout(actx, r.CallTimeout)
+	}
+	callCtx, callSpan := r.tracer().Start(callCtx, "invx.provider_call", trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(attribute.String("invx.provider", r.Provider.Name())))
+	resp, err := r.Provider.Extract(callCtx, &Request{Tenant: l.Tenant, JobKey: l.JobKey, Attempt: l.AttemptNo,
+		Text: l.Text, Schema: v, Feedback: j.feedback})
+	endCallSpan(callSpan, resp, err)
+	cancelCall()
+	// What follows belongs to this attempt's span, and must be written
+	// even if the lease was lost meanwhile.
+	c := &call{ctx: context.WithoutCancel(actx), resp: resp, err: err}
+	c.info = store.AttemptInfo{Provider: r.Provider.Name(), Duration: time.Since(start), PromptHash: v.PromptHash()}
+	if resp != nil {
+		c.info.Model, c.info.InputTokens, c.info.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
+		c.info.RequestID, c.info.HTTPStatus = resp.RequestID, resp.HTTPStatus
+	}
+	j.tokens += c.info.InputTokens + c.info.OutputTokens
+	r.count(func(s *Summary) {
+		s.InputTokens += c.info.InputTokens
+		s.OutputTokens += c.info.OutputTokens
+	})
+	c.log = j.log.With("attempt", l.AttemptNo, "provider", c.info.Provider, "model", c.info.Model)
+	c.log.Debug("provider call", "stage", "provider_call", "duration_ms", c.info.Duration.Milliseconds(),
+		"input_tokens", c.info.InputTokens, "output_tokens", c.info.OutputTokens, "outcome", outcomeOf(err),
+		"error_class", errorClass(err))
+	c.overBudget = r.TokenBudget > 0 && j.tokens >= r.TokenBudget
+	return c
+}
+
+// judge turns the call's outcome into a valid result, a validation fault
+// that may be repaired, or (done) the job's end on a provider error.
+func (r *Runner) judge(j *jobRun, c *call) (res *schema.Result, ve *schema.ValidationError, out jobResult, done bool) {
+	if c.err != nil {
+		var pe *ProviderError
+		if !errors.As(c.err, &pe) || pe.Class != ClassRejected {
+			r.throttle(Classify(c.err) == ClassRateLimited)
+			if c.overBudget && Classify(c.err) != ClassAuth && Classify(c.err) != ClassInterrupted {
+				return nil, nil, r.overBudget(c.ctx, j.l, c.info, c.err, c.log), true
+			}
+			return nil, nil, r.failed(c.ctx, j.runCtx, j.l, c.err, c.info, c.log), true
+		}
+		// The provider answered but the answer is unusable (refusal,
+		// truncation, content filter, prose): like an invalid answer,
+		// it may be re-asked.
+		c.info.HTTPStatus = max(c.info.HTTPStatus, pe.Status)
+		ve = &schema.ValidationError{Path: "$", Category: schema.Category(cmp.Or(pe.Category, "provider")), Msg: Truncate(pe.Msg, 300)}
+		return nil, ve, jobResult{}, false
+	}
+	r.throttle(false)
+	res, verr := j.v.Validate(c.resp.Output, j.l.Text)
+	if verr != nil && !errors.As(verr, &ve) {
+		ve = &schema.ValidationError{Path: "$", Category: schema.CategoryDecode, Msg: verr.Error()}
+	}
+	if verr == nil {
+		c.log.Debug("validated", "stage", "validated", "outcome", "valid", "schema_version", j.v.Name)
+	}
+	return res, ve, jobResult{}, false
+}
+
+// rejected records an unusable answer and either opens a repair attempt
+// (reported as another attempt to follow) or ends the job as rejected.
+func (r *Runner) rejected(j *jobRun, c *call, ve *schema.ValidationError) (jobResult, bool) {
+	l, ctx, log := j.l, c.ctx, c.log
+	info := c.info
+	info.Outcome, info.ErrorClass = store.OutcomeRejected, string(ClassRejected)
+	info.Category, info.Message = string(ve.Category), ve.Error()
+	if c.resp != nil {
+		info.Output = capBytes(c.resp.Output, 64<<10)
+	}
+	log.Info("answer rejected", "stage", "rejected", "outcome", "rejected", "error_class", "rejected", "category", string(ve.Category))
+	if j.repairs < r.Repair && l.AttemptNo-l.BudgetBase < r.MaxAttempts && j.runCtx.Err() == nil && !c.overBudget {
+		j.repairs++
+		j.feedback = ve
+		next, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
+			AttemptID: l.AttemptID, RunID: r.RunID, Owner: r.Owner, Attempt: info, Now: r.now()})
+		if err != nil && store.IsTransient(err) && r.DBRetry > 0 {
+			// Not written again: a NextAttempt whose reply was lost
+			// may have landed, and a second one would open a second
+			// attempt. The job is left to its lease: it expires and
+			// the job is claimed again (lease_expired), safely.
+			log.Warn("database unavailable: job left to lease expiry", "stage", "next_attempt",
+				"error_class", "store_transient", "error", err)
+			return jobResult{outcome: "error"}, false
+		}
+		if err != nil {
+			return r.storeErr(ctx, l, info, err, log), false
+		}
+		r.observe(ctx, l, info, log)
+		l.AttemptID, l.AttemptNo = next.AttemptID, next.AttemptNo
+		return jobResult{}, true
+	}
+	r.count(func(s *Summary) { s.RejectedNow[string(ve.Category)]++ })
+	return r.finish(ctx, l, store.StateRejected, time.Time{}, info, log), false
+}
+
+// commitAnswer commits a valid result with its outbox events, fenced by
+// the lease token.
+func (r *Runner) commitAnswer(j *jobRun, c *call, res *schema.Result) jobResult {
+	l, v, ctx, log := j.l, j.v, c.ctx, c.log
+	info := c.info
+	info.Outcome = store.OutcomeSucceeded
+	cr, err := r.commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
+		AttemptID: l.AttemptID, RunID: r.RunID, SchemaVersion: v.Name, Result: res.JSON, Shadow: r.Shadow,
+		Outbox: outboxEvents(l, res), Attempt: info, Now: r.now()}, log)
+	if err != nil {
+		return r.storeErr(ctx, l, info, err, log)
+	}
+	r.count(func(s *Summary) { s.CommittedNow++ })
+	r.observe(ctx, l, info, log)
+	if r.Metrics != nil {
+		r.Metrics.Committed(l.Tenant, v.Name)
+	}
+	log.Info("committed", "stage", "committed", "outcome", "succeeded", "result_id", cr.ResultID, "existing", cr.Existing)
+	r.progress(Event{Kind: EventJobDone, Outcome: store.StateSucceeded})
+	return jobResult{outcome: store.StateSucceeded}
 }
 
 // reached counts provider calls in a row that reached no server and
