@@ -366,130 +366,179 @@ type jobResult struct {
 // in flight when ctx is cancelled finish (their provider call is not cut
 // short) or give their lease back.
 func (r *Runner) Work(ctx context.Context) error {
-	work := make(chan *store.Lease, r.Concurrency)
-	done := make(chan jobResult, r.Concurrency)
-	var wg sync.WaitGroup
 	// Calls run on a context that survives the first interrupt, so what is
 	// in flight can finish and commit cleanly.
-	callCtx := context.WithoutCancel(ctx)
+	w := &workLoop{r: r, ctx: ctx, callCtx: context.WithoutCancel(ctx), idle: r.PollInterval}
+	stop := w.startWorkers()
+	defer stop()
+
+	r.reap(w.callCtx)
+	for {
+		if ctx.Err() != nil || w.abort != nil {
+			w.drain()
+			break
+		}
+		claimed, again := w.claim()
+		if again {
+			continue
+		}
+		if claimed > 0 {
+			w.idle = r.PollInterval
+			// Take any finished results without blocking, then claim again.
+			continue
+		}
+		if w.inflight > 0 {
+			if w.inflight >= r.currentLimit() {
+				w.wait(0) // every slot busy: only a finished job frees one
+			} else {
+				w.wait(w.idle) // a slot is free: look again for retry times that came due
+				w.idle = min(w.idle*2, 2*time.Second)
+			}
+			continue
+		}
+		if !w.awaitPending() {
+			break
+		}
+	}
+	return w.abort
+}
+
+// workLoop is the state of one Work call: the worker pool's channels, the
+// jobs in flight, the error that stops the loop and the polling backoff.
+type workLoop struct {
+	r        *Runner
+	ctx      context.Context // cancelled by the first interrupt: stop claiming
+	callCtx  context.Context // survives it: claims and writes in flight
+	work     chan *store.Lease
+	done     chan jobResult
+	inflight int
+	abort    error
+	outage   dbOutage
+	idle     time.Duration
+}
+
+// startWorkers starts r.Concurrency workers that process leases from
+// w.work, and returns the function that stops them and waits for them.
+func (w *workLoop) startWorkers() func() {
+	r := w.r
+	w.work = make(chan *store.Lease, r.Concurrency)
+	w.done = make(chan jobResult, r.Concurrency)
+	var wg sync.WaitGroup
 	for range r.Concurrency {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for l := range work {
-				done <- r.process(ctx, callCtx, l)
+			for l := range w.work {
+				w.done <- r.process(w.ctx, w.callCtx, l)
 			}
 		}()
 	}
-	defer func() {
-		close(work)
+	return func() {
+		close(w.work)
 		wg.Wait()
-	}()
+	}
+}
 
-	r.reap(callCtx)
-	inflight := 0
-	var abort error
-	var outage dbOutage
-	idle := r.PollInterval
-	wait := func(d time.Duration) {
-		var timer <-chan time.Time
-		if d > 0 {
-			timer = r.after(d)
+// wait blocks until a job finishes, d passes (d <= 0: no timeout) or ctx
+// is cancelled.
+func (w *workLoop) wait(d time.Duration) {
+	var timer <-chan time.Time
+	if d > 0 {
+		timer = w.r.after(d)
+	}
+	select {
+	case res := <-w.done:
+		w.inflight--
+		w.abort = errors.Join(w.abort, res.abort)
+	case <-timer:
+	case <-w.ctx.Done():
+	}
+}
+
+// drain waits for every job in flight, so none is abandoned mid-write.
+func (w *workLoop) drain() {
+	for w.inflight > 0 {
+		res := <-w.done
+		w.inflight--
+		w.abort = errors.Join(w.abort, res.abort)
+	}
+}
+
+// claim leases as many jobs as there are free slots and hands them to the
+// workers. again reports that the loop must start over (the database was
+// unavailable: it waited, or set w.abort).
+func (w *workLoop) claim() (claimed int, again bool) {
+	r := w.r
+	free := r.currentLimit() - w.inflight
+	if free <= 0 {
+		return 0, false
+	}
+	leases, err := r.Store.Claim(w.callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
+		Limit: free, LeaseFor: r.LeaseFor, Now: r.leaseNow(), MaxPerTenant: r.MaxPerTenant})
+	if err != nil {
+		d, stop := r.dbWait(&w.outage, err)
+		if stop != nil {
+			w.abort = fmt.Errorf("claim jobs: %w", stop)
+			return 0, true
 		}
-		select {
-		case res := <-done:
-			inflight--
-			abort = errors.Join(abort, res.abort)
-		case <-timer:
-		case <-ctx.Done():
+		r.log().Warn("database unavailable, claiming again later", "stage", "claim", "tenant", r.Tenant,
+			"run_id", r.RunID, "error_class", "store_transient", "error", err, "retry_in_ms", d.Milliseconds())
+		w.wait(d)
+		return 0, true
+	}
+	w.outage = dbOutage{}
+	for _, l := range leases {
+		w.inflight++
+		claimed++
+		if l.Recovered {
+			r.count(func(s *Summary) { s.LeaseRecoveries++ })
+			if r.Metrics != nil {
+				r.Metrics.LeaseRecovered(l.Tenant)
+			}
+			r.log().Info("lease recovered", "stage", "lease_recovered", "tenant", l.Tenant, "job_key", l.JobKey,
+				"run_id", r.RunID, "attempt", l.AttemptNo)
+		}
+		r.log().Debug("claimed", "stage", "claimed", "tenant", l.Tenant, "job_key", l.JobKey, "run_id", r.RunID,
+			"attempt", l.AttemptNo)
+		w.work <- l
+	}
+	return claimed, false
+}
+
+// awaitPending runs when nothing is in flight and nothing could be
+// claimed: it reports false when the tenant has no work left (and the
+// runner does not wait for more), else sleeps until work may be claimable.
+func (w *workLoop) awaitPending() bool {
+	r := w.r
+	p, err := r.Store.Pending(w.callCtx, &store.PendingParams{Tenant: r.Tenant})
+	if err != nil {
+		d, stop := r.dbWait(&w.outage, err)
+		if stop != nil {
+			w.abort = fmt.Errorf("read pending jobs: %w", stop)
+			return true
+		}
+		r.log().Warn("database unavailable, looking again later", "stage", "pending", "tenant", r.Tenant,
+			"run_id", r.RunID, "error_class", "store_transient", "error", err, "retry_in_ms", d.Milliseconds())
+		w.wait(d)
+		return true
+	}
+	w.outage = dbOutage{}
+	if p.Total() == 0 && !r.Wait {
+		return false
+	}
+	// Work exists but is not ours yet: another worker holds it or it
+	// waits for its retry time. Sleep until it may be, polling with a
+	// gentle backoff so idle workers do not hammer the write lock.
+	d := w.idle
+	if !p.NextWake.IsZero() {
+		if until := p.NextWake.Sub(r.now()); until > 0 && until < d {
+			d = until
 		}
 	}
-	for {
-		stopping := ctx.Err() != nil || abort != nil
-		if stopping {
-			for inflight > 0 {
-				res := <-done
-				inflight--
-				abort = errors.Join(abort, res.abort)
-			}
-			break
-		}
-		claimed := 0
-		if free := r.currentLimit() - inflight; free > 0 {
-			leases, err := r.Store.Claim(callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
-				Limit: free, LeaseFor: r.LeaseFor, Now: r.leaseNow(), MaxPerTenant: r.MaxPerTenant})
-			if err != nil {
-				d, stop := r.dbWait(&outage, err)
-				if stop != nil {
-					abort = fmt.Errorf("claim jobs: %w", stop)
-					continue
-				}
-				r.log().Warn("database unavailable, claiming again later", "stage", "claim", "tenant", r.Tenant,
-					"run_id", r.RunID, "error_class", "store_transient", "error", err, "retry_in_ms", d.Milliseconds())
-				wait(d)
-				continue
-			}
-			outage = dbOutage{}
-			for _, l := range leases {
-				inflight++
-				claimed++
-				if l.Recovered {
-					r.count(func(s *Summary) { s.LeaseRecoveries++ })
-					if r.Metrics != nil {
-						r.Metrics.LeaseRecovered(l.Tenant)
-					}
-					r.log().Info("lease recovered", "stage", "lease_recovered", "tenant", l.Tenant, "job_key", l.JobKey,
-						"run_id", r.RunID, "attempt", l.AttemptNo)
-				}
-				r.log().Debug("claimed", "stage", "claimed", "tenant", l.Tenant, "job_key", l.JobKey, "run_id", r.RunID,
-					"attempt", l.AttemptNo)
-				work <- l
-			}
-		}
-		if claimed > 0 {
-			idle = r.PollInterval
-			// Take any finished results without blocking, then claim again.
-			continue
-		}
-		if inflight > 0 {
-			if inflight >= r.currentLimit() {
-				wait(0) // every slot busy: only a finished job frees one
-			} else {
-				wait(idle) // a slot is free: look again for retry times that came due
-				idle = min(idle*2, 2*time.Second)
-			}
-			continue
-		}
-		p, err := r.Store.Pending(callCtx, &store.PendingParams{Tenant: r.Tenant})
-		if err != nil {
-			d, stop := r.dbWait(&outage, err)
-			if stop != nil {
-				abort = fmt.Errorf("read pending jobs: %w", stop)
-				continue
-			}
-			r.log().Warn("database unavailable, looking again later", "stage", "pending", "tenant", r.Tenant,
-				"run_id", r.RunID, "error_class", "store_transient", "error", err, "retry_in_ms", d.Milliseconds())
-			wait(d)
-			continue
-		}
-		outage = dbOutage{}
-		if p.Total() == 0 && !r.Wait {
-			break
-		}
-		// Work exists but is not ours yet: another worker holds it or it
-		// waits for its retry time. Sleep until it may be, polling with a
-		// gentle backoff so idle workers do not hammer the write lock.
-		d := idle
-		if !p.NextWake.IsZero() {
-			if until := p.NextWake.Sub(r.now()); until > 0 && until < d {
-				d = until
-			}
-		}
-		wait(max(d, 5*time.Millisecond))
-		idle = min(idle*2, 2*time.Second)
-		r.reap(callCtx)
-	}
-	return abort
+	w.wait(max(d, 5*time.Millisecond))
+	w.idle = min(w.idle*2, 2*time.Second)
+	r.reap(w.callCtx)
+	return true
 }
 
 func (r *Runner) reap(ctx context.Context) {
