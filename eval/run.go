@@ -98,104 +98,154 @@ func collect(ctx context.Context, s *Suite, c *Config, label string) (*ProviderR
 	for _, f := range Fields {
 		pr.Accuracy[f] = &FieldScore{}
 	}
-	var (
-		latencies []time.Duration
-		cost      float64
-		priced    = len(c.Prices) > 0
-		seen      = map[string]bool{}
-	)
+	col := &collector{c: c, pr: pr, label: label, priced: len(c.Prices) > 0, seen: map[string]bool{}}
 	for _, d := range s.Docs {
-		key, err := extract.JobKey(c.Tenant, extract.Transformation, c.Schema.Name, d.Found.Digest)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", d.Found.Display, err)
+		if err := col.doc(ctx, d); err != nil {
+			return nil, err
 		}
-		job, err := c.Store.GetJob(ctx, &store.GetJobParams{Tenant: c.Tenant, Ref: key})
-		if err != nil {
-			return nil, fmt.Errorf("read job of %s: %w", d.Found.Display, err)
-		}
-		attempts, err := c.Store.ListAttempts(ctx, &store.ListAttemptsParams{JobID: job.ID})
-		if err != nil {
-			return nil, fmt.Errorf("read attempts of %s: %w", d.Found.Display, err)
-		}
-		dr := &DocResult{Name: d.Name, SubSuite: d.SubSuite, JobKey: key, State: job.State, Attempts: len(attempts),
-			Mismatches: []Mismatch{}, Timing: &DocTiming{}}
-		first := !seen[key] // the same text twice in a suite is one job
-		seen[key] = true
-		var took time.Duration
-		for _, a := range attempts {
-			dr.InputTokens += a.InputTokens
-			dr.OutputTokens += a.OutputTokens
-			if a.Outcome == store.OutcomeRejected && job.State == store.StateSucceeded {
-				dr.Repairs++
-			}
-			took += a.Duration
-			if !first {
-				continue
-			}
-			if a.Outcome != "" {
-				latencies = append(latencies, a.Duration)
-			}
-			if a.Model != "" && !slices.Contains(pr.Models, a.Model) {
-				pr.Models = append(pr.Models, a.Model)
-			}
-			if priced && a.InputTokens+a.OutputTokens > 0 {
-				p, ok := c.Prices.Lookup([]string{a.Provider, pr.Provider, label}, a.Model)
-				if ok {
-					cost += p.Cost(a.InputTokens, a.OutputTokens)
-				} else {
-					priced = false
-				}
-			}
-		}
-		dr.Timing.MS = ms(took)
-		if first {
-			pr.Attempts += dr.Attempts
-			pr.InputTokens += dr.InputTokens
-			pr.OutputTokens += dr.OutputTokens
-			pr.Repairs += dr.Repairs
-		}
-
-		var res *schema.Result
-		switch job.State {
-		case store.StateSucceeded:
-			res, err = readResult(ctx, c, key, d)
-			if err != nil {
-				return nil, err
-			}
-			pr.Committed++
-			if dr.Repairs > 0 {
-				pr.RepairedDocuments++
-			}
-		case store.StateRejected:
-			pr.Rejected++
-		case store.StateFailed:
-			pr.Failed++
-		default:
-			pr.Unfinished++
-		}
-		if job.State != store.StateSucceeded {
-			dr.Category = cmp.Or(job.LastCategory, job.LastErrorClass)
-			dr.Error = job.LastError
-		}
-		sc := Score(d.Expect, res)
-		for f, right := range sc.Right {
-			pr.Accuracy[f].Scored++
-			if right {
-				pr.Accuracy[f].Right++
-			}
-		}
-		for k, n := range sc.Kinds {
-			kc := pr.Actions.ByKind[k]
-			if kc == nil {
-				kc = &KindCount{}
-				pr.Actions.ByKind[k] = kc
-			}
-			kc.TP, kc.FP, kc.FN = kc.TP+n.TP, kc.FP+n.FP, kc.FN+n.FN
-			pr.Actions.TP, pr.Actions.FP, pr.Actions.FN = pr.Actions.TP+n.TP, pr.Actions.FP+n.FP, pr.Actions.FN+n.FN
-		}
-		dr.Mismatches = append(dr.Mismatches, sc.Mismatches...)
-		pr.Results = append(pr.Results, dr)
 	}
+	col.totals()
+	return pr, nil
+}
+
+// collector accumulates a provider's report over the suite's documents.
+type collector struct {
+	c         *Config
+	pr        *ProviderReport
+	label     string
+	latencies []time.Duration
+	cost      float64
+	priced    bool            // every priced call so far had a price
+	seen      map[string]bool // job keys already counted
+}
+
+// doc reads one document's job, attempts and result back and adds them to
+// the report.
+func (col *collector) doc(ctx context.Context, d *Doc) error {
+	c, pr := col.c, col.pr
+	key, err := extract.JobKey(c.Tenant, extract.Transformation, c.Schema.Name, d.Found.Digest)
+	if err != nil {
+		return fmt.Errorf("%s: %w", d.Found.Display, err)
+	}
+	job, err := c.Store.GetJob(ctx, &store.GetJobParams{Tenant: c.Tenant, Ref: key})
+	if err != nil {
+		return fmt.Errorf("read job of %s: %w", d.Found.Display, err)
+	}
+	attempts, err := c.Store.ListAttempts(ctx, &store.ListAttemptsParams{JobID: job.ID})
+	if err != nil {
+		return fmt.Errorf("read attempts of %s: %w", d.Found.Display, err)
+	}
+	dr := &DocResult{Name: d.Name, SubSuite: d.SubSuite, JobKey: key, State: job.State, Attempts: len(attempts),
+		Mismatches: []Mismatch{}, Timing: &DocTiming{}}
+	first := !col.seen[key] // the same text twice in a suite is one job
+	col.seen[key] = true
+	col.attempts(dr, job, attempts, first)
+	if first {
+		pr.Attempts += dr.Attempts
+		pr.InputTokens += dr.InputTokens
+		pr.OutputTokens += dr.OutputTokens
+		pr.Repairs += dr.Repairs
+	}
+	res, err := col.state(ctx, d, key, job, dr)
+	if err != nil {
+		return err
+	}
+	col.score(d, res, dr)
+	pr.Results = append(pr.Results, dr)
+	return nil
+}
+
+// attempts sums a job's attempts into its document result and, for the
+// first document of a job only (a repeated text is not called again),
+// into the latencies, models and cost.
+func (col *collector) attempts(dr *DocResult, job *store.Job, attempts []*store.Attempt, first bool) {
+	pr := col.pr
+	var took time.Duration
+	for _, a := range attempts {
+		dr.InputTokens += a.InputTokens
+		dr.OutputTokens += a.OutputTokens
+		if a.Outcome == store.OutcomeRejected && job.State == store.StateSucceeded {
+			dr.Repairs++
+		}
+		took += a.Duration
+		if !first {
+			continue
+		}
+		if a.Outcome != "" {
+			col.latencies = append(col.latencies, a.Duration)
+		}
+		if a.Model != "" && !slices.Contains(pr.Models, a.Model) {
+			pr.Models = append(pr.Models, a.Model)
+		}
+		if col.priced && a.InputTokens+a.OutputTokens > 0 {
+			p, ok := col.c.Prices.Lookup([]string{a.Provider, pr.Provider, col.label}, a.Model)
+			if ok {
+				col.cost += p.Cost(a.InputTokens, a.OutputTokens)
+			} else {
+				col.priced = false
+			}
+		}
+	}
+	dr.Timing.MS = ms(took)
+}
+
+// state counts the job's final state and returns its committed result,
+// nil unless the job succeeded.
+func (col *collector) state(ctx context.Context, d *Doc, key string, job *store.Job, dr *DocResult) (*schema.Result, error) {
+	pr := col.pr
+	var res *schema.Result
+	switch job.State {
+	case store.StateSucceeded:
+		var err error
+		res, err = readResult(ctx, col.c, key, d)
+		if err != nil {
+			return nil, err
+		}
+		pr.Committed++
+		if dr.Repairs > 0 {
+			pr.RepairedDocuments++
+		}
+	case store.StateRejected:
+		pr.Rejected++
+	case store.StateFailed:
+		pr.Failed++
+	default:
+		pr.Unfinished++
+	}
+	if job.State != store.StateSucceeded {
+		dr.Category = cmp.Or(job.LastCategory, job.LastErrorClass)
+		dr.Error = job.LastError
+	}
+	return res, nil
+}
+
+// score compares the result with the document's expectations and adds the
+// field and action counts to the report.
+func (col *collector) score(d *Doc, res *schema.Result, dr *DocResult) {
+	pr := col.pr
+	sc := Score(d.Expect, res)
+	for f, right := range sc.Right {
+		pr.Accuracy[f].Scored++
+		if right {
+			pr.Accuracy[f].Right++
+		}
+	}
+	for k, n := range sc.Kinds {
+		kc := pr.Actions.ByKind[k]
+		if kc == nil {
+			kc = &KindCount{}
+			pr.Actions.ByKind[k] = kc
+		}
+		kc.TP, kc.FP, kc.FN = kc.TP+n.TP, kc.FP+n.FP, kc.FN+n.FN
+		pr.Actions.TP, pr.Actions.FP, pr.Actions.FN = pr.Actions.TP+n.TP, pr.Actions.FP+n.FP, pr.Actions.FN+n.FN
+	}
+	dr.Mismatches = append(dr.Mismatches, sc.Mismatches...)
+}
+
+// totals derives the report's ratios, cost and latency percentiles once
+// every document is in.
+func (col *collector) totals() {
+	pr := col.pr
 	slices.Sort(pr.Models)
 	for _, fs := range pr.Accuracy {
 		fs.Accuracy = ratio(fs.Right, fs.Scored)
@@ -205,13 +255,12 @@ func collect(ctx context.Context, s *Suite, c *Config, label string) (*ProviderR
 	if a := ratio(pr.Committed, pr.Documents); a != nil {
 		pr.Admission = *a
 	}
-	if priced {
-		v := round6(cost)
+	if col.priced {
+		v := round6(col.cost)
 		pr.Cost = &v
 	}
-	lat := sortedDurations(latencies)
+	lat := sortedDurations(col.latencies)
 	pr.Timing.P50MS, pr.Timing.P95MS = ms(percentile(lat, 50)), ms(percentile(lat, 95))
-	return pr, nil
 }
 
 // readResult reads a committed result and validates it again against its

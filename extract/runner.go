@@ -366,130 +366,179 @@ type jobResult struct {
 // in flight when ctx is cancelled finish (their provider call is not cut
 // short) or give their lease back.
 func (r *Runner) Work(ctx context.Context) error {
-	work := make(chan *store.Lease, r.Concurrency)
-	done := make(chan jobResult, r.Concurrency)
-	var wg sync.WaitGroup
 	// Calls run on a context that survives the first interrupt, so what is
 	// in flight can finish and commit cleanly.
-	callCtx := context.WithoutCancel(ctx)
+	w := &workLoop{r: r, ctx: ctx, callCtx: context.WithoutCancel(ctx), idle: r.PollInterval}
+	stop := w.startWorkers()
+	defer stop()
+
+	r.reap(w.callCtx)
+	for {
+		if ctx.Err() != nil || w.abort != nil {
+			w.drain()
+			break
+		}
+		claimed, again := w.claim()
+		if again {
+			continue
+		}
+		if claimed > 0 {
+			w.idle = r.PollInterval
+			// Take any finished results without blocking, then claim again.
+			continue
+		}
+		if w.inflight > 0 {
+			if w.inflight >= r.currentLimit() {
+				w.wait(0) // every slot busy: only a finished job frees one
+			} else {
+				w.wait(w.idle) // a slot is free: look again for retry times that came due
+				w.idle = min(w.idle*2, 2*time.Second)
+			}
+			continue
+		}
+		if !w.awaitPending() {
+			break
+		}
+	}
+	return w.abort
+}
+
+// workLoop is the state of one Work call: the worker pool's channels, the
+// jobs in flight, the error that stops the loop and the polling backoff.
+type workLoop struct {
+	r        *Runner
+	ctx      context.Context // cancelled by the first interrupt: stop claiming
+	callCtx  context.Context // survives it: claims and writes in flight
+	work     chan *store.Lease
+	done     chan jobResult
+	inflight int
+	abort    error
+	outage   dbOutage
+	idle     time.Duration
+}
+
+// startWorkers starts r.Concurrency workers that process leases from
+// w.work, and returns the function that stops them and waits for them.
+func (w *workLoop) startWorkers() func() {
+	r := w.r
+	w.work = make(chan *store.Lease, r.Concurrency)
+	w.done = make(chan jobResult, r.Concurrency)
+	var wg sync.WaitGroup
 	for range r.Concurrency {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for l := range work {
-				done <- r.process(ctx, callCtx, l)
+			for l := range w.work {
+				w.done <- r.process(w.ctx, w.callCtx, l)
 			}
 		}()
 	}
-	defer func() {
-		close(work)
+	return func() {
+		close(w.work)
 		wg.Wait()
-	}()
+	}
+}
 
-	r.reap(callCtx)
-	inflight := 0
-	var abort error
-	var outage dbOutage
-	idle := r.PollInterval
-	wait := func(d time.Duration) {
-		var timer <-chan time.Time
-		if d > 0 {
-			timer = r.after(d)
+// wait blocks until a job finishes, d passes (d <= 0: no timeout) or ctx
+// is cancelled.
+func (w *workLoop) wait(d time.Duration) {
+	var timer <-chan time.Time
+	if d > 0 {
+		timer = w.r.after(d)
+	}
+	select {
+	case res := <-w.done:
+		w.inflight--
+		w.abort = errors.Join(w.abort, res.abort)
+	case <-timer:
+	case <-w.ctx.Done():
+	}
+}
+
+// drain waits for every job in flight, so none is abandoned mid-write.
+func (w *workLoop) drain() {
+	for w.inflight > 0 {
+		res := <-w.done
+		w.inflight--
+		w.abort = errors.Join(w.abort, res.abort)
+	}
+}
+
+// claim leases as many jobs as there are free slots and hands them to the
+// workers. again reports that the loop must start over (the database was
+// unavailable: it waited, or set w.abort).
+func (w *workLoop) claim() (claimed int, again bool) {
+	r := w.r
+	free := r.currentLimit() - w.inflight
+	if free <= 0 {
+		return 0, false
+	}
+	leases, err := r.Store.Claim(w.callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
+		Limit: free, LeaseFor: r.LeaseFor, Now: r.leaseNow(), MaxPerTenant: r.MaxPerTenant})
+	if err != nil {
+		d, stop := r.dbWait(&w.outage, err)
+		if stop != nil {
+			w.abort = fmt.Errorf("claim jobs: %w", stop)
+			return 0, true
 		}
-		select {
-		case res := <-done:
-			inflight--
-			abort = errors.Join(abort, res.abort)
-		case <-timer:
-		case <-ctx.Done():
+		r.log().Warn("database unavailable, claiming again later", "stage", "claim", "tenant", r.Tenant,
+			"run_id", r.RunID, "error_class", "store_transient", "error", err, "retry_in_ms", d.Milliseconds())
+		w.wait(d)
+		return 0, true
+	}
+	w.outage = dbOutage{}
+	for _, l := range leases {
+		w.inflight++
+		claimed++
+		if l.Recovered {
+			r.count(func(s *Summary) { s.LeaseRecoveries++ })
+			if r.Metrics != nil {
+				r.Metrics.LeaseRecovered(l.Tenant)
+			}
+			r.log().Info("lease recovered", "stage", "lease_recovered", "tenant", l.Tenant, "job_key", l.JobKey,
+				"run_id", r.RunID, "attempt", l.AttemptNo)
+		}
+		r.log().Debug("claimed", "stage", "claimed", "tenant", l.Tenant, "job_key", l.JobKey, "run_id", r.RunID,
+			"attempt", l.AttemptNo)
+		w.work <- l
+	}
+	return claimed, false
+}
+
+// awaitPending runs when nothing is in flight and nothing could be
+// claimed: it reports false when the tenant has no work left (and the
+// runner does not wait for more), else sleeps until work may be claimable.
+func (w *workLoop) awaitPending() bool {
+	r := w.r
+	p, err := r.Store.Pending(w.callCtx, &store.PendingParams{Tenant: r.Tenant})
+	if err != nil {
+		d, stop := r.dbWait(&w.outage, err)
+		if stop != nil {
+			w.abort = fmt.Errorf("read pending jobs: %w", stop)
+			return true
+		}
+		r.log().Warn("database unavailable, looking again later", "stage", "pending", "tenant", r.Tenant,
+			"run_id", r.RunID, "error_class", "store_transient", "error", err, "retry_in_ms", d.Milliseconds())
+		w.wait(d)
+		return true
+	}
+	w.outage = dbOutage{}
+	if p.Total() == 0 && !r.Wait {
+		return false
+	}
+	// Work exists but is not ours yet: another worker holds it or it
+	// waits for its retry time. Sleep until it may be, polling with a
+	// gentle backoff so idle workers do not hammer the write lock.
+	d := w.idle
+	if !p.NextWake.IsZero() {
+		if until := p.NextWake.Sub(r.now()); until > 0 && until < d {
+			d = until
 		}
 	}
-	for {
-		stopping := ctx.Err() != nil || abort != nil
-		if stopping {
-			for inflight > 0 {
-				res := <-done
-				inflight--
-				abort = errors.Join(abort, res.abort)
-			}
-			break
-		}
-		claimed := 0
-		if free := r.currentLimit() - inflight; free > 0 {
-			leases, err := r.Store.Claim(callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
-				Limit: free, LeaseFor: r.LeaseFor, Now: r.leaseNow(), MaxPerTenant: r.MaxPerTenant})
-			if err != nil {
-				d, stop := r.dbWait(&outage, err)
-				if stop != nil {
-					abort = fmt.Errorf("claim jobs: %w", stop)
-					continue
-				}
-				r.log().Warn("database unavailable, claiming again later", "stage", "claim", "tenant", r.Tenant,
-					"run_id", r.RunID, "error_class", "store_transient", "error", err, "retry_in_ms", d.Milliseconds())
-				wait(d)
-				continue
-			}
-			outage = dbOutage{}
-			for _, l := range leases {
-				inflight++
-				claimed++
-				if l.Recovered {
-					r.count(func(s *Summary) { s.LeaseRecoveries++ })
-					if r.Metrics != nil {
-						r.Metrics.LeaseRecovered(l.Tenant)
-					}
-					r.log().Info("lease recovered", "stage", "lease_recovered", "tenant", l.Tenant, "job_key", l.JobKey,
-						"run_id", r.RunID, "attempt", l.AttemptNo)
-				}
-				r.log().Debug("claimed", "stage", "claimed", "tenant", l.Tenant, "job_key", l.JobKey, "run_id", r.RunID,
-					"attempt", l.AttemptNo)
-				work <- l
-			}
-		}
-		if claimed > 0 {
-			idle = r.PollInterval
-			// Take any finished results without blocking, then claim again.
-			continue
-		}
-		if inflight > 0 {
-			if inflight >= r.currentLimit() {
-				wait(0) // every slot busy: only a finished job frees one
-			} else {
-				wait(idle) // a slot is free: look again for retry times that came due
-				idle = min(idle*2, 2*time.Second)
-			}
-			continue
-		}
-		p, err := r.Store.Pending(callCtx, &store.PendingParams{Tenant: r.Tenant})
-		if err != nil {
-			d, stop := r.dbWait(&outage, err)
-			if stop != nil {
-				abort = fmt.Errorf("read pending jobs: %w", stop)
-				continue
-			}
-			r.log().Warn("database unavailable, looking again later", "stage", "pending", "tenant", r.Tenant,
-				"run_id", r.RunID, "error_class", "store_transient", "error", err, "retry_in_ms", d.Milliseconds())
-			wait(d)
-			continue
-		}
-		outage = dbOutage{}
-		if p.Total() == 0 && !r.Wait {
-			break
-		}
-		// Work exists but is not ours yet: another worker holds it or it
-		// waits for its retry time. Sleep until it may be, polling with a
-		// gentle backoff so idle workers do not hammer the write lock.
-		d := idle
-		if !p.NextWake.IsZero() {
-			if until := p.NextWake.Sub(r.now()); until > 0 && until < d {
-				d = until
-			}
-		}
-		wait(max(d, 5*time.Millisecond))
-		idle = min(idle*2, 2*time.Second)
-		r.reap(callCtx)
-	}
-	return abort
+	w.wait(max(d, 5*time.Millisecond))
+	w.idle = min(w.idle*2, 2*time.Second)
+	r.reap(w.callCtx)
+	return true
 }
 
 func (r *Runner) reap(ctx context.Context) {
@@ -526,143 +575,214 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 	stopRenew := r.keepLease(ctx, cancel, l, log)
 	defer stopRenew()
 
+	v, refused := r.admit(wctx, ctx, l, log)
+	if refused != nil {
+		return *refused
+	}
+	j := &jobRun{runCtx: runCtx, leaseCtx: ctx, l: l, v: v, log: log, tokens: l.PrevTokens}
+	for {
+		if l.AttemptNo-l.BudgetBase > r.MaxAttempts {
+			return r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+				ErrorClass: "max_attempts", Message: fmt.Sprintf("gave up after %d attempts (--max-attempts)", r.MaxAttempts)}, log)
+		}
+		if res, again := r.attempt(j); !again {
+			return res
+		}
+	}
+}
+
+// admit returns the schema version the job is worked under, or the
+// finished result of a job that must not be attempted at all.
+func (r *Runner) admit(wctx, ctx context.Context, l *store.Lease, log *slog.Logger) (*schema.Version, *jobResult) {
 	v := r.Schema
 	if l.SchemaVersion != r.Schema.Name {
 		// A job is only ever worked under the version it was keyed with.
 		var err error
 		if v, err = schema.Lookup(l.SchemaVersion); err != nil {
-			return r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+			res := r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
 				ErrorClass: string(ClassPermanent), Message: err.Error()}, log)
+			return nil, &res
 		}
 	}
 	if l.Recoveries > r.MaxRecoveries {
 		// Workers keep dying on this job (or it keeps outliving its lease):
 		// stop handing it out rather than fail worker after worker.
 		r.count(func(s *Summary) { s.FailedNow++ })
-		return r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
+		res := r.finish(ctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
 			ErrorClass: ClassLeaseRecoveries, Message: fmt.Sprintf("lease lost %d times (--max-recoveries %d)",
 				l.Recoveries, r.MaxRecoveries)}, log)
+		return nil, &res
 	}
-	var feedback *schema.ValidationError
-	repairs := 0
-	tokens := l.PrevTokens
-	for {
-		if l.AttemptNo-l.BudgetBase > r.MaxAttempts {
-			return r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
-				ErrorClass: "max_attempts", Message: fmt.Sprintf("gave up after %d attempts (--max-attempts)", r.MaxAttempts)}, log)
-		}
-		r.count(func(s *Summary) { s.Attempts++ })
-		actx, _ := r.tracer().Start(ctx, "invx.attempt", trace.WithAttributes(
-			attribute.String("invx.tenant", l.Tenant), attribute.String("invx.job_key", l.JobKey),
-			attribute.Int("invx.attempt", l.AttemptNo), attribute.String("invx.run_id", r.RunID),
-			attribute.String("invx.provider", r.Provider.Name()), attribute.String("invx.schema_version", v.Name)))
-		start := time.Now()
-		callCtx, cancelCall := actx, context.CancelFunc(func() {})
-		if r.CallTimeout > 0 {
-			callCtx, cancelCall = context.WithTimeout(actx, r.CallTimeout)
-		}
-		callCtx, callSpan := r.tracer().Start(callCtx, "invx.provider_call", trace.WithSpanKind(trace.SpanKindClient),
-			trace.WithAttributes(attribute.String("invx.provider", r.Provider.Name())))
-		resp, err := r.Provider.Extract(callCtx, &Request{Tenant: l.Tenant, JobKey: l.JobKey, Attempt: l.AttemptNo,
-			Text: l.Text, Schema: v, Feedback: feedback})
-		endCallSpan(callSpan, resp, err)
-		cancelCall()
-		// What follows belongs to this attempt's span, and must be written
-		// even if the lease was lost meanwhile.
-		ctx := context.WithoutCancel(actx)
-		info := store.AttemptInfo{Provider: r.Provider.Name(), Duration: time.Since(start), PromptHash: v.PromptHash()}
-		if resp != nil {
-			info.Model, info.InputTokens, info.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
-			info.RequestID, info.HTTPStatus = resp.RequestID, resp.HTTPStatus
-		}
-		tokens += info.InputTokens + info.OutputTokens
-		r.count(func(s *Summary) {
-			s.InputTokens += info.InputTokens
-			s.OutputTokens += info.OutputTokens
-		})
-		log := log.With("attempt", l.AttemptNo, "provider", info.Provider, "model", info.Model)
-		log.Debug("provider call", "stage", "provider_call", "duration_ms", info.Duration.Milliseconds(),
-			"input_tokens", info.InputTokens, "output_tokens", info.OutputTokens, "outcome", outcomeOf(err),
-			"error_class", errorClass(err))
-		overBudget := r.TokenBudget > 0 && tokens >= r.TokenBudget
+	return v, nil
+}
 
-		var ve *schema.ValidationError
-		var res *schema.Result
-		if stop := r.reached(err); stop {
-			return r.unreachable(ctx, l, err, info, log)
-		}
-		if err != nil {
-			var pe *ProviderError
-			if !errors.As(err, &pe) || pe.Class != ClassRejected {
-				r.throttle(Classify(err) == ClassRateLimited)
-				if overBudget && Classify(err) != ClassAuth && Classify(err) != ClassInterrupted {
-					return r.overBudget(ctx, l, info, err, log)
-				}
-				return r.failed(ctx, runCtx, l, err, info, log)
-			}
-			// The provider answered but the answer is unusable (refusal,
-			// truncation, content filter, prose): like an invalid answer,
-			// it may be re-asked.
-			info.HTTPStatus = max(info.HTTPStatus, pe.Status)
-			ve = &schema.ValidationError{Path: "$", Category: schema.Category(cmp.Or(pe.Category, "provider")), Msg: Truncate(pe.Msg, 300)}
-		} else {
-			r.throttle(false)
-			var verr error
-			res, verr = v.Validate(resp.Output, l.Text)
-			if verr != nil && !errors.As(verr, &ve) {
-				ve = &schema.ValidationError{Path: "$", Category: schema.CategoryDecode, Msg: verr.Error()}
-			}
-			if verr == nil {
-				log.Debug("validated", "stage", "validated", "outcome", "valid", "schema_version", v.Name)
-			}
-		}
-		if ve != nil {
-			info.Outcome, info.ErrorClass = store.OutcomeRejected, string(ClassRejected)
-			info.Category, info.Message = string(ve.Category), ve.Error()
-			if resp != nil {
-				info.Output = capBytes(resp.Output, 64<<10)
-			}
-			log.Info("answer rejected", "stage", "rejected", "outcome", "rejected", "error_class", "rejected", "category", string(ve.Category))
-			if repairs < r.Repair && l.AttemptNo-l.BudgetBase < r.MaxAttempts && runCtx.Err() == nil && !overBudget {
-				repairs++
-				feedback = ve
-				next, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
-					AttemptID: l.AttemptID, RunID: r.RunID, Owner: r.Owner, Attempt: info, Now: r.now()})
-				if err != nil && store.IsTransient(err) && r.DBRetry > 0 {
-					// Not written again: a NextAttempt whose reply was lost
-					// may have landed, and a second one would open a second
-					// attempt. The job is left to its lease: it expires and
-					// the job is claimed again (lease_expired), safely.
-					log.Warn("database unavailable: job left to lease expiry", "stage", "next_attempt",
-						"error_class", "store_transient", "error", err)
-					return jobResult{outcome: "error"}
-				}
-				if err != nil {
-					return r.storeErr(ctx, l, info, err, log)
-				}
-				r.observe(ctx, l, info, log)
-				l.AttemptID, l.AttemptNo = next.AttemptID, next.AttemptNo
-				continue
-			}
-			r.count(func(s *Summary) { s.RejectedNow[string(ve.Category)]++ })
-			return r.finish(ctx, l, store.StateRejected, time.Time{}, info, log)
-		}
-		info.Outcome = store.OutcomeSucceeded
-		cr, err := r.commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
-			AttemptID: l.AttemptID, RunID: r.RunID, SchemaVersion: v.Name, Result: res.JSON, Shadow: r.Shadow,
-			Outbox: outboxEvents(l, res), Attempt: info, Now: r.now()}, log)
-		if err != nil {
-			return r.storeErr(ctx, l, info, err, log)
-		}
-		r.count(func(s *Summary) { s.CommittedNow++ })
-		r.observe(ctx, l, info, log)
-		if r.Metrics != nil {
-			r.Metrics.Committed(l.Tenant, v.Name)
-		}
-		log.Info("committed", "stage", "committed", "outcome", "succeeded", "result_id", cr.ResultID, "existing", cr.Existing)
-		r.progress(Event{Kind: EventJobDone, Outcome: store.StateSucceeded})
-		return jobResult{outcome: store.StateSucceeded}
+// jobRun is what carries over from one attempt of a job to the next.
+type jobRun struct {
+	runCtx   context.Context // cancelled by the first interrupt: no more repairs
+	leaseCtx context.Context // cancelled when the lease is lost: cuts the provider call
+	l        *store.Lease
+	v        *schema.Version
+	log      *slog.Logger
+	feedback *schema.ValidationError // the previous answer's fault, for a repair
+	repairs  int
+	tokens   int64
+}
+
+// call is one provider call and what the attempt records about it.
+type call struct {
+	ctx        context.Context // the attempt's span, not cancelled by a lost lease
+	resp       *Response
+	err        error
+	info       store.AttemptInfo
+	log        *slog.Logger
+	overBudget bool
+}
+
+// attempt makes one attempt of the job: call, judge the answer, then
+// repair, reject, fail or commit. It reports whether another attempt
+// follows.
+func (r *Runner) attempt(j *jobRun) (jobResult, bool) {
+	c := r.callProvider(j)
+	if stop := r.reached(c.err); stop {
+		return r.unreachable(c.ctx, j.l, c.err, c.info, c.log), false
 	}
+	res, ve, out, done := r.judge(j, c)
+	if done {
+		return out, false
+	}
+	if ve != nil {
+		return r.rejected(j, c, ve)
+	}
+	return r.commitAnswer(j, c, res), false
+}
+
+// callProvider asks the provider once, under the attempt's trace span and
+// the call timeout, and accounts the tokens the call used.
+func (r *Runner) callProvider(j *jobRun) *call {
+	l, v := j.l, j.v
+	r.count(func(s *Summary) { s.Attempts++ })
+	actx, _ := r.tracer().Start(j.leaseCtx, "invx.attempt", trace.WithAttributes(
+		attribute.String("invx.tenant", l.Tenant), attribute.String("invx.job_key", l.JobKey),
+		attribute.Int("invx.attempt", l.AttemptNo), attribute.String("invx.run_id", r.RunID),
+		attribute.String("invx.provider", r.Provider.Name()), attribute.String("invx.schema_version", v.Name)))
+	start := time.Now()
+	callCtx, cancelCall := actx, context.CancelFunc(func() {})
+	if r.CallTimeout > 0 {
+		callCtx, cancelCall = context.WithTimeout(actx, r.CallTimeout)
+	}
+	callCtx, callSpan := r.tracer().Start(callCtx, "invx.provider_call", trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(attribute.String("invx.provider", r.Provider.Name())))
+	resp, err := r.Provider.Extract(callCtx, &Request{Tenant: l.Tenant, JobKey: l.JobKey, Attempt: l.AttemptNo,
+		Text: l.Text, Schema: v, Feedback: j.feedback})
+	endCallSpan(callSpan, resp, err)
+	cancelCall()
+	// What follows belongs to this attempt's span, and must be written
+	// even if the lease was lost meanwhile.
+	c := &call{ctx: context.WithoutCancel(actx), resp: resp, err: err}
+	c.info = store.AttemptInfo{Provider: r.Provider.Name(), Duration: time.Since(start), PromptHash: v.PromptHash()}
+	if resp != nil {
+		c.info.Model, c.info.InputTokens, c.info.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
+		c.info.RequestID, c.info.HTTPStatus = resp.RequestID, resp.HTTPStatus
+	}
+	j.tokens += c.info.InputTokens + c.info.OutputTokens
+	r.count(func(s *Summary) {
+		s.InputTokens += c.info.InputTokens
+		s.OutputTokens += c.info.OutputTokens
+	})
+	c.log = j.log.With("attempt", l.AttemptNo, "provider", c.info.Provider, "model", c.info.Model)
+	c.log.Debug("provider call", "stage", "provider_call", "duration_ms", c.info.Duration.Milliseconds(),
+		"input_tokens", c.info.InputTokens, "output_tokens", c.info.OutputTokens, "outcome", outcomeOf(err),
+		"error_class", errorClass(err))
+	c.overBudget = r.TokenBudget > 0 && j.tokens >= r.TokenBudget
+	return c
+}
+
+// judge turns the call's outcome into a valid result, a validation fault
+// that may be repaired, or (done) the job's end on a provider error.
+func (r *Runner) judge(j *jobRun, c *call) (res *schema.Result, ve *schema.ValidationError, out jobResult, done bool) {
+	if c.err != nil {
+		var pe *ProviderError
+		if !errors.As(c.err, &pe) || pe.Class != ClassRejected {
+			r.throttle(Classify(c.err) == ClassRateLimited)
+			if c.overBudget && Classify(c.err) != ClassAuth && Classify(c.err) != ClassInterrupted {
+				return nil, nil, r.overBudget(c.ctx, j.l, c.info, c.err, c.log), true
+			}
+			return nil, nil, r.failed(c.ctx, j.runCtx, j.l, c.err, c.info, c.log), true
+		}
+		// The provider answered but the answer is unusable (refusal,
+		// truncation, content filter, prose): like an invalid answer,
+		// it may be re-asked.
+		c.info.HTTPStatus = max(c.info.HTTPStatus, pe.Status)
+		ve = &schema.ValidationError{Path: "$", Category: schema.Category(cmp.Or(pe.Category, "provider")), Msg: Truncate(pe.Msg, 300)}
+		return nil, ve, jobResult{}, false
+	}
+	r.throttle(false)
+	res, verr := j.v.Validate(c.resp.Output, j.l.Text)
+	if verr != nil && !errors.As(verr, &ve) {
+		ve = &schema.ValidationError{Path: "$", Category: schema.CategoryDecode, Msg: verr.Error()}
+	}
+	if verr == nil {
+		c.log.Debug("validated", "stage", "validated", "outcome", "valid", "schema_version", j.v.Name)
+	}
+	return res, ve, jobResult{}, false
+}
+
+// rejected records an unusable answer and either opens a repair attempt
+// (reported as another attempt to follow) or ends the job as rejected.
+func (r *Runner) rejected(j *jobRun, c *call, ve *schema.ValidationError) (jobResult, bool) {
+	l, ctx, log := j.l, c.ctx, c.log
+	info := c.info
+	info.Outcome, info.ErrorClass = store.OutcomeRejected, string(ClassRejected)
+	info.Category, info.Message = string(ve.Category), ve.Error()
+	if c.resp != nil {
+		info.Output = capBytes(c.resp.Output, 64<<10)
+	}
+	log.Info("answer rejected", "stage", "rejected", "outcome", "rejected", "error_class", "rejected", "category", string(ve.Category))
+	if j.repairs < r.Repair && l.AttemptNo-l.BudgetBase < r.MaxAttempts && j.runCtx.Err() == nil && !c.overBudget {
+		j.repairs++
+		j.feedback = ve
+		next, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
+			AttemptID: l.AttemptID, RunID: r.RunID, Owner: r.Owner, Attempt: info, Now: r.now()})
+		if err != nil && store.IsTransient(err) && r.DBRetry > 0 {
+			// Not written again: a NextAttempt whose reply was lost
+			// may have landed, and a second one would open a second
+			// attempt. The job is left to its lease: it expires and
+			// the job is claimed again (lease_expired), safely.
+			log.Warn("database unavailable: job left to lease expiry", "stage", "next_attempt",
+				"error_class", "store_transient", "error", err)
+			return jobResult{outcome: "error"}, false
+		}
+		if err != nil {
+			return r.storeErr(ctx, l, info, err, log), false
+		}
+		r.observe(ctx, l, info, log)
+		l.AttemptID, l.AttemptNo = next.AttemptID, next.AttemptNo
+		return jobResult{}, true
+	}
+	r.count(func(s *Summary) { s.RejectedNow[string(ve.Category)]++ })
+	return r.finish(ctx, l, store.StateRejected, time.Time{}, info, log), false
+}
+
+// commitAnswer commits a valid result with its outbox events, fenced by
+// the lease token.
+func (r *Runner) commitAnswer(j *jobRun, c *call, res *schema.Result) jobResult {
+	l, v, ctx, log := j.l, j.v, c.ctx, c.log
+	info := c.info
+	info.Outcome = store.OutcomeSucceeded
+	cr, err := r.commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
+		AttemptID: l.AttemptID, RunID: r.RunID, SchemaVersion: v.Name, Result: res.JSON, Shadow: r.Shadow,
+		Outbox: outboxEvents(l, res), Attempt: info, Now: r.now()}, log)
+	if err != nil {
+		return r.storeErr(ctx, l, info, err, log)
+	}
+	r.count(func(s *Summary) { s.CommittedNow++ })
+	r.observe(ctx, l, info, log)
+	if r.Metrics != nil {
+		r.Metrics.Committed(l.Tenant, v.Name)
+	}
+	log.Info("committed", "stage", "committed", "outcome", "succeeded", "result_id", cr.ResultID, "existing", cr.Existing)
+	r.progress(Event{Kind: EventJobDone, Outcome: store.StateSucceeded})
+	return jobResult{outcome: store.StateSucceeded}
 }
 
 // reached counts provider calls in a row that reached no server and

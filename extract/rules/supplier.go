@@ -489,33 +489,67 @@ func cutName(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// findSupplier returns the issuing company.
+// findSupplier returns the issuing company. It scores every candidate name
+// (legal names in the body, unlabelled supplier blocks, pay-to lines, a
+// header line), folds a header brand into the company it abbreviates, and
+// picks the best candidate that is not the customer.
 func (d *document) findSupplier() *string {
-	regs := d.regions()
-	customers := map[string]int{}
-	cands := map[string]*supCand{}
-	order := 0
-	add := func(name string, score int) {
-		key := normName(name)
-		if key == "" {
-			return
-		}
-		c, ok := cands[key]
-		if !ok {
-			order++
-			cands[key] = &supCand{name: name, score: score, count: 1, order: order}
-			return
-		}
-		c.count++
-		// Keep the cleanest spelling (OCR noise loses), then the best score.
-		if q, cq := nameQuality(name), nameQuality(c.name); q > cq || q == cq && score > c.score {
-			c.name = name
-		}
-		if score > c.score {
-			c.score = score
-		}
+	s := &supplierScan{d: d, regs: d.regions(), customers: map[string]int{}, cands: map[string]*supCand{}}
+	s.scanLines()
+	headerKey := s.scanHeader()
+	s.mergeHeaderBrand(headerKey)
+	return s.best()
+}
+
+// supplierScan is the state findSupplier's steps share: the candidates
+// found so far and how often each name was seen on the customer's side.
+type supplierScan struct {
+	d         *document
+	regs      [][]region
+	customers map[string]int
+	cands     map[string]*supCand
+	order     int
+}
+
+// add records one occurrence of a candidate name. Occurrences of the same
+// normalised name merge, so a name repeated across the document counts more.
+func (s *supplierScan) add(name string, score int) {
+	key := normName(name)
+	if key == "" {
+		return
 	}
-	// Per-line hints, computed once.
+	c, ok := s.cands[key]
+	if !ok {
+		s.order++
+		s.cands[key] = &supCand{name: name, score: score, count: 1, order: s.order}
+		return
+	}
+	c.count++
+	// Keep the cleanest spelling (OCR noise loses), then the best score.
+	if q, cq := nameQuality(name), nameQuality(c.name); q > cq || q == cq && score > c.score {
+		c.name = name
+	}
+	if score > c.score {
+		c.score = score
+	}
+}
+
+// supLine is what the scoring of one line's cells needs to know about the
+// line's neighbourhood.
+type supLine struct {
+	i         int
+	nonBlank  int   // position among the non-blank lines, 1-based
+	remit     bool  // at or below a remittance slip heading
+	hint      int   // bonus for a legal hint on the line or next to it
+	payTo     []int // the "pay to" label on this line, if any
+	prevPayTo bool  // the previous line is a bare "pay to" label
+	attn      bool  // an attention line follows within two lines
+}
+
+// scanLines scores the names of every non-blank line. The per-line hints
+// are computed once because each line also looks at its neighbours'.
+func (s *supplierScan) scanLines() {
+	d := s.d
 	legalHint := make([]bool, len(d.lines))
 	payTos := make([][]int, len(d.lines))
 	for i, ln := range d.lines {
@@ -524,121 +558,152 @@ func (d *document) findSupplier() *string {
 			payTos[i] = rePayTo.FindStringIndex(ln.f.s)
 		}
 	}
-	nonBlank := 0
-	remit := false
+	var sl supLine
 	for i, ln := range d.lines {
 		if ln.blank {
 			continue
 		}
-		nonBlank++
-		if !remit && reRemittance.MatchString(ln.f.s) {
-			remit = true
+		sl.i = i
+		sl.nonBlank++
+		if !sl.remit && reRemittance.MatchString(ln.f.s) {
+			sl.remit = true
 		}
-		hint := 0
+		sl.hint = 0
 		if legalHint[i] {
-			hint += 4
+			sl.hint += 4
 		} else if i > 0 && legalHint[i-1] || i+1 < len(d.lines) && legalHint[i+1] {
-			hint += 2
+			sl.hint += 2
 		}
-		payTo := payTos[i]
-		prevPayTo := false
+		sl.payTo = payTos[i]
+		sl.prevPayTo = false
 		if p := d.prevNonBlank(i); p >= 0 {
 			pf := d.lines[p].f.s
 			if m := payTos[p]; m != nil && strings.Trim(pf[m[1]:], " :") == "" {
-				prevPayTo = true
+				sl.prevPayTo = true
 			}
 		}
-		attn := false
+		sl.attn = false
 		for j := i + 1; j <= i+2 && j < len(d.lines); j++ {
 			if reAttention.MatchString(d.lines[j].f.s) {
-				attn = true
+				sl.attn = true
 			}
 		}
-		forms := reLegalForm.FindAllStringIndex(ln.raw, -1)
-		for k, c := range ln.cells {
-			reg := regs[i][k]
-			if remit {
-				// A remittance slip is written from the customer's side:
-				// its "From" and "To" are reversed.
-				reg = regNone
-			}
-			cellRaw := ln.raw[c.start:c.end]
-			names := legalNamesIn(ln.raw, c.start, c.end, forms)
-			if reg == regCustomer {
-				for _, n := range names {
-					customers[normName(n)]++
-				}
-				// The first line of a customer block names the customer.
-				t := cellRaw
-				cf := foldString(t)
-				if kind, end := blockLabel(cf, ln.raw[c.start:c.end]); kind == regCustomer {
-					rs, _ := fold(t).rawSpan(end, end)
-					t = t[rs:]
-				}
-				if n := cutName(t); looksLikeName(n) && (len(names) == 0 || normName(n) != normName(names[0])) {
-					customers[normName(n)]++
-				}
-				continue
-			}
-			for _, n := range names {
-				score := 10
-				if m := reLegalForm.FindAllString(n, -1); len(m) > 0 && weakForms[m[len(m)-1]] {
-					score -= 3
-				}
-				switch {
-				case nonBlank <= 4:
-					score += 5
-				case nonBlank <= 10:
-					score += 2
-				}
-				score += hint
-				switch reg {
-				case regSupplier:
-					score += 15
-				case regBank:
-					score -= 4
-				}
-				if payTo != nil || prevPayTo {
-					score += 8
-				}
-				if reBankWord().MatchString(n) {
-					score -= 14
-				}
-				if attn {
-					score -= 6
-				}
-				add(n, score)
-			}
-			if len(names) > 0 {
-				continue
-			}
-			// A supplier block without a legal form.
-			if reg == regSupplier {
-				t := cellRaw
-				if kind, end := blockLabel(foldString(t), t); kind == regSupplier {
-					rs, _ := fold(t).rawSpan(end, end)
-					t = t[rs:]
-				}
-				if n := cutName(t); looksLikeName(n) && d.firstOfBlock(regs, i, k) {
-					add(n, 20)
-				}
-			}
+		s.scanCells(&sl)
+		s.scanPayTo(&sl)
+	}
+}
+
+// scanCells scores the names in each cell of one line according to the
+// block (region) the cell sits in.
+func (s *supplierScan) scanCells(sl *supLine) {
+	i := sl.i
+	ln := s.d.lines[i]
+	forms := reLegalForm.FindAllStringIndex(ln.raw, -1)
+	for k, c := range ln.cells {
+		reg := s.regs[i][k]
+		if sl.remit {
+			// A remittance slip is written from the customer's side:
+			// its "From" and "To" are reversed.
+			reg = regNone
 		}
-		if payTo != nil {
-			rs, _ := ln.f.rawSpan(payTo[1], payTo[1])
-			if n := cutName(ln.raw[rs:]); looksLikeName(n) && !reBankWord().MatchString(n) {
-				add(n, 9)
+		cellRaw := ln.raw[c.start:c.end]
+		names := legalNamesIn(ln.raw, c.start, c.end, forms)
+		if reg == regCustomer {
+			s.countCustomer(cellRaw, names)
+			continue
+		}
+		for _, n := range names {
+			s.add(n, legalNameScore(n, reg, sl))
+		}
+		if len(names) > 0 {
+			continue
+		}
+		// A supplier block without a legal form.
+		if reg == regSupplier {
+			t := cellRaw
+			if kind, end := blockLabel(foldString(t), t); kind == regSupplier {
+				rs, _ := fold(t).rawSpan(end, end)
+				t = t[rs:]
 			}
-		} else if prevPayTo {
-			if n := cutName(ln.raw); looksLikeName(n) && !reBankWord().MatchString(n) {
-				add(n, 9)
+			if n := cutName(t); looksLikeName(n) && s.d.firstOfBlock(s.regs, i, k) {
+				s.add(n, 20)
 			}
 		}
 	}
-	// A header line that reads like a name.
-	headerKey := ""
+}
+
+// countCustomer records the names of a customer block cell, so that the
+// same names elsewhere are not taken for the supplier.
+func (s *supplierScan) countCustomer(cellRaw string, names []string) {
+	for _, n := range names {
+		s.customers[normName(n)]++
+	}
+	// The first line of a customer block names the customer.
+	t := cellRaw
+	cf := foldString(t)
+	if kind, end := blockLabel(cf, t); kind == regCustomer {
+		rs, _ := fold(t).rawSpan(end, end)
+		t = t[rs:]
+	}
+	if n := cutName(t); looksLikeName(n) && (len(names) == 0 || normName(n) != normName(names[0])) {
+		s.customers[normName(n)]++
+	}
+}
+
+// legalNameScore scores one legal name found outside a customer block:
+// early lines, supplier blocks and pay-to lines count for it; weak legal
+// forms, bank blocks, bank names and attention lines count against it.
+func legalNameScore(n string, reg region, sl *supLine) int {
+	score := 10
+	if m := reLegalForm.FindAllString(n, -1); len(m) > 0 && weakForms[m[len(m)-1]] {
+		score -= 3
+	}
+	switch {
+	case sl.nonBlank <= 4:
+		score += 5
+	case sl.nonBlank <= 10:
+		score += 2
+	}
+	score += sl.hint
+	switch reg {
+	case regSupplier:
+		score += 15
+	case regBank:
+		score -= 4
+	}
+	if sl.payTo != nil || sl.prevPayTo {
+		score += 8
+	}
+	if reBankWord().MatchString(n) {
+		score -= 14
+	}
+	if sl.attn {
+		score -= 6
+	}
+	return score
+}
+
+// scanPayTo takes the name after a "pay to" label (on this line or the
+// line before), which names the supplier even without a legal form.
+func (s *supplierScan) scanPayTo(sl *supLine) {
+	ln := s.d.lines[sl.i]
+	if sl.payTo != nil {
+		rs, _ := ln.f.rawSpan(sl.payTo[1], sl.payTo[1])
+		if n := cutName(ln.raw[rs:]); looksLikeName(n) && !reBankWord().MatchString(n) {
+			s.add(n, 9)
+		}
+	} else if sl.prevPayTo {
+		if n := cutName(ln.raw); looksLikeName(n) && !reBankWord().MatchString(n) {
+			s.add(n, 9)
+		}
+	}
+}
+
+// scanHeader adds a header line that reads like a name (invoices often
+// start with the issuer's letterhead) and returns its key, "" if none.
+func (s *supplierScan) scanHeader() string {
 	seen := 0
-	for i, ln := range d.lines {
+	for i, ln := range s.d.lines {
 		if ln.blank || len(ln.cells) == 0 {
 			continue
 		}
@@ -646,7 +711,7 @@ func (d *document) findSupplier() *string {
 		if seen > 3 {
 			break
 		}
-		if regs[i][0] != regNone {
+		if s.regs[i][0] != regNone {
 			continue
 		}
 		t := cutName(ln.raw[ln.cells[0].start:ln.cells[0].end])
@@ -658,37 +723,48 @@ func (d *document) findSupplier() *string {
 			if seen == 1 {
 				score = 11 // the very first line of an invoice
 			}
-			add(t, score)
-			headerKey = normName(t)
-			break
+			s.add(t, score)
+			return normName(t)
 		}
 		if seen == 1 && strings.ContainsAny(t, "0123456789@") {
 			// The first line is an address or contact line: no name here.
 			break
 		}
 	}
-	// A header brand ("BRIGHTLINE") that begins a company name found with
-	// its legal form elsewhere ("Brightline Consulting Ltd") is that company.
-	if h, ok := cands[headerKey]; ok && headerKey != "" {
-		var full *supCand
-		for key, c := range cands {
-			if key != headerKey && strings.HasPrefix(key, headerKey) && customers[key] < c.count &&
-				(full == nil || c.score > full.score || c.score == full.score && c.order < full.order) {
-				full = c
-			}
-		}
-		if full != nil {
-			full.score += h.score
-			delete(cands, headerKey)
+	return ""
+}
+
+// mergeHeaderBrand folds a header brand ("BRIGHTLINE") that begins a
+// company name found with its legal form elsewhere ("Brightline Consulting
+// Ltd") into that company, so the two do not compete.
+func (s *supplierScan) mergeHeaderBrand(headerKey string) {
+	h, ok := s.cands[headerKey]
+	if !ok || headerKey == "" {
+		return
+	}
+	var full *supCand
+	for key, c := range s.cands {
+		if key != headerKey && strings.HasPrefix(key, headerKey) && s.customers[key] < c.count &&
+			(full == nil || c.score > full.score || c.score == full.score && c.order < full.order) {
+			full = c
 		}
 	}
+	if full != nil {
+		full.score += h.score
+		delete(s.cands, headerKey)
+	}
+}
+
+// best returns the highest-scoring candidate seen more often as a supplier
+// than as the customer; ties go to the name found first.
+func (s *supplierScan) best() *string {
 	var best *supCand
 	bestScore := 0
-	for key, c := range cands {
-		if customers[key] >= c.count {
+	for key, c := range s.cands {
+		if s.customers[key] >= c.count {
 			continue
 		}
-		score := c.score + 2*min(c.count-1, 3) - 10*customers[key]
+		score := c.score + 2*min(c.count-1, 3) - 10*s.customers[key]
 		if score <= 0 {
 			continue
 		}

@@ -52,6 +52,14 @@ func TestSupplier(t *testing.T) {
 		{"salutation is not a name", "Dear team,\nplease find the invoice attached.\n", ""},
 		{"brand then legal name", "BRIGHTLINE\n14 Fenchurch Avenue, London\n\nInvoice to: Northwind Traders Limited\nInvoice No. 7\n\nBrightline Consulting Ltd\n", "Brightline Consulting Ltd"},
 		{"remittance slip", "Acme Tools Ltd\nInvoice to: Globex Corp\n\nREMITTANCE ADVICE\nTo: Acme Tools Ltd\nFrom: Globex Corp\n", "Acme Tools Ltd"},
+		// The legal name sits too far down to outscore the brand on its own:
+		// only folding the brand into it makes it win.
+		{"brand merged into a distant legal name", "BRIGHTLINE\n14 Fenchurch Avenue, London\n\nInvoice to: Northwind Traders Limited\nInvoice No. 7\n" +
+			"Date: 01.02.2026\nConsulting, January\nConsulting, February\nConsulting, March\nWorkshop\nTravel\nNet 30 days\n\n" +
+			"Brightline Consulting Ltd\n", "Brightline Consulting Ltd"},
+		// The customer appears only on the slip, whose "From" is the
+		// customer: read the other way round, it would win as a supplier block.
+		{"remittance slip reverses from", "Acme Tools Ltd\nInvoice No. 7\n\nREMITTANCE ADVICE\nTo: Acme Tools Ltd\nFrom: Globex Corp\n", "Acme Tools Ltd"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

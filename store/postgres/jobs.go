@@ -113,99 +113,141 @@ func (s *Store) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.En
 	return out, nil
 }
 
+// enqueueOne enqueues one document inside the batch's transaction: decide
+// whether a changed text is held, insert its job (or find the job that
+// already has its key), then record where the text was seen.
 func enqueueOne(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store.Document, now int64) (store.EnqueueResult, error) {
 	res := store.EnqueueResult{JobKey: d.JobKey}
+	h, err := changeHold(ctx, tx, p, d)
+	if err != nil {
+		return res, err
+	}
+	if h.prevKey != nil {
+		res.PrevJobKey = *h.prevKey
+	}
+	if err := insertJob(ctx, tx, p, d, now, h, &res); err != nil {
+		return res, err
+	}
+	if err := recordSource(ctx, tx, p, d, now, res.Outcome); err != nil {
+		return res, err
+	}
+	return res, nil
+}
 
+// hold is the state a new job starts in, and why it is held if it is.
+type hold struct {
+	state           string
+	reason, prevKey *string
+}
+
+// changeHold decides whether the document is a changed text of a path
+// whose earlier text was committed: unless the user asked for changes to
+// be processed, such a job is held for a person (identity_conflict).
+func changeHold(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store.Document) (hold, error) {
+	h := hold{state: store.StateQueued}
 	// Is this path known, and did its text change since?
 	var srcDigest, srcKey string
 	err := tx.QueryRow(ctx, `SELECT digest, job_key FROM sources WHERE tenant = $1 AND source_system = $2 AND path = $3`,
 		p.Tenant, d.SourceSystem, d.Path).Scan(&srcDigest, &srcKey)
 	known := err == nil
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return res, err
+		return h, err
 	}
-	state := store.StateQueued
-	var heldReason, prevKey *string
 	if known && srcDigest != d.Digest && srcKey != d.JobKey && p.OnChange != store.OnChangeProcess {
 		var prevState string
 		err := tx.QueryRow(ctx, `SELECT state FROM jobs WHERE tenant = $1 AND job_key = $2`, p.Tenant, srcKey).Scan(&prevState)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return res, err
+			return h, err
 		}
 		if prevState == store.StateSucceeded {
-			state = store.StateHeld
+			h.state = store.StateHeld
 			reason, key := "identity_conflict", srcKey
-			heldReason, prevKey = &reason, &key
-			res.PrevJobKey = srcKey
+			h.reason, h.prevKey = &reason, &key
 		}
 	}
+	return h, nil
+}
 
+// insertJob inserts the document's job and sets res's id and outcome; when
+// a job with the key exists already, existingJob reports on that one.
+func insertJob(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store.Document, now int64, h hold, res *store.EnqueueResult) error {
 	// Insert-or-ignore: the unique (tenant, job_key) index decides, never a
 	// prior SELECT, so concurrent enqueuers cannot both insert. One that
 	// races another's uncommitted insert of the same key waits for it.
-	err = tx.QueryRow(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
+	err := tx.QueryRow(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
 			source_system, source_path, source_text, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
 			display_path, source_encoding)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, nullif($14, ''), nullif($15, ''))
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
 		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, d.Text,
-		state, heldReason, prevKey, p.RunID, now, d.DisplayPath, d.Encoding).Scan(&res.JobID)
+		h.state, h.reason, h.prevKey, p.RunID, now, d.DisplayPath, d.Encoding).Scan(&res.JobID)
 	switch {
 	case err == nil:
 		res.Outcome = store.EnqueueNew
-		if state == store.StateHeld {
+		if h.state == store.StateHeld {
 			res.Outcome = store.EnqueueHeld
 		}
+		return nil
 	case errors.Is(err, pgx.ErrNoRows):
-		var jobState, jobPath string
-		var prev *string
-		if err := tx.QueryRow(ctx, `SELECT id, state, source_path, prev_job_key FROM jobs WHERE tenant = $1 AND job_key = $2`,
-			p.Tenant, d.JobKey).Scan(&res.JobID, &jobState, &jobPath, &prev); err != nil {
-			return res, err
-		}
-		res.PrevJobKey = ""
-		if prev != nil {
-			res.PrevJobKey = *prev
-		}
-		switch {
-		case jobState == store.StateHeld && p.OnChange == store.OnChangeProcess:
-			// The user now asks for changed texts to be processed: a job
-			// held earlier for an identity conflict is released.
-			tag, err := tx.Exec(ctx, `UPDATE jobs SET state = 'queued', held_reason = NULL, updated_at = $1
-				WHERE id = $2 AND state = 'held' AND held_reason = 'identity_conflict'`, now, res.JobID)
-			if err != nil {
-				return res, err
-			}
-			res.Outcome = store.EnqueueHeld
-			if tag.RowsAffected() == 1 {
-				res.Outcome = store.EnqueueNew
-			}
-		default:
-			res.Outcome = driver.ExistingOutcome(jobState, jobPath, d.Path)
-		}
+		return existingJob(ctx, tx, p, d, now, res)
 	default:
-		return res, err
+		return err
 	}
+}
 
+// existingJob sets res from the job that already has the document's key,
+// releasing it if it was held and the user now asks for changes to be
+// processed.
+func existingJob(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store.Document, now int64, res *store.EnqueueResult) error {
+	var jobState, jobPath string
+	var prev *string
+	if err := tx.QueryRow(ctx, `SELECT id, state, source_path, prev_job_key FROM jobs WHERE tenant = $1 AND job_key = $2`,
+		p.Tenant, d.JobKey).Scan(&res.JobID, &jobState, &jobPath, &prev); err != nil {
+		return err
+	}
+	res.PrevJobKey = ""
+	if prev != nil {
+		res.PrevJobKey = *prev
+	}
+	if jobState != store.StateHeld || p.OnChange != store.OnChangeProcess {
+		res.Outcome = driver.ExistingOutcome(jobState, jobPath, d.Path)
+		return nil
+	}
+	// The user now asks for changed texts to be processed: a job
+	// held earlier for an identity conflict is released.
+	tag, err := tx.Exec(ctx, `UPDATE jobs SET state = 'queued', held_reason = NULL, updated_at = $1
+				WHERE id = $2 AND state = 'held' AND held_reason = 'identity_conflict'`, now, res.JobID)
+	if err != nil {
+		return err
+	}
+	res.Outcome = store.EnqueueHeld
+	if tag.RowsAffected() == 1 {
+		res.Outcome = store.EnqueueNew
+	}
+	return nil
+}
+
+// recordSource resolves an earlier skip of the path and records where the
+// text was seen.
+func recordSource(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store.Document, now int64, outcome string) error {
 	// The path was read and enqueued: an earlier skip of it is resolved.
 	if _, err := tx.Exec(ctx, `DELETE FROM skipped_inputs WHERE tenant = $1 AND source_system = $2 AND path = $3`,
 		p.Tenant, d.SourceSystem, d.Path); err != nil {
-		return res, fmt.Errorf("clear skipped input: %w", err)
+		return fmt.Errorf("clear skipped input: %w", err)
 	}
-
 	// Record where this text was seen. A held change leaves the reference on
 	// the committed text until someone accepts the change.
-	if res.Outcome != store.EnqueueHeld {
+	if outcome != store.EnqueueHeld {
 		if _, err := tx.Exec(ctx, `INSERT INTO sources (tenant, source_system, path, digest, job_key, updated_at)
 			VALUES ($1, $2, $3, $4, $5, $6)
 			ON CONFLICT (tenant, source_system, path) DO UPDATE SET digest = EXCLUDED.digest, job_key = EXCLUDED.job_key,
 				updated_at = EXCLUDED.updated_at
 			WHERE sources.digest <> EXCLUDED.digest`,
 			p.Tenant, d.SourceSystem, d.Path, d.Digest, d.JobKey, now); err != nil {
-			return res, err
+			return err
 		}
 	}
-	return res, nil
+	return nil
 }
 
 // claimable lists the three ways a job becomes claimable, in the order a
