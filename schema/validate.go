@@ -608,16 +608,25 @@ func isDate(s string) bool {
 }
 
 func checkActionItems(w *walker, path string) *ValidationError {
+	return w.objects(path, 0, v1ActionFields)
+}
+
+// objects walks an array of objects with the given keys, at most max of
+// them (0: no cap); w.item is the index of the object being walked.
+func (w *walker) objects(path string, max int, fields []field) *ValidationError {
 	if e := w.open(path, '[', "an array of objects"); e != nil {
 		return e
 	}
 	for i := 0; w.dec.More(); i++ {
+		if max > 0 && i == max {
+			return verr(CategoryFacts, path, "more than %d entries", max)
+		}
 		ip := index(path, i)
 		w.item = i
 		if e := w.open(ip, '{', "an object"); e != nil {
 			return e
 		}
-		if e := w.object(ip, v1ActionFields); e != nil {
+		if e := w.object(ip, fields); e != nil {
 			return e
 		}
 	}

@@ -209,27 +209,6 @@ func checkLineItems(w *walker, path string) *ValidationError {
 	return w.objects(path, maxLineItems, v2LineItemFields)
 }
 
-// objects walks an array of at most max objects with the given keys.
-func (w *walker) objects(path string, max int, fields []field) *ValidationError {
-	if e := w.open(path, '[', "an array of objects"); e != nil {
-		return e
-	}
-	for i := 0; w.dec.More(); i++ {
-		if i == max {
-			return verr(CategoryFacts, path, "more than %d entries", max)
-		}
-		ip := index(path, i)
-		if e := w.open(ip, '{', "an object"); e != nil {
-			return e
-		}
-		if e := w.object(ip, fields); e != nil {
-			return e
-		}
-	}
-	_, e := w.token(path)
-	return e
-}
-
 func checkDescription(w *walker, path string) *ValidationError {
 	s, _, e := w.str(path, false)
 	if e != nil {
