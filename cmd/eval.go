@@ -160,7 +160,7 @@ func checkEvalOptions(o *EvalOptions) error {
 	if o.Defaults.Timeout < 0 || o.Defaults.MaxTokens < 0 {
 		return &usageError{err: errors.New("--timeout and --max-tokens must not be negative")}
 	}
-	if err := extractableSchema(o.Schema, "invx eval SUITE --schema invoice-summary-v1 (invx schema --list names the versions)"); err != nil {
+	if err := knownSchema(o.Schema, "invx eval SUITE --schema invoice-v2 (invx schema --list names the versions)"); err != nil {
 		return err
 	}
 	if o.MinAdmission < 0 || o.MinAdmission > 1 {

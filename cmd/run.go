@@ -119,7 +119,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 			if err := checkResilience(opts.DBRetry, opts.MaxUnreachable); err != nil {
 				return err
 			}
-			if err := extractableSchema(opts.Schema, "invx run --schema invoice-summary-v1 DIR (invx schema --list names the versions)"); err != nil {
+			if err := knownSchema(opts.Schema, "invx run --schema invoice-v2 DIR (invx schema --list names the versions)"); err != nil {
 				return err
 			}
 			if !extract.ValidEncoding(opts.Encoding) {

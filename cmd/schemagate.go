@@ -6,17 +6,22 @@ import (
 	"github.com/invx/invx/schema"
 )
 
-// extractableSchema refuses a schema version that `invx schema` can print
-// but that the pipeline does not produce yet (invoice-v2: the schema,
-// prompt and validation exist; providers, export and eval are being wired
-// to it). A job keyed under it would only end failed.
-func extractableSchema(name string, try string) error {
-	v, err := schema.Lookup(name)
-	if err != nil {
-		return &usageError{err: fmt.Errorf("--schema: %w", err), try: try}
-	}
-	if v.Name != schema.V1 {
-		return &usageError{err: fmt.Errorf("--schema %s: not produced by the providers yet; invx schema %s prints it", v.Name, v.Name), try: try}
+// knownSchema checks a --schema flag against the released versions, so a
+// typo is a usage error naming them rather than jobs that all fail.
+func knownSchema(name string, try string) error {
+	if _, err := schema.Lookup(name); err != nil {
+		return &usageError{err: fmt.Errorf("--schema: %w (released: %s)", err, joinVersions()), try: try}
 	}
 	return nil
+}
+
+func joinVersions() string {
+	out := ""
+	for i, v := range schema.Versions() {
+		if i > 0 {
+			out += ", "
+		}
+		out += v
+	}
+	return out
 }
