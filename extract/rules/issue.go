@@ -1,0 +1,109 @@
+package rules
+
+import "github.com/invx/invx/schema"
+
+var (
+	// Labels of the issue date, naming the document.
+	reIssueStrong = lexRE("invoice date", "date of invoice", "invoice dated", "date of issue", "issue date", "issued on",
+		"issued", "date issued", "document date", "bill date", "credit note date", "date of credit note", "receipt date",
+		"rechnungsdatum", "rechnungs-datum", "datum der rechnung", "ausstellungsdatum", "belegdatum", "gutschriftsdatum",
+		"gutschriftdatum", "dokumentdatum", "erstellungsdatum", "rechnungsdatum/leistungsdatum",
+		"date de facture", "date facture", "date de la facture", "date d'émission", "date d'emission", "date de l'avoir",
+		"émise le", "facture du", "fecha de factura", "fecha factura", "fecha de emisión", "fecha de expedición",
+		"fecha emisión", "fecha de la factura", "factuurdatum", "datum factuur", "factuur datum", "datum van de factuur",
+		"data fattura", "data della fattura", "data emissione", "data di emissione", "data documento", "data doc",
+		"reminder date", "datum der mahnung", "date du rappel", "fecha del recordatorio")
+	// Bare date labels: the document's date when nothing names it better.
+	reIssueWeak = lexRE("date", "datum", "fecha", "data", "dated", "le", "del", "vom")
+	// Words before a bare label that make it another date: "Delivery
+	// date", "Due date", "Order date", "Service date".
+	reOtherDate = foldedRegexp(`\b(?:delivery|ship|shipping|dispatch|due|order|service|supply|tax\s*point|performance|payment|value|start|end|period|expiry|expiration|print|printed|birth|liefer|leistungs|bestell|zahlungs|faiiigkeits|auftrags|versand|livraison|commande|echeance|expedition|paiement|prestation|entrega|pedido|vencimiento|pago|servicio|levering|lever|bestel|verval|betaal|consegna|ordine|scadenza|pagamento|spedizione|ddt|of\s+order|de\s+livraison|de\s+commande|de\s+entrega|de\s+pedido|di\s+consegna)\s*$`)
+)
+
+// issueDateFact returns the document's issue date: the date after an
+// issue-date label (same line, the cell below or a stacked block), a bare
+// "Date:" label when no stronger one has a date, never a delivery, order,
+// due or referenced invoice's date.
+//
+// On a reminder or credit note, "vom/del/du" after an invoice number dates
+// the invoice referred to, not the document: only labels count there.
+func (d *document) issueDateFact(docType string) *fact[string] {
+	refersBack := docType == schema.DocReminder || docType == schema.DocCreditNote
+	bestScore := 0
+	var best *fact[string]
+	consider := func(score int, ln *line, dh dateHit) {
+		if score > bestScore {
+			s, e := ln.f.rawSpan(dh.start, dh.end)
+			bestScore, best = score, &fact[string]{V: dh.date.String(), Ev: evidence(ln, s, e)}
+		}
+	}
+	for i, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		f := ln.f.s
+		dues := ln.labels(reDueLabel)
+		for _, lab := range []struct {
+			re    *lexicon
+			score int
+		}{{reIssueStrong, 12}, {reIssueWeak, 8}} {
+			for _, m := range ln.labels(lab.re) {
+				if reOtherDate().MatchString(f[:m[0]]) || reRefContext.MatchString(f[:m[0]]) || partOfDueLabel(dues, m) {
+					continue
+				}
+				score := lab.score
+				word := f[m[0]:m[1]]
+				if word == "le" || word == "del" || word == "vom" {
+					if refersBack && word != "le" {
+						continue
+					}
+					// "Paris, le 3 mars 2026", "Rechnung Nr. 7 vom ...":
+					// only right before the date, and only on a line that
+					// is not a reference to another document.
+					score = 6
+				}
+				found := false
+				for _, dh := range ln.dates {
+					if dh.start < m[1] {
+						continue
+					}
+					if dueGapOK(f[m[1]:dh.start]) && dh.start-m[1] <= 20 {
+						consider(score, ln, dh)
+						found = true
+					}
+					break
+				}
+				if found || score == 6 {
+					continue
+				}
+				ls, le := ln.f.rawSpan(m[0], m[1])
+				for _, sp := range d.valueSpans(i, ls, le)[1:] {
+					vl := d.lines[sp.line]
+					fs, fe := vl.f.foldPos(sp.start), vl.f.foldPos(sp.end)
+					for _, dh := range vl.dates {
+						if dh.start >= fs && dh.end <= fe+1 && dueGapOK(vl.f.s[fs:dh.start]) {
+							consider(score-1, vl, dh)
+							found = true
+							break
+						}
+					}
+					if found {
+						break
+					}
+				}
+			}
+		}
+	}
+	return best
+}
+
+// partOfDueLabel reports whether the label match m overlaps a due-date
+// label of its line or directly follows one ("Due date", "payable le").
+func partOfDueLabel(dues [][]int, m []int) bool {
+	for _, dm := range dues {
+		if dm[0] < m[1] && dm[1] > m[0] || dm[1] <= m[0] && m[0]-dm[1] <= 2 {
+			return true
+		}
+	}
+	return false
+}

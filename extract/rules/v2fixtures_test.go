@@ -1,0 +1,58 @@
+package rules
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/invx/invx/schema"
+)
+
+// checkV2 asserts that an ExtractV2 answer passes invoice-v2's
+// ValidateReviewable, with nothing but arithmetic left for review.
+func checkV2(t *testing.T, name, text string, got schema.InvoiceV2) {
+	t.Helper()
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatalf("%s: marshal: %v", name, err)
+	}
+	v, err := schema.Lookup(schema.V2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := v.ValidateReviewable(b, text)
+	if err != nil {
+		t.Errorf("%s: invoice-v2 refuses the answer: %v\n%s", name, err, b)
+		return
+	}
+	for _, r := range res.Review {
+		if r.Category != schema.CategoryArithmetic {
+			t.Errorf("%s: review reason %s %s: %s", name, r.Category, r.Path, r.Msg)
+		}
+	}
+}
+
+// TestV2FixturesValidate runs ExtractV2 over the fixture suite and the
+// development set: every answer validates. Under -v it prints the header
+// facts of each fixture, to be read against the text.
+func TestV2FixturesValidate(t *testing.T) {
+	t.Parallel()
+	texts := corpus(t)
+	names := make([]string, 0, len(texts))
+	for n := range texts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		text := texts[name]
+		got := ExtractV2(text)
+		checkV2(t, name, text, got)
+		if testing.Verbose() && strings.HasPrefix(name, fixtureDir) {
+			t.Logf("%-45s %-11s sup=%q vat=%s iban=%s buyer=%q no=%s issue=%s due=%s po=%s",
+				strings.TrimSuffix(filepath.Base(name), ".txt"), got.DocumentType, strp(got.SupplierName), strp(got.SupplierVATID),
+				strp(got.SupplierIBAN), strp(got.BuyerName), strp(got.InvoiceNumber), strp(got.IssueDate), strp(got.DueDate), strp(got.PONumber))
+		}
+	}
+}
