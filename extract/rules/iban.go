@@ -22,8 +22,7 @@ var (
 		"gekündigt", "invalid", "ungültig")
 	// Bank words: a new/old hint counts only on a line about bank details
 	// ("Old Street" in an address is no hint).
-	reBankCtx = lexRE("bank", "iban", "account", "konto", "bankverbindung", "kontoverbindung", "compte", "coordonnées",
-		"rib", "cuenta", "datos bancarios", "rekening", "bankgegevens", "conto", "coordinate", "banca", "banco", "banque")
+	reBankCtx = foldedRegexp(`\b(?:bank|iban|account|acct|konto|compte|rib\b|cuenta|datos\s+bancarios|rekening|bankgegevens|conto|coordinate\s+bancarie|banca|banco|banque|coordonnees\s+bancaires|bankgiro|plusgiro)`)
 )
 
 // ibanCand is one IBAN found in the text.
@@ -78,7 +77,7 @@ func (d *document) bankHint(i int) int {
 		if ln.blank {
 			continue
 		}
-		bank := reBankCtx.MatchString(ln.f.s)
+		bank := reBankCtx().MatchString(ln.f.s)
 		old := bank && reOldBank.MatchString(ln.f.s)
 		isNew := bank && reNewBank.MatchString(ln.f.s) || reBankChange.MatchString(ln.f.s)
 		switch {

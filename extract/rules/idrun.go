@@ -20,8 +20,10 @@ const maxIDRun = 40
 
 func isUpperAlnum(c byte) bool { return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
 
-// idRuns lists the id runs of a raw line. A run must not touch a letter or
-// digit before it ("XDE123" is no id).
+// idRuns lists the id runs of a raw line, one from each group start that
+// opens with two letters, so a label printed in capitals before the id
+// ("IBAN DE89 ...", "UID CHE-...") does not hide it. A run must not touch a
+// letter or digit before it ("XDE123" is no id).
 func idRuns(raw string) []idRun {
 	var out []idRun
 	for i := 0; i+1 < len(raw); i++ {
@@ -67,7 +69,8 @@ func idRuns(raw string) []idRun {
 		}
 		if len(r.ends) > 0 {
 			out = append(out, r)
-			i = r.ends[len(r.ends)-1] - 1
+			// The next run may start at the next group: "IBAN DE89 ...".
+			i = r.ends[0] - 1
 		}
 	}
 	return out
