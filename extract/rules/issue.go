@@ -1,6 +1,10 @@
 package rules
 
-import "github.com/invx/invx/schema"
+import (
+	"strings"
+
+	"github.com/invx/invx/schema"
+)
 
 var (
 	// Labels of the issue date, naming the document.
@@ -14,7 +18,13 @@ var (
 		"data fattura", "data della fattura", "data emissione", "data di emissione", "data documento", "data doc",
 		"reminder date", "datum der mahnung", "date du rappel", "fecha del recordatorio")
 	// Bare date labels: the document's date when nothing names it better.
-	reIssueWeak = lexRE("date", "datum", "fecha", "data", "dated", "le", "del", "vom")
+	reIssueWeak = lexRE("date", "datum", "fecha", "data", "dated", "del", "vom", "du")
+	// A letter's place and date: "Zürich, 31.03.2026", "Genève, le 27.03.2026",
+	// "Bioggio, 1° marzo 2026" (folded, up to the date).
+	reLetterDate = foldedRegexp(`^\s*[a-z][a-z .'\-()/]{1,40},\s*(?:(?:den|le|el|il|li|on|the)\s+)?$`)
+	// An issue-date label that names the invoice: on a reminder or credit
+	// note it dates the invoice referred to.
+	reInvoiceWord = foldedRegexp(`(?:invoice|rechnung|factur|fattura|factuur)`)
 	// Words before a bare label that make it another date: "Delivery
 	// date", "Due date", "Order date", "Service date".
 	reOtherDate = foldedRegexp(`\b(?:delivery|ship|shipping|dispatch|due|order|service|supply|tax\s*point|performance|payment|value|start|end|period|expiry|expiration|print|printed|birth|liefer|leistungs|bestell|zahlungs|faiiigkeits|auftrags|versand|livraison|commande|echeance|expedition|paiement|prestation|entrega|pedido|vencimiento|pago|servicio|levering|lever|bestel|verval|betaal|consegna|ordine|scadenza|pagamento|spedizione|ddt|of\s+order|de\s+livraison|de\s+commande|de\s+entrega|de\s+pedido|di\s+consegna)\s*$`)
@@ -37,11 +47,18 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 			bestScore, best = score, &fact[string]{V: dh.date.String(), Ev: evidence(ln, s, e)}
 		}
 	}
+	seen := 0
 	for i, ln := range d.lines {
 		if ln.blank {
 			continue
 		}
 		f := ln.f.s
+		if seen++; seen <= docTypeHeadLines && len(ln.dates) > 0 {
+			dh := ln.dates[len(ln.dates)-1]
+			if strings.TrimSpace(f[dh.end:]) == "" && reLetterDate().MatchString(f[:dh.start]) {
+				consider(7, ln, dh)
+			}
+		}
 		dues := ln.labels(reDueLabel)
 		for _, lab := range []struct {
 			re    *lexicon
@@ -52,14 +69,16 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 					continue
 				}
 				score := lab.score
+				if refersBack && lab.score == 12 && reInvoiceWord().MatchString(f[m[0]:m[1]]) {
+					score = 5
+				}
 				word := f[m[0]:m[1]]
-				if word == "le" || word == "del" || word == "vom" {
-					if refersBack && word != "le" {
+				if word == "del" || word == "vom" || word == "du" {
+					// "Rechnung Nr. 7 vom ...", "Fattura n. 7 del ...": only
+					// after the document's own number, right before the date.
+					if refersBack || !reDocTitle().MatchString(f) && len(ln.labels(reInvNo)) == 0 {
 						continue
 					}
-					// "Paris, le 3 mars 2026", "Rechnung Nr. 7 vom ...":
-					// only right before the date, and only on a line that
-					// is not a reference to another document.
 					score = 6
 				}
 				found := false
