@@ -11,6 +11,9 @@ var (
 	reShipLabel = lexPrefixRE("ship to", "shipped to", "deliver to", "delivered to", "delivery address", "shipping address",
 		"lieferadresse", "lieferanschrift", "adresse de livraison", "livrer à", "livré à", "enviar a", "dirección de envío",
 		"afleveradres", "leveradres", "geleverd aan", "consegna a", "destinazione merce")
+	// Billing labels the shared block lexicon lacks.
+	reBuyerLabelExtra = lexPrefixRE("vendu à", "vendu a", "vendido a", "verkocht aan", "venduto a", "verkauft an",
+		"sold to", "customer name", "client name", "nom du client", "nombre del cliente", "naam klant", "ragione sociale cliente")
 	// Labels that are customer-block phrases but name the payer of a
 	// direct debit or an attention line, not the buyer.
 	reNotBuyerLabel = lexPrefixRE("zahlbar durch", "payable by", "payable par", "pagadero por", "pagabile da",
@@ -60,6 +63,12 @@ func (d *document) findBuyer(regs [][]region, supplier *fact[string]) (*fact[str
 			cellRaw := ln.raw[c.start:c.end]
 			cf := foldString(cellRaw)
 			kind, end := blockLabel(cf, cellRaw)
+			if kind != regCustomer {
+				lf := strings.TrimLeft(cf, " *-•>#")
+				if m := reBuyerLabelExtra.FindStringIndex(lf); m != nil {
+					kind, end = regCustomer, len(cf)-len(lf)+m[1]
+				}
+			}
 			if kind != regCustomer || d.bankContext(i) {
 				continue
 			}
@@ -83,7 +92,60 @@ func (d *document) findBuyer(regs [][]region, supplier *fact[string]) (*fact[str
 	if ship != nil {
 		return ship, shipBlock
 	}
-	return d.buyerInWindow(supKey)
+	if f, b := d.buyerInWindow(supKey); f != nil {
+		return f, b
+	}
+	return d.buyerAddressBlock(supKey)
+}
+
+// buyerAddressBlock reads an unlabelled address block: the paragraph right
+// after the supplier's letterhead (the first paragraph, naming the
+// supplier), whose first line is a name and whose next lines hold an
+// address (a street number or postcode).
+func (d *document) buyerAddressBlock(supKey string) (*fact[string], *buyerBlock) {
+	if supKey == "" {
+		return nil, nil
+	}
+	i := d.nextNonBlank(-1, 3)
+	if i < 0 {
+		return nil, nil
+	}
+	letterhead := false
+	for ; i < len(d.lines) && !d.lines[i].blank; i++ {
+		if strings.Contains(normName(d.lines[i].raw), supKey) {
+			letterhead = true
+		}
+	}
+	if !letterhead || i > 12 {
+		return nil, nil
+	}
+	j := d.nextNonBlank(i, 2)
+	if j < 0 || len(d.lines[j].cells) == 0 {
+		return nil, nil
+	}
+	// The block is the left column of its lines: labels there ("Invoice
+	// no.:") make it the document's header, not an address.
+	address := false
+	for k := j; k < len(d.lines) && k <= j+4 && !d.lines[k].blank; k++ {
+		c := d.lines[k].cells[0]
+		cf := foldString(d.lines[k].raw[c.start:c.end])
+		if strings.Contains(cf, ":") || startsWithLabel(cf) || reDocTitle().MatchString(cf) {
+			return nil, nil
+		}
+		if k > j && strings.ContainsAny(cf, "0123456789") {
+			address = true
+			break
+		}
+	}
+	if !address {
+		return nil, nil
+	}
+	c := d.lines[j].cells[0]
+	f, b := d.buyerName(j, c.start, c.end, supKey)
+	if f != nil && len(strings.Fields(f.V)) < 2 {
+		return nil, nil // one word under a letterhead is a heading as often as a name
+	}
+	return f, b
 }
 
 // buyerAfterLabel reads the name after the customer label of cell k of
@@ -97,6 +159,15 @@ func (d *document) buyerAfterLabel(i, k, end int, supKey string) (*fact[string],
 	if rest := strings.TrimLeft(cellRaw[rs:], " :-–\t"); rest != "" {
 		s := c.start + rs + (len(cellRaw[rs:]) - len(rest))
 		return d.buyerName(i, s, c.end, supKey)
+	}
+	// The next cell of the line, unless it is another label: "Cliente:
+	// Ferretería Aragonesa S.A." printed as two columns.
+	if k+1 < len(ln.cells) {
+		nc := ln.cells[k+1]
+		ncf := foldString(ln.raw[nc.start:nc.end])
+		if kind, _ := blockLabel(ncf, ln.raw[nc.start:nc.end]); kind == regNone && !startsWithLabel(ncf) && nc.col-c.colEnd <= 24 {
+			return d.buyerName(i, nc.start, nc.end, supKey)
+		}
 	}
 	// The cell under the label, on one of the next three lines.
 	j := i
@@ -117,7 +188,9 @@ func (d *document) buyerAfterLabel(i, k, end int, supKey string) (*fact[string],
 		if vc == nil {
 			return nil, nil
 		}
-		if reAttention.MatchString(foldString(vl.raw[vc.start:vc.end])) && !reNamePrefix().MatchString(foldString(vl.raw[vc.start:vc.end])) {
+		// An attention line ("Attn: Accounts", "z. Hd. Frau Meier") opens
+		// with its marker; "c/o" inside "Shipping Co." is none.
+		if m := reAttention.FindStringIndex(foldString(vl.raw[vc.start:vc.end])); m != nil && m[0] == 0 {
 			continue
 		}
 		return d.buyerName(j, vc.start, vc.end, supKey)
@@ -130,32 +203,29 @@ func (d *document) buyerAfterLabel(i, k, end int, supKey string) (*fact[string],
 // ("Firma", "Herrn") are dropped. It is never the supplier.
 func (d *document) buyerName(i, s, e int, supKey string) (*fact[string], *buyerBlock) {
 	ln := d.lines[i]
-	t := cutName(ln.raw[s:e])
-	if t == "" {
+	s, e = trimSpan(ln.raw, s, e)
+	s += len(ln.raw[s:e]) - len(strings.TrimLeft(ln.raw[s:e], " :-–"))
+	if s >= e {
 		return nil, nil
 	}
-	off := strings.Index(ln.raw[s:e], t)
-	if off < 0 {
-		return nil, nil
-	}
-	start := s + off
-	if m := reNamePrefix().FindStringIndex(foldString(t)); m != nil {
-		rs, _ := fold(t).rawSpan(m[1], m[1])
-		t = t[rs:]
-		start += rs
+	if m := reNamePrefix().FindStringIndex(foldString(ln.raw[s:e])); m != nil {
+		rs, _ := fold(ln.raw[s:e]).rawSpan(m[1], m[1])
+		s += rs
 	}
 	name := ""
 	forms := reLegalForm.FindAllStringIndex(ln.raw, -1)
-	if ns := legalNamesIn(ln.raw, start, start+len(t), forms); len(ns) > 0 && strings.HasPrefix(t, ns[0]) {
-		name = ns[0]
-	} else if looksLikeName(t) || looksLikePerson(t) {
+	if ns := legalNamesIn(ln.raw, s, e, forms); len(ns) > 0 && strings.HasPrefix(ln.raw[s:e], ns[0]) {
+		name = ns[0] // "Crestview Dental Partners, Inc.", comma and all
+	} else if t := cutName(ln.raw[s:e]); strings.HasPrefix(ln.raw[s:e], t) && (looksLikeName(t) || looksLikePerson(t)) {
 		name = t
+	} else if k := strings.LastIndex(t, " ("); k > 0 && strings.HasSuffix(t, ")") && looksLikeName(t[:k]) {
+		name = t // "Gulf Pearl Hospitality B.S.C. (c)"
 	}
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 200 || hasControl(name) || supKey != "" && normName(name) == supKey {
 		return nil, nil
 	}
-	return &fact[string]{V: name, Ev: evidence(ln, start, start+len(name))}, &buyerBlock{line: i, col: colOf(ln.raw, start)}
+	return &fact[string]{V: name, Ev: evidence(ln, s, s+len(name))}, &buyerBlock{line: i, col: colOf(ln.raw, s)}
 }
 
 // looksLikePerson accepts two to four capitalised words without digits:

@@ -50,9 +50,16 @@ func TestV2FixturesValidate(t *testing.T) {
 		got := ExtractV2(text)
 		checkV2(t, name, text, got)
 		if testing.Verbose() && strings.HasPrefix(name, fixtureDir) {
-			t.Logf("%-45s %-11s sup=%q vat=%s iban=%s buyer=%q no=%s issue=%s due=%s po=%s",
-				strings.TrimSuffix(filepath.Base(name), ".txt"), got.DocumentType, strp(got.SupplierName), strp(got.SupplierVATID),
-				strp(got.SupplierIBAN), strp(got.BuyerName), strp(got.InvoiceNumber), strp(got.IssueDate), strp(got.DueDate), strp(got.PONumber))
+			t.Logf("%s | %s | %s | vat=%s | iban=%s | buyer=%s | no=%s | issue=%s | due=%s | po=%s",
+				strings.TrimSuffix(filepath.Base(name), ".txt"), got.DocumentType, orDash(got.SupplierName), orDash(got.SupplierVATID),
+				orDash(got.SupplierIBAN), orDash(got.BuyerName), orDash(got.InvoiceNumber), orDash(got.IssueDate), orDash(got.DueDate), orDash(got.PONumber))
 		}
 	}
+}
+
+func orDash(p *string) string {
+	if p == nil {
+		return "-"
+	}
+	return *p
 }
