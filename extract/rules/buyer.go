@@ -277,6 +277,12 @@ func (d *document) buyerInWindow(supKey string) (*fact[string], *buyerBlock) {
 			return nil, nil
 		}
 		c := vl.cells[0]
+		cellText := strings.TrimSpace(vl.raw[c.start:c.end])
+		if strings.ContainsAny(vl.raw, "0123456789") || cutName(cellText) != cellText {
+			// "Lieu-dit « Les Vignes Hautes » – 21190 Meursault": more of
+			// the letterhead, not a name alone on its line.
+			return nil, nil
+		}
 		return d.buyerName(j, c.start, c.end, supKey)
 	}
 	return nil, nil
