@@ -2,10 +2,12 @@ package rules
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/invx/invx/schema"
 )
@@ -62,4 +64,25 @@ func orDash(p *string) string {
 		return "-"
 	}
 	return *p
+}
+
+// checkV2Invariants extracts text as invoice-v2 and asserts what every
+// answer must satisfy whatever the input: on valid UTF-8 (all the pipeline
+// passes) it validates, with nothing but arithmetic left for review, and its
+// action items are v1's; on any input it does not panic and keeps the
+// display caps.
+func checkV2Invariants(t *testing.T, text string) {
+	t.Helper()
+	got := ExtractV2(text)
+	if got.SchemaVersion != schema.V2 || got.Title == "" || len(got.Title) > 200 || len(got.Bullets) < 1 || len(got.Bullets) > 5 {
+		t.Errorf("v2: bad version, title or bullets: %q %q %q", got.SchemaVersion, got.Title, got.Bullets)
+	}
+	if !utf8.ValidString(text) {
+		return
+	}
+	checkV2(t, "v2", text, got)
+	v1 := Extract(text).ActionItems
+	if a, b := fmt.Sprint(got.ActionItems), fmt.Sprint(v1); a != b && len(got.ActionItems) == len(v1) {
+		t.Errorf("v2 action items %s differ from v1's %s", a, b)
+	}
 }
