@@ -48,8 +48,29 @@ func ExtractV2(text string) schema.InvoiceV2 {
 	if items := d.actionItems(credit); items != nil {
 		doc.ActionItems = items
 	}
+	quoteBareValues(text, &doc)
 	doc.Title, doc.Bullets = summarizeV2(&doc)
 	return ensureValid(text, doc)
+}
+
+// quoteBareValues replaces an excerpt the schema would refuse as displayed
+// text (a bidirectional mark or control character elsewhere on its line)
+// by the value itself where the text spells the value verbatim: names and
+// numbers as written are their own evidence.
+func quoteBareValues(text string, doc *schema.InvoiceV2) {
+	ev := &doc.Evidence
+	for _, p := range [][2]*string{
+		{doc.SupplierName, ev.SupplierName}, {doc.BuyerName, ev.BuyerName},
+		{doc.InvoiceNumber, ev.InvoiceNumber}, {doc.PONumber, ev.PONumber},
+	} {
+		v, e := p[0], p[1]
+		if v == nil || e == nil || !hasBidi(*e) && !hasControl(*e) {
+			continue
+		}
+		if !hasBidi(*v) && !hasControl(*v) && strings.Contains(text, *v) {
+			*e = *v
+		}
+	}
 }
 
 // usableText drops a text fact the schema would refuse as displayed text:
