@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/invx/invx/schema"
 )
@@ -65,7 +66,9 @@ func titleKind(cf string) string {
 			// the invoice it is not.
 			return k.kind
 		}
-		if !reTitleRest().MatchString(rest) {
+		if !reTitleRest().MatchString(rest) || sentenceWords(rest) > 4 {
+			// "Rappel : en cas de retard de paiement, ...": a sentence
+			// opening with the word, not a title.
 			return ""
 		}
 		return k.kind
@@ -162,4 +165,16 @@ func (d *document) saysPaid() bool {
 		}
 	}
 	return false
+}
+
+// sentenceWords counts the words of letters in s: a title is followed by a
+// number, a date and a few words at most.
+func sentenceWords(s string) int {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if strings.IndexFunc(w, unicode.IsLetter) >= 0 && strings.IndexFunc(w, unicode.IsDigit) < 0 && len(w) > 1 {
+			n++
+		}
+	}
+	return n
 }

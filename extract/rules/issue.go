@@ -95,6 +95,11 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 				if found || score == 6 {
 					continue
 				}
+				if lab.score == 8 && len(ln.cells) >= 3 && len(reTableHeader.FindAllStringIndex(f, -1)) >= 2 {
+					// "Pos.  Datum  Leistung  Betrag": a column of the item
+					// table dates the lines, not the document.
+					continue
+				}
 				ls, le := ln.f.rawSpan(m[0], m[1])
 				for _, sp := range d.valueSpans(i, ls, le)[1:] {
 					vl := d.lines[sp.line]
