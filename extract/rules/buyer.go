@@ -11,6 +11,11 @@ var (
 	reShipLabel = lexPrefixRE("ship to", "shipped to", "deliver to", "delivered to", "delivery address", "shipping address",
 		"lieferadresse", "lieferanschrift", "adresse de livraison", "livrer à", "livré à", "enviar a", "dirección de envío",
 		"afleveradres", "leveradres", "geleverd aan", "consegna a", "destinazione merce")
+	// Labels that name the billed party even next to bank details.
+	reBillingLabel = lexPrefixRE("bill to", "billed to", "invoice to", "invoiced to", "sold to", "customer", "client",
+		"buyer", "rechnungsempfänger", "rechnungsadresse", "rechnungsanschrift", "kunde", "käufer", "leistungsempfänger",
+		"facturer à", "facturé à", "adresse de facturation", "acheteur", "cliente", "facturar a", "facturado a",
+		"comprador", "klant", "factuur aan", "gefactureerd aan", "spett.le", "spettabile", "fatturare a", "cessionario")
 	// Billing labels the shared block lexicon lacks.
 	reBuyerLabelExtra = lexPrefixRE("vendu à", "vendu a", "vendido a", "verkocht aan", "venduto a", "verkauft an",
 		"sold to", "customer name", "client name", "nom du client", "nombre del cliente", "naam klant", "ragione sociale cliente")
@@ -69,10 +74,11 @@ func (d *document) findBuyer(regs [][]region, supplier *fact[string]) (*fact[str
 					kind, end = regCustomer, len(cf)-len(lf)+m[1]
 				}
 			}
-			if kind != regCustomer || d.bankContext(i) {
+			lf := strings.TrimLeft(cf, " *-•>#")
+			if kind != regCustomer || d.bankContext(i) && !reBillingLabel.MatchString(lf) {
+				// "Empfänger: ..." beside an IBAN is the payee.
 				continue
 			}
-			lf := strings.TrimLeft(cf, " *-•>#")
 			if reNotBuyerLabel.MatchString(lf) {
 				continue
 			}

@@ -36,11 +36,11 @@ type ibanCand struct {
 
 // supplierIBAN returns the IBAN to pay to, in electronic form. Every IBAN
 // the schema accepts (registry length, mod 97) is read; the buyer's (a
-// direct-debit mandate, a customer block) are dropped. One distinct IBAN
+// direct-debit mandate, a customer block, the buyer's address) are dropped. One distinct IBAN
 // left is the answer; of several, the only one the text calls new (or the
 // only one it does not call old); otherwise null, since paying the wrong
 // account is the costliest error an extractor can make.
-func (d *document) supplierIBAN(regs [][]region) *fact[string] {
+func (d *document) supplierIBAN(regs [][]region, buyer *buyerBlock) *fact[string] {
 	var cands []ibanCand
 	for i, ln := range d.lines {
 		if ln.blank {
@@ -54,8 +54,8 @@ func (d *document) supplierIBAN(regs [][]region) *fact[string] {
 				continue
 			}
 			c := ibanCand{iban: iban, line: i, ev: evidence(ln, r.start, end)}
-			if k := ln.cellAt(r.start); k >= 0 && regs[i][k] == regCustomer {
-				c.buyer = true
+			if k := ln.cellAt(r.start); k >= 0 && regs[i][k] == regCustomer || buyer != nil && buyer.contains(d, i, r.start) {
+				c.buyer = true // printed in the buyer's address block
 			}
 			for j := max(0, i-2); j <= i; j++ {
 				if !d.lines[j].blank && reDirectDebit.MatchString(d.lines[j].f.s) {

@@ -115,6 +115,7 @@ func TestSupplierIBAN(t *testing.T) {
 		{"the only one is the old one", "Factuur 1\nBetalingen naar ons oude rekeningnummer (NL91 ABNA 0417 1643 00) worden niet meer verwerkt.\n", ""},
 		{"direct debit from the buyer", "Rechnung 1\nDer Betrag wird per SEPA-Lastschrift von Ihrem Konto abgebucht:\nIBAN DE89 3704 0044 0532 0130 00\n", ""},
 		{"direct debit and the supplier's", "Invoice 1\nWe will debit your account IBAN DE89 3704 0044 0532 0130 00\n\n\n\nOur bank: IBAN GB29 NWBK 6016 1331 9268 19\n", "GB29NWBK60161331926819"},
+		{"in the buyer's address block", "Acme Ltd\nInvoice No. 1\n\nBill to:\nVogt Logistik GmbH\nIBAN DE89 3704 0044 0532 0130 00\n", ""},
 		{"be", "Factuur 1\nTe betalen op rekening BE68 5390 0754 7034 (BIC: BBRUBEBB)\n", "BE68539007547034"},
 	}
 	runFactCases(t, cases, func(d schema.InvoiceV2) *string { return d.SupplierIBAN })
