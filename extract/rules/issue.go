@@ -54,8 +54,16 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 		}
 		f := ln.f.s
 		if seen++; seen <= docTypeHeadLines && len(ln.dates) > 0 {
+			// The place and date end the line, and open it or its last
+			// column ("Rechnung Nr. 7      Metzingen, 25.03.2026").
 			dh := ln.dates[len(ln.dates)-1]
-			if strings.TrimSpace(f[dh.end:]) == "" && reLetterDate().MatchString(f[:dh.start]) {
+			from := 0
+			if rs, _ := ln.f.rawSpan(dh.start, dh.end); len(ln.cells) > 1 {
+				if k := ln.cellAt(rs); k > 0 {
+					from = ln.f.foldPos(ln.cells[k].start)
+				}
+			}
+			if strings.TrimSpace(f[dh.end:]) == "" && from <= dh.start && reLetterDate().MatchString(f[from:dh.start]) {
 				consider(7, ln, dh)
 			}
 		}

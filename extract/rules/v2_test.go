@@ -155,6 +155,7 @@ func TestIssueDate(t *testing.T) {
 		{"bare date label", "Invoice No. 1\nDate: 22/03/2026\n", "2026-03-22"},
 		{"value under the label", "Invoice No.    Invoice Date\nINV-7           05.03.2026\n", "2026-03-05"},
 		{"letter place and date", "Alpenglas AG\n\nZürich, 31.03.2026\n\nRechnung Nr. AG-1\nObjekt: Ihre Anfrage vom 12.02.2026\n", "2026-03-31"},
+		{"place and date in the last column", "Rechnung Nr. 2026-0456                        Metzingen, 25.03.2026\nIhre Bestellung Nr. 45001877 vom 02.03.2026\n", "2026-03-25"},
 		{"fr le", "Horlogerie SA\n\nGenève, le 27.03.2026\n\nFacture n° 1\n", "2026-03-27"},
 		{"not a date of the item table", "Rechnung\n\nPos.  Datum       Leistung                 Betrag\n1     02.03.2026  Transport Hamburg        640,00 €\n", ""},
 		{"not the delivery date", "Invoice No. 1\nDelivery date: 01.03.2026\n", ""},
