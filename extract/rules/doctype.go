@@ -84,12 +84,14 @@ func titleKind(cf string) string {
 func (d *document) documentType(credit int) string {
 	first := map[string]int{}
 	seen := 0
+	headEnd := len(d.lines) // the first line below the heading
 	for i, ln := range d.lines {
 		if ln.blank {
 			continue
 		}
 		seen++
 		if seen > docTypeHeadLines {
+			headEnd = i
 			break
 		}
 		money := lineHasMoney(ln)
@@ -111,7 +113,10 @@ func (d *document) documentType(credit int) string {
 			}
 		}
 	}
-	if credit >= 0 {
+	if _, inv := first[schema.DocInvoice]; credit >= 0 && (credit < headEnd || !inv) {
+		// A credit-note label below an invoice's heading ("Credit note no.
+		// CN-5" in a list of credits applied) does not make the invoice a
+		// credit note.
 		if i, ok := first[schema.DocCreditNote]; !ok || credit < i {
 			first[schema.DocCreditNote] = credit
 		}

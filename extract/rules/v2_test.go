@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/invx/invx/schema"
@@ -53,6 +54,7 @@ func TestDocumentType(t *testing.T) {
 		{"es factura rectificativa", "Ebro S.L.\n\nFACTURA RECTIFICATIVA\nNº R-1\nFactura rectificada: A-7\n", schema.DocCreditNote},
 		{"nl creditfactuur", "Smit B.V.\n\nCreditfactuur\nFactuurnummer: C-1\n", schema.DocCreditNote},
 		{"it nota di credito", "Rossi S.r.l.\n\nNota di credito n. 4\nRif. fattura 2026/7\n", schema.DocCreditNote},
+		{"invoice listing a credit note below its heading", "Acme Ltd\n\nINVOICE\nInvoice No. INV-1\n" + strings.Repeat("Item line\n", 30) + "Credit note no.: CN-5\n", schema.DocInvoice},
 		{"de zahlungserinnerung citing rechnung", "Lindner GmbH\n\nZahlungserinnerung\n\nRechnung Nr. 2026-0219 vom 02.02.2026\nOffener Betrag: 100,00 €\n", schema.DocReminder},
 		{"reminder below the invoice number it is about", "Lindner GmbH        Rechnung Nr.: 2026-0219\n\nZahlungserinnerung\nOffener Betrag: 100,00 €\n", schema.DocReminder},
 		{"de 1. mahnung", "Lindner GmbH\n\n1. Mahnung\nRechnungsnummer: 2026-1\n", schema.DocReminder},
