@@ -29,6 +29,11 @@ func ExtractV2(text string) schema.InvoiceV2 {
 	setText(&doc.IssueDate, &doc.Evidence.IssueDate, d.issueDateFact(docType))
 	setText(&doc.DueDate, &doc.Evidence.DueDate, d.dueDateFact())
 	setText(&doc.PONumber, &doc.Evidence.PONumber, usableText(d.poNumberFact(), 64))
+	if doc.IssueDate != nil && doc.DueDate != nil && *doc.DueDate < *doc.IssueDate {
+		// A due date before the issue date belongs to another document: a
+		// reminder's table quoting the overdue invoice. Silent, not wrong.
+		doc.DueDate, doc.Evidence.DueDate = nil, nil
+	}
 
 	am := d.readAmountsV2()
 	applySign(docType, &am)

@@ -169,6 +169,15 @@ func TestIssueDate(t *testing.T) {
 	runFactCases(t, cases, func(d schema.InvoiceV2) *string { return d.IssueDate })
 }
 
+func TestDueDateV2(t *testing.T) {
+	t.Parallel()
+	cases := []factCase{
+		{"due date", "Invoice No. 1\nInvoice date: 01/03/2026\nDue date: 31/03/2026\n", "2026-03-31"},
+		{"reminder quoting the overdue invoice's due date", "Lindner GmbH\n\nZahlungserinnerung\n                    Göppingen, 18.03.2026\n\nRechnung    Rechnungsdatum   Fällig am\n2026-0219   02.02.2026       04.03.2026\n", ""},
+	}
+	runFactCases(t, cases, func(d schema.InvoiceV2) *string { return d.DueDate })
+}
+
 func TestPONumber(t *testing.T) {
 	t.Parallel()
 	cases := []factCase{
