@@ -40,16 +40,14 @@ type ibanCand struct {
 // left is the answer; of several, the only one the text calls new (or the
 // only one it does not call old); otherwise null, since paying the wrong
 // account is the costliest error an extractor can make.
-func (d *document) supplierIBAN(regs [][]region, buyer *buyerBlock) *fact[string] {
+func (d *document) supplierIBAN(regs [][]region, buyer *buyerBlock, ids *idChecker) *fact[string] {
 	var cands []ibanCand
 	for i, ln := range d.lines {
 		if ln.blank {
 			continue
 		}
 		for _, r := range idRuns(ln.raw) {
-			iban, end := r.longestValid(func(s string) bool {
-				return len(s) >= 15 && len(s) <= 34 && s[2] >= '0' && s[2] <= '9' && s[3] >= '0' && s[3] <= '9' && validIBAN(s)
-			})
+			iban, end := r.longestValid(ids.iban)
 			if iban == "" {
 				continue
 			}

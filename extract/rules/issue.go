@@ -68,26 +68,39 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 			}
 		}
 		dues := ln.labels(reDueLabel)
+		own := -1
+		ownNumber := func() bool {
+			if own < 0 {
+				own = 0
+				if reDocTitle().MatchString(f) || len(ln.labels(reInvNo)) > 0 {
+					own = 1
+				}
+			}
+			return own == 1
+		}
 		for _, lab := range []struct {
 			re    *lexicon
 			score int
 		}{{reIssueStrong, 12}, {reIssueWeak, 8}} {
 			for _, m := range ln.labels(lab.re) {
-				if reOtherDate().MatchString(f[:m[0]]) || reRefContext.MatchString(f[:m[0]]) || partOfDueLabel(dues, m) {
-					continue
-				}
 				score := lab.score
-				if refersBack && lab.score == 12 && reInvoiceWord().MatchString(f[m[0]:m[1]]) {
-					score = 5
-				}
 				word := f[m[0]:m[1]]
-				if word == "del" || word == "vom" || word == "du" {
+				if word == "dei" || word == "vom" || word == "du" {
 					// "Rechnung Nr. 7 vom ...", "Fattura n. 7 del ...": only
 					// after the document's own number, right before the date.
-					if refersBack || !reDocTitle().MatchString(f) && len(ln.labels(reInvNo)) == 0 {
+					if refersBack || !ownNumber() {
 						continue
 					}
 					score = 6
+				}
+				// Only the words just before the label can make it another
+				// date; the window keeps the work per label bounded.
+				before := f[max(0, m[0]-80):m[0]]
+				if reOtherDate().MatchString(before) || reRefContext.MatchString(before) || partOfDueLabel(dues, m) {
+					continue
+				}
+				if refersBack && lab.score == 12 && reInvoiceWord().MatchString(word) {
+					score = 5
 				}
 				found := false
 				for _, dh := range ln.dates {

@@ -57,3 +57,64 @@ func validIBAN(iban string) bool {
 		d.SupplierIBAN, d.Evidence.SupplierIBAN = &iban, &iban
 	})
 }
+
+// maxIDChecks bounds the schema checks of VAT ids and IBANs per document: a
+// real invoice holds a handful of ids, and a text made of id-shaped runs
+// must not take minutes. Past the budget, ids are not read (null).
+const maxIDChecks = 128
+
+// idChecker asks the schema about candidate ids, remembering each answer
+// and spending a fixed budget per document.
+type idChecker struct {
+	memo   map[string]bool
+	budget int
+}
+
+func newIDChecker() *idChecker {
+	return &idChecker{memo: map[string]bool{}, budget: maxIDChecks}
+}
+
+func (c *idChecker) check(key string, valid func(string) bool) bool {
+	if ok, seen := c.memo[key]; seen {
+		return ok
+	}
+	if c.budget <= 0 {
+		return false
+	}
+	c.budget--
+	ok := valid(key[1:])
+	c.memo[key] = ok
+	return ok
+}
+
+// vatID reports whether the compact id passes the schema's VAT id check.
+func (c *idChecker) vatID(id string) bool {
+	return len(id) >= 4 && len(id) <= 20 && vatPrefixes[id[:2]] && c.check("v"+id, validVATID)
+}
+
+// iban reports whether the electronic-form IBAN passes the schema's check;
+// the mod-97 checksum runs here first, so the schema sees only candidates
+// that already add up.
+func (c *idChecker) iban(s string) bool {
+	if len(s) < 15 || len(s) > 34 || s[2] < '0' || s[2] > '9' || s[3] < '0' || s[3] > '9' || mod97(s) != 1 {
+		return false
+	}
+	return c.check("i"+s, validIBAN)
+}
+
+// mod97 is ISO 13616's checksum of an IBAN of upper-case letters and
+// digits: 1 when it adds up.
+func mod97(s string) int {
+	rem := 0
+	for _, c := range s[4:] + s[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			rem = (rem*10 + int(c-'0')) % 97
+		case c >= 'A' && c <= 'Z':
+			rem = (rem*100 + int(c-'A') + 10) % 97
+		default:
+			return -1
+		}
+	}
+	return rem
+}

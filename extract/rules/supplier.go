@@ -495,16 +495,16 @@ func cutName(s string) string {
 // header line), folds a header brand into the company it abbreviates, and
 // picks the best candidate that is not the customer.
 func (d *document) findSupplier() *string {
-	if f := d.supplierFact(); f != nil {
+	if f := d.supplierFact(d.regions()); f != nil {
 		return &f.V
 	}
 	return nil
 }
 
 // supplierFact is findSupplier with the line the name was read from as
-// evidence.
-func (d *document) supplierFact() *fact[string] {
-	s := &supplierScan{d: d, regs: d.regions(), customers: map[string]int{}, cands: map[string]*supCand{}}
+// evidence; regs is d.regions(), which ExtractV2 shares with other finders.
+func (d *document) supplierFact(regs [][]region) *fact[string] {
+	s := &supplierScan{d: d, regs: regs, customers: map[string]int{}, cands: map[string]*supCand{}}
 	s.scanLines()
 	headerKey := s.scanHeader()
 	s.mergeHeaderBrand(headerKey)

@@ -19,11 +19,12 @@ func ExtractV2(text string) schema.InvoiceV2 {
 
 	doc := minimalV2()
 	doc.DocumentType = docType
-	sup := usableText(d.supplierFact(), maxSupplierBytes)
+	sup := usableText(d.supplierFact(regs), maxSupplierBytes)
 	buyer, block := d.findBuyer(regs, sup)
 	setText(&doc.SupplierName, &doc.Evidence.SupplierName, sup)
-	setText(&doc.SupplierVATID, &doc.Evidence.SupplierVATID, d.supplierVATID(regs, block))
-	setText(&doc.SupplierIBAN, &doc.Evidence.SupplierIBAN, d.supplierIBAN(regs, block))
+	ids := newIDChecker()
+	setText(&doc.SupplierVATID, &doc.Evidence.SupplierVATID, d.supplierVATID(regs, block, ids))
+	setText(&doc.SupplierIBAN, &doc.Evidence.SupplierIBAN, d.supplierIBAN(regs, block, ids))
 	setText(&doc.BuyerName, &doc.Evidence.BuyerName, usableText(buyer, 200))
 	setText(&doc.InvoiceNumber, &doc.Evidence.InvoiceNumber, usableText(d.invoiceNumberFact(credit >= 0), 64))
 	setText(&doc.IssueDate, &doc.Evidence.IssueDate, d.issueDateFact(docType))

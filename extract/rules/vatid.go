@@ -22,7 +22,7 @@ var (
 		"vat number", "vat id", "vat", "tva intracommunautaire", "n° tva intracommunautaire", "n° tva", "no tva",
 		"numéro de tva", "numéro tva", "tva", "id tva", "nif", "cif", "nif/cif", "n.i.f", "c.i.f", "nif-iva", "nº iva",
 		"número de iva", "nif intracomunitario", "btw-nummer", "btw nummer", "btw-nr", "btw nr", "btw-id", "btw id", "btw",
-		"omzetbelastingnummer", "p.iva", "p. iva", "partita iva", "p.i.", "n. iva", "codice iva", "vat-id", "tax id", "moms")
+		"omzetbelastingnummer", "iva", "idi", "ide", "p.iva", "p. iva", "partita iva", "p.i.", "n. iva", "codice iva", "vat-id", "tax id", "moms")
 	// Words that put a VAT id on the buyer's side.
 	reBuyerVAT = lexRE("your vat", "customer vat", "client vat", "buyer vat", "vat of the customer", "vat of customer",
 		"recipient vat", "customer", "client", "buyer", "bill to", "invoice to", "sold to", "ihre ust", "ihre ust-idnr",
@@ -49,24 +49,20 @@ type vatCand struct {
 // by its block, its label and its neighbours; the supplier's id is the only
 // id not on the buyer's side, or the only one on the supplier's side. An id
 // that cannot be placed is not guessed: null.
-func (d *document) supplierVATID(regs [][]region, buyer *buyerBlock) *fact[string] {
+func (d *document) supplierVATID(regs [][]region, buyer *buyerBlock, ids *idChecker) *fact[string] {
 	var cands []vatCand
 	for i, ln := range d.lines {
 		if ln.blank {
 			continue
 		}
 		labels := ln.labels(reVATLabel)
+		// A label alone on the line above labels the ids of this one.
+		stacked := false
+		if p := d.prevNonBlank(i); p >= 0 && len(d.lines[p].labels(reVATLabel)) > 0 && labelOnly(d.lines[p].f.s) {
+			stacked = true
+		}
 		for _, r := range idRuns(ln.raw) {
 			if !vatPrefixes[r.compact[0][:2]] {
-				continue
-			}
-			if validIBAN(r.compact[len(r.compact)-1]) {
-				continue // an IBAN whose first groups happen to read as an id
-			}
-			id, end := r.longestValid(func(s string) bool {
-				return len(s) >= 4 && len(s) <= 20 && vatPrefixes[s[:2]] && validVATID(s)
-			})
-			if id == "" {
 				continue
 			}
 			fs := ln.f.foldPos(r.start)
@@ -79,16 +75,18 @@ func (d *document) supplierVATID(regs [][]region, buyer *buyerBlock) *fact[strin
 					labelStart, _ = ln.f.rawSpan(m[0], m[1])
 				}
 			}
-			if !labelled {
-				if p := d.prevNonBlank(i); p >= 0 && len(d.lines[p].labels(reVATLabel)) > 0 && labelOnly(d.lines[p].f.s) {
-					labelled = true // stacked: the label on the line above
-				}
-			}
-			glued := r.ends[0] > r.start+2 // "DE812445903", not "DE 812 445 903"
-			if !labelled && !glued {
+			labelled = labelled || stacked
+			// "DE812445903" or the Swiss "CHE-", not "DE 812 445 903" or
+			// "NO 123456789", which need a label.
+			glued := r.ends[0]-r.start >= 8 || r.compact[0] == "CHE"
+			if !labelled && (!glued || reIBANLabel().MatchString(ln.f.s[:fs])) {
 				continue
 			}
-			if reIBANLabel().MatchString(ln.f.s[:fs]) && !labelled {
+			if ids.iban(r.compact[len(r.compact)-1]) {
+				continue // an IBAN whose first groups happen to read as an id
+			}
+			id, end := r.longestValid(ids.vatID)
+			if id == "" {
 				continue
 			}
 			c := vatCand{id: id, line: i, ev: evidence(ln, labelStart, end), labelled: labelled}
