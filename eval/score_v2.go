@@ -94,7 +94,8 @@ func wantV2(exp Expect, field string) (any, bool) {
 // are negative is validation's business (schema arithmetic checks the sign
 // against document_type), not the scorer's. buyer_name is compared like
 // supplier_name; the VAT id and IBAN ignore case and spaces, so that an
-// expectation may be written as printed; everything else as Same does.
+// expectation may be written as printed, and a VAT id also matches without
+// its country prefix (see sameVATID); everything else as Same does.
 func sameV2(field string, want, got any) bool {
 	if want == nil || got == nil {
 		return want == nil && got == nil
@@ -106,12 +107,38 @@ func sameV2(field string, want, got any) bool {
 		return ok1 && ok2 && magnitude(w) == magnitude(g)
 	case FieldBuyerName:
 		return Same(FieldSupplierName, want, got)
-	case FieldSupplierVATID, FieldSupplierIBAN:
+	case FieldSupplierVATID:
+		w, ok1 := want.(string)
+		g, ok2 := got.(string)
+		return ok1 && ok2 && sameVATID(compactID(w), compactID(g))
+	case FieldSupplierIBAN:
 		w, ok1 := want.(string)
 		g, ok2 := got.(string)
 		return ok1 && ok2 && compactID(w) == compactID(g)
 	}
 	return Same(field, want, got)
+}
+
+// sameVATID compares VAT ids in compact form, allowing one side to lack the
+// two-letter country prefix the other has: Italian invoices print "P.IVA
+// 00994470962", and evidence must be quoted from the text, so a model
+// faithful to the text answers 00994470962 for IT00994470962. The rest of
+// the id must be identical, so no other id can match.
+func sameVATID(w, g string) bool {
+	switch {
+	case w == g:
+		return true
+	case len(w) == len(g)+2:
+		return isPrefix(w[:2]) && w[2:] == g
+	case len(g) == len(w)+2:
+		return isPrefix(g[:2]) && g[2:] == w
+	}
+	return false
+}
+
+// isPrefix reports whether p is a two-letter country prefix.
+func isPrefix(p string) bool {
+	return len(p) == 2 && p[0] >= 'A' && p[0] <= 'Z' && p[1] >= 'A' && p[1] <= 'Z'
 }
 
 // magnitude is |v| of an amount held as any (an int64); other values are 0.

@@ -28,6 +28,14 @@ func creditNoteV2(t *testing.T) *schema.Result {
 	}}
 }
 
+// withVAT is creditNoteV2 with another supplier VAT id.
+func withVAT(t *testing.T, vat string) *schema.Result {
+	t.Helper()
+	res := creditNoteV2(t)
+	res.InvoiceV2.SupplierVATID = &vat
+	return res
+}
+
 func TestScoreVersionV2(t *testing.T) {
 	t.Parallel()
 	// full is the right expectation of creditNoteV2, amounts as printed
@@ -56,6 +64,13 @@ func TestScoreVersionV2(t *testing.T) {
 		{"v1 total_minor stands for the gross total when the amount due is the same", `{"total_minor": 24822, "amount_due_minor": 24822}`,
 			creditNoteV2(t), nil, 2},
 		{"v1 total_minor without a comparable amount due is not scored", `{"total_minor": 24822}`, creditNoteV2(t), nil, 0},
+		{"a VAT id without its country prefix, as printed", `{"supplier_vat_id": "GB 123456789"}`, withVAT(t, "123456789"), nil, 1},
+		{"a VAT id with another country prefix", `{"supplier_vat_id": "DE123456789"}`, creditNoteV2(t),
+			[]Mismatch{{FieldSupplierVATID, "DE123456789", "GB123456789"}}, 1},
+		{"two digits are no country prefix", `{"supplier_vat_id": "99123456789"}`, withVAT(t, "123456789"),
+			[]Mismatch{{FieldSupplierVATID, "99123456789", "123456789"}}, 1},
+		{"a VAT id missing a digit", `{"supplier_vat_id": "GB123456789"}`, withVAT(t, "12345678"),
+			[]Mismatch{{FieldSupplierVATID, "GB123456789", "12345678"}}, 1},
 		{"a credit note read as an invoice", `{"document_type": "invoice"}`, creditNoteV2(t),
 			[]Mismatch{{FieldDocumentType, "invoice", "credit_note"}}, 1},
 		{"no result: every scored field wrong, nothing listed", full, nil, nil, 17},
