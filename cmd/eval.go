@@ -312,7 +312,7 @@ func evalRun(ctx context.Context, f *Factory, opts *EvalOptions) error {
 
 	started := f.Now()
 	report := &eval.Report{Suite: suite.Name, SchemaVersion: v.Name, Tenant: f.Tenant, Documents: len(suite.Docs),
-		Fields: eval.Fields}
+		Fields: eval.FieldsFor(v.Name)}
 	for _, t := range targets {
 		pr, err := evalOne(ctx, f, opts, t, suite, v, dbDir, prices)
 		if err != nil {
@@ -388,7 +388,7 @@ func evalGates(opts *EvalOptions) (*eval.Gates, error) {
 		g.MinAdmission = &v
 	}
 	for _, s := range opts.MinAccuracy {
-		if err := eval.ParseMinAccuracy(s, g.MinAccuracy); err != nil {
+		if err := eval.ParseMinAccuracyFor(opts.Schema, s, g.MinAccuracy); err != nil {
 			return nil, &usageError{err: fmt.Errorf("--min-accuracy %w", err), try: "invx eval SUITE --min-accuracy total_minor=0.98,invoice_number=0.95"}
 		}
 	}
