@@ -70,6 +70,9 @@ func (r *Recorder) write(req *extract.Request, resp *extract.Response, callErr e
 		return fmt.Errorf("attempt %d is not 1 or more", req.Attempt)
 	}
 	rec := &record{JobKey: req.JobKey, Attempt: req.Attempt, Provider: r.inner.Name()}
+	if req.Schema != nil {
+		rec.SchemaVersion = req.Schema.Name
+	}
 	if resp != nil {
 		rec.Model, rec.InputTokens, rec.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
 		rec.RequestID, rec.HTTPStatus = resp.RequestID, resp.HTTPStatus
