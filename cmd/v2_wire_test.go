@@ -18,8 +18,10 @@ type v2Call struct {
 	User []string
 	// Schema is the JSON Schema the request asks the answer to follow.
 	Schema map[string]any
-	// Body is the whole request, for format-specific checks.
+	// Body is the whole request, for format-specific checks, and Raw its
+	// bytes as sent.
 	Body map[string]any
+	Raw  []byte
 }
 
 // v2Wire is one provider's wire format as the loopback fakes speak it.
@@ -86,6 +88,7 @@ func (f *v2Fake) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c := f.w.decode(t, body)
+	c.Raw = b
 	f.mu.Lock()
 	f.calls = append(f.calls, c)
 	var answer string
