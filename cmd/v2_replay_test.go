@@ -110,3 +110,19 @@ func TestV2CommandRecordReplay(t *testing.T) {
 		}
 	}
 }
+
+// invx eval refuses the stand-in model's v1 recording for a v2 evaluation:
+// the run stops (exit 4) instead of scoring every document as failed, and
+// stderr names the folder and both versions.
+func TestV2EvalRefusesV1Recording(t *testing.T) {
+	t.Parallel()
+	rec := filepath.Join("..", "fixtures", "recorded", "fake-llm")
+	r := runEnv(t, nil, "eval", filepath.Join("..", "fixtures", "invoices"), "--quiet", "--schema", schema.V2,
+		"--provider", "replay,replay-dir="+rec, "--keep-db", t.TempDir())
+	if r.code != cmd.ExitProvider {
+		t.Fatalf("exit %d, want %d\n%s", r.code, cmd.ExitProvider, r.stderr)
+	}
+	if !strings.Contains(r.stderr, rec) || !strings.Contains(r.stderr, schema.V1) || !strings.Contains(r.stderr, schema.V2) {
+		t.Errorf("stderr should name %s, %s and %s:\n%s", rec, schema.V1, schema.V2, r.stderr)
+	}
+}
