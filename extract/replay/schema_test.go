@@ -38,6 +38,14 @@ func recordOne(t *testing.T, dir, key string, v *schema.Version) {
 	}
 }
 
+// writeRecord writes a recorded answer of job key for version straight
+// into dir, as an older invx or a hand edit could leave it.
+func writeRecord(t *testing.T, dir, key, version string) {
+	t.Helper()
+	writeFile(t, filepath.Join(dir, key, "1.json"), `{"job_key":"`+key+`","attempt":1,"schema_version":"`+version+
+		`","provider":"p","model":"","input_tokens":0,"output_tokens":0,"request_id":"","http_status":200,"output":"{}","error":null}`)
+}
+
 func TestRecordedSchema(t *testing.T) {
 	t.Parallel()
 	v1, v2 := version(t, schema.V1), version(t, schema.V2)
@@ -54,7 +62,7 @@ func TestRecordedSchema(t *testing.T) {
 		}, schema.V2, ""},
 		{"eval --record settings win", func(t *testing.T, dir string) {
 			writeFile(t, filepath.Join(dir, "invx-eval.json"), `{"suite":"s","schema_version":"invoice-summary-v1"}`)
-			recordOne(t, dir, "k1", v2)
+			writeRecord(t, dir, "k1", schema.V2)
 		}, schema.V1, ""},
 		{"answers recorded before versions were", func(t *testing.T, dir string) {
 			writeFile(t, filepath.Join(dir, "k1", "1.json"),
@@ -62,7 +70,7 @@ func TestRecordedSchema(t *testing.T) {
 		}, "", ""},
 		{"two versions in one folder", func(t *testing.T, dir string) {
 			recordOne(t, dir, "k1", v1)
-			recordOne(t, dir, "k2", v2)
+			writeRecord(t, dir, "k2", schema.V2)
 		}, "", "holds answers for schemas invoice-summary-v1 and invoice-v2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -139,5 +147,37 @@ func TestReplayRefusesOtherSchema(t *testing.T) {
 	resp, err := p.Extract(context.Background(), &extract.Request{JobKey: "k1", Attempt: 1, Schema: v2})
 	if err != nil || resp == nil || string(resp.Output) != `{"answer":"k1"}` {
 		t.Fatalf("replay for its own version: %v, %v", resp, err)
+	}
+}
+
+// A Recorder never mixes versions in one folder: asked to record another
+// version than the folder holds, it stops the run before calling the
+// provider, naming the folder and both versions.
+func TestRecorderKeepsOneSchema(t *testing.T) {
+	t.Parallel()
+	v1, v2 := version(t, schema.V1), version(t, schema.V2)
+	dir := filepath.Join(t.TempDir(), "rec")
+	recordOne(t, dir, "k1", v1)
+	inner := &fakeProvider{ExtractFunc: func(*extract.Request) (*extract.Response, error) {
+		return &extract.Response{Output: []byte(`{}`)}, nil
+	}}
+	rec, err := replay.NewRecorder(inner, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = rec.Extract(context.Background(), &extract.Request{JobKey: "k2", Attempt: 1, Schema: v2})
+	var pe *extract.ProviderError
+	if !errors.As(err, &pe) || pe.Class != extract.ClassAuth ||
+		!strings.Contains(pe.Msg, dir) || !strings.Contains(pe.Msg, "schema "+schema.V1+", not "+schema.V2) {
+		t.Fatalf("recording v2 into a v1 folder: %v, want an auth/config error naming %s and both versions", err, dir)
+	}
+	if n := inner.calls.Load(); n != 0 {
+		t.Errorf("the provider was called %d times for an answer that could not be recorded", n)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "k2")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("k2 was recorded into the v1 folder (stat: %v)", err)
+	}
+	if _, err := rec.Extract(context.Background(), &extract.Request{JobKey: "k3", Attempt: 1, Schema: v1}); err != nil {
+		t.Errorf("recording v1 into the v1 folder: %v", err)
 	}
 }
