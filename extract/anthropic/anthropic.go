@@ -5,8 +5,10 @@
 // structured outputs (output_config.format, the default) or through one
 // forced tool whose input schema is the document schema. A schema beyond
 // what Anthropic compiles strictly (invoice-v2: more than 16 nullable
-// parameters) goes as a forced tool without strict in either mode. The SDK never
-// retries: invx owns retries, so every HTTP call is one attempt row. Errors
+// parameters) goes as a forced tool without strict in either mode.
+//
+// The SDK never retries: invx owns retries, so every HTTP call is one
+// attempt row. Errors
 // are classified into *extract.ProviderError values whose messages carry the
 // API's error type and a truncated error message, never document text, model
 // output, the API key or a raw body.
