@@ -428,12 +428,14 @@ func evalOne(ctx context.Context, f *Factory, opts *EvalOptions, t evalTarget, s
 			if !opts.set["max-attempts"] {
 				maxAttempts = rec.MaxAttempts
 			}
-			if rec.Tenant != f.Tenant || rec.SchemaVersion != v.Name {
+			// A folder of another schema version is refused by providerFor.
+			if rec.Tenant != f.Tenant && rec.SchemaVersion == v.Name {
 				fmt.Fprintf(f.IO.ErrOut, "invx: warning: %s was recorded for tenant %s and schema %s, not %s and %s: job keys will not match\n",
 					t.opts.ReplayDir, rec.Tenant, rec.SchemaVersion, f.Tenant, v.Name)
 			}
 		}
 	}
+	t.opts.Schema = v.Name
 	prov, defRepair, err := f.providerFor(&t.opts)
 	if err != nil {
 		return nil, err

@@ -190,6 +190,7 @@ func (o *RunOptions) runnerOptions(prov extract.Provider, defRepair int, tenant 
 // runRun is enqueue (discovery of every DIR) followed by the same work
 // loop as invx work.
 func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
+	opts.Provider.Schema = opts.Schema
 	prov, defRepair, err := f.providerFor(&opts.Provider)
 	if err != nil {
 		return err
