@@ -10,17 +10,17 @@ package rules
 type amtKind int8
 
 const (
-	akNone    amtKind = iota
-	akGross           // the invoice total including tax
-	akDue             // what is left to pay
-	akNet             // the total before tax
-	akSub             // a subtotal: the net only if nothing follows it
-	akTax             // a tax amount, possibly with its rate and base
-	akTaxSum          // the total of several tax amounts
-	akAdjust          // discount, shipping, fee: changes the sum after a subtotal
-	akPaid            // deposit or prepayment already paid
-	akFee             // a reminder's fee or interest
-	akIgnore          // carried forward, page totals, quantities: never a fact
+	akNone   amtKind = iota
+	akGross          // the invoice total including tax
+	akDue            // what is left to pay
+	akNet            // the total before tax
+	akSub            // a subtotal: the net only if nothing follows it
+	akTax            // a tax amount, possibly with its rate and base
+	akTaxSum         // the total of several tax amounts
+	akAdjust         // discount, shipping, fee: changes the sum after a subtotal
+	akPaid           // deposit or prepayment already paid
+	akFee            // a reminder's fee or interest
+	akIgnore         // carried forward, page totals, quantities: never a fact
 )
 
 var (

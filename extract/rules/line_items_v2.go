@@ -150,7 +150,7 @@ func (d *document) readLineItems(exp int) itemTable {
 		return t
 	}
 	t.rows[start] = true
-	clean := true  // every amount-bearing line in the table was read
+	clean := true   // every amount-bearing line in the table was read
 	paused := false // after a carried-forward line or a page break, until the table resumes
 	ended := false
 	since := 0 // rows read since the table last resumed
