@@ -47,6 +47,7 @@ type labelled struct {
 	minor  int64 // magnitude as printed
 	neg    bool
 	rate   *int64 // basis points printed with a tax label
+	odd    bool   // a rate was printed but is not whole basis points (9,975 %)
 	base   *int64 // a second amount on a tax line: the base it applies to
 	ev     string // evidence: label through amount, or the amount's cell
 	folded string // the label as matched, folded
@@ -104,6 +105,8 @@ func (d *document) readLabelled(exp int, skip map[int]bool) []labelled {
 			if rate != nil && (h.kind == akTax || h.kind == akTaxSum) {
 				if bp, ok := rateBP(rate.text(ln.raw)); ok {
 					l.rate = &bp
+				} else {
+					l.odd = true
 				}
 			}
 			if (h.kind == akTax || h.kind == akTaxSum) && len(mine) == 2 {

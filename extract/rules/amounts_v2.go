@@ -37,9 +37,8 @@ func (d *document) readAmountsV2() amountsV2 {
 	a.Tax = s.tax
 	a.Due = s.pickDue(a.Total)
 	a.TaxLines = s.taxLines()
-	if len(a.TaxLines) == 0 {
-		a.TaxLines = d.readTaxTable(exp)
-	}
+	tt := d.readTaxTable(exp, items.rows)
+	a.fillFromTaxTable(tt)
 	a.reconcile()
 
 	a.Lines = items.lines
@@ -57,7 +56,8 @@ type labelledSet struct {
 	rated, plainTax    []labelled
 	tax                *fact[int64]
 	paid, fee, adjusts int
-	lastFee            int // line of the last fee, -1
+	lastFee            int  // line of the last fee, -1
+	oddRate            bool // a rate that tax lines cannot state: no tax lines
 }
 
 func summarizeLabelled(ls []labelled) *labelledSet {
@@ -74,7 +74,10 @@ func summarizeLabelled(ls []labelled) *labelledSet {
 		case akSub:
 			s.sub = append(s.sub, l)
 		case akTax:
-			if l.rate != nil {
+			if l.odd {
+				s.oddRate = true
+			}
+			if l.rate != nil || l.odd {
 				s.rated = append(s.rated, l)
 			} else {
 				s.plainTax = append(s.plainTax, l)
@@ -151,45 +154,48 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 		nets = append(nets, s.sub[k])
 	}
 	tol := max(int64(1), int64(len(s.rated)))
-	if s.tax != nil {
+	// The tax to check the sum with: the one printed, else the rated
+	// lines' taxes (several rates, no printed total).
+	var taxV int64
+	taxKnown := s.tax != nil
+	if taxKnown {
+		taxV = s.tax.V
+	} else if len(s.rated) > 1 && len(s.plainTax) == 0 {
+		for _, r := range s.rated {
+			taxV += r.minor
+		}
+		taxKnown = true
+	}
+	if taxKnown {
 		// Latest total first, explicit net before subtotal, latest first.
 		for gi := len(grossCands) - 1; gi >= 0; gi-- {
 			g := grossCands[gi]
 			for _, n := range nets {
-				if near(n.minor+s.tax.V, g.minor, tol) {
+				if near(n.minor+taxV, g.minor, tol) {
 					return &fact[int64]{V: g.minor, Ev: g.ev}, &fact[int64]{V: n.minor, Ev: n.ev}
 				}
 			}
 			// A plain "Total" that is the net of a later gross total.
 			for ni := gi - 1; ni >= 0; ni-- {
 				n := grossCands[ni]
-				if near(n.minor+s.tax.V, g.minor, tol) && n.minor != g.minor {
+				if near(n.minor+taxV, g.minor, tol) && n.minor != g.minor {
 					return &fact[int64]{V: g.minor, Ev: g.ev}, &fact[int64]{V: n.minor, Ev: n.ev}
 				}
 			}
 		}
 	}
 	gross, _ = oneValue(grossCands)
-	// Without the sum to check, only an explicit net that all net labels
-	// agree on; a subtotal only when it is the whole total (no tax).
-	if v, ok := oneValue(s.net); ok {
-		switch {
-		case gross == nil || s.tax == nil && len(s.rated) == 0 && len(s.plainTax) == 0 && v.V == gross.V:
-			net = v
-		case s.tax == nil && len(s.rated) > 1:
-			var sum int64
-			for _, r := range s.rated {
-				sum += r.minor
-			}
-			if near(v.V+sum, gross.V, tol) {
-				net = v
-			}
-		case s.tax == nil && len(s.rated) == 0 && len(s.plainTax) == 0:
-		case s.tax != nil && near(v.V+s.tax.V, gross.V, tol):
-			net = v
-		}
-	} else if v, ok := oneValue(s.sub); ok && len(s.net) == 0 && gross != nil && v.V == gross.V &&
-		s.tax == nil && len(s.rated) == 0 && len(s.plainTax) == 0 && s.adjusts == 0 {
+	// Without a sum that adds up: an explicit net only when the document
+	// has no tax at all and the net is the total; a subtotal likewise, and
+	// only with nothing (discount, shipping) between it and the total.
+	noTax := len(s.rated) == 0 && len(s.plainTax) == 0 && s.tax == nil
+	if gross == nil {
+		net, _ = oneValue(s.net)
+		return gross, net
+	}
+	if v, ok := oneValue(s.net); ok && noTax && v.V == gross.V {
+		net = v
+	} else if v, ok := oneValue(s.sub); ok && len(s.net) == 0 && noTax && v.V == gross.V && s.adjusts == 0 {
 		net = v
 	}
 	return gross, net
@@ -218,6 +224,9 @@ func (s *labelledSet) pickDue(gross *fact[int64]) *fact[int64] {
 // taxLines builds one tax line per printed rate. A rate printed twice with
 // different taxes gives none: the reading is unsure.
 func (s *labelledSet) taxLines() []schema.TaxLine {
+	if s.oddRate {
+		return nil
+	}
 	var out []schema.TaxLine
 	seen := map[int64]int{}
 	for _, l := range s.rated {
@@ -247,6 +256,32 @@ func taxOf(base, rateBP, tax int64) bool {
 	tol := max(2.0, float64(tax)/1000)
 	diff := want - float64(tax)
 	return diff <= tol && diff >= -tol
+}
+
+// fillFromTaxTable takes what the labelled lines did not give from a tax
+// summary table, when the table agrees with the total read.
+func (a *amountsV2) fillFromTaxTable(tt taxTable) {
+	if len(tt.lines) == 0 {
+		return
+	}
+	if len(a.TaxLines) == 0 {
+		a.TaxLines = tt.lines
+	}
+	if tt.net == nil {
+		return
+	}
+	if a.Total != nil && tt.gross != nil && a.Total.V != tt.gross.V {
+		return // the table is of something else
+	}
+	if a.Total == nil && tt.gross != nil {
+		a.Total = tt.gross
+	}
+	if a.Net == nil {
+		a.Net = tt.net
+	}
+	if a.Tax == nil {
+		a.Tax = tt.tax
+	}
 }
 
 // reconcile drops what does not add up, the least sure value first.

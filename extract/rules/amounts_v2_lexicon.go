@@ -26,10 +26,10 @@ const (
 var (
 	v2GrossPhrases = append([]string{
 		"total", "totaal", "totale", "gesamt", "totals", "total amount", "total eur",
-		"total incl", "total inkl", "gesamtbetrag inkl", "summe inkl", "endbetrag", "total ttc",
-		"totaal incl", "totale ivato", "total con iva", "total factura", "totale fattura",
+		"total incl.", "total inkl.", "gesamtbetrag inkl.", "summe inkl.", "endbetrag", "total ttc",
+		"totaal incl.", "totale ivato", "total con iva", "total factura", "totale fattura",
 		"rechnungsbetrag", "gesamtsumme", "bruttobetrag", "summe brutto", "brutto",
-		"total (incl", "total general", "importe total", "total importe",
+		"total (incl.", "total general", "importe total", "total importe",
 	}, totalGrandPhrases...)
 
 	v2DuePhrases = append([]string{
@@ -44,19 +44,19 @@ var (
 
 	v2NetPhrases = []string{
 		"net", "net amount", "net total", "total net", "nett", "nett total", "total nett",
-		"total excl", "total excl vat", "total excl. vat", "total excluding vat", "total excluding tax",
-		"total ex vat", "total ex. vat", "total before tax", "total before vat", "amount excl vat",
+		"total excl.", "total excl. vat", "total excl. vat", "total excluding vat", "total excluding tax",
+		"total ex vat", "total ex. vat", "total before tax", "total before vat", "amount excl. vat",
 		"total exclusive of vat", "net value", "taxable amount", "taxable value", "amount before tax",
 		"netto", "nettobetrag", "nettosumme", "summe netto", "gesamt netto", "netto gesamt",
 		"gesamtbetrag netto", "rechnungsbetrag netto", "betrag netto", "nettowert", "total netto",
-		"total exkl", "total exkl mwst", "summe exkl", "summe exkl mwst", "betrag exkl mwst",
-		"gesamt exkl mwst", "total exkl. mwst", "netto exkl. mwst", "summe ohne mwst", "betrag ohne mwst",
+		"total exkl.", "total exkl. mwst", "summe exkl.", "summe exkl. mwst", "betrag exkl. mwst",
+		"gesamt exkl. mwst", "total exkl. mwst", "netto exkl. mwst", "summe ohne mwst", "betrag ohne mwst",
 		"total ht", "montant ht", "total hors taxes", "montant hors taxes", "base ht", "total net ht",
 		"net ht", "montant net ht", "total hors tva", "prix total ht",
 		"base imponible", "total base imponible", "importe neto", "total neto", "neto",
 		"subtotal sin iva", "total sin iva", "importe sin iva",
-		"totaal excl", "totaal excl btw", "totaal exclusief btw", "totaal netto", "netto bedrag",
-		"bedrag excl btw", "totaal exclusief", "subtotaal excl btw", "excl btw",
+		"totaal excl.", "totaal excl. btw", "totaal exclusief btw", "totaal netto", "netto bedrag",
+		"bedrag excl. btw", "totaal exclusief", "subtotaal excl. btw", "excl. btw",
 		"imponibile", "totale imponibile", "imponibile iva", "totale netto", "importo netto",
 		"netto imponibile", "totale imponibile iva",
 	}
@@ -73,7 +73,8 @@ var (
 		"tax amount", "montant tva", "montant de la tva", "cuota iva", "cuota", "importo iva",
 		"btw bedrag", "mwst betrag", "ust betrag", "steuerbetrag", "taxe", "taxes", "state tax",
 		"county tax", "city tax", "local tax", "vat @", "plus vat", "zzgl mwst", "zzgl ust",
-		"zuzüglich mwst", "zuzüglich ust", "plus mwst", "mwst.", "moms", "mva",
+		"zuzüglich mwst", "zuzüglich ust", "plus mwst", "mwst.", "moms", "mva", "tps", "tvq", "tvh",
+		"impuesto", "imposta", "iva repercutida", "vat charged",
 	}
 
 	v2TaxSumPhrases = []string{
@@ -122,7 +123,7 @@ var (
 		"page total", "total page", "seitensumme", "zwischensumme seite", "total de la page",
 		"totale pagina", "subtotal this page", "page subtotal",
 		"qty", "quantity", "menge", "anzahl", "quantité", "cantidad", "aantal", "quantità",
-		"hours", "stunden", "heures", "horas", "uren", "ore", "items", "pieces", "stück",
+		"hours", "stunden", "heures", "horas", "uren", "ore", "pieces", "stück",
 		"weight", "gewicht", "poids", "peso", "total qty", "total quantity", "total hours", "total items",
 		"total weight", "total pieces", "total units", "gesamtmenge", "gesamtgewicht", "summe stunden",
 		"unit price", "einzelpreis", "prix unitaire", "precio unitario", "prezzo unitario",
@@ -166,9 +167,10 @@ var reV2Included = foldedRegexp(`\(?\b(?:incl|inkl|inc|including|inclusive|inclu
 // reV2GapWord lists the words that may stand between a summary label and its
 // amount besides v1's (reAllowedGapWord): "VAT 19 % on 1.000,00",
 // "MwSt. 19 % auf", "TVA 20 % sur".
-var reV2GapWord = lexRE("on", "auf", "von", "sur", "de", "sobre", "op", "su", "at", "rate", "satz", "taux", "tipo",
-	"tarief", "aliquota", "mwst", "ust", "vat", "tax", "excl", "exkl", "ohne", "hors", "ht", "sin", "senza", "vom",
-	"aus", "x", "chf", "sek", "nok", "dkk", "pln", "czk", "huf", "jpy", "aud", "cad", "nzd", "kwd", "bhd")
+var reV2GapWord = lexRE("on", "over", "van", "of", "auf", "von", "sur", "de", "sobre", "op", "su", "at", "rate", "satz", "taux", "tipo",
+	"tarief", "aliquota", "mwst", "ust", "vat", "tax", "excl.", "exkl.", "ohne", "hors", "ht", "sin", "senza", "vom",
+	"aus", "x", "items", "positions", "credit", "avoir", "l'avoir", "gutschrift", "abono", "creditnota",
+	"nota di credito", "nota de credito", "this credit", "this credit note", "credit note", "chf", "sek", "nok", "dkk", "pln", "czk", "huf", "jpy", "aud", "cad", "nzd", "kwd", "bhd")
 
 // Words of an item-table header, by column role.
 var (

@@ -181,9 +181,9 @@ func (d *document) readLineItems(exp int) itemTable {
 			// (or a repeated header) resumes it.
 			t.rows[i] = true
 			switch f := ln.f.s; {
-			case containsAny(f, "brought", "b/f", "vortrag", "riporto", "transport", "report "):
+			case containsAny(f, "brought", "b/f", "vortrag", "riporto", "report "):
 				paused, since = false, 0
-			case containsAny(f, "ubertrag"):
+			case containsAny(f, "ubertrag", "transport"):
 				paused = since > 0
 				since = 0
 			case containsAny(f, "carried", "c/f", "page", "seite", "a reporter", "riportare", "suma y sigue", "reportar"):
@@ -467,10 +467,13 @@ func productMatches(qmicro, unit, amount int64) bool {
 }
 
 // rateBP reads a printed percentage ("19", "7,7", "5.5") in basis points.
+// A single separator in a percentage is always decimal ("9,975"); a rate
+// finer than a basis point (9.975 % is 997.5) cannot be stated and is
+// refused rather than rounded.
 func rateBP(text string) (int64, bool) {
-	v, _, ok := parseNumber(text, 2, true)
-	if !ok || v < 0 || v > 10000 {
+	v, _, ok := parseNumber(text, 3, true) // thousandths of a percent
+	if !ok || v < 0 || v > 100000 || v%10 != 0 {
 		return 0, false
 	}
-	return v, true
+	return v / 10, true
 }
