@@ -187,14 +187,31 @@ func plausibleAmount(ln *line, t amountTok, exp int) bool {
 	if t.code {
 		return false
 	}
-	if exp == 0 {
-		return true
-	}
-	if looksDecimal(t.text(ln.raw)) {
+	if exp == 0 || looksMoney(t.text(ln.raw), exp) {
 		return true
 	}
 	_, ok := curNextTo(ln, t)
 	return ok
+}
+
+// looksMoney reports whether a printed number ends in a decimal separator
+// and the currency's number of decimals (two for EUR, three for KWD), or
+// in one or two decimals as v1's looksDecimal accepts.
+func looksMoney(s string, exp int) bool {
+	if looksDecimal(s) {
+		return true
+	}
+	n := len(s)
+	return exp > 0 && n > exp && (s[n-exp-1] == '.' || s[n-exp-1] == ',') && isASCIIDigitsRules(s[n-exp:])
+}
+
+func isASCIIDigitsRules(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // gapAllowed reports whether only label-like words stand between a label

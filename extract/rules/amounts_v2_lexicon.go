@@ -176,10 +176,10 @@ var reV2GapWord = lexRE("on", "over", "van", "of", "auf", "von", "sur", "de", "s
 var (
 	reColQty    = lexRE("qty", "qté", "qte", "quantity", "quantité", "menge", "anzahl", "cant", "cant.", "cantidad", "uds", "aantal", "quantità", "qtà", "q.tà", "stk", "pcs", "units", "hours", "hrs", "std", "stunden", "heures", "horas", "uren", "ore")
 	reColUnit   = lexRE("unit price", "price", "rate", "unit cost", "each", "einzelpreis", "preis", "e-preis", "ep", "stückpreis", "prix unitaire", "prix", "p.u.", "pu", "pu ht", "p.u. ht", "precio", "precio ud", "precio unitario", "precio ud.", "prijs", "stukprijs", "eenheidsprijs", "prezzo", "prezzo unitario", "prezzo unit", "tarif", "ansatz", "stundensatz")
-	reColAmount = lexRE("amount", "total", "line total", "net amount", "amount net", "gesamtpreis", "gesamt", "betrag", "summe", "gesamtbetrag", "netto", "montant", "montant ht", "total ht", "importe", "total", "bedrag", "totaal", "importo", "totale", "net", "value", "wert", "subtotal")
+	reColAmount = lexRE("amount", "total", "line total", "net amount", "amount net", "gesamtpreis", "gp", "g-preis", "ges.-preis", "gesamt", "betrag", "summe", "gesamtbetrag", "netto", "montant", "montant ht", "total ht", "importe", "total", "bedrag", "totaal", "importo", "totale", "net", "value", "wert", "subtotal")
 	reColDesc   = lexRE("description", "item", "items", "product", "service", "services", "details", "particulars", "beschreibung", "bezeichnung", "artikel", "leistung", "artikelbezeichnung", "leistungsbeschreibung", "désignation", "designation", "libellé", "article", "prestation", "descripción", "descripcion", "concepto", "artículo", "producto", "omschrijving", "artikel", "product", "descrizione", "articolo", "prodotto", "servizio")
 	reColTax    = lexRE("vat", "vat %", "tax", "tax %", "mwst", "mwst %", "ust", "ust %", "tva", "tva %", "iva", "iva %", "btw", "btw %", "steuer", "st", "mwst.-satz", "steuersatz", "tax rate", "vat rate", "taux tva", "tipo iva", "btw-tarief", "aliquota")
-	reColPos    = lexRE("pos", "pos.", "position", "no", "nr", "#", "line", "ln", "item no", "art.-nr", "art nr", "code", "sku", "ref", "réf", "référence", "código", "codigo", "artikelnr", "artikelnummer", "codice", "cod")
+	reColPos    = lexRE("pos", "pos.", "s/n", "sn", "sr", "sl", "lp", "no.", "position", "no", "nr", "#", "line", "ln", "item no", "art.-nr", "art nr", "code", "sku", "ref", "réf", "référence", "código", "codigo", "artikelnr", "artikelnummer", "codice", "cod")
 	reColUnitOf = lexRE("unit", "einheit", "me", "unité", "unidad", "eenheid", "unità", "um", "u.m.")
 )
 

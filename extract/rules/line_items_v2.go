@@ -70,11 +70,11 @@ func roleOf(f string) colRole {
 // column and one a description or quantity column, and no amounts.
 func (d *document) tableHeader(i int) ([]headerCol, bool) {
 	ln := d.lines[i]
-	if ln.blank || len(ln.cells) < 3 {
+	if ln.blank || len(ln.cells) < 2 {
 		return nil, false
 	}
 	for _, t := range ln.nums {
-		if looksDecimal(t.text(ln.raw)) {
+		if looksMoney(t.text(ln.raw), 3) {
 			return nil, false
 		}
 	}
@@ -95,7 +95,9 @@ func (d *document) tableHeader(i int) ([]headerCol, bool) {
 		}
 		labelled = labelled || r == colAmount
 	}
-	if n < 3 || !money || !what || !labelled {
+	// "Description  Amount" is a header too; anything else needs a third
+	// labelled column.
+	if !money || !what || n < 3 && !(labelled && n == 2 && hasRole(cols, colDesc)) {
 		return nil, false
 	}
 	return cols, true
@@ -307,7 +309,7 @@ func (d *document) readRow(ln *line, cols []headerCol, exp int) (schema.LineItem
 	}
 	text := last.text(ln.raw)
 	_, hasCur := curNextTo(ln, last)
-	if exp > 0 && !looksDecimal(text) && !hasCur {
+	if exp > 0 && !looksMoney(text, exp) && !hasCur {
 		return li, false, false
 	}
 	amount, _, ok := parseNumber(text, exp, true)
@@ -393,6 +395,15 @@ func (d *document) readRow(ln *line, cols []headerCol, exp int) (schema.LineItem
 		}
 	}
 	return li, true, true
+}
+
+func hasRole(cols []headerCol, r colRole) bool {
+	for _, c := range cols {
+		if c.role == r {
+			return true
+		}
+	}
+	return false
 }
 
 // hasQtyCol reports whether a header names a quantity column.
