@@ -84,7 +84,7 @@ func (d *document) readLabelled(exp int, skip map[int]bool) []labelled {
 			rate := rateNear(ln, hits, k)
 			if len(mine) == 0 {
 				if k == len(hits)-1 {
-					if l, ok := d.labelledBelow(i, ls, le, h, exp); ok {
+					if l, ok := d.labelledBelow(i, ls, le, h, exp, skip); ok {
 						out = append(out, l)
 					}
 				}
@@ -155,11 +155,14 @@ func rateNear(ln *line, hits []kindHit, k int) *amountTok {
 
 // labelledBelow reads the amount of a label whose value stands in the cell
 // below it or in a stacked block, as findTotal does.
-func (d *document) labelledBelow(i, ls, le int, h kindHit, exp int) (labelled, bool) {
+func (d *document) labelledBelow(i, ls, le int, h kindHit, exp int, skip map[int]bool) (labelled, bool) {
 	if reTableHeader.MatchString(d.lines[i].f.s) {
 		return labelled{}, false
 	}
 	for _, sp := range d.valueSpans(i, ls, le)[1:] {
+		if skip[sp.line] {
+			continue // a cell of an item or tax table, not a value of its own
+		}
 		vl := d.lines[sp.line]
 		vt := usableNums(vl, nil)
 		if !amountOnly(vl, sp.start, sp.end, vt) {

@@ -30,14 +30,23 @@ func (d *document) readAmountsV2() amountsV2 {
 		return a
 	}
 	items := d.readLineItems(exp)
-	ls := d.readLabelled(exp, items.rows)
+	tt := d.readTaxTable(exp, items.rows)
+	skip := map[int]bool{}
+	for _, m := range []map[int]bool{items.rows, tt.rows} {
+		for k := range m {
+			skip[k] = true
+		}
+	}
+	ls := d.readLabelled(exp, skip)
 	s := summarizeLabelled(ls)
+	for _, tl := range tt.lines {
+		s.tableTax = append(s.tableTax, tl.TaxMinor)
+	}
 
 	a.Total, a.Net = s.pickGrossNet()
 	a.Tax = s.tax
 	a.Due = s.pickDue(a.Total)
 	a.TaxLines = s.taxLines()
-	tt := d.readTaxTable(exp, items.rows)
 	a.fillFromTaxTable(tt)
 	a.reconcile()
 
@@ -56,8 +65,9 @@ type labelledSet struct {
 	rated, plainTax    []labelled
 	tax                *fact[int64]
 	paid, fee, adjusts int
-	lastFee            int  // line of the last fee, -1
-	oddRate            bool // a rate that tax lines cannot state: no tax lines
+	lastFee            int     // line of the last fee, -1
+	oddRate            bool    // a rate that tax lines cannot state: no tax lines
+	tableTax           []int64 // the taxes of a tax summary table's rows
 }
 
 func summarizeLabelled(ls []labelled) *labelledSet {
@@ -139,9 +149,16 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 	} else {
 		grossCands = s.gross
 	}
-	if len(grossCands) == 0 && len(s.gross) == 0 && s.paid == 0 && s.fee == 0 {
-		// Only an amount payable: that is the total too.
-		if v, ok := oneValue(s.due); ok {
+	if len(grossCands) == 0 && s.paid == 0 {
+		// Only an amount payable (before a reminder's fees): that is the
+		// total too.
+		var due []labelled
+		for _, l := range s.due {
+			if s.fee == 0 || l.line < s.lastFee {
+				due = append(due, l)
+			}
+		}
+		if v, ok := oneValue(due); ok && (s.fee > 0 || len(s.gross) == 0) {
 			grossCands = []labelled{{minor: v.V, ev: v.Ev}}
 		}
 	}
@@ -163,6 +180,11 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 	} else if len(s.rated) > 1 && len(s.plainTax) == 0 {
 		for _, r := range s.rated {
 			taxV += r.minor
+		}
+		taxKnown = true
+	} else if len(s.rated) == 0 && len(s.plainTax) == 0 && len(s.tableTax) > 0 {
+		for _, v := range s.tableTax {
+			taxV += v
 		}
 		taxKnown = true
 	}

@@ -74,14 +74,14 @@ var (
 		"btw bedrag", "mwst betrag", "ust betrag", "steuerbetrag", "taxe", "taxes", "state tax",
 		"county tax", "city tax", "local tax", "vat @", "plus vat", "zzgl mwst", "zzgl ust",
 		"zuzüglich mwst", "zuzüglich ust", "plus mwst", "mwst.", "moms", "mva", "tps", "tvq", "tvh",
-		"impuesto", "imposta", "iva repercutida", "vat charged",
+		"impuesto", "iva repercutida", "vat charged",
 	}
 
 	v2TaxSumPhrases = []string{
 		"total vat", "total tax", "vat total", "tax total", "total taxes", "total sales tax",
 		"summe mwst", "summe ust", "summe umsatzsteuer", "gesamt mwst", "mwst gesamt", "mwst. gesamt",
 		"steuer gesamt", "total tva", "total de la tva", "montant total tva", "total iva", "total cuota",
-		"totale iva", "totaal btw", "btw totaal", "totale imposta", "imposta", "total gst",
+		"totale iva", "totaal btw", "btw totaal", "totale imposta", "total gst",
 	}
 
 	v2AdjustPhrases = []string{
