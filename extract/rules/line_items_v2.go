@@ -239,6 +239,10 @@ func (d *document) readLineItems(exp int) itemTable {
 		for k := range t.lines {
 			v := -*t.lines[k].AmountMinor
 			t.lines[k].AmountMinor = &v
+			if u := t.lines[k].UnitPriceMinor; u != nil && *u < 0 {
+				w := -*u
+				t.lines[k].UnitPriceMinor = &w
+			}
 		}
 	}
 	t.complete = clean && ended && len(t.lines) > 0
@@ -283,15 +287,15 @@ func containsAny(s string, subs ...string) bool {
 // amount although it was not read (so the table is not complete).
 func (d *document) readRow(ln *line, cols []headerCol, exp int) (schema.LineItem, bool, bool) {
 	var li schema.LineItem
-	toks := usableNums(ln, nil)
 	var money []amountTok
 	var rate *amountTok
-	for k := range toks {
-		if toks[k].percent {
-			rate = &toks[k]
-			continue
+	for _, t := range usableNums(ln, nil) {
+		money = append(money, t) // usableNums leaves percentages out
+	}
+	for k := range ln.nums {
+		if ln.nums[k].percent {
+			rate = &ln.nums[k]
 		}
-		money = append(money, toks[k])
 	}
 	if len(money) == 0 {
 		return li, false, false
