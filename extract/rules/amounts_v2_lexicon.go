@@ -40,6 +40,7 @@ var (
 		"total à régler", "montant à régler", "montant restant dû", "restant dû", "reste dû",
 		"pendiente de pago", "importe pendiente", "saldo pendiente", "nog te betalen", "openstaand",
 		"importo da pagare", "saldo da pagare", "residuo", "amount payable", "balance payable",
+		"saldo a pagar", "saldo a favor", "resto a pagar", "solde à payer", "solde dû",
 	}, totalDuePhrases...)
 
 	v2NetPhrases = []string{
@@ -74,7 +75,7 @@ var (
 		"btw bedrag", "mwst betrag", "ust betrag", "steuerbetrag", "taxe", "taxes", "state tax",
 		"county tax", "city tax", "local tax", "vat @", "plus vat", "zzgl mwst", "zzgl ust",
 		"zuzüglich mwst", "zuzüglich ust", "plus mwst", "mwst.", "moms", "mva", "tps", "tvq", "tvh",
-		"impuesto", "iva repercutida", "vat charged",
+		"impuesto", "iva repercutida", "vat charged", "itbms", "itbis", "igv",
 	}
 
 	v2TaxSumPhrases = []string{
@@ -118,7 +119,7 @@ var (
 	v2IgnorePhrases = []string{
 		"übertrag", "seitenübertrag", "vortrag", "carried forward", "brought forward", "carry forward",
 		"c/f", "b/f", "carried fwd", "brought fwd", "total this page", "report", "à reporter",
-		"a reporter", "reporté", "riportare", "da riportare", "a reportar", "suma y sigue", "riporto",
+		"a reporter", "reporté", "riportare", "suma anterior", "suma y sigue", "a la vuelta", "da riportare", "a reportar", "suma y sigue", "riporto",
 		"transport", "previous balance", "opening balance", "balance forward", "balance brought forward",
 		"page total", "total page", "seitensumme", "zwischensumme seite", "total de la page",
 		"totale pagina", "subtotal this page", "page subtotal",
@@ -167,7 +168,7 @@ var reV2Included = foldedRegexp(`\(?\b(?:incl|inkl|inc|including|inclusive|inclu
 // reV2GapWord lists the words that may stand between a summary label and its
 // amount besides v1's (reAllowedGapWord): "VAT 19 % on 1.000,00",
 // "MwSt. 19 % auf", "TVA 20 % sur".
-var reV2GapWord = lexRE("on", "over", "van", "of", "auf", "von", "sur", "de", "sobre", "op", "su", "at", "rate", "satz", "taux", "tipo",
+var reV2GapWord = lexRE("on", "over", "verlegd", "exempt", "exento", "esente", "van", "of", "auf", "von", "sur", "de", "sobre", "op", "su", "at", "rate", "satz", "taux", "tipo",
 	"tarief", "aliquota", "mwst", "ust", "vat", "tax", "excl.", "exkl.", "ohne", "hors", "ht", "sin", "senza", "vom",
 	"aus", "x", "items", "positions", "credit", "avoir", "l'avoir", "gutschrift", "abono", "creditnota",
 	"nota di credito", "nota de credito", "this credit", "this credit note", "credit note", "chf", "sek", "nok", "dkk", "pln", "czk", "huf", "jpy", "aud", "cad", "nzd", "kwd", "bhd")

@@ -183,12 +183,12 @@ func (d *document) readLineItems(exp int) itemTable {
 			// (or a repeated header) resumes it.
 			t.rows[i] = true
 			switch f := ln.f.s; {
-			case containsAny(f, "brought", "b/f", "vortrag", "riporto", "report "):
+			case containsAny(f, "brought", "b/f", "vortrag", "riporto", "report ", "anterior"):
 				paused, since = false, 0
 			case containsAny(f, "ubertrag", "transport"):
 				paused = since > 0
 				since = 0
-			case containsAny(f, "carried", "c/f", "page", "seite", "a reporter", "riportare", "suma y sigue", "reportar"):
+			case containsAny(f, "carried", "c/f", "page", "seite", "a reporter", "riportare", "suma y sigue", "sigue", "reportar"):
 				paused, since = true, 0
 			}
 			continue
@@ -217,6 +217,13 @@ func (d *document) readLineItems(exp int) itemTable {
 			if amountLine {
 				clean = false
 			}
+			continue
+		}
+		if !priced && (sumsLines(t.lines, *item.AmountMinor) || len(ln.cells) > 0 && ln.cells[0].col > descCol(cols)+10) {
+			// "Goods & services  15,174.00" under the items: a line that
+			// sums the rows above it, or a label standing right of the
+			// description column, belongs to the summary block.
+			ended = true
 			continue
 		}
 		if len(t.lines) >= maxItemRows {
@@ -408,6 +415,32 @@ func hasRole(cols []headerCol, r colRole) bool {
 		}
 	}
 	return false
+}
+
+// sumsLines reports whether amount is the sum of the lines read so far.
+func sumsLines(lines []schema.LineItem, amount int64) bool {
+	if len(lines) < 2 {
+		return false
+	}
+	var sum int64
+	for _, li := range lines {
+		sum += *li.AmountMinor
+	}
+	return near(sum, amount, 1)
+}
+
+// descCol returns the start column of the description column, or of the
+// first column when none is labelled so.
+func descCol(cols []headerCol) int {
+	for _, c := range cols {
+		if c.role == colDesc {
+			return c.col
+		}
+	}
+	if len(cols) > 0 {
+		return cols[0].col
+	}
+	return 0
 }
 
 // hasQtyCol reports whether a header names a quantity column.
