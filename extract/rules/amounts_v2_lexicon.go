@@ -134,7 +134,7 @@ var (
 		"n° tva", "tva intracom", "tva intracommunautaire", "numéro tva", "btw-nr", "btw nummer",
 		"btw-nummer", "btw nr", "btw id", "partita iva", "p.iva", "p. iva", "nif iva", "cif",
 		"vat reg no", "gst no", "gst number", "gst reg", "abn", "tax point", "tax date", "tax invoice",
-		"tax exempt", "vat exempt", "tax-exempt", "exempt",
+		"tax exempt", "vat exempt", "tax-exempt",
 		"skonto betrag", "bei zahlung", "if paid", "en cas de paiement", "bei zahlung innerhalb",
 		"total savings", "you saved", "ersparnis",
 	}
