@@ -192,6 +192,14 @@ Gesamt zu zahlen               1.005,00 €
 			want: amountsWant{"EUR", "-", "-", "100000", "100500", "", 0, false},
 		},
 		{
+			name: "a rate that does not make its tax is no tax line",
+			text: `Nettobetrag       1.000,00 EUR
+MwSt. 19 %          200,00 EUR
+Gesamtbetrag      1.200,00 EUR
+`,
+			want: amountsWant{"EUR", "100000", "20000", "120000", "-", "", 0, false},
+		},
+		{
 			name: "no currency anywhere: no amounts",
 			text: `Total 1.000,00
 `,

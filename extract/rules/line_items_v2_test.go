@@ -64,6 +64,40 @@ func TestReadLineItemsV2(t *testing.T) {
 			complete: true,
 		},
 		{
+			name: "an unlabelled line summing the rows is no item",
+			text: `Description              Qty      Price      Amount
+Bolt                       2       1.00        2.00
+Nut                        4       0.50        2.00
+Goods                                        €  4.00
+                      Net total              €  4.00
+                      VAT 20%                €  0.80
+                      Total                  €  4.80
+`,
+			lines:    []string{"Bolt|2|100|200|-", "Nut|4|50|200|-"},
+			complete: true,
+		},
+		{
+			name: "brought forward resumes the table without a repeated header",
+			text: "Description               Qty   Unit Price       Amount\n" +
+				"Bearing                     2       €10.00       €20.00\n" +
+				"                        Carried forward          €20.00\n" +
+				"\fPage 2\n" +
+				"                        Brought forward          €20.00\n" +
+				"Screw box                   1        €5.50        €5.50\n" +
+				"                      Total                      €25.50\n",
+			lines:    []string{"Bearing|2|1000|2000|-", "Screw box|1|550|550|-"},
+			complete: true,
+		},
+		{
+			name: "a percentage outside the tax column is no line rate",
+			text: `Description                   Qty      Price      Amount
+Shirt, 100% organic cotton      2      10.00       20.00
+                      Total                    €  20.00
+`,
+			lines:    []string{"Shirt, 100% organic cotton|2|1000|2000|-"},
+			complete: true,
+		},
+		{
 			name: "a page break the table does not say it continues across",
 			text: "Description               Qty   Unit Price       Amount\n" +
 				"Bearing                     2       €10.00       €20.00\n" +
