@@ -155,7 +155,8 @@ func (d *document) readLineItems(exp int) itemTable {
 	clean := true   // every amount-bearing line in the table was read
 	paused := false // after a carried-forward line or a page break, until the table resumes
 	ended := false
-	since := 0 // rows read since the table last resumed
+	since := 0       // rows read since the table last resumed
+	var rowSum int64 // the amounts of the rows read so far
 	firstCol := 0
 	if len(cols) > 0 {
 		firstCol = cols[0].col
@@ -219,7 +220,7 @@ func (d *document) readLineItems(exp int) itemTable {
 			}
 			continue
 		}
-		if !priced && (sumsLines(t.lines, *item.AmountMinor) || len(ln.cells) > 0 && ln.cells[0].col > descCol(cols)+10) {
+		if !priced && (len(t.lines) >= 2 && near(rowSum, *item.AmountMinor, 1) || len(ln.cells) > 0 && ln.cells[0].col > descCol(cols)+10) {
 			// "Goods & services  15,174.00" under the items: a line that
 			// sums the rows above it, or a label standing right of the
 			// description column, belongs to the summary block.
@@ -232,6 +233,7 @@ func (d *document) readLineItems(exp int) itemTable {
 		}
 		t.lines = append(t.lines, item)
 		t.rows[i] = true
+		rowSum += *item.AmountMinor
 		since++
 	}
 	// A credit note printed with negative lines: magnitudes, as the
@@ -415,18 +417,6 @@ func hasRole(cols []headerCol, r colRole) bool {
 		}
 	}
 	return false
-}
-
-// sumsLines reports whether amount is the sum of the lines read so far.
-func sumsLines(lines []schema.LineItem, amount int64) bool {
-	if len(lines) < 2 {
-		return false
-	}
-	var sum int64
-	for _, li := range lines {
-		sum += *li.AmountMinor
-	}
-	return near(sum, amount, 1)
 }
 
 // descCol returns the start column of the description column, or of the
