@@ -187,7 +187,7 @@ func (d *document) labelledBelow(i, ls, le int, h kindHit, exp int, skip map[int
 // plausibleAmount reports whether a number may be money: printed with
 // decimals or a currency, unless the currency has no minor unit.
 func plausibleAmount(ln *line, t amountTok, exp int) bool {
-	if t.code {
+	if t.code || !thousandsGrouped(t.text(ln.raw), exp) {
 		return false
 	}
 	if exp == 0 || looksMoney(t.text(ln.raw), exp) {
@@ -195,6 +195,27 @@ func plausibleAmount(ln *line, t amountTok, exp int) bool {
 	}
 	_, ok := curNextTo(ln, t)
 	return ok
+}
+
+// thousandsGrouped reports whether the integer part of a printed amount is
+// ungrouped or grouped by thousands. Indian lakh grouping (4,50,000.00) is
+// read correctly by parseNumber, but invoice-v2 evidence validation does not
+// recognise it, so such an amount could never be cited: left out.
+func thousandsGrouped(s string, exp int) bool {
+	intPart := s
+	if n := len(s); exp > 0 && n > exp && (s[n-exp-1] == '.' || s[n-exp-1] == ',') {
+		intPart = s[:n-exp-1]
+	} else if looksDecimal(s) {
+		intPart = s[:strings.LastIndexAny(s, ".,")]
+	}
+	first := true
+	for _, g := range strings.FieldsFunc(intPart, func(r rune) bool { return !(r >= '0' && r <= '9') }) {
+		if !first && len(g) != 3 {
+			return false
+		}
+		first = false
+	}
+	return true
 }
 
 // looksMoney reports whether a printed number ends in a decimal separator

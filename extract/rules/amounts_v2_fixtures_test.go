@@ -75,15 +75,28 @@ func fixtureTexts(t *testing.T) map[string]string {
 	return out
 }
 
-// TestAmountsV2FixturesValidate: every fixture's amounts, wrapped into an
-// invoice-v2 document, pass validation, arithmetic included.
+// TestAmountsV2FixturesValidate: every fixture's and development
+// invoice's amounts, wrapped into an invoice-v2 document, pass validation,
+// arithmetic included.
 func TestAmountsV2FixturesValidate(t *testing.T) {
 	t.Parallel()
 	v, err := schema.Lookup(schema.V2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, text := range fixtureTexts(t) {
+	texts := fixtureTexts(t)
+	dev, err := filepath.Glob("testdata/dev/*.txt")
+	if err != nil || len(dev) == 0 {
+		t.Fatalf("glob dev: %v (%d)", err, len(dev))
+	}
+	for _, p := range dev {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts["dev/"+filepath.Base(p)] = normalizeText(b)
+	}
+	for name, text := range texts {
 		a := newDocument(text).readAmountsV2()
 		if _, err := v.Validate(wrapV2(t, a), text); err != nil {
 			t.Errorf("%s: %v", name, err)

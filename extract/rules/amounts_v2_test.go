@@ -200,6 +200,13 @@ Gesamtbetrag      1.200,00 EUR
 			want: amountsWant{"EUR", "100000", "20000", "120000", "-", "", 0, false},
 		},
 		{
+			name: "lakh grouping cannot be cited, so it is not read",
+			text: `Software development services            ₹ 4,50,000.00
+Total                                    ₹ 4,50,000.00
+`,
+			want: amountsWant{"INR", "-", "-", "-", "-", "", 0, false},
+		},
+		{
 			name: "no currency anywhere: no amounts",
 			text: `Total 1.000,00
 `,
