@@ -246,15 +246,23 @@ func gapAllowed(ln *line, from, to int) bool {
 	if to < from {
 		return false
 	}
-	gap := ln.f.s[from:to]
-	gap = reV2GapWord.ReplaceAllString(gap, " ")
-	gap = reV2Included().ReplaceAllString(gap, " ")
+	gap := []byte(ln.f.s[from:to])
+	// Currency codes and symbols in the gap ("Total amount (RMB)") are
+	// part of the label, as in v1's valueSpans.
+	for _, h := range ln.curs {
+		s, e := ln.f.foldPos(h.start)-from, ln.f.foldPos(h.end)-from
+		for k := max(s, 0); k < min(e, len(gap)); k++ {
+			gap[k] = ' '
+		}
+	}
+	gapS := reV2GapWord.ReplaceAllString(string(gap), " ")
+	gapS = reV2Included().ReplaceAllString(gapS, " ")
 	for _, dh := range ln.dates {
 		if dh.start >= from && dh.end <= to {
 			return false // "Total due on 30.04.2026: 500.00" reads fine, but a date in the gap is a sentence more often
 		}
 	}
-	return gapPenalty(gap) == 0
+	return gapPenalty(gapS) == 0
 }
 
 // evidenceSpan cuts the evidence of an amount read on the label's line:
