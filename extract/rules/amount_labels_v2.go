@@ -276,7 +276,28 @@ func evidenceSpan(ln *line, ls int, t amountTok) string {
 		ls = t.start
 	}
 	s, e := trimSpan(ln.raw, ls, end)
+	if ev := cleanEvidence(ln.raw[s:e]); len(ev) <= maxEvidenceV2 && citable(ev) {
+		return ev
+	}
+	// A label far from its amount, or odd characters between them: the
+	// amount alone is evidence enough.
+	s, e = trimSpan(ln.raw, t.start, end)
 	return cleanEvidence(ln.raw[s:e])
+}
+
+// maxEvidenceV2 stays under invoice-v2's cap on an evidence string.
+const maxEvidenceV2 = 400
+
+// citable reports whether validation accepts s as evidence text: no control
+// characters but tabs, no bidirectional formatting characters.
+func citable(s string) bool {
+	for _, r := range s {
+		if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r < 0xa0 ||
+			r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c {
+			return false
+		}
+	}
+	return true
 }
 
 // cleanEvidence drops what validation refuses in evidence: anything up to

@@ -207,6 +207,16 @@ Total                                    ₹ 4,50,000.00
 			want: amountsWant{"INR", "-", "-", "-", "-", "", 0, false},
 		},
 		{
+			name: "a label far from its amount cites the amount alone",
+			text: "Gesamtbetrag" + strings.Repeat(" ", 450) + "1.000,00 EUR\n",
+			want: amountsWant{"EUR", "-", "-", "100000", "-", "", 0, false},
+		},
+		{
+			name: "a bidi mark between label and amount cites the amount alone",
+			text: "Gesamtbetrag \u200f   1.000,00 EUR\n",
+			want: amountsWant{"EUR", "-", "-", "100000", "-", "", 0, false},
+		},
+		{
 			name: "no currency anywhere: no amounts",
 			text: `Total 1.000,00
 `,
