@@ -208,7 +208,7 @@ Total                                    ₹ 4,50,000.00
 		},
 		{
 			name: "a label far from its amount cites the amount alone",
-			text: "Gesamtbetrag" + strings.Repeat(" ", 450) + "1.000,00 EUR\n",
+			text: "Gesamtbetrag" + strings.Repeat(" ", 520) + "1.000,00 EUR\n",
 			want: amountsWant{"EUR", "-", "-", "100000", "-", "", 0, false},
 		},
 		{
