@@ -17,6 +17,8 @@ type fact[T any] struct {
 // items. A nil fact is not stated, or not read with confidence: right or
 // silent.
 type amountsV2 struct {
+	Currency      *fact[string]
+	Total         *fact[int64] // gross, before deposits and prepayments
 	Net, Tax, Due *fact[int64]
 	TaxLines      []schema.TaxLine
 	Lines         []schema.LineItem
