@@ -107,6 +107,7 @@ type Store interface {
 	// gets a new, larger fencing token and a new attempt row. Across tenants
 	// leases go first to the tenant holding the fewest live leases, so a
 	// large tenant cannot starve a small one; MaxPerTenant caps a tenant.
+	// SchemaVersion, when set, restricts every kind of claim to that version.
 	Claim(ctx context.Context, p *ClaimParams) ([]*Lease, error)
 	// Renew extends a live lease. ErrStaleLease when the token is stale.
 	Renew(ctx context.Context, p *RenewParams) (time.Time, error)
@@ -486,6 +487,10 @@ type ClaimParams struct {
 	Now      time.Time
 	// MaxPerTenant caps one tenant's live leases (0: no cap).
 	MaxPerTenant int
+	// SchemaVersion, when set, leases only jobs of that schema version
+	// (invx work --schema): a worker built for one version never takes, or
+	// recovers, another's jobs. Empty: every version.
+	SchemaVersion string
 }
 
 // Lease is a granted claim on one job.
@@ -632,6 +637,9 @@ type ReapLeasesParams struct {
 // PendingParams select the work Pending counts.
 type PendingParams struct {
 	Tenant string // empty: all tenants
+	// SchemaVersion, when set, counts only jobs of that version (the jobs
+	// a claim with the same SchemaVersion could take). Empty: every version.
+	SchemaVersion string
 }
 
 // PendingInfo summarises unfinished work.

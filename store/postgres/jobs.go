@@ -273,6 +273,16 @@ func where(a *args, state, due string, now int64) string {
 	return w
 }
 
+// withVersion is the condition that narrows a claim to one schema version
+// (ClaimParams.SchemaVersion), with its argument added to a; "" for every
+// version.
+func withVersion(a *args, version string) string {
+	if version == "" {
+		return ""
+	}
+	return ` AND schema_version = ` + a.add(version)
+}
+
 // Claim implements store.Store. Leases go to tenants in turn, the tenant
 // with the fewest live leases first, then the one served longest ago, so one
 // tenant's large batch cannot starve a small one (as in store/sqlite). Rows
@@ -299,7 +309,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		}
 		tenants := []string{p.Tenant}
 		if p.Tenant == "" {
-			if tenants, err = tenantsWithWork(ctx, tx, now); err != nil {
+			if tenants, err = tenantsWithWork(ctx, tx, now, p.SchemaVersion); err != nil {
 				return err
 			}
 		}
@@ -420,12 +430,12 @@ func liveLeases(ctx context.Context, tx pgx.Tx, tenant string, now int64) (map[s
 // tenantsWithWork lists the tenants with a claimable job, sorted. Each kind
 // is read as a loose index scan over (state, tenant, id): one index probe
 // per tenant, however many jobs a tenant has queued.
-func tenantsWithWork(ctx context.Context, tx pgx.Tx, now int64) ([]string, error) {
+func tenantsWithWork(ctx context.Context, tx pgx.Tx, now int64, version string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, c := range claimable {
 		var a args
-		w := where(&a, c.state, c.due, now)
+		w := where(&a, c.state, c.due, now) + withVersion(&a, version)
 		q := `WITH RECURSIVE t (tenant) AS (
 				(SELECT tenant FROM jobs WHERE ` + w + ` ORDER BY tenant LIMIT 1)
 				UNION ALL
@@ -458,7 +468,7 @@ func claimOne(ctx context.Context, tx pgx.Tx, p *store.ClaimParams, tenant strin
 	for _, c := range claimable {
 		var a args
 		q := `SELECT id FROM jobs WHERE ` + where(&a, c.state, c.due, now) + ` AND tenant = ` + a.add(tenant) +
-			` ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`
+			withVersion(&a, p.SchemaVersion) + ` ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`
 		var id int64
 		err := tx.QueryRow(ctx, q, a...).Scan(&id)
 		if errors.Is(err, pgx.ErrNoRows) {

@@ -253,7 +253,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		}
 		tenants := []string{p.Tenant}
 		if p.Tenant == "" {
-			if tenants, err = tenantsWithWork(ctx, tx, now); err != nil {
+			if tenants, err = tenantsWithWork(ctx, tx, now, p.SchemaVersion); err != nil {
 				return err
 			}
 		}
@@ -328,7 +328,7 @@ func liveLeases(ctx context.Context, tx *sql.Tx, tenant string, now int64) (map[
 	return out, rows.Err()
 }
 
-func tenantsWithWork(ctx context.Context, tx *sql.Tx, now int64) ([]string, error) {
+func tenantsWithWork(ctx context.Context, tx *sql.Tx, now int64, version string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, c := range claimable {
@@ -336,7 +336,8 @@ func tenantsWithWork(ctx context.Context, tx *sql.Tx, now int64) ([]string, erro
 		if strings.Contains(c.where, "?") {
 			args = append(args, now)
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT tenant FROM jobs WHERE `+c.where, args...)
+		w, args := withVersion(c.where, args, version)
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT tenant FROM jobs WHERE `+w, args...)
 		if err != nil {
 			return nil, fmt.Errorf("find tenants with work: %w", err)
 		}
@@ -369,9 +370,9 @@ func claimOne(ctx context.Context, tx *sql.Tx, p *store.ClaimParams, tenant stri
 		if strings.Contains(c.where, "?") {
 			args = append(args, now)
 		}
-		args = append(args, tenant)
+		w, args := withVersion(c.where+` AND tenant = ?`, append(args, tenant), p.SchemaVersion)
 		var id int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM jobs WHERE `+c.where+` AND tenant = ? ORDER BY id LIMIT 1`, args...).Scan(&id)
+		err := tx.QueryRowContext(ctx, `SELECT id FROM jobs WHERE `+w+` ORDER BY id LIMIT 1`, args...).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
@@ -385,6 +386,15 @@ func claimOne(ctx context.Context, tx *sql.Tx, p *store.ClaimParams, tenant stri
 		return l, nil
 	}
 	return nil, nil
+}
+
+// withVersion narrows a claimable condition to one schema version when
+// version is set (ClaimParams.SchemaVersion).
+func withVersion(where string, args []any, version string) (string, []any) {
+	if version == "" {
+		return where, args
+	}
+	return where + ` AND schema_version = ?`, append(args, version)
 }
 
 func queryIDs(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]int64, error) {
