@@ -313,7 +313,7 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			DisplayPath: d.Display, Encoding: d.Encoding}
 	}
 	res, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
-		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now()})
+		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now(), Shadow: r.Shadow})
 	if err != nil {
 		return fmt.Errorf("enqueue: %w", err)
 	}

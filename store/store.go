@@ -114,7 +114,9 @@ type Store interface {
 	// Commit is the fenced commit: in one transaction it moves the job from
 	// running to succeeded (only with the current lease token), inserts the
 	// result or returns the existing one for (tenant, job key), writes the
-	// outbox rows and finishes the attempt. A stale token yields
+	// outbox rows and finishes the attempt. The result is a shadow result,
+	// with no outbox rows, when p.Shadow is set or the job was enqueued
+	// as a shadow job (EnqueueParams.Shadow). A stale token yields
 	// ErrStaleLease, records the attempt as stale_lease and writes nothing
 	// else.
 	Commit(ctx context.Context, p *CommitParams) (*CommitResult, error)
@@ -466,6 +468,11 @@ type EnqueueParams struct {
 	OnChange       OnChange
 	Docs           []Document
 	Now            time.Time
+	// Shadow marks the new jobs as a shadow run's (invx run --shadow):
+	// their results commit as shadow, publishing nothing, whoever works
+	// them later (an invx work after an interrupted shadow run included).
+	// Jobs that already exist keep what they were.
+	Shadow bool
 }
 
 // EnqueueResult is the outcome for one document.

@@ -176,11 +176,11 @@ func insertJob(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store.
 	// races another's uncommitted insert of the same key waits for it.
 	err := tx.QueryRow(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
 			source_system, source_path, source_text, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
-			display_path, source_encoding)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, nullif($14, ''), nullif($15, ''))
+			display_path, source_encoding, shadow)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, nullif($14, ''), nullif($15, ''), $16)
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
 		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, d.Text,
-		h.state, h.reason, h.prevKey, p.RunID, now, d.DisplayPath, d.Encoding).Scan(&res.JobID)
+		h.state, h.reason, h.prevKey, p.RunID, now, d.DisplayPath, d.Encoding, p.Shadow).Scan(&res.JobID)
 	switch {
 	case err == nil:
 		res.Outcome = store.EnqueueNew
@@ -579,15 +579,18 @@ func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64)
 	// The fence: only the current lease holder moves the job on. The row
 	// stays locked until the transaction ends, so no claimer can take the
 	// job over meanwhile.
-	tag, err := tx.Exec(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
+	var jobShadow bool
+	err := tx.QueryRow(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
 			next_attempt_at = NULL, updated_at = $1
-		WHERE id = $2 AND lease_token = $3 AND state = 'running'`, now, p.JobID, p.Token)
+		WHERE id = $2 AND lease_token = $3 AND state = 'running' RETURNING shadow`, now, p.JobID, p.Token).Scan(&jobShadow)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, store.ErrStaleLease
+	}
 	if err != nil {
 		return nil, err
 	}
-	if tag.RowsAffected() == 0 {
-		return nil, store.ErrStaleLease
-	}
+	// A shadow run's job stays shadow whoever commits it.
+	shadow := p.Shadow || jobShadow
 	// Insert or return the existing result, atomically, in this
 	// transaction: the no-op update makes RETURNING yield the row that was
 	// already there.
@@ -596,7 +599,7 @@ func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 		ON CONFLICT (tenant, job_key) DO UPDATE SET tenant = EXCLUDED.tenant
 		RETURNING id, attempt_id`,
-		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, p.Shadow, now).
+		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, shadow, now).
 		Scan(&out.ResultID, &attemptID)
 	if err != nil {
 		return nil, fmt.Errorf("insert result: %w", err)
@@ -619,7 +622,7 @@ func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64)
 			WHERE sources.tenant = $3 AND sources.source_system = j.source_system AND sources.path = j.source_path
 				AND sources.job_key = j.prev_job_key`, now, p.JobID, p.Tenant)
 	}
-	if !p.Shadow && !out.Existing {
+	if !shadow && !out.Existing {
 		for i := range p.Outbox {
 			ev := &p.Outbox[i]
 			b.Queue(`INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)

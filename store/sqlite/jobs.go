@@ -154,11 +154,11 @@ func insertJob(ctx context.Context, tx *sql.Tx, p *store.EnqueueParams, d *store
 	// prior SELECT, so concurrent enqueuers cannot both insert.
 	err := tx.QueryRowContext(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
 			source_system, source_path, source_text, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
-			display_path, source_encoding)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''))
+			display_path, source_encoding, shadow)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''), ?)
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
 		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, d.Text,
-		h.state, h.reason, h.prevKey, p.RunID, now, now, d.DisplayPath, d.Encoding).Scan(&res.JobID)
+		h.state, h.reason, h.prevKey, p.RunID, now, now, d.DisplayPath, d.Encoding, boolInt(p.Shadow)).Scan(&res.JobID)
 	switch {
 	case err == nil:
 		res.Outcome = store.EnqueueNew
@@ -565,15 +565,18 @@ func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.C
 	var out store.CommitResult
 	now := ms(p.Now)
 	// The fence: only the current lease holder moves the job on.
-	res, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
+	var jobShadow int
+	err := tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
 			next_attempt_at = NULL, updated_at = ?
-		WHERE id = ? AND lease_token = ? AND state = 'running'`, now, p.JobID, p.Token)
+		WHERE id = ? AND lease_token = ? AND state = 'running' RETURNING shadow`, now, p.JobID, p.Token).Scan(&jobShadow)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.ErrStaleLease
+	}
 	if err != nil {
 		return nil, err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, store.ErrStaleLease
-	}
+	// A shadow run's job stays shadow whoever commits it.
+	shadow := p.Shadow || jobShadow != 0
 	// Insert or return the existing result, atomically, in this
 	// transaction: the no-op update makes RETURNING yield the row that was
 	// already there.
@@ -582,7 +585,7 @@ func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.C
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (tenant, job_key) DO UPDATE SET tenant = excluded.tenant
 		RETURNING id, attempt_id`,
-		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, boolInt(p.Shadow), now).
+		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, boolInt(shadow), now).
 		Scan(&out.ResultID, &attemptID)
 	if err != nil {
 		return nil, fmt.Errorf("insert result: %w", err)
@@ -608,7 +611,7 @@ func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.C
 			return nil, fmt.Errorf("move source reference: %w", err)
 		}
 	}
-	if !p.Shadow && !out.Existing {
+	if !shadow && !out.Existing {
 		for i := range p.Outbox {
 			ev := &p.Outbox[i]
 			if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)

@@ -75,3 +75,36 @@ func testClaimBySchema(t *testing.T, s store.Store) {
 	eqSlice(t, "v1 claim after the v2 leases expired", claimV("", v1, later), []string{a1.JobKey})
 	eqSlice(t, "v2 claim recovers its expired leases", claimV("", v2, later), want)
 }
+
+// testShadowJobStaysShadow: a job enqueued by a shadow run commits as a
+// shadow result, publishing nothing, even when the worker that commits it
+// (an invx work after the shadow run was interrupted) does not ask for
+// shadow; a job enqueued normally still publishes.
+func testShadowJobStaysShadow(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	shadowDoc, liveDoc := Doc("t1", "a.txt", "alpha"), Doc("t1", "b.txt", "beta")
+	_, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "run-1", Transformation: "invoice-summary",
+		SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: []store.Document{shadowDoc}, Now: t0, Shadow: true})
+	noErr(t, "enqueue shadow", err)
+	enqueue(t, s, "t1", store.OnChangeHold, liveDoc)
+	j, err := s.GetJob(ctx, &store.GetJobParams{Tenant: "t1", Ref: shadowDoc.JobKey})
+	noErr(t, "get job", err)
+	eq(t, "job shadow", j.Shadow, true)
+	ev := store.OutboxInput{ActionID: store.EventCommitted, Kind: store.EventCommitted, Payload: []byte(`{}`)}
+	for _, l := range claim(t, s, "t1", "w", 2, t0) {
+		_, err := commit(s, l, t0, ev) // commit asks for no shadow
+		noErr(t, "commit", err)
+	}
+	for _, tc := range []struct {
+		key    string
+		shadow bool
+		events int
+	}{{shadowDoc.JobKey, true, 0}, {liveDoc.JobKey, false, 1}} {
+		res, err := s.GetResult(ctx, &store.GetResultParams{Tenant: "t1", JobKey: tc.key})
+		noErr(t, "get result", err)
+		eq(t, "result shadow", res.Shadow, tc.shadow)
+		evs, err := s.ListOutbox(ctx, &store.ListOutboxParams{Tenant: "t1", JobKey: tc.key})
+		noErr(t, "list outbox", err)
+		eq(t, "outbox rows", len(evs), tc.events)
+	}
+}

@@ -67,6 +67,7 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"GetResultsByID", testGetResults},
 		{"ListOutboxFilters", testListOutboxFilters},
 		{"ClaimBySchemaVersion", testClaimBySchema},
+		{"ShadowJobStaysShadow", testShadowJobStaysShadow},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
