@@ -101,3 +101,33 @@ func TestShowV2JSON(t *testing.T) {
 		t.Errorf("--reveal document differs from the stored one")
 	}
 }
+
+// No listing but export and show --reveal prints the account digits of an
+// IBAN, nor does any log line of the run that read it.
+func TestIBANMaskedInListings(t *testing.T) {
+	t.Parallel()
+	e := setupOps(t)
+	e.copyV2Inputs()
+	run := e.must(0, "--log-format", "json", "--log-level", "debug", "run", "--schema", "invoice-v2",
+		"--provider", "command", "--command", e.v2Script(), e.v2In())
+	if !strings.Contains(run.stderr, `"stage":"committed"`) {
+		t.Fatalf("no commit logged on stderr, nothing checked:\n%s", run.stderr)
+	}
+	if strings.Contains(run.stderr, "0532") || strings.Contains(run.stdout, "0532") {
+		t.Errorf("run output or logs hold the IBAN:\n%s\n%s", run.stdout, run.stderr)
+	}
+	for _, args := range [][]string{
+		{"jobs"}, {"jobs", "--json"}, {"review"}, {"review", "--json"}, {"outbox", "list"}, {"stats", "--json"},
+		{"show", "acme.txt"}, {"show", "--json", "--text", "acme.txt"},
+	} {
+		r := e.invx(true, args...)
+		if strings.Contains(r.stdout+r.stderr, "0532") {
+			t.Errorf("invx %s prints the IBAN:\n%s%s", strings.Join(args, " "), r.stdout, r.stderr)
+		}
+	}
+	for _, args := range [][]string{{"show", "--reveal", "acme.txt"}, {"export", "--schema", "invoice-v2"}} {
+		if r := e.must(0, args...); !strings.Contains(r.stdout, "0532") {
+			t.Errorf("invx %s does not print the IBAN:\n%s", strings.Join(args, " "), r.stdout)
+		}
+	}
+}
