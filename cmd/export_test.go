@@ -255,7 +255,7 @@ func TestExportOtherSchemaVersion(t *testing.T) {
 
 	for _, format := range []string{"csv", "jsonl"} {
 		r := e.must(0, "export", "--format", format)
-		if r.stderr != "skipped 1 result(s) of other schema versions (use --schema)\n" {
+		if r.stderr != "1 result of invoice-summary-v0 not exported (not a released schema version)\n" {
 			t.Errorf("%s: stderr %q", format, r.stderr)
 		}
 		if strings.Contains(r.stdout, "old.txt") || strings.Contains(r.stdout, version) {

@@ -44,6 +44,8 @@ type WorkOptions struct {
 	wait         bool
 	maxPerTenant int
 	command      string
+	// schema, when set, is the only version whose jobs are claimed.
+	schema string
 }
 
 func addWorkFlags(fl *pflag.FlagSet, o *WorkOptions) {
@@ -127,8 +129,12 @@ func (o *WorkOptions) runnerOptions(prov extract.Provider, defRepair int, tenant
 	if o.allTenants {
 		tenant = ""
 	}
+	label := schema.Latest()
+	if v, err := schema.Lookup(o.schema); err == nil {
+		label = v
+	}
 	return &runnerOptions{Command: cmp.Or(o.command, "run"), Provider: prov, ProviderOpts: &o.Provider,
-		Schema: schema.Latest(), Tenant: tenant, Concurrency: o.Concurrency, MaxAttempts: o.MaxAttempts,
+		Schema: label, OnlySchema: o.schema, Tenant: tenant, Concurrency: o.Concurrency, MaxAttempts: o.MaxAttempts,
 		MaxRecoveries: o.MaxRecoveries, Repair: resolveRepair(o.Repair, defRepair), MaxBackoff: o.MaxBackoff,
 		TokenBudget: o.TokenBudget, Lease: o.Lease, Wait: o.wait, MaxPerTenant: o.maxPerTenant,
 		DBRetry: o.DBRetry, MaxUnreachable: o.MaxUnreachable}

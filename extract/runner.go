@@ -87,6 +87,10 @@ type Runner struct {
 	MaxBackoff time.Duration
 	// Shadow commits results without publishing outbox events.
 	Shadow bool
+	// OnlySchema, when set, makes Work claim (and wait for) only jobs of
+	// that schema version (invx work --schema); empty: every version, each
+	// job worked under the version it was keyed with.
+	OnlySchema string
 	// CallTimeout bounds one provider call (0: no bound beyond the lease).
 	CallTimeout time.Duration
 	// TokenBudget stops further attempts of a job once its input and output
@@ -309,7 +313,7 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			DisplayPath: d.Display, Encoding: d.Encoding}
 	}
 	res, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
-		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now()})
+		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now(), Shadow: r.Shadow})
 	if err != nil {
 		return fmt.Errorf("enqueue: %w", err)
 	}
@@ -474,7 +478,7 @@ func (w *workLoop) claim() (claimed int, again bool) {
 		return 0, false
 	}
 	leases, err := r.Store.Claim(w.callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
-		Limit: free, LeaseFor: r.LeaseFor, Now: r.leaseNow(), MaxPerTenant: r.MaxPerTenant})
+		Limit: free, LeaseFor: r.LeaseFor, Now: r.leaseNow(), MaxPerTenant: r.MaxPerTenant, SchemaVersion: r.OnlySchema})
 	if err != nil {
 		d, stop := r.dbWait(&w.outage, err)
 		if stop != nil {
@@ -510,7 +514,7 @@ func (w *workLoop) claim() (claimed int, again bool) {
 // runner does not wait for more), else sleeps until work may be claimable.
 func (w *workLoop) awaitPending() bool {
 	r := w.r
-	p, err := r.Store.Pending(w.callCtx, &store.PendingParams{Tenant: r.Tenant})
+	p, err := r.Store.Pending(w.callCtx, &store.PendingParams{Tenant: r.Tenant, SchemaVersion: r.OnlySchema})
 	if err != nil {
 		d, stop := r.dbWait(&w.outage, err)
 		if stop != nil {

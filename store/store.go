@@ -107,13 +107,16 @@ type Store interface {
 	// gets a new, larger fencing token and a new attempt row. Across tenants
 	// leases go first to the tenant holding the fewest live leases, so a
 	// large tenant cannot starve a small one; MaxPerTenant caps a tenant.
+	// SchemaVersion, when set, restricts every kind of claim to that version.
 	Claim(ctx context.Context, p *ClaimParams) ([]*Lease, error)
 	// Renew extends a live lease. ErrStaleLease when the token is stale.
 	Renew(ctx context.Context, p *RenewParams) (time.Time, error)
 	// Commit is the fenced commit: in one transaction it moves the job from
 	// running to succeeded (only with the current lease token), inserts the
 	// result or returns the existing one for (tenant, job key), writes the
-	// outbox rows and finishes the attempt. A stale token yields
+	// outbox rows and finishes the attempt. The result is a shadow result,
+	// with no outbox rows, when p.Shadow is set or the job was enqueued
+	// as a shadow job (EnqueueParams.Shadow). A stale token yields
 	// ErrStaleLease, records the attempt as stale_lease and writes nothing
 	// else.
 	Commit(ctx context.Context, p *CommitParams) (*CommitResult, error)
@@ -465,6 +468,11 @@ type EnqueueParams struct {
 	OnChange       OnChange
 	Docs           []Document
 	Now            time.Time
+	// Shadow marks the new jobs as a shadow run's (invx run --shadow):
+	// their results commit as shadow, publishing nothing, whoever works
+	// them later (an invx work after an interrupted shadow run included).
+	// Jobs that already exist keep what they were.
+	Shadow bool
 }
 
 // EnqueueResult is the outcome for one document.
@@ -486,6 +494,10 @@ type ClaimParams struct {
 	Now      time.Time
 	// MaxPerTenant caps one tenant's live leases (0: no cap).
 	MaxPerTenant int
+	// SchemaVersion, when set, leases only jobs of that schema version
+	// (invx work --schema): a worker built for one version never takes, or
+	// recovers, another's jobs. Empty: every version.
+	SchemaVersion string
 }
 
 // Lease is a granted claim on one job.
@@ -632,6 +644,9 @@ type ReapLeasesParams struct {
 // PendingParams select the work Pending counts.
 type PendingParams struct {
 	Tenant string // empty: all tenants
+	// SchemaVersion, when set, counts only jobs of that version (the jobs
+	// a claim with the same SchemaVersion could take). Empty: every version.
+	SchemaVersion string
 }
 
 // PendingInfo summarises unfinished work.

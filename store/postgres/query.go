@@ -18,6 +18,7 @@ func (s *Store) Pending(ctx context.Context, p *store.PendingParams) (*store.Pen
 	if tenant != "" {
 		q += ` AND tenant = ` + a.add(tenant)
 	}
+	q += withVersion(&a, p.SchemaVersion)
 	rows, err := s.pool.Query(ctx, q+` GROUP BY state`, a...)
 	if err != nil {
 		return nil, fmt.Errorf("count pending jobs: %w", interpret(err))

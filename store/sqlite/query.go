@@ -19,6 +19,10 @@ func (s *Store) Pending(ctx context.Context, p *store.PendingParams) (*store.Pen
 		q += ` AND tenant = ?`
 		args = append(args, tenant)
 	}
+	if p.SchemaVersion != "" {
+		q += ` AND schema_version = ?`
+		args = append(args, p.SchemaVersion)
+	}
 	q += ` GROUP BY state`
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {

@@ -66,6 +66,8 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"DisplayPathAndFindJobs", testFindJobs},
 		{"GetResultsByID", testGetResults},
 		{"ListOutboxFilters", testListOutboxFilters},
+		{"ClaimBySchemaVersion", testClaimBySchema},
+		{"ShadowJobStaysShadow", testShadowJobStaysShadow},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
