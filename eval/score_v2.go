@@ -179,14 +179,6 @@ func maskAny(v any) any {
 	return v
 }
 
-// MaskIBAN keeps an IBAN's country code, check digits and last four
-// characters and replaces the rest with '*', one per character
-// ("DE89370400440532013000" -> "DE89**************3000"). A value too
-// short to keep anything hidden is masked whole.
-func MaskIBAN(s string) string {
-	c := []rune(compactID(s))
-	if len(c) <= 8 {
-		return strings.Repeat("*", len(c))
-	}
-	return string(c[:4]) + strings.Repeat("*", len(c)-8) + string(c[len(c)-4:])
-}
+// MaskIBAN is schema.MaskIBAN, the one masked form every listing prints
+// ("DE89…3000"), so a report and invx show agree on what a clerk sees.
+func MaskIBAN(s string) string { return schema.MaskIBAN(s) }
