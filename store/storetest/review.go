@@ -51,7 +51,7 @@ func (su *suite) reviewTests() []struct {
 	}
 }
 
-func i64(v int64) *int64 { return &v }
+func i64(v int64) *int64   { return &v }
 func str(v string) *string { return &v }
 
 // ident is an identity with keys as package review would give them.
@@ -345,7 +345,7 @@ func testReviewCorrectionChain(t *testing.T, s store.Store) {
 	rev1 := []byte(`{"schema_version":"invoice-v2","total_minor":538535}`)
 	c1, err := s.CorrectResult(ctx, &store.CorrectParams{Tenant: "t1", JobKey: d.JobKey, Result: rev1,
 		Changes: []store.FieldChange{{Field: "total_minor", Old: []byte(`null`), New: []byte(`538535`)}},
-		Actor: "ann", Reason: "total from the PDF", Now: t0.Add(time.Minute),
+		Actor:   "ann", Reason: "total from the PDF", Now: t0.Add(time.Minute),
 		Review: &store.CommitReview{Reasons: []store.ReviewReason{{Reason: store.ReasonArithmetic, Detail: []byte(`["net + tax != total"]`)}},
 			Identity: ident("", "acme", "9", 538535, "2026-01-01")}})
 	noErr(t, "correct 1", err)
@@ -356,7 +356,7 @@ func testReviewCorrectionChain(t *testing.T, s store.Store) {
 	rev2 := []byte(`{"schema_version":"invoice-v2","total_minor":538535,"issue_date":"2026-11-02"}`)
 	c2, err := s.CorrectResult(ctx, &store.CorrectParams{Tenant: "t1", JobKey: d.JobKey, Result: rev2,
 		Changes: []store.FieldChange{{Field: "issue_date", Old: []byte(`"2026-01-01"`), New: []byte(`"2026-11-02"`)}},
-		Actor: "bob", Reason: "date misread", Now: t0.Add(2 * time.Minute),
+		Actor:   "bob", Reason: "date misread", Now: t0.Add(2 * time.Minute),
 		Review: &store.CommitReview{Identity: ident("", "acme", "9", 538535, "2026-11-02")}})
 	noErr(t, "correct 2", err)
 	eq(t, "revision 2", c2.Revision, 2)
