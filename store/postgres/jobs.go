@@ -576,6 +576,14 @@ func (s *Store) Commit(ctx context.Context, p *store.CommitParams) (*store.Commi
 
 func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64) (*store.CommitResult, error) {
 	var out store.CommitResult
+	var reasons []store.ReviewReason
+	if p.Review != nil {
+		// Checked before anything is written: a bad reason is a bug.
+		var err error
+		if reasons, err = driver.CheckReasons(p.Review.Reasons); err != nil {
+			return nil, err
+		}
+	}
 	// The fence: only the current lease holder moves the job on. The row
 	// stays locked until the transaction ends, so no claimer can take the
 	// job over meanwhile.
@@ -591,20 +599,35 @@ func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64)
 	}
 	// A shadow run's job stays shadow whoever commits it.
 	shadow := p.Shadow || jobShadow
+	// A shadow result publishes nothing, so nothing of it is held for review.
+	review := p.Review != nil && !shadow
+	if !review {
+		reasons = nil
+	}
+	id := driver.IdentityOf(p.Review, shadow)
 	// Insert or return the existing result, atomically, in this
 	// transaction: the no-op update makes RETURNING yield the row that was
 	// already there.
 	var attemptID int64
-	err = tx.QueryRow(ctx, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow, committed_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+	err = tx.QueryRow(ctx, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow, committed_at,
+			supplier_vat_key, supplier_key, number_key, doc_total_minor, doc_issue_date, source_digest)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+			CASE WHEN $15::boolean THEN (SELECT source_digest FROM jobs WHERE id = $3) END)
 		ON CONFLICT (tenant, job_key) DO UPDATE SET tenant = EXCLUDED.tenant
 		RETURNING id, attempt_id`,
-		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, shadow, now).
+		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, shadow, now,
+		id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, id.Digest).
 		Scan(&out.ResultID, &attemptID)
 	if err != nil {
 		return nil, fmt.Errorf("insert result: %w", err)
 	}
 	out.Existing = attemptID != p.AttemptID
+	if review && !out.Existing {
+		if reasons, err = openReasons(ctx, tx, p.Tenant, p.JobKey, out.ResultID, p.JobID, p.Review.Identity, reasons, now); err != nil {
+			return nil, err
+		}
+		out.Reasons = driver.Reasons(reasons)
+	}
 
 	// The remaining writes depend only on the result id: one round trip.
 	b := &pgx.Batch{}
@@ -623,11 +646,12 @@ func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64)
 				AND sources.job_key = j.prev_job_key`, now, p.JobID, p.Tenant)
 	}
 	if !shadow && !out.Existing {
+		evState := driver.EventState(len(reasons))
 		for i := range p.Outbox {
 			ev := &p.Outbox[i]
-			b.Queue(`INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tenant, event_key) DO NOTHING`,
-				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now)
+			b.Queue(`INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at, state)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (tenant, event_key) DO NOTHING`,
+				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now, evState)
 		}
 	}
 	queueFinishAttempt(b, p.AttemptID, &p.Attempt, now)

@@ -564,6 +564,14 @@ func (s *Store) commitBatch(batch []*commitReq) {
 func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.CommitResult, error) {
 	var out store.CommitResult
 	now := ms(p.Now)
+	var reasons []store.ReviewReason
+	if p.Review != nil {
+		// Checked before anything is written: a bad reason is a bug.
+		var err error
+		if reasons, err = driver.CheckReasons(p.Review.Reasons); err != nil {
+			return nil, err
+		}
+	}
 	// The fence: only the current lease holder moves the job on.
 	var jobShadow int
 	err := tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
@@ -577,15 +585,23 @@ func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.C
 	}
 	// A shadow run's job stays shadow whoever commits it.
 	shadow := p.Shadow || jobShadow != 0
+	// A shadow result publishes nothing, so nothing of it is held for review.
+	review := p.Review != nil && !shadow
+	if !review {
+		reasons = nil
+	}
+	id := driver.IdentityOf(p.Review, shadow)
 	// Insert or return the existing result, atomically, in this
 	// transaction: the no-op update makes RETURNING yield the row that was
 	// already there.
 	var attemptID int64
-	err = tx.QueryRowContext(ctx, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow, committed_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+	err = tx.QueryRowContext(ctx, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow, committed_at,
+			supplier_vat_key, supplier_key, number_key, doc_total_minor, doc_issue_date, source_digest)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN (SELECT source_digest FROM jobs WHERE id = ?) END)
 		ON CONFLICT (tenant, job_key) DO UPDATE SET tenant = excluded.tenant
 		RETURNING id, attempt_id`,
-		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, boolInt(shadow), now).
+		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, boolInt(shadow), now,
+		id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, id.Digest, p.JobID).
 		Scan(&out.ResultID, &attemptID)
 	if err != nil {
 		return nil, fmt.Errorf("insert result: %w", err)
@@ -611,12 +627,19 @@ func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.C
 			return nil, fmt.Errorf("move source reference: %w", err)
 		}
 	}
+	if review && !out.Existing {
+		if reasons, err = openReasons(ctx, tx, p.Tenant, p.JobKey, out.ResultID, p.JobID, p.Review.Identity, reasons, now); err != nil {
+			return nil, err
+		}
+		out.Reasons = driver.Reasons(reasons)
+	}
 	if !shadow && !out.Existing {
+		evState := driver.EventState(len(reasons))
 		for i := range p.Outbox {
 			ev := &p.Outbox[i]
-			if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
-				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at, state)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
+				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now, evState); err != nil {
 				return nil, fmt.Errorf("insert outbox event %s: %w", ev.ActionID, err)
 			}
 		}
