@@ -312,7 +312,7 @@ func evalRun(ctx context.Context, f *Factory, opts *EvalOptions) error {
 
 	started := f.Now()
 	report := &eval.Report{Suite: suite.Name, SchemaVersion: v.Name, Tenant: f.Tenant, Documents: len(suite.Docs),
-		Fields: eval.Fields}
+		Fields: eval.FieldsFor(v.Name)}
 	for _, t := range targets {
 		pr, err := evalOne(ctx, f, opts, t, suite, v, dbDir, prices)
 		if err != nil {
@@ -388,7 +388,7 @@ func evalGates(opts *EvalOptions) (*eval.Gates, error) {
 		g.MinAdmission = &v
 	}
 	for _, s := range opts.MinAccuracy {
-		if err := eval.ParseMinAccuracy(s, g.MinAccuracy); err != nil {
+		if err := eval.ParseMinAccuracyFor(opts.Schema, s, g.MinAccuracy); err != nil {
 			return nil, &usageError{err: fmt.Errorf("--min-accuracy %w", err), try: "invx eval SUITE --min-accuracy total_minor=0.98,invoice_number=0.95"}
 		}
 	}
@@ -428,12 +428,14 @@ func evalOne(ctx context.Context, f *Factory, opts *EvalOptions, t evalTarget, s
 			if !opts.set["max-attempts"] {
 				maxAttempts = rec.MaxAttempts
 			}
-			if rec.Tenant != f.Tenant || rec.SchemaVersion != v.Name {
+			// A folder of another schema version is refused by providerFor.
+			if rec.Tenant != f.Tenant && rec.SchemaVersion == v.Name {
 				fmt.Fprintf(f.IO.ErrOut, "invx: warning: %s was recorded for tenant %s and schema %s, not %s and %s: job keys will not match\n",
 					t.opts.ReplayDir, rec.Tenant, rec.SchemaVersion, f.Tenant, v.Name)
 			}
 		}
 	}
+	t.opts.Schema = v.Name
 	prov, defRepair, err := f.providerFor(&t.opts)
 	if err != nil {
 		return nil, err

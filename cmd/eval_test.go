@@ -289,6 +289,38 @@ func TestEvalRecordThenReplay(t *testing.T) {
 	}
 }
 
+// What CI runs on the committed invoice-v2 recording of the stand-in model:
+// the v2 fields are scored and gated, the mismatch lists mask the IBAN.
+func TestEvalRecordedFixtureGateV2(t *testing.T) {
+	t.Parallel()
+	md := filepath.Join(t.TempDir(), "eval.md")
+	rec := fakeLLMRecord + "-v2"
+	r := invx(t, false, "eval", invoices, "--quiet", "--schema", "invoice-v2", "--provider", "replay,replay-dir="+rec,
+		"--min-admission", "0.95", "--min-accuracy", "document_type=0.95,total_minor=0.95,net_minor=0.9,line_count=0.9",
+		"--baseline", rec+".eval.json", "--max-regression", "0", "--markdown", md)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	b, err := os.ReadFile(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| line_count | 96.8% (60/62) |", "**Gates passed.**", "NL02…6789"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, b)
+		}
+	}
+	if strings.Contains(string(b), "NL02ABNA0123456789") {
+		t.Errorf("markdown shows an IBAN unmasked:\n%s", b)
+	}
+	// A v1 gate field that v2 does not score is a usage error, not a pass.
+	r = invx(t, false, "eval", invoices, "--quiet", "--schema", "invoice-summary-v1", "--provider", "replay,replay-dir="+rec,
+		"--min-accuracy", "line_count=0.9")
+	if r.code != cmd.ExitUsage || !strings.Contains(r.stderr, `unknown field "line_count"`) {
+		t.Errorf("v1 gate on line_count: exit %d, stderr %s", r.code, r.stderr)
+	}
+}
+
 // What CI runs on the committed recording of the stand-in model.
 func TestEvalRecordedFixtureGate(t *testing.T) {
 	t.Parallel()
@@ -304,7 +336,7 @@ func TestEvalRecordedFixtureGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| admission | 98.2% (54/55) |", "**Gates passed.**", "replay:fake\\-llm: 9 of 55 documents differ"} {
+	for _, want := range []string{"| admission | 98.4% (63/64) |", "**Gates passed.**", "replay:fake\\-llm: 9 of 64 documents differ"} {
 		if !strings.Contains(string(b), want) && !strings.Contains(string(b), strings.ReplaceAll(want, `\-`, "-")) {
 			t.Errorf("markdown lacks %q:\n%s", want, b)
 		}

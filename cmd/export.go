@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -15,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -31,6 +29,9 @@ type ExportOptions struct {
 	Out        string
 	AllTenants bool
 	BOM        bool
+	// Lines writes one CSV row per line item instead of one per document
+	// (invoice-v2 and later: versions whose results have line items).
+	Lines bool
 }
 
 func newCmdExport(f *Factory, runF func(context.Context, *ExportOptions) error) *cobra.Command {
@@ -50,11 +51,25 @@ kinds of the action items, sorted), source_path (the file as it was named
 to invx run: the folder as given joined with the file's path in it, so two
 nightly folders stay apart), then tenant, job_key, schema_version and
 committed_at (RFC 3339, UTC). A fact the invoice does not state is empty in
-CSV and null in JSON Lines.
+CSV and null in JSON Lines. Those are the invoice-summary-v1 columns.
+
+invoice-v2 columns (--schema invoice-v2), named as the schema's facts:
+document_type, supplier_name, supplier_vat_id, supplier_iban (in full: a
+clerk pays from it), buyer_name, invoice_number, issue_date, due_date,
+po_number, currency, net_minor, tax_minor, total_minor (gross),
+amount_due_minor, line_count, then the decimal net, tax and total, and
+action_kinds, source_path, tenant, job_key, schema_version, committed_at as
+above. Amounts of a credit note are negative. JSON Lines carry the same
+fields plus "document", the whole stored result (tax lines, line items,
+evidence). --lines writes one row per line item instead: job_key,
+line_number (from 1), description, quantity, unit_price_minor,
+amount_minor, tax_rate_bp, currency, unit_price, amount, source_path,
+tenant, schema_version.
 
 One schema version per export: --schema names the version the consumer
 accepts (default: the latest). Results of other versions are never mixed in;
-their number is reported on stderr.
+their number is reported on stderr, one line per version, with the --schema
+that exports them.
 
 CSV is RFC 4180 (encoding/csv, CRLF line ends), UTF-8, with a header row.
 So that a spreadsheet never runs a cell as a formula, a text cell that
@@ -67,7 +82,8 @@ directory, synced, then renamed over FILE (mode 0644), so a reader never
 sees half an export. Without --out the rows go to stdout.`,
 		Example: `  invx export --format csv --out invoices.csv
   invx export --format jsonl --since 7d | jq .total
-  invx export --format csv --all-tenants --schema invoice-summary-v1 > all.csv`,
+  invx export --format csv --all-tenants --schema invoice-summary-v1 > all.csv
+  invx export --schema invoice-v2 --lines --out lines.csv`,
 		Args: noArgs("export", " (write to a file with --out)", "invx export --format csv --out invoices.csv"),
 		RunE: func(c *cobra.Command, args []string) error {
 			switch opts.Format {
@@ -83,6 +99,14 @@ sees half an export. Without --out the rows go to stdout.`,
 				if _, err := parseAge(opts.Since); err != nil {
 					return &usageError{err: fmt.Errorf("--since %w", err), try: "invx export --format csv --since 30d"}
 				}
+			}
+			if opts.Lines && opts.Format != "csv" {
+				return &usageError{err: errors.New("--lines applies to --format csv only (JSON Lines carry the line items in document)"),
+					try: "invx export --schema invoice-v2 --lines --out lines.csv"}
+			}
+			if opts.Lines && opts.Schema != schema.V2 {
+				return &usageError{err: fmt.Errorf("--lines: %s results have no line items", opts.Schema),
+					try: "invx export --schema invoice-v2 --lines --out lines.csv"}
 			}
 			if opts.BOM && opts.Format != "csv" {
 				return &usageError{err: errors.New("--bom applies to --format csv only")}
@@ -107,6 +131,7 @@ sees half an export. Without --out the rows go to stdout.`,
 	fl.StringVar(&opts.Since, "since", "", "only results committed within this age, such as 30d or 12h")
 	fl.StringVar(&opts.Out, "out", "", "write to this file, atomically (default: stdout)")
 	fl.BoolVar(&opts.AllTenants, "all-tenants", false, "export every tenant's results, not only --tenant's")
+	fl.BoolVar(&opts.Lines, "lines", false, "invoice-v2: one CSV row per line item, keyed by job key and line number")
 	fl.BoolVar(&opts.BOM, "bom", false, "start the CSV with a UTF-8 byte order mark (for spreadsheets that need one)")
 	return c
 }
@@ -168,6 +193,22 @@ func exportFacts(version string, doc []byte, rec *exportRecord) error {
 			}
 		}
 		slices.Sort(rec.ActionKinds)
+		return nil
+	case schema.V2:
+		// The columns v2 shares with v1, for the listings that print them
+		// (jobs, stats); the v2 export has its own record. Total is the
+		// gross total, negative on a credit note.
+		d, err := schema.DecodeStoredV2(doc)
+		if err != nil {
+			return err
+		}
+		rec.SupplierName, rec.InvoiceNumber, rec.Currency = d.SupplierName, d.InvoiceNumber, d.Currency
+		rec.TotalMinor, rec.DueDate = d.TotalMinor, d.DueDate
+		if d.TotalMinor != nil {
+			s := schema.FormatMinor(*d.TotalMinor, deref(d.Currency))
+			rec.Total = &s
+		}
+		rec.ActionKinds = actionKinds(d.ActionItems)
 		return nil
 	}
 	return fmt.Errorf("schema %s: export does not know this version's fields", version)
@@ -261,16 +302,9 @@ func exportRun(ctx context.Context, f *Factory, opts *ExportOptions) error {
 		defer af.abort()
 		dst = af
 	}
-	var w exportWriter
-	if opts.Format == "csv" {
-		bw := bufio.NewWriter(dst)
-		cw, err := newCSVExport(bw, opts.BOM)
-		if err != nil {
-			return err
-		}
-		w = &flushBoth{exportWriter: cw, bw: bw}
-	} else {
-		w = newJSONLExport(dst)
+	w, err := newResultWriter(dst, opts)
+	if err != nil {
+		return err
 	}
 
 	p := &store.ListResultsParams{}
@@ -281,19 +315,17 @@ func exportRun(ctx context.Context, f *Factory, opts *ExportOptions) error {
 		d, _ := parseAge(opts.Since)
 		p.Since = f.Now().Add(-d)
 	}
-	rows, others := 0, 0
+	rows, others := 0, map[string]int{}
 	err = st.ListResults(ctx, p, func(r *store.ResultRow) error {
 		if r.SchemaVersion != opts.Schema {
-			others++
+			others[r.SchemaVersion]++
 			return nil
 		}
-		rec := exportRecord{Tenant: r.Tenant, JobKey: r.JobKey, SourcePath: cmp.Or(r.DisplayPath, r.SourcePath), SchemaVersion: r.SchemaVersion,
-			CommittedAt: r.CommittedAt.UTC().Format(time.RFC3339)}
-		if err := exportFacts(r.SchemaVersion, r.JSON, &rec); err != nil {
+		if err := w.write(r); err != nil {
 			return fmt.Errorf("export result of job %s: %w", shortKey(r.JobKey), err)
 		}
 		rows++
-		return w.write(&rec)
+		return nil
 	})
 	if err != nil {
 		return err
@@ -307,10 +339,24 @@ func exportRun(ctx context.Context, f *Factory, opts *ExportOptions) error {
 		}
 		fmt.Fprintf(f.IO.ErrOut, "exported %d result(s) to %s\n", rows, displayPath(opts.Out))
 	}
-	if others > 0 {
-		fmt.Fprintf(f.IO.ErrOut, "skipped %d result(s) of other schema versions (use --schema)\n", others)
-	}
+	notExported(f.IO.ErrOut, others)
 	return nil
+}
+
+// newResultWriter picks the writer of opts.Schema's results in opts.Format.
+func newResultWriter(dst io.Writer, opts *ExportOptions) (resultWriter, error) {
+	if opts.Schema == schema.V2 {
+		return newV2Writer(dst, opts.Format, opts.Lines, opts.BOM)
+	}
+	if opts.Format == "jsonl" {
+		return &v1Writer{w: newJSONLExport(dst)}, nil
+	}
+	bw := bufio.NewWriter(dst)
+	cw, err := newCSVExport(bw, opts.BOM)
+	if err != nil {
+		return nil, err
+	}
+	return &v1Writer{w: &flushBoth{exportWriter: cw, bw: bw}}, nil
 }
 
 // flushBoth flushes the CSV writer, then the buffer under it.

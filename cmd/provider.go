@@ -34,6 +34,10 @@ type ProviderOptions struct {
 	Timeout   time.Duration
 	MaxTokens int64
 	Mode      string
+	// Schema, when set, is the schema version the jobs are worked under:
+	// a replay folder recorded under another version is refused before the
+	// run starts rather than failing every job.
+	Schema string
 
 	// cmdName is the command the flags belong to (run, work, retry, eval),
 	// so a usage error's Try line shows that command, not another.
@@ -125,6 +129,13 @@ func (f *Factory) baseProvider(o *ProviderOptions) (extract.Provider, int, error
 		if _, err := os.Stat(o.ReplayDir); err != nil {
 			return nil, 0, &usageError{err: fmt.Errorf("--replay-dir %s: %w", o.ReplayDir, unwrapPath(err))}
 		}
+		if o.Schema != "" {
+			recorded, err := replay.RecordedSchema(o.ReplayDir)
+			if err == nil && recorded != "" && recorded != o.Schema {
+				return nil, 0, &usageError{err: fmt.Errorf("--replay-dir %s: recorded under schema %s, not %s", o.ReplayDir, recorded, o.Schema),
+					try: replaySchemaTry(o.cmdName, recorded, o.ReplayDir)}
+			}
+		}
 		p, err := replay.New(o.ReplayDir)
 		return p, 0, providerConfigErr(err)
 	default:
@@ -171,4 +182,14 @@ func providerConfigErr(err error) error {
 		return &configError{msg: pe.Msg}
 	}
 	return &configError{msg: err.Error()}
+}
+
+// replaySchemaTry is the Try line for a replay folder recorded under another
+// schema version: the same command with that version. eval names the folder
+// inside its provider SPEC.
+func replaySchemaTry(cmdName, version, dir string) string {
+	if cmdName == "eval" {
+		return fmt.Sprintf("invx eval SUITE --schema %s --provider replay,replay-dir=%s", version, dir)
+	}
+	return fmt.Sprintf("invx %s --schema %s --provider replay --replay-dir %s DIR", cmdName, version, dir)
 }

@@ -49,14 +49,18 @@ type runnerOptions struct {
 	TokenBudget   int64
 	Lease         time.Duration
 	Shadow        bool
-	OnChange      store.OnChange
-	SourceSystem  string
+	// OnlySchema: see extract.Runner (invx work --schema).
+	OnlySchema   string
+	OnChange     store.OnChange
+	SourceSystem string
 	// Wait and MaxPerTenant: see extract.Runner (invx work).
 	Wait         bool
 	MaxPerTenant int
 	// DBRetry and MaxUnreachable: see extract.Runner.
 	DBRetry        time.Duration
 	MaxUnreachable int
+	// Require: see extract.Runner (invx run/work --require).
+	Require []string
 }
 
 // newRunner builds the runner of one delivery. Liveness (dead local owners'
@@ -69,8 +73,8 @@ func newRunner(f *Factory, st store.Store, o *runnerOptions, tel *runTelemetry) 
 		Store: st, Provider: o.Provider, Schema: o.Schema, Tenant: o.Tenant, RunID: runID,
 		Owner: extract.LocalOwner(runID), Command: o.Command, Concurrency: o.Concurrency, OnChange: o.OnChange,
 		LeaseFor: o.Lease, MaxAttempts: o.MaxAttempts, MaxRecoveries: o.MaxRecoveries, Repair: o.Repair,
-		MaxBackoff: o.MaxBackoff, TokenBudget: o.TokenBudget, Shadow: o.Shadow, SourceSystem: o.SourceSystem,
-		Wait: o.Wait, MaxPerTenant: o.MaxPerTenant, DBRetry: o.DBRetry, MaxUnreachable: o.MaxUnreachable,
+		MaxBackoff: o.MaxBackoff, TokenBudget: o.TokenBudget, Shadow: o.Shadow, OnlySchema: o.OnlySchema, SourceSystem: o.SourceSystem,
+		Wait: o.Wait, MaxPerTenant: o.MaxPerTenant, DBRetry: o.DBRetry, MaxUnreachable: o.MaxUnreachable, Require: o.Require,
 		NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
 		// With PostgreSQL every host leases by the database's time, so a
 		// host whose clock is behind cannot shorten a lease.
@@ -135,7 +139,7 @@ func (d *delivery) abandon(ctx context.Context) { d.tel.abandon(ctx) }
 // queue is not empty.
 func (d *delivery) work(ctx context.Context, bar bool) error {
 	if bar {
-		if p, err := d.st.Pending(ctx, &store.PendingParams{Tenant: d.r.Tenant}); err == nil && p.Total() > 0 {
+		if p, err := d.st.Pending(ctx, &store.PendingParams{Tenant: d.r.Tenant, SchemaVersion: d.r.OnlySchema}); err == nil && p.Total() > 0 {
 			b := newBar(d.f.IO.ErrOut, p.Total())
 			d.r.ProgressFunc = func(e extract.Event) {
 				if e.Kind == extract.EventJobDone {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 )
 
@@ -23,6 +24,9 @@ type ShowOptions struct {
 	Ref  string
 	JSON bool
 	Text bool
+	// Reveal prints the supplier IBAN in full; otherwise it is masked
+	// (DE89…3000) in the result and in the text.
+	Reveal bool
 }
 
 func newCmdShow(f *Factory, runF func(context.Context, *ShowOptions) error) *cobra.Command {
@@ -36,7 +40,13 @@ or as given to invx run). A path that matches more than one job (the same
 file name in two nightly folders, or a file whose text changed) lists the
 candidates and exits 2: name one by its key.
 
-Document text is not printed unless --text is given.`,
+Document text is not printed unless --text is given.
+
+An invoice-v2 result is shown as its facts, each with the excerpt of the
+text it was read from, then its tax lines, line items and action items.
+The supplier IBAN is masked as its country code, check digits and last four
+characters (DE89…3000) in the result, its evidence and the text; --reveal
+prints it in full (invx export always does: a clerk pays from it).`,
 		Example: `  invx show 3f2a9c1e
   invx show fixtures/invoices/de_gutschrift.txt
   invx show --json de_gutschrift.txt | jq .result`,
@@ -56,6 +66,7 @@ Document text is not printed unless --text is given.`,
 	}
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print the job as JSON")
 	c.Flags().BoolVar(&opts.Text, "text", false, "include the normalised document text")
+	c.Flags().BoolVar(&opts.Reveal, "reveal", false, "print the supplier IBAN in full instead of masked")
 	return c
 }
 
@@ -161,8 +172,18 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 	res, err := st.GetResult(ctx, &store.GetResultParams{Tenant: job.Tenant, JobKey: job.JobKey})
 	switch {
 	case err == nil:
+		doc := json.RawMessage(res.JSON)
+		if !opts.Reveal {
+			var iban string
+			if doc, iban, err = maskedDocument(res.SchemaVersion, res.JSON); err != nil {
+				return fmt.Errorf("show result of job %s: %w", shortKey(job.JobKey), err)
+			}
+			if iban != "" && out.Text != "" {
+				out.Text, _ = schema.MaskIBANIn(out.Text, iban)
+			}
+		}
 		out.Result = &showResult{ID: res.ID, SchemaVersion: res.SchemaVersion, CommittedAt: ts(res.CommittedAt),
-			RunID: res.RunID, Shadow: res.Shadow, Document: res.JSON}
+			RunID: res.RunID, Shadow: res.Shadow, Document: doc}
 	case !errors.Is(err, store.ErrNotFound):
 		return err
 	}
@@ -302,11 +323,7 @@ func renderJob(w io.Writer, j *showJob) {
 		fmt.Fprintln(w, line)
 	}
 	if j.Result != nil {
-		fmt.Fprintf(w, "%-16sid %d, %s, committed %s\n", "result", j.Result.ID, j.Result.SchemaVersion, j.Result.CommittedAt)
-		var buf bytes.Buffer
-		if json.Indent(&buf, j.Result.Document, "  ", "  ") == nil {
-			fmt.Fprintf(w, "  %s\n", buf.String())
-		}
+		renderResult(w, j.Result)
 	}
 	if j.Text != "" {
 		fmt.Fprintf(w, "text\n%s\n", j.Text)
@@ -365,4 +382,24 @@ func showSkipped(f *Factory, opts *ShowOptions, skipped []store.SkippedInput) er
 		fmt.Fprintf(w, "%-16s%s\n", "resolve", "fix the file and run again, or invx review dismiss PATH --reason TEXT")
 	}
 	return nil
+}
+
+// renderResult prints a committed result: invoice-v2 as facts and tables
+// (renderV2), other versions as indented JSON.
+func renderResult(w io.Writer, r *showResult) {
+	shadow := ""
+	if r.Shadow {
+		shadow = ", shadow (publishes nothing)"
+	}
+	fmt.Fprintf(w, "%-16sid %d, %s, committed %s%s\n", "result", r.ID, r.SchemaVersion, r.CommittedAt, shadow)
+	if r.SchemaVersion == schema.V2 {
+		if d, err := schema.DecodeStoredV2(r.Document); err == nil {
+			renderV2(w, d)
+			return
+		}
+	}
+	var buf bytes.Buffer
+	if json.Indent(&buf, r.Document, "  ", "  ") == nil {
+		fmt.Fprintf(w, "  %s\n", buf.String())
+	}
 }

@@ -197,6 +197,12 @@ func providerStopError(err error, provider string) error {
 		if detail != "" {
 			msg += " (" + detail + ")"
 		}
+		// The local providers' configuration messages name a folder or a
+		// command and the versions, never document text or a secret: the
+		// user needs them to act.
+		if pe.Category == "config" && (provider == "replay" || provider == "command") && pe.Msg != "" {
+			msg += ": " + pe.Msg
+		}
 	}
 	if v := keyVariable(provider); v != "" && sentinel == extract.ErrAuth {
 		msg += "; check " + v

@@ -16,6 +16,10 @@ type WorkOnlyOptions struct {
 	Wait         bool
 	MaxPerTenant int
 	JSON         bool
+	// Schema, when set, limits the work to jobs of that schema version.
+	Schema string
+	// Require is --require: nil, each tenant's review policy applies.
+	Require []string
 }
 
 func newCmdWork(f *Factory, runF func(context.Context, *WorkOnlyOptions) error) *cobra.Command {
@@ -33,15 +37,32 @@ exactly once however many workers see it or die.
 By default work takes --tenant's jobs; --all-tenants takes every tenant's,
 rotating between tenants so one large batch cannot starve a small one
 (--max-per-tenant caps one tenant's jobs in flight). Ctrl-C stops claiming;
-what is in flight finishes or gives its lease back.`,
+what is in flight finishes or gives its lease back.
+
+--schema VERSION takes only jobs of that schema version (queued, due for a
+retry, or left by a worker that died), so workers built or configured for
+one version, such as a model prompted for invoice-v2, leave the others'
+jobs alone; without it work takes every version, each job under the
+version it was queued with.`,
 		Example: `  invx run --enqueue-only /data/invoices/2026-11 && invx work
   invx --db postgres://invx@db/invx work --all-tenants --wait --concurrency 8
-  invx work --all-tenants --max-per-tenant 4 --json`,
+  invx work --all-tenants --max-per-tenant 4 --json
+  invx work --schema invoice-v2 --provider openai`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := opts.Work.check(); err != nil {
 				return err
 			}
+			if opts.Schema != "" {
+				if err := knownSchema(opts.Schema, "invx work --schema invoice-v2 (invx schema --list names the versions)"); err != nil {
+					return err
+				}
+			}
+			req, err := requireFlag(c.Flags(), opts.Require, "invx work --require total_minor,invoice_number")
+			if err != nil {
+				return err
+			}
+			opts.Require = req
 			if opts.MaxPerTenant < 0 {
 				return &usageError{err: fmt.Errorf("--max-per-tenant %d: want 0 (no cap) or more", opts.MaxPerTenant)}
 			}
@@ -57,6 +78,8 @@ what is in flight finishes or gives its lease back.`,
 	fl.BoolVar(&opts.Wait, "wait", false, "keep polling for new jobs when the queue is empty (until Ctrl-C)")
 	fl.IntVar(&opts.MaxPerTenant, "max-per-tenant", 0, "cap one tenant's jobs in flight in this process (0: no cap)")
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object on stdout")
+	fl.StringVar(&opts.Schema, "schema", "", "work only jobs of this schema version (default: every version)")
+	addRequireFlag(fl, &opts.Require)
 	return c
 }
 
@@ -67,7 +90,8 @@ func workRun(ctx context.Context, f *Factory, opts *WorkOnlyOptions) error {
 	}
 	defer st.Close()
 	w := opts.Work
-	w.allTenants, w.wait, w.maxPerTenant, w.command = opts.AllTenants, opts.Wait, opts.MaxPerTenant, "work"
+	w.allTenants, w.wait, w.maxPerTenant, w.command, w.schema = opts.AllTenants, opts.Wait, opts.MaxPerTenant, "work", opts.Schema
+	w.require = opts.Require
 	out, err := workQueue(ctx, f, st, &w, nil)
 	if err != nil {
 		if errors.As(err, new(interruptedError)) && opts.Wait {
@@ -87,7 +111,8 @@ func workRun(ctx context.Context, f *Factory, opts *WorkOnlyOptions) error {
 	for _, n := range out.Summary.RejectedNow {
 		rej += n
 	}
-	if n := rej + out.Summary.FailedNow; n > 0 {
+	// Results it committed with a reason still open need a person too.
+	if n := rej + out.Summary.FailedNow + out.Summary.Final.Review; n > 0 {
 		return &needsReviewError{n: n}
 	}
 	return nil

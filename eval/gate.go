@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/invx/invx/schema"
 )
 
 // Gates turn a report into a pass or a fail for CI.
@@ -36,8 +38,17 @@ func (g *Gates) Empty() bool {
 }
 
 // ParseMinAccuracy parses FIELD=MIN[,FIELD=MIN...] into m, with MIN a share
-// between 0 and 1 ("total_minor=0.98,invoice_number=0.95").
+// between 0 and 1 ("total_minor=0.98,invoice_number=0.95"), FIELD one of
+// Fields (invoice-summary-v1).
 func ParseMinAccuracy(s string, m map[string]float64) error {
+	return ParseMinAccuracyFor("", s, m)
+}
+
+// ParseMinAccuracyFor is ParseMinAccuracy for the fields scored under a
+// schema version (FieldsFor): a gate on a field the version does not score
+// could never be judged.
+func ParseMinAccuracyFor(version, s string, m map[string]float64) error {
+	fields := FieldsFor(version)
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
@@ -47,8 +58,8 @@ func ParseMinAccuracy(s string, m map[string]float64) error {
 		if !ok {
 			return fmt.Errorf("%q: want FIELD=MIN, such as total_minor=0.98", part)
 		}
-		if !slices.Contains(Fields, field) {
-			return fmt.Errorf("%q: unknown field %q (fields: %s)", part, field, strings.Join(Fields, ", "))
+		if !slices.Contains(fields, field) {
+			return fmt.Errorf("%q: unknown field %q (fields: %s)", part, field, strings.Join(fields, ", "))
 		}
 		floor, err := strconv.ParseFloat(val, 64)
 		if err != nil || floor < 0 || floor > 1 {
@@ -65,11 +76,12 @@ type figure struct {
 	value *float64
 }
 
-// figures are the numbers a baseline comparison looks at.
-func figures(p *ProviderReport) []figure {
+// figures are the numbers a baseline comparison looks at, for the fields
+// of the report.
+func figures(p *ProviderReport, fields []string) []figure {
 	adm := p.Admission
 	out := []figure{{"admission", &adm}}
-	for _, f := range Fields {
+	for _, f := range fields {
 		var v *float64
 		if fs := p.Accuracy[f]; fs != nil {
 			v = fs.Accuracy
@@ -93,7 +105,7 @@ func (g *Gates) Check(r *Report) *GateResult {
 		if g.MinAdmission != nil && p.Admission < *g.MinAdmission-eps {
 			fail("%s: admission %s (%d/%d) is below --min-admission %s", p.Label, pct(p.Admission), p.Committed, p.Documents, pct(*g.MinAdmission))
 		}
-		for _, f := range Fields {
+		for _, f := range r.ScoredFields() {
 			floor, ok := g.MinAccuracy[f]
 			if !ok {
 				continue
@@ -107,6 +119,16 @@ func (g *Gates) Check(r *Report) *GateResult {
 			}
 		}
 	}
+	var unscored []string
+	for f := range g.MinAccuracy {
+		if !slices.Contains(r.ScoredFields(), f) {
+			unscored = append(unscored, f)
+		}
+	}
+	slices.Sort(unscored)
+	for _, f := range unscored {
+		fail("--min-accuracy %s: schema %s does not score %s", f, reportVersion(r), f)
+	}
 	if g.Baseline != nil {
 		g.checkBaseline(r, res, fail)
 	}
@@ -119,6 +141,15 @@ func (g *Gates) checkBaseline(r *Report, res *GateResult, fail func(string, ...a
 	if name == "" {
 		name = "the baseline"
 	}
+	// A baseline of another schema version scores other fields, some
+	// under the same name with another meaning (v1's total_minor is the
+	// amount payable, v2's the gross total): comparing them would gate on
+	// noise.
+	if bv, v := reportVersion(g.Baseline), reportVersion(r); bv != v {
+		fail("%s is a report of schema %s, this one of %s: not comparable", name, bv, v)
+		return
+	}
+	fields := r.ScoredFields()
 	for _, p := range r.Providers {
 		base := g.Baseline.Provider(p.Label)
 		if base == nil && len(r.Providers) == 1 && len(g.Baseline.Providers) == 1 {
@@ -132,8 +163,8 @@ func (g *Gates) checkBaseline(r *Report, res *GateResult, fail func(string, ...a
 		if base.Documents != p.Documents {
 			res.Notes = append(res.Notes, fmt.Sprintf("%s: %d documents now, %d in %s", p.Label, p.Documents, base.Documents, name))
 		}
-		was := figures(base)
-		for i, now := range figures(p) {
+		was := figures(base, fields)
+		for i, now := range figures(p, fields) {
 			before := was[i]
 			if now.value == nil || before.value == nil {
 				continue
@@ -148,3 +179,12 @@ func (g *Gates) checkBaseline(r *Report, res *GateResult, fail func(string, ...a
 
 // pct formats a share as a percentage with one decimal.
 func pct(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" }
+
+// reportVersion is the schema version a report was scored under, v1 for a
+// report that does not say (reports before versions were recorded).
+func reportVersion(r *Report) string {
+	if r.SchemaVersion == "" {
+		return schema.V1
+	}
+	return r.SchemaVersion
+}

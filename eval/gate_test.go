@@ -128,3 +128,44 @@ func TestParsePrice(t *testing.T) {
 		}
 	}
 }
+
+func TestGatesPerSchemaVersion(t *testing.T) {
+	t.Parallel()
+	v2 := func(right map[string]int) *Report {
+		t.Helper()
+		r := report("llm", 100, right)
+		r.SchemaVersion, r.Fields = "invoice-v2", FieldsV2
+		return r
+	}
+	tests := []struct {
+		name  string
+		gates Gates
+		rep   *Report
+		want  []string
+	}{
+		{"a v2 field gated on a v2 report", Gates{MinAccuracy: map[string]float64{"net_minor": 0.9}},
+			v2(map[string]int{"net_minor": 80}), []string{"llm: net_minor accuracy 80.0% (80/100) is below --min-accuracy 90.0%"}},
+		{"a v2 field gated on a v1 report", Gates{MinAccuracy: map[string]float64{"net_minor": 0.9}},
+			report("llm", 100, map[string]int{"net_minor": 100}), []string{"--min-accuracy net_minor: schema invoice-summary-v1 does not score net_minor"}},
+		{"a v1 baseline for a v2 report", Gates{Baseline: report("llm", 100, nil), BaselineName: "v1.json"},
+			v2(nil), []string{"v1.json is a report of schema invoice-summary-v1, this one of invoice-v2: not comparable"}},
+		{"a v2 baseline gates v2-only fields", Gates{Baseline: v2(map[string]int{"line_count": 90}), BaselineName: "v2.json"},
+			v2(map[string]int{"line_count": 80}), []string{"llm: line_count accuracy fell from 90.0% to 80.0% (v2.json), more than --max-regression 0.0%"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			res := tc.gates.Check(tc.rep)
+			if diff := cmp.Diff(tc.want, res.Failures); diff != "" {
+				t.Errorf("failures (-want +got):\n%s", diff)
+			}
+		})
+	}
+	m := map[string]float64{}
+	if err := ParseMinAccuracyFor("invoice-v2", "line_sum_minor=0.9", m); err != nil || m["line_sum_minor"] != 0.9 {
+		t.Errorf("v2 field: %v, %v", err, m)
+	}
+	if err := ParseMinAccuracyFor("invoice-summary-v1", "line_sum_minor=0.9", m); err == nil || !strings.Contains(err.Error(), `unknown field "line_sum_minor"`) {
+		t.Errorf("v2 field under v1: %v", err)
+	}
+}

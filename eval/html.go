@@ -98,7 +98,7 @@ func accuracyChart(r *Report) chart {
 	}
 	c.Width = max(c.Width, x)
 	y := chartTop
-	for _, f := range Fields {
+	for _, f := range r.ScoredFields() {
 		g := barGroup{Label: f}
 		top := y
 		for i, p := range r.Providers {

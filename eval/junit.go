@@ -77,7 +77,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			junitProperty{"provider", p.Provider},
 			junitProperty{"model", strings.Join(p.Models, ",")},
 			junitProperty{"admission", fmtShare(p.Admission)})
-		for _, f := range Fields {
+		for _, f := range r.ScoredFields() {
 			if fs := p.Accuracy[f]; fs != nil && fs.Accuracy != nil {
 				s.Properties = append(s.Properties, junitProperty{f + ".accuracy", fmtShare(*fs.Accuracy)})
 			}

@@ -140,6 +140,16 @@ func (d *DocResult) Fields() []string {
 	return out
 }
 
+// ScoredFields are the fields the report scores, in report order: Fields
+// as recorded, or, for a report that does not list them, those of its
+// schema version.
+func (r *Report) ScoredFields() []string {
+	if len(r.Fields) > 0 {
+		return r.Fields
+	}
+	return FieldsFor(r.SchemaVersion)
+}
+
 // Provider returns the provider report with the label, or nil.
 func (r *Report) Provider(label string) *ProviderReport {
 	for _, p := range r.Providers {

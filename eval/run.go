@@ -95,7 +95,7 @@ func collect(ctx context.Context, s *Suite, c *Config, label string) (*ProviderR
 	pr := &ProviderReport{Label: label, Provider: c.Provider.Name(), Models: []string{}, Documents: len(s.Docs),
 		Accuracy: map[string]*FieldScore{}, Actions: &ActionScore{ByKind: map[string]*KindCount{}},
 		Results: make([]*DocResult, 0, len(s.Docs)), Timing: &ProviderTiming{}}
-	for _, f := range Fields {
+	for _, f := range FieldsFor(c.Schema.Name) {
 		pr.Accuracy[f] = &FieldScore{}
 	}
 	col := &collector{c: c, pr: pr, label: label, priced: len(c.Prices) > 0, seen: map[string]bool{}}
@@ -223,7 +223,7 @@ func (col *collector) state(ctx context.Context, d *Doc, key string, job *store.
 // field and action counts to the report.
 func (col *collector) score(d *Doc, res *schema.Result, dr *DocResult) {
 	pr := col.pr
-	sc := Score(d.Expect, res)
+	sc := ScoreVersion(col.c.Schema.Name, d.Expect, res)
 	for f, right := range sc.Right {
 		pr.Accuracy[f].Scored++
 		if right {

@@ -57,8 +57,12 @@ type KindCount struct {
 }
 
 // Values returns the scored values of a validated result, in the types of
-// Expect.
+// Expect: the v1 fields of a v1 result, the FieldsV2 of an invoice-v2 one
+// (read from res.InvoiceV2).
 func Values(res *schema.Result) map[string]any {
+	if res.InvoiceV2 != nil {
+		return valuesV2(res.InvoiceV2)
+	}
 	f := res.Facts
 	str := func(p *string) any {
 		if p == nil {
@@ -70,34 +74,53 @@ func Values(res *schema.Result) map[string]any {
 	if f.TotalMinor != nil {
 		total = *f.TotalMinor
 	}
-	kinds := []string{}
-	for _, a := range res.Actions {
-		if !slices.Contains(kinds, a.Kind) {
-			kinds = append(kinds, a.Kind)
-		}
-	}
-	slices.Sort(kinds)
 	return map[string]any{
 		FieldSupplierName:  str(f.SupplierName),
 		FieldInvoiceNumber: str(f.InvoiceNumber),
 		FieldCurrency:      str(f.Currency),
 		FieldTotalMinor:    total,
 		FieldDueDate:       str(f.DueDate),
-		FieldActionKinds:   kinds,
+		FieldActionKinds:   actionKinds(res.Actions),
 	}
 }
 
-// Score compares a validated result with its expectation. res is nil for a
+// actionKinds are the distinct kinds of the action items, sorted.
+func actionKinds(actions []schema.ActionItem) []string {
+	kinds := []string{}
+	for _, a := range actions {
+		if !slices.Contains(kinds, a.Kind) {
+			kinds = append(kinds, a.Kind)
+		}
+	}
+	slices.Sort(kinds)
+	return kinds
+}
+
+// Score compares a validated invoice-summary-v1 result with its
+// expectation; see ScoreVersion.
+func Score(exp Expect, res *schema.Result) *Scored {
+	return ScoreVersion(schema.V1, exp, res)
+}
+
+// ScoreVersion compares a result validated under schema version with its
+// expectation, on the fields FieldsFor(version) names. res is nil for a
 // document whose answer never passed validation: every scored field counts
 // as wrong and every expected action kind as missed.
-func Score(exp Expect, res *schema.Result) *Scored {
+func ScoreVersion(version string, exp Expect, res *schema.Result) *Scored {
 	s := &Scored{Right: map[string]bool{}}
 	var got map[string]any
 	if res != nil {
 		got = Values(res)
 	}
-	for _, field := range Fields {
-		want, ok := exp[field]
+	v2 := version == schema.V2
+	for _, field := range FieldsFor(version) {
+		var want any
+		var ok bool
+		if v2 {
+			want, ok = wantV2(exp, field)
+		} else {
+			want, ok = exp[field]
+		}
 		if !ok {
 			continue
 		}
@@ -105,10 +128,15 @@ func Score(exp Expect, res *schema.Result) *Scored {
 			s.Right[field] = false
 			continue
 		}
-		right := Same(field, want, got[field])
+		var right bool
+		if v2 {
+			right = sameV2(field, want, got[field])
+		} else {
+			right = Same(field, want, got[field])
+		}
 		s.Right[field] = right
 		if !right {
-			s.Mismatches = append(s.Mismatches, Mismatch{Field: field, Want: want, Got: got[field]})
+			s.Mismatches = append(s.Mismatches, mismatch(field, want, got[field]))
 		}
 	}
 	if want, ok := exp[FieldActionKinds]; ok {

@@ -1,12 +1,9 @@
 package eval
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -189,78 +186,6 @@ func readExpect(p string) (Expect, error) {
 	exp, err := ParseExpect(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
-	}
-	return exp, nil
-}
-
-// ParseExpect decodes an expectation: one JSON object whose keys are among
-// Fields. String facts are a string or null, total_minor an integer or
-// null, action_kinds an array of distinct strings.
-func ParseExpect(b []byte) (Expect, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var raw map[string]any
-	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %v", err)
-	}
-	if raw == nil {
-		return nil, errors.New("not a JSON object")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("data after the JSON object")
-	}
-	keys := make([]string, 0, len(raw))
-	for k := range raw {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	exp := Expect{}
-	for _, k := range keys {
-		v := raw[k]
-		switch k {
-		case FieldSupplierName, FieldInvoiceNumber, FieldCurrency, FieldDueDate:
-			switch s := v.(type) {
-			case nil:
-				exp[k] = nil
-			case string:
-				exp[k] = s
-			default:
-				return nil, fmt.Errorf("%s: want a string or null", k)
-			}
-		case FieldTotalMinor:
-			switch n := v.(type) {
-			case nil:
-				exp[k] = nil
-			case json.Number:
-				i, err := n.Int64()
-				if err != nil || i < 0 {
-					return nil, fmt.Errorf("%s: %s is not a non-negative integer of minor units", k, n)
-				}
-				exp[k] = i
-			default:
-				return nil, fmt.Errorf("%s: want an integer or null", k)
-			}
-		case FieldActionKinds:
-			xs, ok := v.([]any)
-			if !ok {
-				return nil, fmt.Errorf("%s: want an array of action kinds", k)
-			}
-			kinds := make([]string, 0, len(xs))
-			for _, x := range xs {
-				s, ok := x.(string)
-				if !ok || s == "" {
-					return nil, fmt.Errorf("%s: want an array of action kinds (strings)", k)
-				}
-				if slices.Contains(kinds, s) {
-					return nil, fmt.Errorf("%s: %q twice", k, s)
-				}
-				kinds = append(kinds, s)
-			}
-			slices.Sort(kinds)
-			exp[k] = kinds
-		default:
-			return nil, fmt.Errorf("unknown key %q (known: %s)", k, strings.Join(Fields, ", "))
-		}
 	}
 	return exp, nil
 }

@@ -39,7 +39,7 @@ func comparison(r *Report) []row {
 		}
 		return s
 	})
-	for _, f := range Fields {
+	for _, f := range r.ScoredFields() {
 		add(f, func(p *ProviderReport) string {
 			fs := p.Accuracy[f]
 			if fs == nil || fs.Accuracy == nil {

@@ -12,7 +12,8 @@ package schema
 //     when every base is stated, their bases add up to net_minor;
 //  4. line items, when lines_complete is true: their amounts add up to
 //     net_minor, or to total_minor for lines priced gross (till receipts);
-//  5. due_date is not before issue_date.
+//  5. due_date is not before issue_date, except on a reminder: it is dated
+//     after the invoice whose due date it recalls.
 //
 // Every sum may be off by one minor unit per tax line, and by at least one:
 // an invoice rounds the tax of each rate, or of each line, on its own. A
@@ -78,7 +79,7 @@ func checkArithmetic(d *InvoiceV2) []*ValidationError {
 	}
 
 	// YYYY-MM-DD compares as text in date order.
-	if d.IssueDate != nil && d.DueDate != nil && *d.DueDate < *d.IssueDate {
+	if d.IssueDate != nil && d.DueDate != nil && *d.DueDate < *d.IssueDate && d.DocumentType != DocReminder {
 		add("due_date", "before issue_date")
 	}
 	return out

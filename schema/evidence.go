@@ -21,7 +21,10 @@ import (
 //   - Ids (supplier_vat_id, supplier_iban): the evidence's letters and digits,
 //     upper-cased, contain the value, so "DE89 3704 0044 0532 0130 00" backs
 //     DE89370400440532013000 and "CHE-123.456.789 MWST" backs
-//     CHE123456789MWST.
+//     CHE123456789MWST. A VAT id may be cited without its two-letter
+//     country prefix, because many countries print the national number
+//     alone ("P.IVA 01234567890" backs IT01234567890) and the compact form
+//     the schema asks for carries the prefix.
 //   - Amounts: the evidence contains the magnitude written with the
 //     currency's exponent (the sign is not required: credit notes write
 //     -1.234,56, 1.234,56- or (1,234.56)), a decimal comma or point, and no
@@ -86,7 +89,9 @@ func checkFactEvidenceValues(d *InvoiceV2) *ValidationError {
 		switch f.name {
 		case "supplier_name", "buyer_name", "invoice_number", "po_number":
 			ok = strings.Contains(foldText(e), foldText(*f.text))
-		case "supplier_vat_id", "supplier_iban":
+		case "supplier_vat_id":
+			ok = vatIDIn(e, *f.text)
+		case "supplier_iban":
 			ok = strings.Contains(alnumUpper(e), alnumUpper(*f.text))
 		case "issue_date", "due_date":
 			ok = dateIn(e, *f.text)
@@ -435,4 +440,17 @@ func wordIn(s, w string) bool {
 		_, size := utf8.DecodeRuneInString(s[i:])
 		from = i + size
 	}
+}
+
+// vatIDIn reports whether evidence e backs the compact VAT id v: its letters
+// and digits contain v, or v without the two-letter country prefix when at
+// least eight characters remain (short national parts would match digits
+// that merely happen to be in the excerpt).
+func vatIDIn(e, v string) bool {
+	a, id := alnumUpper(e), alnumUpper(v)
+	if strings.Contains(a, id) {
+		return true
+	}
+	national := id[min(2, len(id)):]
+	return len(national) >= 8 && strings.Contains(a, national)
 }

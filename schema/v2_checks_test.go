@@ -237,12 +237,17 @@ func TestTextAndIDEvidence(t *testing.T) {
 		{"UID: CHE-123.456.789 MWST", "CHE123456789MWST", true, true},
 		{"USt-IdNr.: DE 123 456 78", "DE123456789", true, false},
 		{"IBAN DE89 3704 0044 0532 0130 00", "DE89370400440532013000", true, true},
+		{"P.IVA 01234567890", "IT01234567890", true, true},
+		{"NIF: B12345678", "ESB12345678", true, true},
+		{"P.IVA 0123456", "IT0123456", true, false},
+		{"P.IVA 01234567890", "DE01234567890", true, true}, // prefix not checked; VAT syntax is
+		{"Tel. 01234567", "IT01234567890", true, false},
 		{"IBAN DE89 3704 0044 0532 0130", "DE89370400440532013000", true, false},
 	}
 	for _, tt := range tests {
 		var got bool
 		if tt.id {
-			got = strings.Contains(alnumUpper(tt.text), alnumUpper(tt.value))
+			got = vatIDIn(tt.text, tt.value)
 		} else {
 			got = strings.Contains(foldText(tt.text), foldText(tt.value))
 		}

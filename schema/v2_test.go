@@ -290,6 +290,9 @@ func TestValidateV2Arithmetic(t *testing.T) {
 		{"due before issue", withV2(t, `"issue_date":"2026-03-01"`, `"issue_date":"2026-03-31"`, `"due_date":"2026-03-31"`, `"due_date":"2026-03-01"`,
 			`"issue_date":"Rechnungsdatum: 01.03.2026"`, `"issue_date":"Fällig am: 31. März 2026"`,
 			`"due_date":"Fällig am: 31. März 2026"`, `"due_date":"Rechnungsdatum: 01.03.2026"`), &[]want{arith("due_date")}[0]},
+		{"reminder recalls an earlier due date", withV2(t, `"document_type":"invoice"`, `"document_type":"reminder"`, `"issue_date":"2026-03-01"`, `"issue_date":"2026-03-31"`, `"due_date":"2026-03-31"`, `"due_date":"2026-03-01"`,
+			`"issue_date":"Rechnungsdatum: 01.03.2026"`, `"issue_date":"Fällig am: 31. März 2026"`,
+			`"due_date":"Fällig am: 31. März 2026"`, `"due_date":"Rechnungsdatum: 01.03.2026"`), nil},
 		{"due on issue", withV2(t, `"due_date":"2026-03-31"`, `"due_date":"2026-03-01"`, `"Fällig am: 31. März 2026"`, `"Rechnungsdatum: 01.03.2026"`), nil},
 	}
 	for _, tt := range tests {

@@ -107,15 +107,29 @@ type Store interface {
 	// gets a new, larger fencing token and a new attempt row. Across tenants
 	// leases go first to the tenant holding the fewest live leases, so a
 	// large tenant cannot starve a small one; MaxPerTenant caps a tenant.
+	// SchemaVersion, when set, restricts every kind of claim to that version.
 	Claim(ctx context.Context, p *ClaimParams) ([]*Lease, error)
 	// Renew extends a live lease. ErrStaleLease when the token is stale.
 	Renew(ctx context.Context, p *RenewParams) (time.Time, error)
 	// Commit is the fenced commit: in one transaction it moves the job from
 	// running to succeeded (only with the current lease token), inserts the
 	// result or returns the existing one for (tenant, job key), writes the
-	// outbox rows and finishes the attempt. A stale token yields
+	// outbox rows and finishes the attempt. The result is a shadow result,
+	// with no outbox rows, when p.Shadow is set or the job was enqueued
+	// as a shadow job (EnqueueParams.Shadow). A stale token yields
 	// ErrStaleLease, records the attempt as stale_lease and writes nothing
-	// else.
+	// else (no result, no event, no review reason).
+	//
+	// With p.Review, a new, non-shadow result also gets its review reasons
+	// in that transaction: p.Review.Reasons, plus one possible_duplicate per
+	// other committed, not superseded, non-shadow result of the tenant with
+	// the same identity (see DocIdentity) and a different source digest
+	// (the same text under another schema version is not a duplicate), found
+	// by one index lookup. With any reason open, all the commit's events
+	// are written held instead of pending. PostgreSQL serialises commits of
+	// one invoice number per tenant with a transaction advisory lock, so
+	// two processes committing the same invoice at once flag exactly one.
+	// A returned existing result keeps the reasons it had.
 	Commit(ctx context.Context, p *CommitParams) (*CommitResult, error)
 	// NextAttempt finishes the current attempt (a rejected answer that will
 	// be re-asked) and opens the next one under the same lease, fenced like
@@ -213,6 +227,9 @@ type Store interface {
 	// same (tenant, source system, path) removes its row: the path was
 	// processed after all.
 	ListSkipped(ctx context.Context, p *ListSkippedParams) ([]SkippedInput, error)
+
+	// Review reasons, held events, corrections and the review policy.
+	Reviewer
 }
 
 // SkippedInput is a file that was found but not enqueued (not text, not
@@ -353,6 +370,9 @@ type TenantStats struct {
 	OutboxPending    int
 	OldestPending    time.Time
 	OutboxFailed     int
+	// ReviewOpen counts open review reasons by reason, at any time (nil
+	// when none).
+	ReviewOpen map[string]int
 }
 
 // ListOutboxParams filter outbox events.
@@ -361,7 +381,7 @@ type ListOutboxParams struct {
 	// JobKey keeps one job's events (empty: every job's). The key is unique
 	// only within a tenant, so set Tenant with it.
 	JobKey  string
-	Pending bool // only events not delivered yet (pending or failed)
+	Pending bool // only events not delivered yet (pending, held or failed)
 	Limit   int  // 0: no limit
 }
 
@@ -465,6 +485,11 @@ type EnqueueParams struct {
 	OnChange       OnChange
 	Docs           []Document
 	Now            time.Time
+	// Shadow marks the new jobs as a shadow run's (invx run --shadow):
+	// their results commit as shadow, publishing nothing, whoever works
+	// them later (an invx work after an interrupted shadow run included).
+	// Jobs that already exist keep what they were.
+	Shadow bool
 }
 
 // EnqueueResult is the outcome for one document.
@@ -486,6 +511,10 @@ type ClaimParams struct {
 	Now      time.Time
 	// MaxPerTenant caps one tenant's live leases (0: no cap).
 	MaxPerTenant int
+	// SchemaVersion, when set, leases only jobs of that schema version
+	// (invx work --schema): a worker built for one version never takes, or
+	// recovers, another's jobs. Empty: every version.
+	SchemaVersion string
 }
 
 // Lease is a granted claim on one job.
@@ -583,6 +612,9 @@ type CommitParams struct {
 	Outbox        []OutboxInput
 	Attempt       AttemptInfo
 	Now           time.Time
+	// Review is what the result brings for review (nil: nothing, and the
+	// commit costs no extra query). Ignored for shadow results.
+	Review *CommitReview
 }
 
 // CommitResult tells which result row holds the job's answer.
@@ -590,6 +622,10 @@ type CommitResult struct {
 	ResultID int64
 	// Existing is true when a result was already there and was returned.
 	Existing bool
+	// Reasons are the review reasons this commit opened (the caller's and
+	// the duplicates found), in the order stored; empty for an existing
+	// result.
+	Reasons []string
 }
 
 // NextAttemptParams close one attempt and open the next under one lease.
@@ -632,6 +668,9 @@ type ReapLeasesParams struct {
 // PendingParams select the work Pending counts.
 type PendingParams struct {
 	Tenant string // empty: all tenants
+	// SchemaVersion, when set, counts only jobs of that version (the jobs
+	// a claim with the same SchemaVersion could take). Empty: every version.
+	SchemaVersion string
 }
 
 // PendingInfo summarises unfinished work.
@@ -748,6 +787,10 @@ type Result struct {
 	Shadow        bool
 	CommittedAt   time.Time
 	SupersededBy  int64
+	// Revision is the number of the correction JSON holds: 0 for the
+	// result as committed, n after n corrections (CorrectResult). GetResult,
+	// GetResults and ListResults give the latest revision.
+	Revision int
 }
 
 // OutboxEvent is an outbox row.
@@ -759,7 +802,7 @@ type OutboxEvent struct {
 	ActionID    string
 	Kind        string
 	Payload     []byte
-	State       string // pending, delivered, failed
+	State       string // pending, held, delivered, failed, cancelled
 	Attempts    int
 	CreatedAt   time.Time
 	DeliveredAt time.Time

@@ -3,8 +3,12 @@
 //
 // It asks for the schema version's document either through native
 // structured outputs (output_config.format, the default) or through one
-// forced tool whose input schema is the document schema. The SDK never
-// retries: invx owns retries, so every HTTP call is one attempt row. Errors
+// forced tool whose input schema is the document schema. A schema beyond
+// what Anthropic compiles strictly (invoice-v2: more than 16 nullable
+// parameters) goes as a forced tool without strict in either mode.
+//
+// The SDK never retries: invx owns retries, so every HTTP call is one
+// attempt row. Errors
 // are classified into *extract.ProviderError values whose messages carry the
 // API's error type and a truncated error message, never document text, model
 // output, the API key or a raw body.
@@ -146,7 +150,8 @@ func (*Provider) Name() string { return "anthropic" }
 // validation rejects it.
 func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
 	var raw *http.Response
-	msg, err := p.client.Messages.New(ctx, p.params(req), option.WithResponseInto(&raw))
+	params, tool := p.params(req)
+	msg, err := p.client.Messages.New(ctx, params, option.WithResponseInto(&raw))
 	resp := &extract.Response{Model: p.model}
 	if raw != nil {
 		resp.HTTPStatus = raw.StatusCode
@@ -173,11 +178,12 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 	u := msg.Usage
 	resp.InputTokens = u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
 	resp.OutputTokens = u.OutputTokens
-	return p.answer(msg, resp)
+	return p.answer(msg, resp, tool)
 }
 
-// answer reads the candidate document out of a decoded message.
-func (p *Provider) answer(msg *sdk.Message, resp *extract.Response) (*extract.Response, error) {
+// answer reads the candidate document out of a decoded message; tool says
+// the request forced the emit tool, so the document is its input.
+func (p *Provider) answer(msg *sdk.Message, resp *extract.Response, tool bool) (*extract.Response, error) {
 	switch msg.StopReason {
 	case sdk.StopReasonRefusal:
 		// The refusal text is the model's and may quote the document: it
@@ -188,7 +194,7 @@ func (p *Provider) answer(msg *sdk.Message, resp *extract.Response) (*extract.Re
 		}
 		return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "refusal", Msg: m}
 	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
-		resp.Output = p.output(msg)
+		resp.Output = output(msg, tool)
 		return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "truncated",
 			Msg: fmt.Sprintf("the answer was cut off (stop_reason %s, max_tokens %d)", msg.StopReason, p.maxTokens)}
 	}
@@ -196,7 +202,7 @@ func (p *Provider) answer(msg *sdk.Message, resp *extract.Response) (*extract.Re
 		return resp, &extract.ProviderError{Class: extract.ClassTransient, Status: resp.HTTPStatus, Category: "empty",
 			Msg: "the API returned a message without content"}
 	}
-	if p.mode == ModeTool {
+	if tool {
 		out, ok := toolInput(msg)
 		if !ok {
 			resp.Output = textOf(msg)
@@ -214,10 +220,10 @@ func (p *Provider) answer(msg *sdk.Message, resp *extract.Response) (*extract.Re
 	return resp, nil
 }
 
-// output is what the message holds in the current mode, for a rejected
-// attempt's record.
-func (p *Provider) output(msg *sdk.Message) []byte {
-	if p.mode == ModeTool {
+// output is what the message holds for the request's way of asking, for a
+// rejected attempt's record.
+func output(msg *sdk.Message, tool bool) []byte {
+	if tool {
 		if out, ok := toolInput(msg); ok {
 			return out
 		}
@@ -259,9 +265,16 @@ func hasText(msg *sdk.Message) bool {
 	return false
 }
 
-// params builds the request. No temperature: the 2026-10-21 API version
-// answers 400 to it.
-func (p *Provider) params(req *extract.Request) sdk.MessageNewParams {
+// params builds the request and reports whether it forces the emit tool.
+// No temperature: the 2026-10-21 API version answers 400 to it.
+//
+// A schema beyond the limits of strict schemas (fitsStrict) cannot be sent
+// as output_config.format or a strict tool: the API would refuse every
+// request with a 400. It goes as the input schema of a forced tool without
+// strict instead, in either mode: the model is still shown the schema and
+// asked for exactly that tool, and validation (with repair) checks what the
+// grammar no longer guarantees.
+func (p *Provider) params(req *extract.Request) (sdk.MessageNewParams, bool) {
 	blocks := []sdk.ContentBlockParamUnion{sdk.NewTextBlock(req.Schema.UserMessage(req.Text))}
 	if req.Feedback != nil {
 		// A repair re-ask: the previous answer is not resent (it is model
@@ -276,20 +289,23 @@ func (p *Provider) params(req *extract.Request) sdk.MessageNewParams {
 		Messages:  []sdk.MessageParam{sdk.NewUserMessage(blocks...)},
 	}
 	s := apiSchema(req.Schema.StrictJSONSchema())
-	switch p.mode {
-	case ModeTool:
-		params.Tools = []sdk.ToolUnionParam{{OfTool: &sdk.ToolParam{
-			Name:        ToolName,
-			Description: sdk.String("Return the " + req.Schema.Name + " document for the invoice."),
-			Strict:      sdk.Bool(true),
-			InputSchema: toolSchema(s),
-		}}}
-		params.ToolChoice = sdk.ToolChoiceUnionParam{OfTool: &sdk.ToolChoiceToolParam{
-			Name: ToolName, DisableParallelToolUse: sdk.Bool(true)}}
-	default:
+	strict := fitsStrict(s)
+	if p.mode == ModeJSONSchema && strict {
 		params.OutputConfig = sdk.OutputConfigParam{Format: sdk.JSONOutputFormatParam{Schema: s}}
+		return params, false
 	}
-	return params
+	tool := &sdk.ToolParam{
+		Name:        ToolName,
+		Description: sdk.String("Return the " + req.Schema.Name + " document for the invoice."),
+		InputSchema: toolSchema(s),
+	}
+	if strict {
+		tool.Strict = sdk.Bool(true)
+	}
+	params.Tools = []sdk.ToolUnionParam{{OfTool: tool}}
+	params.ToolChoice = sdk.ToolChoiceUnionParam{OfTool: &sdk.ToolChoiceToolParam{
+		Name: ToolName, DisableParallelToolUse: sdk.Bool(true)}}
+	return params, true
 }
 
 // toolSchema puts a root object schema into the SDK's tool input schema

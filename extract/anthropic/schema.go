@@ -89,3 +89,83 @@ func isZeroOrOne(n any) bool {
 	}
 	return false
 }
+
+// Anthropic compiles every strict schema of a request (output_config.format
+// and strict tools together) into one grammar and refuses, with a 400,
+// requests whose schemas have more than maxUnionParams parameters of a
+// union type (a type array such as ["string","null"], or anyOf) or more
+// than maxOptionalParams optional ones (PROVIDERS.md section 5).
+const (
+	maxUnionParams    = 16
+	maxOptionalParams = 24
+)
+
+// fitsStrict reports whether s, an apiSchema result, is within the limits
+// of one strict schema. invoice-summary-v1 is (5 nullable facts);
+// invoice-v2, with 31 nullable facts and evidence keys, is not.
+func fitsStrict(s map[string]any) bool {
+	unions, optional := countParams(s)
+	return unions <= maxUnionParams && optional <= maxOptionalParams
+}
+
+// countParams counts, under s, the properties of a union type and the
+// properties their object does not require.
+func countParams(s map[string]any) (unions, optional int) {
+	props, _ := s["properties"].(map[string]any)
+	required := map[string]bool{}
+	if rs, ok := s["required"].([]any); ok {
+		for _, r := range rs {
+			if name, ok := r.(string); ok {
+				required[name] = true
+			}
+		}
+	}
+	for name, p := range props {
+		pm, ok := p.(map[string]any)
+		if !ok {
+			continue
+		}
+		if isUnion(pm) {
+			unions++
+		}
+		if !required[name] {
+			optional++
+		}
+	}
+	var subs []map[string]any
+	for _, p := range props {
+		if pm, ok := p.(map[string]any); ok {
+			subs = append(subs, pm)
+		}
+	}
+	if items, ok := s["items"].(map[string]any); ok {
+		subs = append(subs, items)
+	}
+	for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+		if list, ok := s[k].([]any); ok {
+			for _, v := range list {
+				if m, ok := v.(map[string]any); ok {
+					subs = append(subs, m)
+				}
+			}
+		}
+	}
+	for _, sub := range subs {
+		u, o := countParams(sub)
+		unions, optional = unions+u, optional+o
+	}
+	return unions, optional
+}
+
+func isUnion(s map[string]any) bool {
+	if _, ok := s["anyOf"]; ok {
+		return true
+	}
+	switch t := s["type"].(type) {
+	case []any:
+		return len(t) > 1
+	case []string:
+		return len(t) > 1
+	}
+	return false
+}

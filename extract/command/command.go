@@ -8,7 +8,7 @@
 //	INVX_JOB_KEY         the job key
 //	INVX_TENANT          the tenant
 //	INVX_ATTEMPT         the attempt number, from 1
-//	INVX_SCHEMA_VERSION  the schema version to write, such as invoice-summary-v1
+//	INVX_SCHEMA_VERSION  the schema version to write: invoice-summary-v1 or invoice-v2
 //	INVX_FEEDBACK        on a repair re-ask, why the previous answer was
 //	                     rejected ("category: path: message"); else empty
 //

@@ -21,6 +21,11 @@ import (
 type Recorder struct {
 	inner extract.Provider
 	dir   string
+	// before is the schema version the folder held answers for when the
+	// Recorder was made (RecordedSchema), so that one folder never mixes
+	// versions: no replay of such a folder could be faithful.
+	before    string
+	beforeErr error
 }
 
 var _ extract.Provider = (*Recorder)(nil)
@@ -40,7 +45,8 @@ func NewRecorder(inner extract.Provider, dir string) (*Recorder, error) {
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return nil, fmt.Errorf("create recording folder: %w", pathReason(err))
 	}
-	return &Recorder{inner: inner, dir: dir}, nil
+	before, err := RecordedSchema(dir)
+	return &Recorder{inner: inner, dir: dir, before: before, beforeErr: err}, nil
 }
 
 // Name is the wrapped provider's name, so attempts still name the provider
@@ -53,6 +59,11 @@ func (r *Recorder) Name() string { return r.inner.Name() }
 // (Category "config") instead, which stops the run: a recording with holes
 // cannot be replayed.
 func (r *Recorder) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
+	if err := r.checkSchema(req); err != nil {
+		// Refused before the call: an answer that cannot be recorded
+		// would be paid for and lost.
+		return nil, err
+	}
 	resp, err := r.inner.Extract(ctx, req)
 	if werr := r.write(req, resp, err); werr != nil {
 		return nil, &extract.ProviderError{Class: extract.ClassAuth, Category: "config",
@@ -70,6 +81,9 @@ func (r *Recorder) write(req *extract.Request, resp *extract.Response, callErr e
 		return fmt.Errorf("attempt %d is not 1 or more", req.Attempt)
 	}
 	rec := &record{JobKey: req.JobKey, Attempt: req.Attempt, Provider: r.inner.Name()}
+	if req.Schema != nil {
+		rec.SchemaVersion = req.Schema.Name
+	}
 	if resp != nil {
 		rec.Model, rec.InputTokens, rec.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
 		rec.RequestID, rec.HTTPStatus = resp.RequestID, resp.HTTPStatus
@@ -153,4 +167,19 @@ func writeAtomic(dir, name string, b []byte) (err error) {
 		return err
 	}
 	return os.Rename(f.Name(), filepath.Join(dir, name))
+}
+
+// checkSchema refuses to record answers for another schema version than
+// the folder already holds, before the provider is called.
+func (r *Recorder) checkSchema(req *extract.Request) error {
+	if r.beforeErr != nil {
+		return &extract.ProviderError{Class: extract.ClassAuth, Category: "config", Msg: "record: " + r.beforeErr.Error()}
+	}
+	want := wantSchema(req)
+	if r.before == "" || want == "" || r.before == want {
+		return nil
+	}
+	return &extract.ProviderError{Class: extract.ClassAuth, Category: "config",
+		Msg: fmt.Sprintf("record: recording folder %s holds answers for schema %s, not %s: record %s into another folder",
+			r.dir, r.before, want, want)}
 }

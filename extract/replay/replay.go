@@ -9,7 +9,8 @@
 // where attempt is the 1-based attempt number the runner gave the call.
 // Each file holds one JSON object:
 //
-//	{"job_key": "...", "attempt": 1, "provider": "ollama", "model": "llama3.2",
+//	{"job_key": "...", "attempt": 1, "schema_version": "invoice-v2",
+//	 "provider": "ollama", "model": "llama3.2",
 //	 "input_tokens": 412, "output_tokens": 187, "request_id": "", "http_status": 200,
 //	 "output": "<the raw answer as a JSON string>" or null,
 //	 "error": null or {"class": "transient", "status": 503, "category": "",
@@ -19,6 +20,11 @@
 // that is not valid UTF-8 is stored base64-encoded, with
 // "output_encoding": "base64"; the field is absent otherwise. A Recorder
 // writes these files around any provider; a Provider answers from them.
+//
+// "schema_version" is the version the answer was asked for; recordings made
+// before it was written lack it. A Provider refuses to answer a request for
+// another version than the folder was recorded with (see RecordedSchema):
+// an answer is only ever validated as the version it was given for.
 //
 // Replay is faithful only for runs it is given the same way: the same
 // documents, tenant, schema version and retry settings (--repair,
@@ -41,6 +47,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/invx/invx/extract"
@@ -50,6 +57,7 @@ import (
 type record struct {
 	JobKey         string         `json:"job_key"`
 	Attempt        int            `json:"attempt"`
+	SchemaVersion  string         `json:"schema_version,omitempty"`
 	Provider       string         `json:"provider"`
 	Model          string         `json:"model"`
 	InputTokens    int64          `json:"input_tokens"`
@@ -108,6 +116,9 @@ func attemptFile(dir, key string, attempt int) string {
 // use.
 type Provider struct {
 	dir string
+	// recorded is the folder's schema version, looked up on first use:
+	// RecordedSchema's answer and error.
+	recorded func() (string, error)
 }
 
 var _ extract.Provider = (*Provider)(nil)
@@ -125,7 +136,7 @@ func New(dir string) (*Provider, error) {
 		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Category: "config",
 			Msg: fmt.Sprintf("recording folder %s: not a folder", dir)}
 	}
-	return &Provider{dir: dir}, nil
+	return &Provider{dir: dir, recorded: sync.OnceValues(func() (string, error) { return RecordedSchema(dir) })}, nil
 }
 
 // Name implements extract.Provider.
@@ -139,6 +150,9 @@ func (*Provider) Name() string { return "replay" }
 func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, extract.TransportError(ctx, err)
+	}
+	if err := p.checkSchema(req); err != nil {
+		return nil, err
 	}
 	if err := checkKey(req.JobKey); err != nil {
 		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Category: "no_recording", Msg: err.Error()}
@@ -161,6 +175,9 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 	if err != nil {
 		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Category: "corrupt_recording",
 			Msg: fmt.Sprintf("corrupt recording %s: %s", path, extract.Truncate(err.Error(), 200))}
+	}
+	if want := wantSchema(req); rec.SchemaVersion != "" && want != "" && rec.SchemaVersion != want {
+		return nil, mismatch(path, rec.SchemaVersion, want)
 	}
 	return rec.replay()
 }

@@ -167,7 +167,7 @@ func TestRecordAndReplay(t *testing.T) {
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"job_key": keys[1], "attempt": 1.0, "provider": "fake", "model": "", "input_tokens": 0.0,
+	want := map[string]any{"job_key": keys[1], "attempt": 1.0, "schema_version": schema.V1, "provider": "fake", "model": "", "input_tokens": 0.0,
 		"output_tokens": 0.0, "request_id": "", "http_status": 0.0, "output": nil,
 		"error": map[string]any{"class": "transient", "status": 503.0, "category": "", "message": "overloaded", "retry_after_ms": 1500.0}}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -1,7 +1,393 @@
 package rules
 
+import (
+	"strings"
+
+	"github.com/invx/invx/schema"
+)
+
 // readAmountsV2 reads the currency, the gross total, net, tax, amount due,
 // the tax lines and the line items.
+//
+// Every amount is read from a labelled summary line and then checked
+// against the others: a subtotal counts as the net only when net + tax
+// makes the total, two totals that disagree give no total, a tax rate that
+// does not produce its tax is dropped. What cannot be made consistent is
+// left out (right or silent).
 func (d *document) readAmountsV2() amountsV2 {
-	return amountsV2{}
+	var a amountsV2
+	_, cur := d.findTotal()
+	if cur == nil {
+		return a // an amount without a currency means nothing
+	}
+	exp, ok := currencyExponent(*cur)
+	if !ok {
+		return a
+	}
+	if ev := d.currencyEvidence(*cur); ev != "" {
+		a.Currency = &fact[string]{V: *cur, Ev: ev}
+	} else {
+		return a
+	}
+	items := d.readLineItems(exp)
+	tt := d.readTaxTable(exp, items.rows)
+	skip := map[int]bool{}
+	for _, m := range []map[int]bool{items.rows, tt.rows} {
+		for k := range m {
+			skip[k] = true
+		}
+	}
+	ls := d.readLabelled(exp, skip)
+	s := summarizeLabelled(ls)
+	for _, tl := range tt.lines {
+		s.tableTax = append(s.tableTax, tl.TaxMinor)
+	}
+
+	a.Total, a.Net = s.pickGrossNet()
+	a.Tax = s.tax
+	a.Due = s.pickDue(a.Total)
+	a.TaxLines = s.taxLines()
+	a.fillFromTaxTable(tt)
+	a.reconcile()
+
+	a.Lines = items.lines
+	if items.complete {
+		a.LinesComplete = linesAddUp(items.lines, a.Net, a.Total, max(1, int64(len(a.TaxLines))))
+	}
+	return a
+}
+
+// labelledSet is the labelled amounts sorted by what they name.
+type labelledSet struct {
+	all                []labelled
+	gross, due         []labelled
+	net, sub           []labelled
+	rated, plainTax    []labelled
+	tax                *fact[int64]
+	paid, fee, adjusts int
+	lastFee            int     // line of the last fee, -1
+	oddRate            bool    // a rate that tax lines cannot state: no tax lines
+	tableTax           []int64 // the taxes of a tax summary table's rows
+}
+
+func summarizeLabelled(ls []labelled) *labelledSet {
+	s := &labelledSet{all: ls, lastFee: -1}
+	var sums []labelled
+	for _, l := range ls {
+		switch l.kind {
+		case akGross:
+			s.gross = append(s.gross, l)
+		case akDue:
+			s.due = append(s.due, l)
+		case akNet:
+			s.net = append(s.net, l)
+		case akSub:
+			s.sub = append(s.sub, l)
+		case akTax:
+			if l.odd {
+				s.oddRate = true
+			}
+			if l.rate != nil || l.odd {
+				s.rated = append(s.rated, l)
+			} else {
+				s.plainTax = append(s.plainTax, l)
+			}
+		case akTaxSum:
+			sums = append(sums, l)
+		case akPaid:
+			s.paid++
+		case akFee:
+			s.fee++
+			s.lastFee = l.line
+		case akAdjust:
+			s.adjusts++
+		}
+	}
+	// The tax: a printed total of the taxes, else the one tax amount the
+	// document prints (several rates without a printed total give none).
+	if v, ok := oneValue(sums); ok {
+		s.tax = v
+	} else if len(sums) == 0 {
+		taxes := append(append([]labelled(nil), s.rated...), s.plainTax...)
+		if v, ok := oneValue(taxes); ok {
+			s.tax = v
+		}
+	}
+	return s
+}
+
+// oneValue returns the amount of ls when they all state the same one
+// (a remittance slip repeats the total), citing the last.
+func oneValue(ls []labelled) (*fact[int64], bool) {
+	if len(ls) == 0 {
+		return nil, false
+	}
+	for _, l := range ls {
+		if l.minor != ls[0].minor {
+			return nil, false
+		}
+	}
+	l := ls[len(ls)-1]
+	return &fact[int64]{V: l.minor, Ev: l.ev}, true
+}
+
+// near reports |a-b| <= tol.
+func near(a, b, tol int64) bool { return a-b <= tol && b-a <= tol }
+
+// pickGrossNet chooses the gross total and the net together: the latest net
+// (explicit, else a subtotal) that makes the total with the tax; a subtotal
+// never counts unchecked, since a discount or shipping may follow it.
+func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
+	var grossCands []labelled
+	if s.fee > 0 {
+		// A reminder's fees: the totals after them are the amount due.
+		for _, l := range s.gross {
+			if l.line < s.lastFee {
+				grossCands = append(grossCands, l)
+			}
+		}
+	} else {
+		grossCands = s.gross
+	}
+	if len(grossCands) == 0 && s.paid == 0 {
+		// Only an amount payable (before a reminder's fees): that is the
+		// total too.
+		var due []labelled
+		for _, l := range s.due {
+			if s.fee == 0 || l.line < s.lastFee {
+				due = append(due, l)
+			}
+		}
+		if v, ok := oneValue(due); ok && (s.fee > 0 || len(s.gross) == 0) {
+			grossCands = []labelled{{minor: v.V, ev: v.Ev}}
+		}
+	}
+	// Explicit nets latest first, then subtotals latest first.
+	var nets []labelled
+	for k := len(s.net) - 1; k >= 0; k-- {
+		nets = append(nets, s.net[k])
+	}
+	for k := len(s.sub) - 1; k >= 0; k-- {
+		nets = append(nets, s.sub[k])
+	}
+	tol := max(int64(1), int64(len(s.rated)))
+	// The tax to check the sum with: the one printed, else the rated
+	// lines' taxes (several rates, no printed total).
+	var taxV int64
+	taxKnown := s.tax != nil
+	if taxKnown {
+		taxV = s.tax.V
+	} else if len(s.rated) > 1 && len(s.plainTax) == 0 {
+		for _, r := range s.rated {
+			taxV += r.minor
+		}
+		taxKnown = true
+	} else if len(s.rated) == 0 && len(s.plainTax) == 0 && len(s.tableTax) > 0 {
+		for _, v := range s.tableTax {
+			taxV += v
+		}
+		taxKnown = true
+	}
+	if taxKnown {
+		// Latest total first, explicit net before subtotal, latest first.
+		for gi := len(grossCands) - 1; gi >= 0; gi-- {
+			g := grossCands[gi]
+			for _, n := range nets {
+				if near(n.minor+taxV, g.minor, tol) {
+					return &fact[int64]{V: g.minor, Ev: g.ev}, &fact[int64]{V: n.minor, Ev: n.ev}
+				}
+			}
+			// A plain "Total" that is the net of a later gross total.
+			for ni := gi - 1; ni >= 0; ni-- {
+				n := grossCands[ni]
+				if near(n.minor+taxV, g.minor, tol) && n.minor != g.minor {
+					return &fact[int64]{V: g.minor, Ev: g.ev}, &fact[int64]{V: n.minor, Ev: n.ev}
+				}
+			}
+		}
+	}
+	gross, _ = oneValue(grossCands)
+	// Without a sum that adds up: an explicit net only when the document
+	// has no tax at all and the net is the total; a subtotal likewise, and
+	// only with nothing (discount, shipping) between it and the total.
+	noTax := len(s.rated) == 0 && len(s.plainTax) == 0 && s.tax == nil
+	if gross == nil {
+		net, _ = oneValue(s.net)
+		return gross, net
+	}
+	if v, ok := oneValue(s.net); ok && noTax && v.V == gross.V {
+		net = v
+	} else if v, ok := oneValue(s.sub); ok && len(s.net) == 0 && noTax && v.V == gross.V && s.adjusts == 0 {
+		net = v
+	}
+	return gross, net
+}
+
+// pickDue chooses the amount due: the one amount the due labels state; with
+// a reminder's fees, the last total after them.
+func (s *labelledSet) pickDue(gross *fact[int64]) *fact[int64] {
+	if s.fee > 0 {
+		var after []labelled
+		for _, l := range s.all {
+			if (l.kind == akDue || l.kind == akGross) && l.line > s.lastFee {
+				after = append(after, l)
+			}
+		}
+		if len(after) > 0 {
+			l := after[len(after)-1]
+			return &fact[int64]{V: l.minor, Ev: l.ev}
+		}
+		return nil
+	}
+	v, _ := oneValue(s.due)
+	return v
+}
+
+// taxLines builds one tax line per printed rate. A rate printed twice with
+// different taxes gives none: the reading is unsure.
+func (s *labelledSet) taxLines() []schema.TaxLine {
+	if s.oddRate {
+		return nil
+	}
+	var out []schema.TaxLine
+	seen := map[int64]int{}
+	for _, l := range s.rated {
+		if k, ok := seen[*l.rate]; ok {
+			if out[k].TaxMinor != l.minor {
+				return nil
+			}
+			continue
+		}
+		seen[*l.rate] = len(out)
+		tl := schema.TaxLine{RateBP: *l.rate, TaxMinor: l.minor, BaseMinor: l.base}
+		if tl.BaseMinor != nil && !taxOf(*tl.BaseMinor, tl.RateBP, tl.TaxMinor) {
+			return nil
+		}
+		out = append(out, tl)
+	}
+	if len(out) > 16 {
+		return nil
+	}
+	return out
+}
+
+// taxOf reports whether tax is rate (basis points) of base, allowing the
+// rounding of per-line tax: two minor units, or 0.1 % of the tax.
+func taxOf(base, rateBP, tax int64) bool {
+	want := float64(base) * float64(rateBP) / 10000
+	tol := max(2.0, float64(tax)/1000)
+	diff := want - float64(tax)
+	return diff <= tol && diff >= -tol
+}
+
+// fillFromTaxTable takes what the labelled lines did not give from a tax
+// summary table, when the table agrees with the total read.
+func (a *amountsV2) fillFromTaxTable(tt taxTable) {
+	if len(tt.lines) == 0 {
+		return
+	}
+	if len(a.TaxLines) == 0 {
+		a.TaxLines = tt.lines
+	}
+	if tt.net == nil {
+		return
+	}
+	if a.Total != nil && tt.gross != nil && a.Total.V != tt.gross.V {
+		return // the table is of something else
+	}
+	if a.Total == nil && tt.gross != nil {
+		a.Total = tt.gross
+	}
+	if a.Net == nil {
+		a.Net = tt.net
+	}
+	if a.Tax == nil {
+		a.Tax = tt.tax
+	}
+}
+
+// reconcile drops what does not add up, the least sure value first.
+func (a *amountsV2) reconcile() {
+	tol := max(int64(1), int64(len(a.TaxLines)))
+	if a.Net != nil && a.Tax != nil && a.Total != nil && !near(a.Net.V+a.Tax.V, a.Total.V, tol) {
+		a.Net = nil
+	}
+	if len(a.TaxLines) > 0 {
+		var tax, base int64
+		all := true
+		for _, tl := range a.TaxLines {
+			tax += tl.TaxMinor
+			if tl.BaseMinor == nil {
+				all = false
+			} else {
+				base += *tl.BaseMinor
+			}
+		}
+		switch {
+		case a.Tax != nil && !near(tax, a.Tax.V, tol):
+			a.TaxLines = nil
+		case all && a.Net != nil && !near(base, a.Net.V, tol):
+			a.TaxLines = nil
+		case len(a.TaxLines) == 1 && a.TaxLines[0].BaseMinor == nil && a.Net != nil &&
+			!taxOf(a.Net.V, a.TaxLines[0].RateBP, a.TaxLines[0].TaxMinor):
+			// "Skonto 2 %" on the tax line, or a rate misread.
+			a.TaxLines = nil
+		}
+	}
+	if a.Total != nil && a.Tax != nil && a.Tax.V > a.Total.V {
+		a.Tax, a.TaxLines = nil, nil
+	}
+}
+
+// linesAddUp reports whether the line amounts add up to the net or, for
+// gross-priced lines, to the total.
+func linesAddUp(lines []schema.LineItem, net, total *fact[int64], tol int64) bool {
+	var sum int64
+	for _, li := range lines {
+		if li.AmountMinor == nil {
+			return false
+		}
+		sum += *li.AmountMinor
+	}
+	return net != nil && near(sum, net.V, tol) || total != nil && near(sum, total.V, tol)
+}
+
+// currencySymbols lists the symbols invoice-v2 validation accepts as
+// evidence of a currency besides its ISO code.
+var currencySymbols = map[string][]string{
+	"€": {"EUR"}, "£": {"GBP"}, "$": {"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "MXN"},
+	"US$": {"USD"}, "C$": {"CAD"}, "CA$": {"CAD"}, "A$": {"AUD"}, "AU$": {"AUD"}, "NZ$": {"NZD"},
+	"HK$": {"HKD"}, "S$": {"SGD"}, "R$": {"BRL"}, "¥": {"JPY", "CNY"}, "円": {"JPY"}, "元": {"CNY"},
+	"kr": {"SEK", "NOK", "DKK", "ISK"}, "Kr": {"SEK", "NOK", "DKK", "ISK"}, "KR": {"SEK", "NOK", "DKK", "ISK"},
+	"kr.": {"SEK", "NOK", "DKK", "ISK"}, "Kr.": {"SEK", "NOK", "DKK", "ISK"},
+	"zł": {"PLN"}, "Zł": {"PLN"}, "ZŁ": {"PLN"}, "Kč": {"CZK"}, "KČ": {"CZK"}, "Ft": {"HUF"},
+	"₹": {"INR"}, "Rs": {"INR"}, "Rs.": {"INR"}, "₩": {"KRW"}, "₽": {"RUB"}, "₺": {"TRY"}, "TL": {"TRY"},
+	"₪": {"ILS"}, "₫": {"VND"}, "₱": {"PHP"}, "฿": {"THB"}, "₦": {"NGN"}, "₴": {"UAH"},
+	"Fr.": {"CHF"}, "SFr.": {"CHF"},
+}
+
+// currencyEvidence returns the text of the first currency indicator of the
+// document that names code in a form validation accepts: the ISO code, or a
+// symbol of it.
+func (d *document) currencyEvidence(code string) string {
+	var symbol string
+	for _, ln := range d.lines {
+		if ln.injected {
+			continue
+		}
+		for _, h := range ln.curs {
+			text := ln.raw[h.start:h.end]
+			if strings.EqualFold(text, code) {
+				return text
+			}
+			if symbol == "" && d.cur.resolve(h.code) == code {
+				for _, c := range currencySymbols[text] {
+					if c == code {
+						symbol = text
+					}
+				}
+			}
+		}
+	}
+	return symbol
 }

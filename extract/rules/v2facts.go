@@ -18,7 +18,7 @@ type fact[T any] struct {
 // silent.
 type amountsV2 struct {
 	Currency      *fact[string]
-	Total         *fact[int64] // gross
+	Total         *fact[int64] // gross, before deposits and prepayments
 	Net, Tax, Due *fact[int64]
 	TaxLines      []schema.TaxLine
 	Lines         []schema.LineItem

@@ -68,9 +68,9 @@ func (s *Store) GetResults(ctx context.Context, p *store.GetResultsParams) (map[
 	if len(ids) == 0 {
 		return out, nil
 	}
-	rows, err := s.pool.Query(ctx, `SELECT id, tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow,
-			committed_at, coalesce(superseded_by, 0)
-		FROM results WHERE id = ANY($1)`, ids)
+	rows, err := s.pool.Query(ctx, `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, coalesce((SELECT v.result FROM result_revisions v WHERE v.tenant = r.tenant AND v.job_key = r.job_key AND v.revision = r.revision), r.result),
+			r.attempt_id, r.run_id, r.shadow, r.committed_at, coalesce(r.superseded_by, 0), r.revision
+		FROM results r WHERE r.id = ANY($1)`, ids)
 	if err != nil {
 		return nil, fmt.Errorf("get results: %w", interpret(err))
 	}
@@ -78,7 +78,7 @@ func (s *Store) GetResults(ctx context.Context, p *store.GetResultsParams) (map[
 	var body string
 	var committed *int64
 	_, err = pgx.ForEachRow(rows, []any{&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID,
-		&r.Shadow, &committed, &r.SupersededBy}, func() error {
+		&r.Shadow, &committed, &r.SupersededBy, &r.Revision}, func() error {
 		c := r
 		c.JSON, c.CommittedAt = []byte(body), fromMS(committed)
 		out[c.ID] = &c

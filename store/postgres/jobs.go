@@ -176,11 +176,11 @@ func insertJob(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store.
 	// races another's uncommitted insert of the same key waits for it.
 	err := tx.QueryRow(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
 			source_system, source_path, source_text, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
-			display_path, source_encoding)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, nullif($14, ''), nullif($15, ''))
+			display_path, source_encoding, shadow)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, nullif($14, ''), nullif($15, ''), $16)
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
 		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, d.Text,
-		h.state, h.reason, h.prevKey, p.RunID, now, d.DisplayPath, d.Encoding).Scan(&res.JobID)
+		h.state, h.reason, h.prevKey, p.RunID, now, d.DisplayPath, d.Encoding, p.Shadow).Scan(&res.JobID)
 	switch {
 	case err == nil:
 		res.Outcome = store.EnqueueNew
@@ -273,6 +273,16 @@ func where(a *args, state, due string, now int64) string {
 	return w
 }
 
+// withVersion is the condition that narrows a claim to one schema version
+// (ClaimParams.SchemaVersion), with its argument added to a; "" for every
+// version.
+func withVersion(a *args, version string) string {
+	if version == "" {
+		return ""
+	}
+	return ` AND schema_version = ` + a.add(version)
+}
+
 // Claim implements store.Store. Leases go to tenants in turn, the tenant
 // with the fewest live leases first, then the one served longest ago, so one
 // tenant's large batch cannot starve a small one (as in store/sqlite). Rows
@@ -299,7 +309,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		}
 		tenants := []string{p.Tenant}
 		if p.Tenant == "" {
-			if tenants, err = tenantsWithWork(ctx, tx, now); err != nil {
+			if tenants, err = tenantsWithWork(ctx, tx, now, p.SchemaVersion); err != nil {
 				return err
 			}
 		}
@@ -420,12 +430,12 @@ func liveLeases(ctx context.Context, tx pgx.Tx, tenant string, now int64) (map[s
 // tenantsWithWork lists the tenants with a claimable job, sorted. Each kind
 // is read as a loose index scan over (state, tenant, id): one index probe
 // per tenant, however many jobs a tenant has queued.
-func tenantsWithWork(ctx context.Context, tx pgx.Tx, now int64) ([]string, error) {
+func tenantsWithWork(ctx context.Context, tx pgx.Tx, now int64, version string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, c := range claimable {
 		var a args
-		w := where(&a, c.state, c.due, now)
+		w := where(&a, c.state, c.due, now) + withVersion(&a, version)
 		q := `WITH RECURSIVE t (tenant) AS (
 				(SELECT tenant FROM jobs WHERE ` + w + ` ORDER BY tenant LIMIT 1)
 				UNION ALL
@@ -458,7 +468,7 @@ func claimOne(ctx context.Context, tx pgx.Tx, p *store.ClaimParams, tenant strin
 	for _, c := range claimable {
 		var a args
 		q := `SELECT id FROM jobs WHERE ` + where(&a, c.state, c.due, now) + ` AND tenant = ` + a.add(tenant) +
-			` ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`
+			withVersion(&a, p.SchemaVersion) + ` ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED`
 		var id int64
 		err := tx.QueryRow(ctx, q, a...).Scan(&id)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -566,32 +576,58 @@ func (s *Store) Commit(ctx context.Context, p *store.CommitParams) (*store.Commi
 
 func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64) (*store.CommitResult, error) {
 	var out store.CommitResult
+	var reasons []store.ReviewReason
+	if p.Review != nil {
+		// Checked before anything is written: a bad reason is a bug.
+		var err error
+		if reasons, err = driver.CheckReasons(p.Review.Reasons); err != nil {
+			return nil, err
+		}
+	}
 	// The fence: only the current lease holder moves the job on. The row
 	// stays locked until the transaction ends, so no claimer can take the
 	// job over meanwhile.
-	tag, err := tx.Exec(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
+	var jobShadow bool
+	err := tx.QueryRow(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
 			next_attempt_at = NULL, updated_at = $1
-		WHERE id = $2 AND lease_token = $3 AND state = 'running'`, now, p.JobID, p.Token)
+		WHERE id = $2 AND lease_token = $3 AND state = 'running' RETURNING shadow`, now, p.JobID, p.Token).Scan(&jobShadow)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, store.ErrStaleLease
+	}
 	if err != nil {
 		return nil, err
 	}
-	if tag.RowsAffected() == 0 {
-		return nil, store.ErrStaleLease
+	// A shadow run's job stays shadow whoever commits it.
+	shadow := p.Shadow || jobShadow
+	// A shadow result publishes nothing, so nothing of it is held for review.
+	review := p.Review != nil && !shadow
+	if !review {
+		reasons = nil
 	}
+	id := driver.IdentityOf(p.Review, shadow)
 	// Insert or return the existing result, atomically, in this
 	// transaction: the no-op update makes RETURNING yield the row that was
 	// already there.
 	var attemptID int64
-	err = tx.QueryRow(ctx, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow, committed_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+	err = tx.QueryRow(ctx, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow, committed_at,
+			supplier_vat_key, supplier_key, number_key, doc_total_minor, doc_issue_date, source_digest)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+			CASE WHEN $15::boolean THEN (SELECT source_digest FROM jobs WHERE id = $3) END)
 		ON CONFLICT (tenant, job_key) DO UPDATE SET tenant = EXCLUDED.tenant
 		RETURNING id, attempt_id`,
-		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, p.Shadow, now).
+		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, shadow, now,
+		id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, id.Digest).
 		Scan(&out.ResultID, &attemptID)
 	if err != nil {
 		return nil, fmt.Errorf("insert result: %w", err)
 	}
 	out.Existing = attemptID != p.AttemptID
+	if review && !out.Existing {
+		if reasons, err = openReasons(ctx, tx, p.Tenant, p.JobKey, out.ResultID, p.JobID, p.Review.Identity, reasons, now); err != nil {
+			return nil, err
+		}
+		out.Reasons = driver.Reasons(reasons)
+	}
 
 	// The remaining writes depend only on the result id: one round trip.
 	b := &pgx.Batch{}
@@ -609,12 +645,13 @@ func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64)
 			WHERE sources.tenant = $3 AND sources.source_system = j.source_system AND sources.path = j.source_path
 				AND sources.job_key = j.prev_job_key`, now, p.JobID, p.Tenant)
 	}
-	if !p.Shadow && !out.Existing {
+	if !shadow && !out.Existing {
+		evState := driver.EventState(len(reasons))
 		for i := range p.Outbox {
 			ev := &p.Outbox[i]
-			b.Queue(`INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
-				VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tenant, event_key) DO NOTHING`,
-				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now)
+			b.Queue(`INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at, state)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (tenant, event_key) DO NOTHING`,
+				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now, evState)
 		}
 	}
 	queueFinishAttempt(b, p.AttemptID, &p.Attempt, now)

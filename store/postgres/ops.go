@@ -105,9 +105,9 @@ func (s *Store) Requeue(ctx context.Context, p *store.RequeueParams) (int, error
 // ListResults implements store.Store.
 func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn func(*store.ResultRow) error) error {
 	var a args
-	q := `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, r.result, r.attempt_id, r.run_id, r.shadow,
-			r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path, j.source_digest,
-			coalesce(j.display_path, '')
+	q := `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, coalesce((SELECT v.result FROM result_revisions v WHERE v.tenant = r.tenant AND v.job_key = r.job_key AND v.revision = r.revision), r.result),
+			r.attempt_id, r.run_id, r.shadow, r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path,
+			j.source_digest, coalesce(j.display_path, ''), r.revision
 		FROM results r JOIN jobs j ON j.id = r.job_id WHERE true`
 	if p.Tenant != "" {
 		q += ` AND r.tenant = ` + a.add(p.Tenant)
@@ -135,7 +135,7 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 		var body string
 		var committed *int64
 		if err := rows.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &r.Shadow,
-			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest, &r.DisplayPath); err != nil {
+			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest, &r.DisplayPath, &r.Revision); err != nil {
 			return fmt.Errorf("list results: %w", interpret(err))
 		}
 		r.JSON, r.CommittedAt = []byte(body), fromMS(committed)
@@ -153,7 +153,8 @@ func (s *Store) ListResults(ctx context.Context, p *store.ListResultsParams, fn 
 // a driver.StatsBuilder, which derives the same figures in both drivers.
 func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
 	q := &statsQuery{pool: s.pool, since: ms(p.Since), tenant: p.Tenant}
-	steps := driver.StatsSteps{Jobs: q.jobs, Attempts: q.attempts, Results: q.commits, Runs: q.runs, Queue: q.queue, Outbox: q.outbox}
+	steps := driver.StatsSteps{Jobs: q.jobs, Attempts: q.attempts, Results: q.commits, Runs: q.runs, Queue: q.queue, Outbox: q.outbox,
+		Review: q.review}
 	if err := driver.RunStats(ctx, steps); err != nil {
 		return nil, err
 	}
@@ -320,7 +321,7 @@ func (s *Store) ListOutbox(ctx context.Context, p *store.ListOutboxParams) ([]*s
 		q += ` AND job_key = ` + a.add(p.JobKey)
 	}
 	if p.Pending {
-		q += ` AND state IN ('pending', 'failed')`
+		q += ` AND state IN ('pending', 'held', 'failed')`
 	}
 	q += ` ORDER BY id`
 	if p.Limit > 0 {

@@ -113,13 +113,24 @@ func TestConformance(t *testing.T) {
 	t.Parallel()
 	adminDSN(t)
 	// The suite moves time through each call's Now.
+	var dsns sync.Map // *postgres.Store -> its database's DSN, for a second handle
 	storetest.Exercise(t, func(t *testing.T) store.Store {
-		s, err := postgres.Open(context.Background(), freshDB(t), postgres.WithCallerClock())
+		dsn := freshDB(t)
+		s, err := postgres.Open(context.Background(), dsn, postgres.WithCallerClock())
 		if err != nil {
 			t.Fatalf("open: %v", err)
 		}
+		dsns.Store(s, dsn)
 		return s
-	})
+	}, storetest.WithReopen(func(t *testing.T, s store.Store) store.Store {
+		t.Helper()
+		dsn, _ := dsns.Load(s)
+		s2, err := postgres.Open(context.Background(), dsn.(string), postgres.WithCallerClock())
+		if err != nil {
+			t.Fatalf("reopen: %v", err)
+		}
+		return s2
+	}))
 }
 
 // The numbering rule of driver.LoadMigrations is checked here, without a

@@ -18,6 +18,7 @@ func (s *Store) Pending(ctx context.Context, p *store.PendingParams) (*store.Pen
 	if tenant != "" {
 		q += ` AND tenant = ` + a.add(tenant)
 	}
+	q += withVersion(&a, p.SchemaVersion)
 	rows, err := s.pool.Query(ctx, q+` GROUP BY state`, a...)
 	if err != nil {
 		return nil, fmt.Errorf("count pending jobs: %w", interpret(err))
@@ -175,10 +176,10 @@ func (s *Store) GetResult(ctx context.Context, p *store.GetResultParams) (*store
 	var r store.Result
 	var committed, superseded *int64
 	var body string
-	err := s.pool.QueryRow(ctx, `SELECT id, tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow,
-			committed_at, superseded_by
-		FROM results WHERE tenant = $1 AND job_key = $2`, tenant, jobKey).
-		Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &r.Shadow, &committed, &superseded)
+	err := s.pool.QueryRow(ctx, `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, coalesce((SELECT v.result FROM result_revisions v WHERE v.tenant = r.tenant AND v.job_key = r.job_key AND v.revision = r.revision), r.result),
+			r.attempt_id, r.run_id, r.shadow, r.committed_at, r.superseded_by, r.revision
+		FROM results r WHERE r.tenant = $1 AND r.job_key = $2`, tenant, jobKey).
+		Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &r.Shadow, &committed, &superseded, &r.Revision)
 	if err != nil {
 		return nil, fmt.Errorf("get result %s: %w", jobKey, interpret(err))
 	}

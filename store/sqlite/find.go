@@ -75,9 +75,9 @@ func (s *Store) GetResults(ctx context.Context, p *store.GetResultsParams) (map[
 		for i, id := range chunk {
 			args[i] = id
 		}
-		rows, err := s.r.QueryContext(ctx, `SELECT id, tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow,
-				committed_at, coalesce(superseded_by, 0)
-			FROM results WHERE id IN (`+placeholders(len(chunk))+`)`, args...)
+		rows, err := s.r.QueryContext(ctx, `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, coalesce((SELECT v.result FROM result_revisions v WHERE v.tenant = r.tenant AND v.job_key = r.job_key AND v.revision = r.revision), r.result),
+				r.attempt_id, r.run_id, r.shadow, r.committed_at, coalesce(r.superseded_by, 0), r.revision
+			FROM results r WHERE r.id IN (`+placeholders(len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, fmt.Errorf("get results: %w", interpret(err))
 		}
@@ -87,7 +87,7 @@ func (s *Store) GetResults(ctx context.Context, p *store.GetResultsParams) (map[
 			var shadow int
 			var committed sql.NullInt64
 			if err := rows.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &shadow,
-				&committed, &r.SupersededBy); err != nil {
+				&committed, &r.SupersededBy, &r.Revision); err != nil {
 				rows.Close()
 				return nil, fmt.Errorf("get results: %w", interpret(err))
 			}

@@ -154,11 +154,11 @@ func insertJob(ctx context.Context, tx *sql.Tx, p *store.EnqueueParams, d *store
 	// prior SELECT, so concurrent enqueuers cannot both insert.
 	err := tx.QueryRowContext(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
 			source_system, source_path, source_text, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
-			display_path, source_encoding)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''))
+			display_path, source_encoding, shadow)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''), ?)
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
 		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, d.Text,
-		h.state, h.reason, h.prevKey, p.RunID, now, now, d.DisplayPath, d.Encoding).Scan(&res.JobID)
+		h.state, h.reason, h.prevKey, p.RunID, now, now, d.DisplayPath, d.Encoding, boolInt(p.Shadow)).Scan(&res.JobID)
 	switch {
 	case err == nil:
 		res.Outcome = store.EnqueueNew
@@ -253,7 +253,7 @@ func (s *Store) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease
 		}
 		tenants := []string{p.Tenant}
 		if p.Tenant == "" {
-			if tenants, err = tenantsWithWork(ctx, tx, now); err != nil {
+			if tenants, err = tenantsWithWork(ctx, tx, now, p.SchemaVersion); err != nil {
 				return err
 			}
 		}
@@ -328,7 +328,7 @@ func liveLeases(ctx context.Context, tx *sql.Tx, tenant string, now int64) (map[
 	return out, rows.Err()
 }
 
-func tenantsWithWork(ctx context.Context, tx *sql.Tx, now int64) ([]string, error) {
+func tenantsWithWork(ctx context.Context, tx *sql.Tx, now int64, version string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	for _, c := range claimable {
@@ -336,7 +336,8 @@ func tenantsWithWork(ctx context.Context, tx *sql.Tx, now int64) ([]string, erro
 		if strings.Contains(c.where, "?") {
 			args = append(args, now)
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT tenant FROM jobs WHERE `+c.where, args...)
+		w, args := withVersion(c.where, args, version)
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT tenant FROM jobs WHERE `+w, args...)
 		if err != nil {
 			return nil, fmt.Errorf("find tenants with work: %w", err)
 		}
@@ -369,9 +370,9 @@ func claimOne(ctx context.Context, tx *sql.Tx, p *store.ClaimParams, tenant stri
 		if strings.Contains(c.where, "?") {
 			args = append(args, now)
 		}
-		args = append(args, tenant)
+		w, args := withVersion(c.where+` AND tenant = ?`, append(args, tenant), p.SchemaVersion)
 		var id int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM jobs WHERE `+c.where+` AND tenant = ? ORDER BY id LIMIT 1`, args...).Scan(&id)
+		err := tx.QueryRowContext(ctx, `SELECT id FROM jobs WHERE `+w+` ORDER BY id LIMIT 1`, args...).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
@@ -385,6 +386,15 @@ func claimOne(ctx context.Context, tx *sql.Tx, p *store.ClaimParams, tenant stri
 		return l, nil
 	}
 	return nil, nil
+}
+
+// withVersion narrows a claimable condition to one schema version when
+// version is set (ClaimParams.SchemaVersion).
+func withVersion(where string, args []any, version string) (string, []any) {
+	if version == "" {
+		return where, args
+	}
+	return where + ` AND schema_version = ?`, append(args, version)
 }
 
 func queryIDs(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]int64, error) {
@@ -554,25 +564,44 @@ func (s *Store) commitBatch(batch []*commitReq) {
 func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.CommitResult, error) {
 	var out store.CommitResult
 	now := ms(p.Now)
+	var reasons []store.ReviewReason
+	if p.Review != nil {
+		// Checked before anything is written: a bad reason is a bug.
+		var err error
+		if reasons, err = driver.CheckReasons(p.Review.Reasons); err != nil {
+			return nil, err
+		}
+	}
 	// The fence: only the current lease holder moves the job on.
-	res, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
+	var jobShadow int
+	err := tx.QueryRowContext(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
 			next_attempt_at = NULL, updated_at = ?
-		WHERE id = ? AND lease_token = ? AND state = 'running'`, now, p.JobID, p.Token)
+		WHERE id = ? AND lease_token = ? AND state = 'running' RETURNING shadow`, now, p.JobID, p.Token).Scan(&jobShadow)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, store.ErrStaleLease
+	}
 	if err != nil {
 		return nil, err
 	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return nil, store.ErrStaleLease
+	// A shadow run's job stays shadow whoever commits it.
+	shadow := p.Shadow || jobShadow != 0
+	// A shadow result publishes nothing, so nothing of it is held for review.
+	review := p.Review != nil && !shadow
+	if !review {
+		reasons = nil
 	}
+	id := driver.IdentityOf(p.Review, shadow)
 	// Insert or return the existing result, atomically, in this
 	// transaction: the no-op update makes RETURNING yield the row that was
 	// already there.
 	var attemptID int64
-	err = tx.QueryRowContext(ctx, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow, committed_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+	err = tx.QueryRowContext(ctx, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow, committed_at,
+			supplier_vat_key, supplier_key, number_key, doc_total_minor, doc_issue_date, source_digest)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN (SELECT source_digest FROM jobs WHERE id = ?) END)
 		ON CONFLICT (tenant, job_key) DO UPDATE SET tenant = excluded.tenant
 		RETURNING id, attempt_id`,
-		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, boolInt(p.Shadow), now).
+		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, boolInt(shadow), now,
+		id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, id.Digest, p.JobID).
 		Scan(&out.ResultID, &attemptID)
 	if err != nil {
 		return nil, fmt.Errorf("insert result: %w", err)
@@ -598,12 +627,19 @@ func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.C
 			return nil, fmt.Errorf("move source reference: %w", err)
 		}
 	}
-	if !p.Shadow && !out.Existing {
+	if review && !out.Existing {
+		if reasons, err = openReasons(ctx, tx, p.Tenant, p.JobKey, out.ResultID, p.JobID, p.Review.Identity, reasons, now); err != nil {
+			return nil, err
+		}
+		out.Reasons = driver.Reasons(reasons)
+	}
+	if !shadow && !out.Existing {
+		evState := driver.EventState(len(reasons))
 		for i := range p.Outbox {
 			ev := &p.Outbox[i]
-			if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
-				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at, state)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
+				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now, evState); err != nil {
 				return nil, fmt.Errorf("insert outbox event %s: %w", ev.ActionID, err)
 			}
 		}

@@ -19,6 +19,10 @@ func (s *Store) Pending(ctx context.Context, p *store.PendingParams) (*store.Pen
 		q += ` AND tenant = ?`
 		args = append(args, tenant)
 	}
+	if p.SchemaVersion != "" {
+		q += ` AND schema_version = ?`
+		args = append(args, p.SchemaVersion)
+	}
 	q += ` GROUP BY state`
 	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
@@ -180,10 +184,10 @@ func (s *Store) GetResult(ctx context.Context, p *store.GetResultParams) (*store
 	var superseded sql.NullInt64
 	var shadow int
 	var body string
-	err := s.r.QueryRowContext(ctx, `SELECT id, tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow,
-			committed_at, superseded_by
-		FROM results WHERE tenant = ? AND job_key = ?`, tenant, jobKey).
-		Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &shadow, &committed, &superseded)
+	err := s.r.QueryRowContext(ctx, `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, coalesce((SELECT v.result FROM result_revisions v WHERE v.tenant = r.tenant AND v.job_key = r.job_key AND v.revision = r.revision), r.result),
+			r.attempt_id, r.run_id, r.shadow, r.committed_at, r.superseded_by, r.revision
+		FROM results r WHERE r.tenant = ? AND r.job_key = ?`, tenant, jobKey).
+		Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &shadow, &committed, &superseded, &r.Revision)
 	if err != nil {
 		return nil, fmt.Errorf("get result %s: %w", jobKey, interpret(err))
 	}

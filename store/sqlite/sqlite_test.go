@@ -27,7 +27,15 @@ func open(t *testing.T) *sqlite.Store {
 
 func TestConformance(t *testing.T) {
 	t.Parallel()
-	storetest.Exercise(t, func(t *testing.T) store.Store { return open(t) })
+	storetest.Exercise(t, func(t *testing.T) store.Store { return open(t) },
+		storetest.WithReopen(func(t *testing.T, s store.Store) store.Store {
+			t.Helper()
+			s2, err := sqlite.Open(context.Background(), s.(*sqlite.Store).Path())
+			if err != nil {
+				t.Fatalf("reopen: %v", err)
+			}
+			return s2
+		}))
 }
 
 // Every pooled connection, not just the first, must carry the settings that

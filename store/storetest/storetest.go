@@ -26,8 +26,12 @@ type OpenFunc func(t *testing.T) store.Store
 var t0 = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 
 // Exercise runs the conformance suite against the driver that open returns.
-func Exercise(t *testing.T, open OpenFunc) {
+func Exercise(t *testing.T, open OpenFunc, opts ...Option) {
 	t.Helper()
+	var su suite
+	for _, o := range opts {
+		o(&su)
+	}
 	tests := []struct {
 		name string
 		fn   func(t *testing.T, s store.Store)
@@ -66,7 +70,10 @@ func Exercise(t *testing.T, open OpenFunc) {
 		{"DisplayPathAndFindJobs", testFindJobs},
 		{"GetResultsByID", testGetResults},
 		{"ListOutboxFilters", testListOutboxFilters},
+		{"ClaimBySchemaVersion", testClaimBySchema},
+		{"ShadowJobStaysShadow", testShadowJobStaysShadow},
 	}
+	tests = append(tests, su.reviewTests()...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t)

@@ -129,6 +129,15 @@ func (b *StatsBuilder) SetOutbox(tenant, state string, n int, oldest time.Time) 
 	}
 }
 
+// AddReviewOpen counts n open review reasons of a tenant with reason.
+func (b *StatsBuilder) AddReviewOpen(tenant, reason string, n int) {
+	ts := b.get(tenant)
+	if ts.ReviewOpen == nil {
+		ts.ReviewOpen = map[string]int{}
+	}
+	ts.ReviewOpen[reason] += n
+}
+
 // Build returns the figures of every tenant seen, sorted by tenant: token
 // usage sorted by provider then model, and the 50th and 95th percentile of
 // commit latency. A tenant without attempts has nil Tokens; one without
@@ -173,6 +182,8 @@ func percentile(sorted []int64, q float64) int64 {
 // feeding the driver's StatsBuilder.
 type StatsSteps struct {
 	Jobs, Attempts, Results, Runs, Queue, Outbox func(context.Context) error
+	// Review counts open review reasons; nil for a driver without them.
+	Review func(context.Context) error
 }
 
 // RunStats runs the steps in a fixed order, naming the step that failed.
@@ -182,8 +193,11 @@ func RunStats(ctx context.Context, s StatsSteps) error {
 		run  func(context.Context) error
 	}{
 		{"jobs", s.Jobs}, {"attempts", s.Attempts}, {"results", s.Results},
-		{"runs", s.Runs}, {"queue", s.Queue}, {"outbox", s.Outbox},
+		{"runs", s.Runs}, {"queue", s.Queue}, {"outbox", s.Outbox}, {"review", s.Review},
 	} {
+		if step.run == nil {
+			continue
+		}
 		if err := step.run(ctx); err != nil {
 			return fmt.Errorf("stats %s: %w", step.name, err)
 		}

@@ -1,0 +1,105 @@
+package replay
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/invx/invx/extract"
+)
+
+// evalFile is the file invx eval --record writes beside the recordings
+// (eval.RecordingFile); only its schema_version is read here.
+const evalFile = "invx-eval.json"
+
+// RecordedSchema returns the schema version the recording folder dir was
+// made with: the schema_version of its invx-eval.json when it has one (a
+// recording of invx eval), else that of its recorded answers (invx run
+// --record). It is "" for a folder that names none, such as a recording
+// made before versions were recorded; replaying it is then not checked.
+// Answers recorded for two versions in one folder are an error: no replay
+// of it can be faithful.
+func RecordedSchema(dir string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, evalFile))
+	switch {
+	case err == nil:
+		var settings struct {
+			SchemaVersion string `json:"schema_version"`
+		}
+		if err := json.Unmarshal(b, &settings); err != nil {
+			return "", fmt.Errorf("recording folder %s: %s: %v", dir, evalFile, err)
+		}
+		if settings.SchemaVersion != "" {
+			return settings.SchemaVersion, nil
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("recording folder %s: %s: %w", dir, evalFile, pathReason(err))
+	}
+	return answersSchema(dir)
+}
+
+// answersSchema reads the schema_version of every recorded answer under
+// dir. Unreadable files are skipped: replaying them reports them, per job.
+func answersSchema(dir string) (string, error) {
+	jobs, err := os.ReadDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("recording folder %s: %w", dir, pathReason(err))
+	}
+	var seen []string
+	for _, j := range jobs {
+		if !j.IsDir() || checkKey(j.Name()) != nil {
+			continue
+		}
+		for _, n := range recordedAttempts(filepath.Join(dir, j.Name())) {
+			rec, err := readRecord(attemptFile(dir, j.Name(), n), j.Name(), n)
+			if err != nil || rec.SchemaVersion == "" || slices.Contains(seen, rec.SchemaVersion) {
+				continue
+			}
+			seen = append(seen, rec.SchemaVersion)
+		}
+	}
+	switch len(seen) {
+	case 0:
+		return "", nil
+	case 1:
+		return seen[0], nil
+	}
+	slices.Sort(seen)
+	return "", fmt.Errorf("recording folder %s holds answers for schemas %s and %s; record each version into its own folder",
+		dir, seen[0], seen[1])
+}
+
+// checkSchema refuses a request for another schema version than the
+// folder was recorded with. It stops the run (ClassAuth, Category config,
+// exit 4), like a recording that cannot be written: every other job of the
+// run would meet the same folder.
+func (p *Provider) checkSchema(req *extract.Request) error {
+	want := wantSchema(req)
+	got, err := p.recorded()
+	if err != nil {
+		return &extract.ProviderError{Class: extract.ClassAuth, Category: "config", Msg: err.Error()}
+	}
+	if got == "" || want == "" || got == want {
+		return nil
+	}
+	return mismatch(p.dir, got, want)
+}
+
+func wantSchema(req *extract.Request) string {
+	if req.Schema == nil {
+		return ""
+	}
+	return req.Schema.Name
+}
+
+// mismatch is the one-line error for a recording of version got replayed
+// for version want; where names the folder or file.
+func mismatch(where, got, want string) error {
+	return &extract.ProviderError{Class: extract.ClassAuth, Category: "config",
+		Msg: fmt.Sprintf("recording %s was made with schema %s, not %s: replay it with --schema %s, or record it again with --schema %s",
+			where, got, want, got, want)}
+}

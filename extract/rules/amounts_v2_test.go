@@ -1,0 +1,234 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/invx/invx/schema"
+)
+
+// amountsWant is readAmountsV2's answer in a compact, comparable form:
+// amounts as minor units or "-" for null, tax lines as [rate base tax].
+type amountsWant struct {
+	cur, net, tax, total, due string
+	taxLines                  string
+	lines                     int
+	complete                  bool
+}
+
+func tlStr(a amountsV2) string {
+	var b strings.Builder
+	for _, tl := range a.TaxLines {
+		base := "-"
+		if tl.BaseMinor != nil {
+			base = fmt.Sprint(*tl.BaseMinor)
+		}
+		fmt.Fprintf(&b, "[%d %s %d]", tl.RateBP, base, tl.TaxMinor)
+	}
+	return b.String()
+}
+
+func gotWant(a amountsV2) amountsWant {
+	cur := "-"
+	if a.Currency != nil {
+		cur = a.Currency.V
+	}
+	return amountsWant{cur, factStr(a.Net), factStr(a.Tax), factStr(a.Total), factStr(a.Due), tlStr(a), len(a.Lines), a.LinesComplete}
+}
+
+// readV2 runs readAmountsV2 on text and checks, for every case, that the
+// answer passes invoice-v2 validation on that text (evidence and
+// arithmetic), so no case can pass with evidence the validator refuses.
+func readV2(t *testing.T, text string) amountsV2 {
+	t.Helper()
+	a := newDocument(text).readAmountsV2()
+	v, err := schema.Lookup(schema.V2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Validate(wrapV2(t, a), text); err != nil {
+		t.Fatalf("answer does not validate: %v", err)
+	}
+	return a
+}
+
+func TestReadAmountsV2(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		text string
+		want amountsWant
+	}{
+		{
+			name: "de net after discount, not the subtotal before it",
+			text: `Pos.  Menge  Bezeichnung                 Einzelpreis    Gesamtpreis
+1         2  Therme                         1.000,00 €     2.000,00 €
+2       1,5  Monteurstunden                    68,00 €       102,00 €
+
+                         Summe netto                       2.102,00 €
+                         Rabatt 5 % auf Pos. 1              -100,00 €
+                         Nettobetrag                       2.002,00 €
+                         zzgl. 19 % MwSt.                    380,38 €
+                         Gesamtbetrag                      2.382,38 €
+`,
+			want: amountsWant{"EUR", "200200", "38038", "238238", "-", "[1900 - 38038]", 2, false},
+		},
+		{
+			name: "en subtotal followed by a discount is no net",
+			text: `Description                     Qty      Price       Amount
+Widget                            4     $25.00      $100.00
+
+                     Subtotal                     $100.00
+                     Discount                     -$10.00
+                     Sales tax                      $7.20
+                     Total                         $97.20
+`,
+			want: amountsWant{"USD", "-", "720", "9720", "-", "", 1, false},
+		},
+		{
+			name: "two totals that disagree give no total",
+			text: `INVOICE
+Total: 1,200.00 GBP
+Services rendered in March
+Total 1,250.00
+`,
+			want: amountsWant{"GBP", "-", "-", "-", "-", "", 0, false},
+		},
+		{
+			name: "of two totals the one net plus tax makes",
+			text: `INVOICE
+Total: 1,200.00 GBP
+Net 1,000.00
+VAT 20% 200.00
+Total 1,250.00
+`,
+			want: amountsWant{"GBP", "100000", "20000", "120000", "-", "[2000 - 20000]", 0, false},
+		},
+		{
+			name: "fr two rates with bases and a printed tax total",
+			text: `Désignation                       Qté       PU HT      Montant HT
+Livres                              10       20,00        200,00
+Papeterie                            5       60,00        300,00
+
+                      Total HT                         500,00 €
+                      TVA 5,5 % sur 200,00             11,00 €
+                      TVA 20 % sur 300,00              60,00 €
+                      Total TVA                        71,00 €
+                      Total TTC                       571,00 €
+                      Net à payer                     571,00 €
+`,
+			want: amountsWant{"EUR", "50000", "7100", "57100", "57100", "[550 20000 1100][2000 30000 6000]", 2, true},
+		},
+		{
+			name: "ch tax table 8.1 and 2.6 with its totals row",
+			text: `Rechnung Nr. 7                                  Beträge in CHF
+Satz        Netto        MWST        Brutto
+8.1 %     1'000.00       81.00     1'081.00
+2.6 %       500.00       13.00       513.00
+Total     1'500.00       94.00     1'594.00
+`,
+			want: amountsWant{"CHF", "150000", "9400", "159400", "-", "[810 100000 8100][260 50000 1300]", 0, false},
+		},
+		{
+			name: "nl two rates without a printed tax total",
+			text: `Omschrijving                     Aantal    Prijs     Bedrag
+Brood                                10     2,00      20,00
+Servetten                             2    50,00     100,00
+                      Subtotaal excl. BTW        € 120,00
+                      BTW 9% over € 20,00        €   1,80
+                      BTW 21% over € 100,00      €  21,00
+                      Totaal te betalen          € 142,80
+`,
+			want: amountsWant{"EUR", "12000", "-", "14280", "14280", "[900 2000 180][2100 10000 2100]", 2, true},
+		},
+		{
+			name: "es reverse charge at 0 %",
+			text: `Descripción                         Cant.    Precio     Importe
+Montaje                                 1    500,00      500,00
+                       Base imponible              500,00 €
+                       IVA 0 %                       0,00 €
+                       Total factura               500,00 €
+Inversión del sujeto pasivo.
+`,
+			want: amountsWant{"EUR", "50000", "0", "50000", "-", "[0 - 0]", 1, true},
+		},
+		{
+			name: "it deposit: gross total and the amount still due",
+			text: `Descrizione                        Q.tà     Prezzo     Importo
+Cucina                                1   1.000,00    1.000,00
+                          Imponibile               € 1.000,00
+                          IVA 22%                  €   220,00
+                          Totale documento         € 1.220,00
+                          Acconto versato          €  -200,00
+                          Totale da pagare         € 1.020,00
+`,
+			want: amountsWant{"EUR", "100000", "22000", "122000", "102000", "[2200 - 22000]", 1, true},
+		},
+		{
+			name: "only an amount payable is the total too",
+			text: `Rechnung 12
+Leistung   Beratung
+Zahlbetrag: 595,00 EUR
+`,
+			want: amountsWant{"EUR", "-", "-", "59500", "59500", "", 0, false},
+		},
+		{
+			name: "a rate finer than a basis point gives no tax lines",
+			text: `                 Sous-total              1 000,00 $ CAD
+                 TPS (5 %)                  50,00 $
+                 TVQ (9,975 %)              99,75 $
+                 Total                   1 149,75 $
+`,
+			want: amountsWant{"CAD", "100000", "-", "114975", "-", "", 0, false},
+		},
+		{
+			name: "reminder: the amount due includes the fees",
+			text: `Zahlungserinnerung
+Offener Rechnungsbetrag        1.000,00 €
+Mahngebühr                         5,00 €
+Gesamt zu zahlen               1.005,00 €
+`,
+			want: amountsWant{"EUR", "-", "-", "100000", "100500", "", 0, false},
+		},
+		{
+			name: "a rate that does not make its tax is no tax line",
+			text: `Nettobetrag       1.000,00 EUR
+MwSt. 19 %          200,00 EUR
+Gesamtbetrag      1.200,00 EUR
+`,
+			want: amountsWant{"EUR", "100000", "20000", "120000", "-", "", 0, false},
+		},
+		{
+			name: "lakh grouping cannot be cited, so it is not read",
+			text: `Software development services            ₹ 4,50,000.00
+Total                                    ₹ 4,50,000.00
+`,
+			want: amountsWant{"INR", "-", "-", "-", "-", "", 0, false},
+		},
+		{
+			name: "a label far from its amount cites the amount alone",
+			text: "Gesamtbetrag" + strings.Repeat(" ", 520) + "1.000,00 EUR\n",
+			want: amountsWant{"EUR", "-", "-", "100000", "-", "", 0, false},
+		},
+		{
+			name: "a bidi mark between label and amount cites the amount alone",
+			text: "Gesamtbetrag \u200f   1.000,00 EUR\n",
+			want: amountsWant{"EUR", "-", "-", "100000", "-", "", 0, false},
+		},
+		{
+			name: "no currency anywhere: no amounts",
+			text: `Total 1.000,00
+`,
+			want: amountsWant{"-", "-", "-", "-", "-", "", 0, false},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if got := gotWant(readV2(t, tc.text)); got != tc.want {
+				t.Errorf("got  %+v\nwant %+v", got, tc.want)
+			}
+		})
+	}
+}
