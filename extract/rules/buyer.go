@@ -135,6 +135,9 @@ func (d *document) buyerAddressBlock(supKey string) (*fact[string], *buyerBlock)
 	for k := j; k < len(d.lines) && k <= j+4 && !d.lines[k].blank; k++ {
 		c := d.lines[k].cells[0]
 		cf := foldString(d.lines[k].raw[c.start:c.end])
+		if k > j && isAttentionLine(cf) {
+			continue // "Att.: Mette Sørensen", "FAO Accounts Payable"
+		}
 		if strings.Contains(cf, ":") || startsWithLabel(cf) || reDocTitle().MatchString(cf) {
 			return nil, nil
 		}
@@ -196,7 +199,7 @@ func (d *document) buyerAfterLabel(i, k, end int, supKey string) (*fact[string],
 		}
 		// An attention line ("Attn: Accounts", "z. Hd. Frau Meier") opens
 		// with its marker; "c/o" inside "Shipping Co." is none.
-		if m := reAttention.FindStringIndex(foldString(vl.raw[vc.start:vc.end])); m != nil && m[0] == 0 {
+		if isAttentionLine(foldString(vl.raw[vc.start:vc.end])) {
 			continue
 		}
 		return d.buyerName(j, vc.start, vc.end, supKey)
@@ -222,7 +225,7 @@ func (d *document) buyerName(i, s, e int, supKey string) (*fact[string], *buyerB
 	forms := reLegalForm.FindAllStringIndex(ln.raw, -1)
 	if ns := legalNamesIn(ln.raw, s, e, forms); len(ns) > 0 && strings.HasPrefix(ln.raw[s:e], ns[0]) {
 		name = ns[0] // "Crestview Dental Partners, Inc.", comma and all
-	} else if t := cutName(ln.raw[s:e]); strings.HasPrefix(ln.raw[s:e], t) && (looksLikeName(t) || looksLikePerson(t)) {
+	} else if t := cutName(ln.raw[s:e]); strings.HasPrefix(ln.raw[s:e], t) && (looksLikeName(t) || looksLikePerson(t) || looksLikeName(unelide(t))) {
 		name = t
 	} else if k := strings.LastIndex(t, " ("); k > 0 && strings.HasSuffix(t, ")") && looksLikeName(t[:k]) {
 		name = t // "Gulf Pearl Hospitality B.S.C. (c)"
@@ -292,4 +295,23 @@ func (d *document) buyerInWindow(supKey string) (*fact[string], *buyerBlock) {
 		return d.buyerName(j, c.start, c.end, supKey)
 	}
 	return nil, nil
+}
+
+// reFAO marks attention lines reAttention lacks.
+var reFAO = foldedRegexp(`^\s*(?:fao\b|f\.a\.o\.|for the attention of|att\.?\s*:)`)
+
+// isAttentionLine reports whether a folded cell opens with an attention
+// marker ("Attn:", "z. Hd.", "FAO"): "c/o" inside "Shipping Co." is none.
+func isAttentionLine(cf string) bool {
+	if m := reAttention.FindStringIndex(cf); m != nil && m[0] == 0 {
+		return true
+	}
+	return reFAO().MatchString(cf)
+}
+
+// unelide drops French and Italian elisions inside a name ("Cabinet
+// d'Architectes Morin" reads as "Cabinet Architectes Morin"), so the
+// lower-case "d'" does not look like a sentence.
+func unelide(s string) string {
+	return strings.NewReplacer(" d'", " ", " d’", " ", " l'", " ", " l’", " ", " dell'", " ", " all'", " ").Replace(s)
 }

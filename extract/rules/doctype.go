@@ -16,7 +16,7 @@ var (
 	reTitleOrdinal  = foldedRegexp(`^[\s*#>\-•]*(?:\d{1,2}\s*\.?\s*(?:st|nd|rd|th|e|er|re|o|a)?\s+|(?:erste|zweite|dritte|letzte|first|second|third|final|last|premier|premiere|deuxieme|dernier|primer|segundo|ultimo|eerste|tweede|laatste|primo|secondo|terzo)\s+)?`)
 	reTitleProforma = foldedRegexp(`^(?:pro\s*-?\s*forma|proforma)\b`)
 	reTitleDebit    = foldedRegexp(`^(?:debit\s*note|debit\s*memo|belastungsanzeige|belastungsnota|note\s*de\s*debit|avis\s*de\s*debit|nota\s*de\s*debito|debetnota|nota\s*di\s*debito|nota\s*debito)\b`)
-	reTitleReminder = foldedRegexp(`^(?:zahlungserinnerung|erinnerung|mahnung|payment\s*reminder|reminder|overdue\s*notice|past\s*due\s*notice|overdue\s*invoice\s*notice|rappel(?:\s*de\s*paiement)?|relance|lettre\s*de\s*relance|recordatorio(?:\s*de\s*pago)?|aviso\s*de\s*pago\s*pendiente|requerimiento\s*de\s*pago|betalingsherinnering|herinnering|aanmaning|sollecito(?:\s*di\s*pagamento)?)\b`)
+	reTitleReminder = foldedRegexp(`^(?:(?:overdue|final|friendly|urgent|second|third)\s+(?:payment\s+)?(?:reminder|notice)|zahlungserinnerung|erinnerung|mahnung|payment\s*reminder|reminder|overdue\s*notice|past\s*due\s*notice|overdue\s*invoice\s*notice|rappel(?:\s*de\s*paiement)?|relance|lettre\s*de\s*relance|recordatorio(?:\s*de\s*pago)?|aviso\s*de\s*pago\s*pendiente|requerimiento\s*de\s*pago|betalingsherinnering|herinnering|aanmaning|sollecito(?:\s*di\s*pagamento)?)\b`)
 	reTitleReceipt  = foldedRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|receipt|cash\s*sale|till\s*receipt|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?)\b`)
 	reTitleTicket   = foldedRegexp(`^(?:ticket|bon|kassa)\b`)
 	reTitleInvoice  = foldedRegexp(`^(?:(?:tax|vat|commercial|final|sales|service|customs)\s*invoice|invoice|rechnung|steuerrechnung|facture|factura|factuur|fattura|faktura)\b`)
@@ -25,6 +25,8 @@ var (
 	reTitleRest = foldedRegexp(`^(?:$|[:#/(\-–|]|n\s*[o°]|no\b|nr\b|nº|number|nummer|numero|num\b|nro\b|\d|` +
 		`(?:zu|zur|zum|fur|for|to|of|on|re|pour|de|du|sur|concernant|per|voor|bij|op|del|al|a|relativ[oa]|betreffend|betreft)\b|` +
 		`(?:invoice|rechnung|facture|factura|factuur|fattura|copy|kopie|copie|copia|original|duplicate|duplikat)\b)`)
+	// A letter's subject label, before the title it carries.
+	reSubjectLabel = foldedRegexp(`^\s*(?:objet|betreff|subject|re|asunto|oggetto|onderwerp|betreft)\s*:\s*`)
 	// A status that makes a till document or an invoice a receipt.
 	rePaidStatus = foldedRegexp(`(?:^|\s)(?:paid|paid in full|bezahlt|betaalt|betaald|paye|payee|acquittee|pagado|pagada|pagato|pagata|bar bezahlt|cash|card|especes|efectivo|contanti|contant|kartenzahlung|ec-karte|visa|mastercard|ruckgeld|wechselgeld)(?:\s|$|[:.!])`)
 )
@@ -38,6 +40,10 @@ const docTypeHeadLines = 25
 func titleKind(cf string) string {
 	if len(cf) > 70 {
 		return ""
+	}
+	// "Objet : RELANCE – facture impayée": the subject line carries the title.
+	if m := reSubjectLabel().FindStringIndex(cf); m != nil {
+		cf = cf[m[1]:]
 	}
 	o := reTitleOrdinal().FindStringIndex(cf)
 	f := cf
@@ -66,9 +72,11 @@ func titleKind(cf string) string {
 			// the invoice it is not.
 			return k.kind
 		}
-		if !reTitleRest().MatchString(rest) || sentenceWords(rest) > 4 {
-			// "Rappel : en cas de retard de paiement, ...": a sentence
-			// opening with the word, not a title.
+		// "Rappel : en cas de retard de paiement, ...": a sentence opening
+		// with the word, not a title. A dash sets off a subtitle instead
+		// ("OVERDUE PAYMENT REMINDER - THIS IS NOT A NEW INVOICE").
+		dash := strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "|")
+		if !reTitleRest().MatchString(rest) || !dash && sentenceWords(rest) > 4 {
 			return ""
 		}
 		return k.kind

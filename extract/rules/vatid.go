@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"strings"
 )
 
@@ -34,6 +35,30 @@ var (
 	reSupplierVAT = lexRE("our vat", "unsere ust", "unsere ust-idnr", "notre tva", "notre n° tva", "nuestro nif", "nuestro cif",
 		"onze btw", "nostra p.iva", "nostra partita iva", "supplier vat", "seller vat", "vendor vat")
 )
+
+// National VAT numbers printed without their country prefix under a label
+// that names the country: the Italian partita IVA (11 digits) and the
+// Spanish NIF/CIF (a letter and 8 characters, or 8 digits and a letter).
+// The schema accepts the national part as evidence of the prefixed id.
+var (
+	reITVATNational = mustRE(`(?i)\b(?:P\.?\s?IVA|Partita\s+IVA|P\.\s?I\.)(?:\s*(?:e|/)\s*C\.?\s?F\.?)?\s*[:.]?\s*(?:n\.?\s*)?([0-9]{11})\b`)
+	reESVATNational = mustRE(`(?i)\b(?:C\.?I\.?F\.?|N\.?I\.?F\.?(?:[-/\s]?IVA)?|NIF/CIF)\s*[:.]?\s*([A-Z]-?[0-9]{7}-?[0-9A-Z]|[0-9]{8}-?[A-Z])\b`)
+)
+
+// nationalVATIDs lists the prefix-less VAT numbers of a raw line as compact
+// ids with their raw spans (label start, value end).
+func nationalVATIDs(raw string) (ids []string, spans [][2]int) {
+	for _, x := range []struct {
+		re     func() *regexp.Regexp
+		prefix string
+	}{{reITVATNational, "IT"}, {reESVATNational, "ES"}} {
+		for _, m := range x.re().FindAllStringSubmatchIndex(raw, -1) {
+			ids = append(ids, x.prefix+alnumUpperASCII(raw[m[2]:m[3]]))
+			spans = append(spans, [2]int{m[0], m[3]})
+		}
+	}
+	return ids, spans
+}
 
 // vatCand is one VAT id found in the text.
 type vatCand struct {
@@ -91,6 +116,16 @@ func (d *document) supplierVATID(regs [][]region, buyer *buyerBlock, ids *idChec
 			}
 			c := vatCand{id: id, line: i, ev: evidence(ln, labelStart, end), labelled: labelled}
 			c.side = d.vatSide(regs, buyer, i, r.start, fs)
+			cands = append(cands, c)
+		}
+		nat, spans := nationalVATIDs(ln.raw)
+		for k, id := range nat {
+			if !ids.vatID(id) {
+				continue
+			}
+			sp := spans[k]
+			c := vatCand{id: id, line: i, ev: evidence(ln, sp[0], sp[1]), labelled: true}
+			c.side = d.vatSide(regs, buyer, i, sp[0], ln.f.foldPos(sp[0]))
 			cands = append(cands, c)
 		}
 	}
@@ -166,7 +201,7 @@ func pickSupplierID(cands []vatCand) *fact[string] {
 		return nil
 	}
 	c := first[pick]
-	if !strings.Contains(alnumUpperASCII(c.ev), c.id) {
+	if ev := alnumUpperASCII(c.ev); !strings.Contains(ev, c.id) && !strings.Contains(ev, c.id[2:]) {
 		return nil
 	}
 	return &fact[string]{V: c.id, Ev: c.ev}
