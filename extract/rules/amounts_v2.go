@@ -46,6 +46,7 @@ func (d *document) readAmountsV2() amountsV2 {
 	a.Total, a.Net = s.pickGrossNet()
 	a.Tax = s.tax
 	a.Due = s.pickDue(a.Total)
+	a.TotalIsPayable = s.totalIsPayable(a.Total)
 	a.TaxLines = s.taxLines()
 	a.fillFromTaxTable(tt)
 	a.reconcile()
@@ -241,6 +242,30 @@ func (s *labelledSet) pickDue(gross *fact[int64]) *fact[int64] {
 	}
 	v, _ := oneValue(s.due)
 	return v
+}
+
+// totalIsPayable reports whether gross is the last word on what to pay:
+// no payment or deposit anywhere, no fee, and no adjustment labelled below
+// the last line that prints the gross total.
+func (s *labelledSet) totalIsPayable(gross *fact[int64]) bool {
+	if gross == nil || s.paid > 0 || s.fee > 0 {
+		return false
+	}
+	last := -1
+	for _, l := range s.gross {
+		if l.minor == gross.V {
+			last = max(last, l.line)
+		}
+	}
+	if last < 0 {
+		return false
+	}
+	for _, l := range s.all {
+		if l.kind == akAdjust && l.line > last {
+			return false
+		}
+	}
+	return true
 }
 
 // taxLines builds one tax line per printed rate. A rate printed twice with

@@ -42,7 +42,13 @@ func ExtractV2(text string) schema.InvoiceV2 {
 	setAmount(&doc.TotalMinor, &doc.Evidence.TotalMinor, am.Total)
 	setAmount(&doc.NetMinor, &doc.Evidence.NetMinor, am.Net)
 	setAmount(&doc.TaxMinor, &doc.Evidence.TaxMinor, am.Tax)
-	setAmount(&doc.AmountDueMinor, &doc.Evidence.AmountDueMinor, am.Due)
+	due := am.Due
+	if due == nil && am.TotalIsPayable && (docType == schema.DocInvoice || docType == schema.DocDebitNote) {
+		// An invoice asks for its total when nothing below it changes
+		// that; the total's own excerpt is the evidence.
+		due = am.Total
+	}
+	setAmount(&doc.AmountDueMinor, &doc.Evidence.AmountDueMinor, due)
 	if am.TaxLines != nil {
 		doc.TaxLines = am.TaxLines
 	}

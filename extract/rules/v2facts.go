@@ -25,4 +25,9 @@ type amountsV2 struct {
 	// LinesComplete is true only when Lines holds every line of the item
 	// table, each with an amount.
 	LinesComplete bool
+	// TotalIsPayable is true when nothing printed after the gross total
+	// changes what is to be paid: no deposit or payment, no reminder fee,
+	// no deduction (withholding, early-payment discount) below it. Then an
+	// invoice's amount due is its total even without a label saying so.
+	TotalIsPayable bool
 }
