@@ -94,7 +94,20 @@ type showResult struct {
 	CommittedAt   string          `json:"committed_at"`
 	RunID         string          `json:"run_id"`
 	Shadow        bool            `json:"shadow,omitempty"`
-	Document      json.RawMessage `json:"document"`
+	// Revision is the correction Document is: 0 as committed, n after n
+	// corrections (invx review correct).
+	Revision int             `json:"revision"`
+	Document json.RawMessage `json:"document"`
+}
+
+// showRevision is one correction of the result: who, when, why, and each
+// field's old and new value (an IBAN masked unless --reveal).
+type showRevision struct {
+	Revision  int                 `json:"revision"`
+	CreatedAt string              `json:"created_at"`
+	Actor     string              `json:"actor"`
+	Reason    string              `json:"reason"`
+	Changes   []store.FieldChange `json:"changes"`
 }
 
 type showJob struct {
@@ -121,6 +134,10 @@ type showJob struct {
 	Text            string        `json:"text,omitempty"`
 	AttemptList     []showAttempt `json:"attempts"`
 	Result          *showResult   `json:"result"`
+	// Revisions are the result's corrections, oldest first ([] when
+	// none); OpenReasons its open review reasons.
+	Revisions   []showRevision `json:"revisions"`
+	OpenReasons []string       `json:"open_reasons,omitempty"`
 }
 
 func ts(t time.Time) string {
@@ -158,7 +175,7 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 		SchemaVersion: job.SchemaVersion, Transformation: job.Transformation, Attempts: job.Attempts, LeaseRecoveries: job.LeaseRecoveries,
 		HeldReason: job.HeldReason, PrevJobKey: job.PrevJobKey, LastErrorClass: job.LastErrorClass,
 		LastCategory: job.LastCategory, LastError: job.LastError, NextAttemptAt: ts(job.NextAttemptAt),
-		CreatedAt: ts(job.CreatedAt), UpdatedAt: ts(job.UpdatedAt), AttemptList: []showAttempt{}}
+		CreatedAt: ts(job.CreatedAt), UpdatedAt: ts(job.UpdatedAt), AttemptList: []showAttempt{}, Revisions: []showRevision{}}
 	if opts.Text {
 		out.Text = job.SourceText
 	}
@@ -183,7 +200,17 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 			}
 		}
 		out.Result = &showResult{ID: res.ID, SchemaVersion: res.SchemaVersion, CommittedAt: ts(res.CommittedAt),
-			RunID: res.RunID, Shadow: res.Shadow, Document: doc}
+			RunID: res.RunID, Shadow: res.Shadow, Revision: res.Revision, Document: doc}
+		if out.Revisions, err = showRevisions(ctx, st, job, opts.Reveal); err != nil {
+			return err
+		}
+		open, err := openReasonsOf(ctx, st, job)
+		if err != nil {
+			return err
+		}
+		for _, it := range open {
+			out.OpenReasons = append(out.OpenReasons, it.Reason)
+		}
 	case !errors.Is(err, store.ErrNotFound):
 		return err
 	}
@@ -322,9 +349,13 @@ func renderJob(w io.Writer, j *showJob) {
 		}
 		fmt.Fprintln(w, line)
 	}
+	if len(j.OpenReasons) > 0 {
+		p("review", strings.Join(j.OpenReasons, ", ")+" (open: invx review)")
+	}
 	if j.Result != nil {
 		renderResult(w, j.Result)
 	}
+	renderRevisions(w, j)
 	if j.Text != "" {
 		fmt.Fprintf(w, "text\n%s\n", j.Text)
 	}
@@ -391,7 +422,11 @@ func renderResult(w io.Writer, r *showResult) {
 	if r.Shadow {
 		shadow = ", shadow (publishes nothing)"
 	}
-	fmt.Fprintf(w, "%-16sid %d, %s, committed %s%s\n", "result", r.ID, r.SchemaVersion, r.CommittedAt, shadow)
+	rev := ""
+	if r.Revision > 0 {
+		rev = fmt.Sprintf(", revision %d", r.Revision)
+	}
+	fmt.Fprintf(w, "%-16sid %d, %s, committed %s%s%s\n", "result", r.ID, r.SchemaVersion, r.CommittedAt, rev, shadow)
 	if r.SchemaVersion == schema.V2 {
 		if d, err := schema.DecodeStoredV2(r.Document); err == nil {
 			renderV2(w, d)
