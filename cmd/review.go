@@ -191,7 +191,8 @@ func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
 		// had, so scripts that cut piped output by position keep working.
 		tp := newTable(f.IO.Out, f.IO.OutTTY, "KEY", "STATE", "PATH", "ATTEMPTS", "REASON", "AGE",
 			"SCHEMA", "SUPPLIER", "NUMBER", "DATE", "TOTAL")
-		tp.capColumn(2, 48)
+		// A path is cut at its start: the file name tells rows apart.
+		tp.capColumnLeft(2, 48)
 		tp.capColumn(4, 90)
 		tp.capColumn(7, 32)
 		for i := range items {
@@ -202,7 +203,7 @@ func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
 				key, attempts = "-", "-"
 				why = reviewReason(it)
 			case slices.Contains(reviewReasons, it.State):
-				path, why = it.DisplayPath, reasonText(it)
+				why = reasonText(it)
 			default:
 				why = reviewReason(it)
 			}

@@ -143,7 +143,12 @@ func reviewCorrectRun(ctx context.Context, f *Factory, opts *ReviewCorrectOption
 	if job.SourceText == "" {
 		fmt.Fprintf(f.IO.ErrOut, "the text of %s was pruned: evidence is not checked against it\n", shortKey(job.JobKey))
 	}
-	valid, err := v.ValidateCorrection(corr.JSON, job.SourceText, corr.Fields)
+	// Facts corrected by earlier revisions have no evidence either.
+	typed, err := correctedBefore(ctx, st, job)
+	if err != nil {
+		return err
+	}
+	valid, err := v.ValidateCorrection(corr.JSON, job.SourceText, append(typed, corr.Fields...))
 	if err != nil {
 		return usage(fmt.Errorf("the corrected result does not validate: %w", err))
 	}
@@ -170,6 +175,21 @@ func reviewCorrectRun(ctx context.Context, f *Factory, opts *ReviewCorrectOption
 	}
 	fmt.Fprintln(w, "nothing open: its held events are released")
 	return nil
+}
+
+// correctedBefore lists the facts the job's earlier revisions corrected.
+func correctedBefore(ctx context.Context, st store.Store, job *store.Job) ([]string, error) {
+	revs, err := st.ListRevisions(ctx, &store.ListRevisionsParams{Tenant: job.Tenant, JobKey: job.JobKey})
+	if err != nil {
+		return nil, fmt.Errorf("review correct: revisions of job %s: %w", shortKey(job.JobKey), err)
+	}
+	var out []string
+	for _, r := range revs {
+		for _, ch := range r.Changes {
+			out = append(out, ch.Field)
+		}
+	}
+	return out, nil
 }
 
 // policyRequire is the fields the tenant's policy requires, else the

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -49,6 +50,10 @@ type reviewDuplicate struct {
 	SchemaVersion string `json:"schema_version"`
 	TotalsAgree   *bool  `json:"totals_agree"`
 	DatesAgree    *bool  `json:"dates_agree"`
+
+	// sourcePath is the other job's path in its folder, as the table's
+	// PATH column shows paths.
+	sourcePath string
 }
 
 // reasonItems turns the tenant's open review reasons (all of them, or of
@@ -96,6 +101,15 @@ func reasonItems(ctx context.Context, st store.Store, tenant, reason string) ([]
 			}
 			if err := e.readDetail(it.Detail); err != nil {
 				return nil, fmt.Errorf("review: %s of job %s: %w", it.Reason, shortKey(it.JobKey), err)
+			}
+			if d := e.Duplicate; d != nil {
+				other, err := st.GetJob(ctx, &store.GetJobParams{Tenant: it.Tenant, Ref: d.JobKey})
+				switch {
+				case err == nil:
+					d.sourcePath = other.SourcePath
+				case !errors.Is(err, store.ErrNotFound):
+					return nil, err
+				}
 			}
 			out = append(out, e)
 		}
@@ -182,7 +196,7 @@ func reasonText(it *reviewItem) string {
 			return "possible duplicate"
 		}
 		return fmt.Sprintf("same supplier and number as %s (%s): totals %s, dates %s",
-			shortKey(d.JobKey), d.Path, agree(d.TotalsAgree), agree(d.DatesAgree))
+			shortKey(d.JobKey), cmp.Or(d.sourcePath, d.Path), agree(d.TotalsAgree), agree(d.DatesAgree))
 	}
 	return it.State
 }

@@ -98,6 +98,9 @@ type showResult struct {
 	// corrections (invx review correct).
 	Revision int             `json:"revision"`
 	Document json.RawMessage `json:"document"`
+
+	// corrected maps each fact a revision set to the latest such revision.
+	corrected map[string]int
 }
 
 // showRevision is one correction of the result: who, when, why, and each
@@ -203,6 +206,12 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 			RunID: res.RunID, Shadow: res.Shadow, Revision: res.Revision, Document: doc}
 		if out.Revisions, err = showRevisions(ctx, st, job, opts.Reveal); err != nil {
 			return err
+		}
+		out.Result.corrected = map[string]int{}
+		for _, r := range out.Revisions {
+			for _, ch := range r.Changes {
+				out.Result.corrected[ch.Field] = r.Revision
+			}
 		}
 		open, err := openReasonsOf(ctx, st, job)
 		if err != nil {
@@ -429,7 +438,7 @@ func renderResult(w io.Writer, r *showResult) {
 	fmt.Fprintf(w, "%-16sid %d, %s, committed %s%s%s\n", "result", r.ID, r.SchemaVersion, r.CommittedAt, rev, shadow)
 	if r.SchemaVersion == schema.V2 {
 		if d, err := schema.DecodeStoredV2(r.Document); err == nil {
-			renderV2(w, d)
+			renderV2(w, d, r.corrected)
 			return
 		}
 	}

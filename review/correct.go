@@ -72,6 +72,8 @@ func Apply(v *schema.Version, doc []byte, sets []Set) (*Correction, error) {
 	}
 	facts := top
 	if v.Name == schema.V1 {
+		// A fresh map: decoding into top would merge the facts into it.
+		facts = nil
 		if err := json.Unmarshal(top["invoice"], &facts); err != nil || facts == nil {
 			return nil, fmt.Errorf("decode stored result: no invoice object")
 		}

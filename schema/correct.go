@@ -49,7 +49,9 @@ func (v *Version) CorrectableField(field string) (string, bool) {
 // fields changed by a person, exactly as ValidateReviewable does, with two
 // differences. The facts named in corrected (see CorrectableField) need no
 // evidence: a person typed them, so whatever evidence raw gives them is
-// ignored and set to null in the result. And when source is empty (the
+// ignored and set to null in the result. Corrected names every fact a
+// person has typed, in this correction and in the earlier revisions the
+// stored result carries: their evidence is already null. And when source is empty (the
 // text was pruned) evidence is not looked up in the text; the evidence of
 // the facts not corrected was checked against it at commit, and their
 // value is still checked against their evidence. Arithmetic problems come
