@@ -89,11 +89,11 @@ type showAttempt struct {
 }
 
 type showResult struct {
-	ID            int64           `json:"id"`
-	SchemaVersion string          `json:"schema_version"`
-	CommittedAt   string          `json:"committed_at"`
-	RunID         string          `json:"run_id"`
-	Shadow        bool            `json:"shadow,omitempty"`
+	ID            int64  `json:"id"`
+	SchemaVersion string `json:"schema_version"`
+	CommittedAt   string `json:"committed_at"`
+	RunID         string `json:"run_id"`
+	Shadow        bool   `json:"shadow,omitempty"`
 	// Revision is the correction Document is: 0 as committed, n after n
 	// corrections (invx review correct).
 	Revision int             `json:"revision"`
