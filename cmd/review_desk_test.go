@@ -409,3 +409,45 @@ func TestReviewDeskCorrectV1(t *testing.T) {
 		t.Errorf("v2 field on a v1 result: exit %d", r.code)
 	}
 }
+
+// The nightly batch of issue 14 as docs/review-desk.md tells it: the
+// transcript (commands, output, exit codes) is a golden file the doc
+// quotes.
+func TestReviewDeskWalkthrough(t *testing.T) {
+	t.Parallel()
+	e := setupOps(t)
+	b := setupDesk(t, e)
+	h := newHook(t, always(200))
+	var tr strings.Builder
+	step := func(want int, args ...string) result {
+		t.Helper()
+		r := e.invx(true, args...)
+		if r.code != want {
+			t.Fatalf("invx %s: exit %d, want %d\n%s%s", strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
+		}
+		shown := strings.Join(args, " ")
+		shown = strings.ReplaceAll(shown, h.srv.URL, "https://erp.example/hooks/invx")
+		fmt.Fprintf(&tr, "$ invx %s\n%s%s[exit %d]\n\n", shown, r.stdout, r.stderr, r.code)
+		return r
+	}
+	step(cmd.ExitNeedsReview, "review")
+	step(0, "review", "correct", "nordlicht.txt", "--set", "total=476.00", "--reason", "total from the PDF", "--actor", "ann")
+	step(0, "review", "accept", b.rescan[:12], "--actor", "ann", "--note", "resend of RE-2026-0042; pay once")
+	step(0, "review")
+	e.advance(time.Hour)
+	step(0, "run", "--schema", schema.V2, "--provider", "command", "--command", e.v2Script(), e.batchDir())
+	step(0, "outbox", "deliver", "--webhook", h.srv.URL)
+	checkGolden(t, "review-desk-walkthrough.golden", scrub(tr.String(), e.tmp))
+	// Exactly the released events went out, in order, after the ones the
+	// batch delivered without review (none had been delivered before).
+	var got []string
+	for _, k := range h.seen() {
+		got = append(got, k[64:])
+	}
+	want := []string{":action:a1", ":action:a2", ":invoice.committed", ":invoice.committed", // acme, credit
+		":action:a1", ":action:a2", ":invoice.committed", // the rescan, accepted
+		":invoice.committed", ":invoice.corrected:1"} // nordlicht, corrected
+	if !slices.Equal(got, want) {
+		t.Errorf("delivered %v, want %v", got, want)
+	}
+}
