@@ -425,14 +425,21 @@ func TestReviewDeskWalkthrough(t *testing.T) {
 		if r.code != want {
 			t.Fatalf("invx %s: exit %d, want %d\n%s%s", strings.Join(args, " "), r.code, want, r.stdout, r.stderr)
 		}
-		shown := strings.Join(args, " ")
-		shown = strings.ReplaceAll(shown, h.srv.URL, "https://erp.example/hooks/invx")
+		var words []string
+		for _, a := range args {
+			a = strings.ReplaceAll(a, h.srv.URL, "https://erp.example/hooks/invx")
+			if strings.ContainsAny(a, " ;") {
+				a = `"` + a + `"`
+			}
+			words = append(words, a)
+		}
+		shown := strings.Join(words, " ")
 		fmt.Fprintf(&tr, "$ invx %s\n%s%s[exit %d]\n\n", shown, r.stdout, r.stderr, r.code)
 		return r
 	}
 	step(cmd.ExitNeedsReview, "review")
 	step(0, "review", "correct", "nordlicht.txt", "--set", "total=476.00", "--reason", "total from the PDF", "--actor", "ann")
-	step(0, "review", "accept", b.rescan[:12], "--actor", "ann", "--note", "resend of RE-2026-0042; pay once")
+	step(0, "review", "accept", b.rescan[:12], "--actor", "ann", "--note", "rescan of RE-2026-0042; the ERP matches it to the first")
 	step(0, "review")
 	e.advance(time.Hour)
 	step(0, "run", "--schema", schema.V2, "--provider", "command", "--command", e.v2Script(), e.batchDir())
