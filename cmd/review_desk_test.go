@@ -458,3 +458,25 @@ func TestReviewDeskWalkthrough(t *testing.T) {
 		t.Errorf("delivered %v, want %v", got, want)
 	}
 }
+
+// A pruned text cannot back evidence any more: the correction is validated
+// without looking evidence up in it, and says so.
+func TestReviewDeskCorrectPruned(t *testing.T) {
+	t.Parallel()
+	e := setupOps(t)
+	b := setupDesk(t, e)
+	e.advance(48 * time.Hour)
+	e.must(0, "prune", "--older-than", "1d")
+	if j := e.job(b.nordlicht); j.SourceText != "" {
+		t.Fatalf("prune kept the text")
+	}
+	r := e.must(0, "review", "correct", "nordlicht.txt", "--set", "total_minor=47600", "--reason", "from the PDF", "--actor", "ann")
+	if !strings.Contains(r.stderr, "was pruned: evidence is not checked against it") || !strings.Contains(r.stderr, "revision 1") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+	// The value of an uncorrected fact is still checked against its evidence.
+	if r := e.invx(false, "review", "correct", "nordlicht.txt", "--set", "currency=JPY", "--reason", "x", "--actor", "ann"); r.code != cmd.ExitUsage ||
+		!strings.Contains(r.stderr, "does not validate") {
+		t.Errorf("currency change against the amounts' evidence: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
