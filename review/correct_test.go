@@ -94,7 +94,13 @@ func TestApply(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.version == schema.V1 {
-				if err := json.Unmarshal(doc["invoice"], &doc); err != nil {
+				// The facts stay inside invoice: five top-level keys.
+				if len(doc) != 5 {
+					t.Errorf("v1 top level has %d keys: %s", len(doc), c.JSON)
+				}
+				inv := doc["invoice"]
+				doc = nil
+				if err := json.Unmarshal(inv, &doc); err != nil {
 					t.Fatal(err)
 				}
 			}
