@@ -32,7 +32,20 @@ func newCmdReview(f *Factory, runF func(context.Context, *ReviewOptions) error) 
 	c := &cobra.Command{
 		Use:   "review",
 		Short: "List the documents that need a person, and resolve them",
-		Long: `Review lists every job of the tenant that needs a person:
+		Long: `Review lists everything of the tenant that needs a person. First the open
+review reasons of committed results, grouped, oldest first in each group:
+
+  possible_duplicate  another committed result has the same supplier and
+                      invoice number (a rescan or a resend): the other
+                      job's key and path, whether totals and dates agree
+  incomplete          a field the tenant's policy requires is null: the
+                      missing fields
+  arithmetic          sums or dates that do not add up: the messages
+
+A result with an open reason holds its outbox events until it is resolved:
+invx review accept KEY (release them), invx review correct KEY --set
+FIELD=VALUE --reason TEXT (store a corrected revision) or invx review
+dismiss KEY --reason TEXT (cancel them). Then the jobs and files:
 
   rejected  the provider's answer failed validation: the category and the
             validation message
@@ -51,10 +64,16 @@ skipped file also leaves the list when a later run processes its path (fix
 the file, or rerun with --max-bytes or --encoding).
 
 The list goes to stdout: aligned columns on a terminal, tab-separated when
-piped, a JSON array with --json. Exit status 3 when anything needs review,
+piped, a JSON array with --json. Columns: KEY, STATE (the reason, the job
+state or skipped), PATH, ATTEMPTS, REASON, AGE, then the values a clerk
+decides on: SCHEMA, SUPPLIER, NUMBER, DATE (issue date, v2) and TOTAL (a
+decimal with its currency); "-" where there is none. The IBAN is never
+printed. --reason keeps one kind. Exit status 3 when anything needs review,
 0 (and "nothing needs review" on stderr) when nothing does.`,
 		Example: `  invx review
+  invx review --reason possible_duplicate
   invx review --json | jq -r '.[] | select(.state == "held") | .job_key'
+  invx review correct 3f2a9c1e --set total=5385.35 --reason "total from the PDF"
   invx review accept 3f2a9c1e
   invx review dismiss de_gutschrift.txt --reason "duplicate sent by the supplier"
   invx review dismiss scans/cover-sheet.pdf.txt --reason "not an invoice"`,

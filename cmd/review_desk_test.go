@@ -480,3 +480,31 @@ func TestReviewDeskCorrectPruned(t *testing.T) {
 		t.Errorf("currency change against the amounts' evidence: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// A corrected IBAN is masked in what review correct and show print, and
+// in full in show --reveal and the export.
+func TestReviewDeskCorrectIBAN(t *testing.T) {
+	t.Parallel()
+	e := setupOps(t)
+	b := setupDesk(t, e)
+	const newIBAN = "DE44500105175407324931"
+	// The credit note: correcting acme would flag it as a duplicate of its
+	// rescan (a correction re-runs the duplicate check).
+	r := e.must(0, "review", "correct", b.credit[:12], "--set", "supplier_iban=DE44 5001 0517 5407 3249 31",
+		"--reason", "new bank details, letter of 2026-03-01", "--actor", "ann")
+	if !strings.Contains(r.stderr, `supplier_iban: null -> "DE44…4931"`) || strings.Contains(r.stderr, "5407") {
+		t.Errorf("stderr:\n%s", r.stderr)
+	}
+	for _, args := range [][]string{{"show", b.credit[:12]}, {"show", "--json", b.credit[:12]}} {
+		out := e.must(0, args...).stdout
+		if strings.Contains(out, "5407") || !strings.Contains(out, "DE44…4931") {
+			t.Errorf("%v prints an IBAN in full or not at all:\n%s", args, out)
+		}
+	}
+	if out := e.must(0, "show", "--reveal", b.credit[:12]).stdout; !strings.Contains(out, newIBAN) {
+		t.Errorf("show --reveal lacks the corrected IBAN:\n%s", out)
+	}
+	if out := e.must(0, "export", "--schema", schema.V2).stdout; !strings.Contains(out, newIBAN) {
+		t.Errorf("export lacks the corrected IBAN:\n%s", out)
+	}
+}
