@@ -451,9 +451,9 @@ incomplete, arithmetic), dismiss closes them as dismissed, keeping who
 cancelled and never delivered, and one invoice.dismissed event is queued
 instead. The result stays on record (invx show) and in invx export.
 
-Otherwise dismiss closes a job that needs review without producing a result: its state
-becomes dismissed, the reason is kept with it, and it leaves the review
-list. Its text and attempts stay on record (invx show). A held job's old
+Otherwise dismiss closes a job that needs review without producing a
+result: its state becomes dismissed, the reason is kept with it, and it
+leaves the review list. Its text and attempts stay on record (invx show). A held job's old
 result stays current.
 
 A PATH that invx review lists as skipped (a file that could not be
