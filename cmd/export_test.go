@@ -62,7 +62,8 @@ func setupExport(t *testing.T) *opsEnv {
 	if err := os.WriteFile(filepath.Join(odd, "formula.txt"), []byte("FORMULA invoice\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e.must(0, "run", "--quiet", "--provider", "command", "--command", script, odd)
+	// The formula answer states no total: committed, and held as incomplete.
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--provider", "command", "--command", script, odd)
 	return e
 }
 

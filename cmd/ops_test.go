@@ -112,14 +112,25 @@ func (e *opsEnv) write(rel, text string) string {
 }
 
 // answer is a valid invoice-summary-v1 document with the given facts; its
-// action items are empty so it is valid for any source text.
+// action items are empty so it is valid for any source text. It states no
+// currency and no total: under the default review policy its result is
+// committed as incomplete (exit 3). completeAnswer states both.
 func answer(supplier, number string) string {
+	return answerWith(supplier, number, nil, nil)
+}
+
+// completeAnswer is answer with a currency and a total: nothing to review.
+func completeAnswer(supplier, number string) string {
+	return answerWith(supplier, number, "EUR", 1000)
+}
+
+func answerWith(supplier, number string, currency, total any) string {
 	doc := map[string]any{
 		"schema_version": "invoice-summary-v1",
 		"title":          "An invoice",
 		"bullets":        []string{"Read by a script."},
-		"invoice": map[string]any{"supplier_name": supplier, "invoice_number": number, "currency": nil,
-			"total_minor": nil, "due_date": nil},
+		"invoice": map[string]any{"supplier_name": supplier, "invoice_number": number, "currency": currency,
+			"total_minor": total, "due_date": nil},
 		"action_items": []any{},
 	}
 	b, err := json.Marshal(doc)

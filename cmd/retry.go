@@ -46,6 +46,8 @@ type WorkOptions struct {
 	command      string
 	// schema, when set, is the only version whose jobs are claimed.
 	schema string
+	// require is invx work --require (nil: the tenant's policy).
+	require []string
 }
 
 func addWorkFlags(fl *pflag.FlagSet, o *WorkOptions) {
@@ -137,7 +139,7 @@ func (o *WorkOptions) runnerOptions(prov extract.Provider, defRepair int, tenant
 		Schema: label, OnlySchema: o.schema, Tenant: tenant, Concurrency: o.Concurrency, MaxAttempts: o.MaxAttempts,
 		MaxRecoveries: o.MaxRecoveries, Repair: resolveRepair(o.Repair, defRepair), MaxBackoff: o.MaxBackoff,
 		TokenBudget: o.TokenBudget, Lease: o.Lease, Wait: o.wait, MaxPerTenant: o.maxPerTenant,
-		DBRetry: o.DBRetry, MaxUnreachable: o.MaxUnreachable}
+		DBRetry: o.DBRetry, MaxUnreachable: o.MaxUnreachable, Require: o.require}
 }
 
 // workOutcome is what workQueue did: the run's counts, and the states the
@@ -170,6 +172,9 @@ func renderWork(w io.Writer, o *workOutcome) {
 		line += " (" + countsString(s.RejectedNow, "") + ")"
 	}
 	line += fmt.Sprintf(", failed %d, attempts %d", s.FailedNow, s.Attempts)
+	if s.Final.Review > 0 {
+		line += fmt.Sprintf(", to review %d (%s): invx review", s.Final.Review, countsString(s.Final.ReviewOpen, ""))
+	}
 	fmt.Fprintln(w, line)
 }
 

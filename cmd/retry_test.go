@@ -110,8 +110,9 @@ func TestRetryEnqueueOnlyByKey(t *testing.T) {
 	if r := e.invx(false, "retry", "--enqueue-only", "flaky.txt"); r.code != cmd.ExitError || !strings.Contains(r.stderr, "is queued") {
 		t.Errorf("retry a queued job: exit %d, stderr %q", r.code, r.stderr)
 	}
-	// Working the queue (a rerun here) commits it.
-	e.must(0, "run", "--quiet", "--provider", "command", "--command", script, e.in)
+	// Working the queue (a rerun here) commits it; the script's answers
+	// state no total, so the results are committed for review (exit 3).
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--provider", "command", "--command", script, e.in)
 	if j := e.job(job.JobKey); j.State != store.StateSucceeded || j.Attempts != 2 {
 		t.Errorf("after the run: %s, %d attempts", j.State, j.Attempts)
 	}

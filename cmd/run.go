@@ -55,6 +55,8 @@ type RunOptions struct {
 	Encoding string
 	// AllowEmpty makes a DIR without any matching file a success.
 	AllowEmpty bool
+	// Require is --require: nil, the tenant's review policy applies.
+	Require []string
 }
 
 func newCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
@@ -126,6 +128,11 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 				return &usageError{err: fmt.Errorf("--encoding %q: want one of %s", opts.Encoding, strings.Join(extract.Encodings, ", ")),
 					try: "invx run --encoding windows-1252 fixtures/invoices"}
 			}
+			req, err := requireFlag(c.Flags(), opts.Require, "invx run --require total_minor,invoice_number DIR")
+			if err != nil {
+				return err
+			}
+			opts.Require = req
 			for _, d := range opts.Dirs {
 				if _, err := os.Stat(d); err != nil {
 					return &usageError{err: fmt.Errorf("%s: %w", d, unwrapPath(err)), try: "invx run fixtures/invoices"}
@@ -159,6 +166,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl.StringVar(&opts.Encoding, "encoding", extract.EncodingAuto, "text encoding of the files: auto, utf-8, windows-1252, iso-8859-1 or utf-16")
 	fl.BoolVar(&opts.AllowEmpty, "allow-empty", false, "a DIR without any matching file is not an error (exit 0, not 3)")
 	addResilienceFlags(fl, &opts.DBRetry, &opts.MaxUnreachable)
+	addRequireFlag(fl, &opts.Require)
 	return c
 }
 
@@ -184,7 +192,7 @@ func (o *RunOptions) runnerOptions(prov extract.Provider, defRepair int, tenant 
 		Concurrency: o.Concurrency, MaxAttempts: o.MaxAttempts, MaxRecoveries: o.MaxRecoveries,
 		Repair: resolveRepair(o.Repair, defRepair), MaxBackoff: o.MaxBackoff, TokenBudget: o.TokenBudget,
 		Lease: o.Lease, Shadow: o.Shadow, OnChange: store.OnChange(o.OnChange),
-		DBRetry: o.DBRetry, MaxUnreachable: o.MaxUnreachable}
+		DBRetry: o.DBRetry, MaxUnreachable: o.MaxUnreachable, Require: o.Require}
 }
 
 // runRun is enqueue (discovery of every DIR) followed by the same work
@@ -390,14 +398,17 @@ func renderSummary(w interface{ Write([]byte) (int, error) }, s *extract.Summary
 	}
 	p("  failed             %d\n", s.FailedNow)
 	p("  held               %d\n", s.Final.Held)
+	if s.Final.Review > 0 {
+		// Counts only: what a clerk decides on is in invx review.
+		p("  to review          %d (%s)\n", s.Final.Review, countsString(s.Final.ReviewOpen, ""))
+	}
 	p("  attempts           %d\n", s.Attempts)
 	if s.LeaseRecoveries > 0 || s.StaleLeases > 0 {
 		p("  lease recoveries   %d  stale commits %d\n", s.LeaseRecoveries, s.StaleLeases)
 	}
 	p("  wall time          %s\n", (time.Duration(s.WallMS) * time.Millisecond).String())
 	if n := s.NeedsReview(); n > 0 {
-		p("%d document(s) need review (%s): invx review\n",
-			n, reviewCounts(s.Final.Rejected, s.Final.Failed, s.Final.Held, s.SkippedForReview))
+		p("%d document(s) need review (%s): invx review\n", n, summaryReviewCounts(s))
 	}
 	switch {
 	case s.Status == "enqueued" && s.Final.Unfinished > 0:
@@ -408,6 +419,16 @@ func renderSummary(w interface{ Write([]byte) (int, error) }, s *extract.Summary
 	if s.TraceID != "" {
 		p("trace %s\n", s.TraceID)
 	}
+}
+
+// summaryReviewCounts says why a run's documents need review: the states,
+// then the open review reasons of its committed results, when there are.
+func summaryReviewCounts(s *extract.Summary) string {
+	out := reviewCounts(s.Final.Rejected, s.Final.Failed, s.Final.Held, s.SkippedForReview)
+	if reasons := countsString(s.Final.ReviewOpen, ""); reasons != "" {
+		out += ", " + reasons
+	}
+	return out
 }
 
 func countsString(m map[string]int, except string) string {

@@ -59,6 +59,8 @@ type runnerOptions struct {
 	// DBRetry and MaxUnreachable: see extract.Runner.
 	DBRetry        time.Duration
 	MaxUnreachable int
+	// Require: see extract.Runner (invx run/work --require).
+	Require []string
 }
 
 // newRunner builds the runner of one delivery. Liveness (dead local owners'
@@ -72,7 +74,7 @@ func newRunner(f *Factory, st store.Store, o *runnerOptions, tel *runTelemetry) 
 		Owner: extract.LocalOwner(runID), Command: o.Command, Concurrency: o.Concurrency, OnChange: o.OnChange,
 		LeaseFor: o.Lease, MaxAttempts: o.MaxAttempts, MaxRecoveries: o.MaxRecoveries, Repair: o.Repair,
 		MaxBackoff: o.MaxBackoff, TokenBudget: o.TokenBudget, Shadow: o.Shadow, OnlySchema: o.OnlySchema, SourceSystem: o.SourceSystem,
-		Wait: o.Wait, MaxPerTenant: o.MaxPerTenant, DBRetry: o.DBRetry, MaxUnreachable: o.MaxUnreachable,
+		Wait: o.Wait, MaxPerTenant: o.MaxPerTenant, DBRetry: o.DBRetry, MaxUnreachable: o.MaxUnreachable, Require: o.Require,
 		NowFunc: f.Now, AliveFunc: extract.LocalOwnerAlive, Logger: f.Logger(),
 		// With PostgreSQL every host leases by the database's time, so a
 		// host whose clock is behind cannot shorten a lease.

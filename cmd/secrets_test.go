@@ -258,7 +258,7 @@ func TestEchoedWebhookHeaderIsScrubbed(t *testing.T) {
 		http.Error(w, "rejected request with Authorization: "+r.Header.Get("Authorization"), http.StatusBadRequest)
 	}))
 	t.Cleanup(hook.Close)
-	srv := chatServer(t, func(string) (int, string) { return http.StatusOK, answer("Hook Ltd", "H-1") })
+	srv := chatServer(t, func(string) (int, string) { return http.StatusOK, completeAnswer("Hook Ltd", "H-1") })
 	in := writeInputs(t, map[string]string{"hook.txt": "Hook Ltd\nInvoice H-1\n"})
 	db := filepath.Join(t.TempDir(), "invx.db")
 	if r := runEnv(t, nil, "--db", db, "run", "--quiet", "--provider", "openai", "--model", "gpt-test",

@@ -77,7 +77,7 @@ func TestSkippedFilesNeedReview(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e.write("big.txt", "Big Invoice Ltd\nInvoice No.: BIG-1\n"+strings.Repeat("Line item ........ EUR 1,00\n", 60))
+	e.write("big.txt", "Big Invoice Ltd\nInvoice No.: BIG-1\n"+strings.Repeat("Line item ........ EUR 1,00\n", 60)+"Total due: EUR 60,00\n")
 	e.write("sub/nul.txt", "Invoice\x00 NUL-0001\n")
 	e.write("cp.txt", "Caf\x81 invoice\n") // 0x81 is undefined in Windows-1252
 	e.write(".hidden-too.txt", "\x00")     // hidden: never a candidate
@@ -106,7 +106,7 @@ func TestSkippedFilesNeedReview(t *testing.T) {
 	// says why, with the path.
 	eqList(t, "review --json", skippedInReview(t, e, cmd.ExitNeedsReview), want)
 	r = e.must(cmd.ExitNeedsReview, "review")
-	if !strings.Contains(r.stdout, "-\tskipped\tbig.txt\t-\tskipped (oversized): 1715 bytes, over the 1000 byte limit (--max-bytes)\t") {
+	if !strings.Contains(r.stdout, "-\tskipped\tbig.txt\t-\tskipped (oversized): 1736 bytes, over the 1000 byte limit (--max-bytes)\t") {
 		t.Errorf("review table:\n%s", r.stdout)
 	}
 	if !strings.HasPrefix(r.stderr, "4 document(s) need review (rejected 0, failed 0, held 0, skipped 4)") {

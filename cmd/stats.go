@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/invx/invx/eval"
+	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 )
@@ -154,7 +155,11 @@ type tenantStats struct {
 	OldestPendingAt      string         `json:"outbox_oldest_pending_at,omitempty"`
 	OldestPendingSeconds float64        `json:"outbox_oldest_pending_age_seconds"`
 	OutboxFailed         int            `json:"outbox_failed"`
-	RejectionRate        []rejectionRow `json:"rejection_rate"`
+	// ReviewOpen counts the open review reasons by reason (incomplete,
+	// possible_duplicate, arithmetic), whenever they were opened: what
+	// clerks have still to look at, not a figure of the --since window.
+	ReviewOpen    map[string]int `json:"review_open"`
+	RejectionRate []rejectionRow `json:"rejection_rate"`
 	// InvoiceTotals are the committed invoices per currency, for the
 	// clerk: how many, and what they sum to.
 	InvoiceTotals []currencyTotal `json:"invoice_totals"`
@@ -289,7 +294,7 @@ func deriveStats(r *store.TenantStats, now time.Time, prices eval.Prices) *tenan
 		Duplicates: r.Duplicates, LeaseRecoveries: r.LeaseRecoveries, StaleLeases: r.StaleLeases,
 		Tokens: []tokenStats{}, Unpriced: []string{}, RejectionRate: []rejectionRow{},
 		CommitP50Seconds: r.CommitLatencyP50.Seconds(), CommitP95Seconds: r.CommitLatencyP95.Seconds(),
-		OutboxPending: r.OutboxPending, OutboxFailed: r.OutboxFailed,
+		OutboxPending: r.OutboxPending, OutboxFailed: r.OutboxFailed, ReviewOpen: cloneCounts(r.ReviewOpen),
 		p50: r.CommitLatencyP50, p95: r.CommitLatencyP95,
 	}
 	for k, n := range r.AttemptsByOutcome {
@@ -447,6 +452,11 @@ func renderStats(w io.Writer, rep *statsReport, opts *StatsOptions, now time.Tim
 			pending += fmt.Sprintf(" (oldest %s ago)", shortDuration(time.Duration(t.OldestPendingSeconds*float64(time.Second))))
 		}
 		line("outbox pending", "%s, failed %d", pending, t.OutboxFailed)
+		if n := sumCounts(t.ReviewOpen); n > 0 {
+			line("review open", "%d (%s): invx review", n, countsString(t.ReviewOpen, ""))
+		} else {
+			line("review open", "0")
+		}
 		if len(t.RejectionRate) == 0 {
 			line("rejection rate", "-")
 		}
@@ -461,6 +471,28 @@ func renderStats(w io.Writer, rep *statsReport, opts *StatsOptions, now time.Tim
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// sumCounts adds up m's counts.
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// reviewReasonLabels are the reason label values of a tenant: every known
+// reason (0 when none is open, so an alert sees the series), then any
+// other the store reported, sorted.
+func reviewReasonLabels(open map[string]int) []string {
+	out := extract.ReviewReasons()
+	for _, r := range slices.Sorted(maps.Keys(open)) {
+		if !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func plural(n int, noun string) string {
@@ -551,6 +583,10 @@ func writeStatsProm(w io.Writer, rep *statsReport) error {
 		p.add("invx_store_outbox_oldest_pending_age_seconds", promGauge, "Age of the oldest pending outbox event (0: none).",
 			t.OldestPendingSeconds, tl...)
 		p.add("invx_store_outbox_failed", promGauge, "Outbox events parked as failed.", float64(t.OutboxFailed), tl...)
+		for _, r := range reviewReasonLabels(t.ReviewOpen) {
+			p.add("invx_store_review_open", promGauge, "Open review reasons by reason: results a clerk must look at before they are paid.",
+				float64(t.ReviewOpen[r]), with("reason", r)...)
+		}
 		for _, r := range t.RejectionRate {
 			p.add("invx_store_rejected_attempts_total", promCounter, "Attempts whose answer was rejected, by schema version and provider.",
 				float64(r.Rejected), with("schema_version", r.SchemaVersion, "provider", r.Provider)...)

@@ -53,11 +53,12 @@ type statsJSON struct {
 			OutputTokens  int64    `json:"output_tokens"`
 			EstimatedCost *float64 `json:"estimated_cost"`
 		} `json:"tokens"`
-		EstimatedCost        *float64 `json:"estimated_cost"`
-		Unpriced             []string `json:"unpriced"`
-		OutboxPending        int      `json:"outbox_pending"`
-		OldestPendingSeconds float64  `json:"outbox_oldest_pending_age_seconds"`
-		OutboxFailed         int      `json:"outbox_failed"`
+		EstimatedCost        *float64       `json:"estimated_cost"`
+		Unpriced             []string       `json:"unpriced"`
+		OutboxPending        int            `json:"outbox_pending"`
+		ReviewOpen           map[string]int `json:"review_open"`
+		OldestPendingSeconds float64        `json:"outbox_oldest_pending_age_seconds"`
+		OutboxFailed         int            `json:"outbox_failed"`
 		RejectionRate        []struct {
 			SchemaVersion string  `json:"schema_version"`
 			Provider      string  `json:"provider"`
@@ -147,19 +148,22 @@ func TestStatsMatchDatabase(t *testing.T) {
 		"held":              queryInt(t, db, `SELECT count(*) FROM jobs WHERE state = 'held' AND `+tenant),
 		"outbox pending":    queryInt(t, db, `SELECT count(*) FROM outbox WHERE state = 'pending' AND `+tenant),
 		"rejected attempts": queryInt(t, db, `SELECT count(*) FROM attempts WHERE outcome = 'rejected' AND `+tenant),
+		"review open":       queryInt(t, db, `SELECT count(*) FROM review_reasons WHERE state = 'open' AND `+tenant),
 	}
 	rejAttempts := 0
 	for _, r := range got.RejectionRate {
 		rejAttempts += r.Rejected
 	}
 	gotFigures := map[string]int{"attempts": got.Attempts, "committed": got.Committed, "rejected": got.Rejected,
-		"failed": got.Failed, "held": got.Held, "outbox pending": got.OutboxPending, "rejected attempts": rejAttempts}
+		"failed": got.Failed, "held": got.Held, "outbox pending": got.OutboxPending, "rejected attempts": rejAttempts,
+		"review open": got.ReviewOpen["incomplete"]}
 	if diff := cmp.Diff(want, gotFigures); diff != "" {
 		t.Errorf("stats vs database (-db +stats):\n%s", diff)
 	}
-	// The scenario itself, so the comparison above is not vacuous.
-	if want := map[string]int{"attempts": 5, "committed": 1, "rejected": 2, "failed": 1, "held": 1, "outbox pending": 1,
-		"rejected attempts": 3}; !cmp.Equal(want, gotFigures) {
+	// The scenario itself, so the comparison above is not vacuous. The
+	// committed result states no total: open for review, its event held.
+	if want := map[string]int{"attempts": 5, "committed": 1, "rejected": 2, "failed": 1, "held": 1, "outbox pending": 0,
+		"rejected attempts": 3, "review open": 1}; !cmp.Equal(want, gotFigures) {
 		t.Errorf("figures %v, want %v", gotFigures, want)
 	}
 	wantCat := queryCounts(t, db, `SELECT coalesce(nullif(last_category, ''), last_error_class), count(*) FROM jobs
@@ -179,8 +183,9 @@ func TestStatsMatchDatabase(t *testing.T) {
 		math.Abs(got.RejectionRate[0].Rate-0.6) > 1e-9 {
 		t.Errorf("rejection rate %+v, want invoice-summary-v1/command 3 of 5", got.RejectionRate)
 	}
-	// Runs saw 3 + 3 + 4 files; b.txt's committed event waits since t0.
-	if got.DocumentsSeen != 10 || got.OldestPendingSeconds != (3*time.Hour).Seconds() {
+	// Runs saw 3 + 3 + 4 files; b.txt's committed event, which would wait
+	// since t0, is held for review (no total), not pending.
+	if got.DocumentsSeen != 10 || got.OldestPendingSeconds != 0 {
 		t.Errorf("documents seen %d, oldest pending %vs", got.DocumentsSeen, got.OldestPendingSeconds)
 	}
 }
@@ -418,7 +423,9 @@ func TestStatsTokensAndCost(t *testing.T) {
 	srv := fakeOpenAIUsage(t, 1200, 300)
 	r := e.invxEnv(map[string]string{"OPENAI_API_KEY": "sk-test"}, "run", "--quiet", "--provider", "openai",
 		"--model", "gpt-4.1-mini", "--base-url", srv.URL+"/v1", e.in)
-	if r.code != 0 {
+	// Every document gets the same answer without a total: committed for
+	// review (exit 3).
+	if r.code != cmd.ExitNeedsReview {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
 	}
 	s := parseStats(t, e.must(0, "stats", "--json", "--price", "openai:gpt-4.1-mini=0.40/1.60"))

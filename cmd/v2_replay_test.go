@@ -15,7 +15,8 @@ import (
 // v1Answer is a valid invoice-summary-v1 answer for v2Source.
 const v1Answer = `{"schema_version":"invoice-summary-v1","title":"ACME Bürobedarf invoice RE-2026-0042",` +
 	`"bullets":["EUR 1,190.00 due 2026-03-31."],` +
-	`"invoice":{"supplier_name":null,"invoice_number":null,"currency":null,"total_minor":null,"due_date":null},"action_items":[]}`
+	`"invoice":{"supplier_name":"ACME Bürobedarf GmbH","invoice_number":"RE-2026-0042","currency":"EUR","total_minor":119000,` +
+	`"due_date":"2026-03-31"},"action_items":[]}`
 
 // versionScript writes a command provider that answers with the document
 // of the schema version INVX_SCHEMA_VERSION names and logs each version it

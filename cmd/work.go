@@ -18,6 +18,8 @@ type WorkOnlyOptions struct {
 	JSON         bool
 	// Schema, when set, limits the work to jobs of that schema version.
 	Schema string
+	// Require is --require: nil, each tenant's review policy applies.
+	Require []string
 }
 
 func newCmdWork(f *Factory, runF func(context.Context, *WorkOnlyOptions) error) *cobra.Command {
@@ -56,6 +58,11 @@ version it was queued with.`,
 					return err
 				}
 			}
+			req, err := requireFlag(c.Flags(), opts.Require, "invx work --require total_minor,invoice_number")
+			if err != nil {
+				return err
+			}
+			opts.Require = req
 			if opts.MaxPerTenant < 0 {
 				return &usageError{err: fmt.Errorf("--max-per-tenant %d: want 0 (no cap) or more", opts.MaxPerTenant)}
 			}
@@ -72,6 +79,7 @@ version it was queued with.`,
 	fl.IntVar(&opts.MaxPerTenant, "max-per-tenant", 0, "cap one tenant's jobs in flight in this process (0: no cap)")
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object on stdout")
 	fl.StringVar(&opts.Schema, "schema", "", "work only jobs of this schema version (default: every version)")
+	addRequireFlag(fl, &opts.Require)
 	return c
 }
 
@@ -83,6 +91,7 @@ func workRun(ctx context.Context, f *Factory, opts *WorkOnlyOptions) error {
 	defer st.Close()
 	w := opts.Work
 	w.allTenants, w.wait, w.maxPerTenant, w.command, w.schema = opts.AllTenants, opts.Wait, opts.MaxPerTenant, "work", opts.Schema
+	w.require = opts.Require
 	out, err := workQueue(ctx, f, st, &w, nil)
 	if err != nil {
 		if errors.As(err, new(interruptedError)) && opts.Wait {
@@ -102,7 +111,8 @@ func workRun(ctx context.Context, f *Factory, opts *WorkOnlyOptions) error {
 	for _, n := range out.Summary.RejectedNow {
 		rej += n
 	}
-	if n := rej + out.Summary.FailedNow; n > 0 {
+	// Results it committed with a reason still open need a person too.
+	if n := rej + out.Summary.FailedNow + out.Summary.Final.Review; n > 0 {
 		return &needsReviewError{n: n}
 	}
 	return nil

@@ -30,6 +30,7 @@ func newGatedModel(t *testing.T) *gatedModel {
 			http.Error(w, `{"error":{"message":"not found","type":"invalid_request_error"}}`, http.StatusNotFound)
 			return
 		}
+		reqBody := requestBody(r)
 		g.calls.Add(1)
 		g.arrived <- struct{}{}
 		select {
@@ -39,7 +40,7 @@ func newGatedModel(t *testing.T) *gatedModel {
 		}
 		doc, _ := json.Marshal(map[string]any{
 			"schema_version": "invoice-summary-v1", "title": "Invoice", "bullets": []string{"An invoice."},
-			"invoice":      map[string]any{"supplier_name": nil, "invoice_number": nil, "currency": nil, "total_minor": nil, "due_date": nil},
+			"invoice":      fakeFacts(reqBody),
 			"action_items": []any{},
 		})
 		body, _ := json.Marshal(map[string]any{

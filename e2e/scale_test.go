@@ -48,7 +48,7 @@ func fakeModel(t *testing.T) (*httptest.Server, *atomic.Int64) {
 		}
 		doc, _ := json.Marshal(map[string]any{
 			"schema_version": "invoice-summary-v1", "title": "Invoice", "bullets": []string{"An invoice."},
-			"invoice":      map[string]any{"supplier_name": nil, "invoice_number": nil, "currency": nil, "total_minor": nil, "due_date": nil},
+			"invoice":      fakeFacts([]byte(req.Messages[1].Content)),
 			"action_items": actions,
 		})
 		body, _ := json.Marshal(map[string]any{

@@ -31,6 +31,15 @@ type Metrics interface {
 	// Skipped counts a file discovery passed over, by reason (one of
 	// SkipReasons).
 	Skipped(tenant, reason string)
+	// ReviewOpened counts a review reason a commit opened (one of
+	// ReviewReasons).
+	ReviewOpened(tenant, reason string)
+}
+
+// ReviewReasons lists the review reasons a commit can open, so metrics can
+// keep the reason label to a known set and start each series at 0.
+func ReviewReasons() []string {
+	return []string{store.ReasonIncomplete, store.ReasonPossibleDuplicate, store.ReasonArithmetic}
 }
 
 // SkipReasons lists every reason discovery gives for passing over a file,

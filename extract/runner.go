@@ -106,6 +106,11 @@ type Runner struct {
 	Wait bool
 	// MaxPerTenant caps one tenant's jobs in flight (0: no cap).
 	MaxPerTenant int
+	// Require, when not nil (invx run/work --require), is the fields every
+	// result must have to be paid, whatever its tenant and schema version;
+	// a null one opens an incomplete review reason. nil: each tenant's
+	// stored policy, else review.DefaultRequire of the job's version.
+	Require []string
 
 	// NowFunc is the clock (time.Now by default).
 	NowFunc func() time.Time
@@ -147,6 +152,10 @@ type Runner struct {
 	mu      sync.Mutex
 	summary Summary
 	keys    []string
+	// committed are the jobs this runner committed, whose open review
+	// reasons Finish counts (invx work enqueues nothing of its own).
+	committed []jobRef
+	policies  policyCache
 	// limit is the in-flight bound, lowered while providers answer 429 and
 	// raised again after successes.
 	limit     int
@@ -721,7 +730,7 @@ func (r *Runner) judge(j *jobRun, c *call) (res *schema.Result, ve *schema.Valid
 		return nil, ve, jobResult{}, false
 	}
 	r.throttle(false)
-	res, verr := j.v.Validate(c.resp.Output, j.l.Text)
+	res, verr := r.validate(j, c)
 	if verr != nil && !errors.As(verr, &ve) {
 		ve = &schema.ValidationError{Path: "$", Category: schema.CategoryDecode, Msg: verr.Error()}
 	}
@@ -742,7 +751,7 @@ func (r *Runner) rejected(j *jobRun, c *call, ve *schema.ValidationError) (jobRe
 		info.Output = capBytes(c.resp.Output, 64<<10)
 	}
 	log.Info("answer rejected", "stage", "rejected", "outcome", "rejected", "error_class", "rejected", "category", string(ve.Category))
-	if j.repairs < r.Repair && l.AttemptNo-l.BudgetBase < r.MaxAttempts && j.runCtx.Err() == nil && !c.overBudget {
+	if r.canRepair(j, c) {
 		j.repairs++
 		j.feedback = ve
 		next, err := r.Store.NextAttempt(ctx, &store.NextAttemptParams{JobID: l.JobID, Token: l.Token,
@@ -767,24 +776,32 @@ func (r *Runner) rejected(j *jobRun, c *call, ve *schema.ValidationError) (jobRe
 	return r.finish(ctx, l, store.StateRejected, time.Time{}, info, log), false
 }
 
-// commitAnswer commits a valid result with its outbox events, fenced by
-// the lease token.
+// commitAnswer commits a valid result with its outbox events and its
+// review reasons (found in the same transaction: the store adds possible
+// duplicates and holds the events while any reason is open), fenced by the
+// lease token.
 func (r *Runner) commitAnswer(j *jobRun, c *call, res *schema.Result) jobResult {
 	l, v, ctx, log := j.l, j.v, c.ctx, c.log
 	info := c.info
 	info.Outcome = store.OutcomeSucceeded
+	rv, err := r.assess(ctx, l, res)
+	if err != nil {
+		return r.storeErr(ctx, l, info, err, log)
+	}
 	cr, err := r.commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
 		AttemptID: l.AttemptID, RunID: r.RunID, SchemaVersion: v.Name, Result: res.JSON, Shadow: r.Shadow,
-		Outbox: outboxEvents(l, res), Attempt: info, Now: r.now()}, log)
+		Outbox: outboxEvents(l, res), Attempt: info, Now: r.now(), Review: rv}, log)
 	if err != nil {
 		return r.storeErr(ctx, l, info, err, log)
 	}
 	r.count(func(s *Summary) { s.CommittedNow++ })
+	r.reviewed(l, cr.Reasons)
 	r.observe(ctx, l, info, log)
 	if r.Metrics != nil {
 		r.Metrics.Committed(l.Tenant, v.Name)
 	}
-	log.Info("committed", "stage", "committed", "outcome", "succeeded", "result_id", cr.ResultID, "existing", cr.Existing)
+	log.Info("committed", "stage", "committed", "outcome", "succeeded", "result_id", cr.ResultID, "existing", cr.Existing,
+		"review", cr.Reasons)
 	r.progress(Event{Kind: EventJobDone, Outcome: store.StateSucceeded})
 	return jobResult{outcome: store.StateSucceeded}
 }
@@ -1107,6 +1124,11 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 			s.Final.Unfinished++
 		}
 	}
+	// Without the review counts the run could exit 0 over documents that
+	// must not be paid blindly: the run is still recorded, and the error
+	// returned.
+	var reviewErr error
+	s.Final.Review, s.Final.ReviewOpen, reviewErr = r.openReview(ctx)
 	s.Status = status
 	s.WallMS = r.now().Sub(started).Milliseconds()
 	if sc := trace.SpanFromContext(ctx).SpanContext(); sc.HasTraceID() {
@@ -1116,8 +1138,5 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 	err = r.withStore(ctx, "finish_run", r.log(), func() error {
 		return r.Store.FinishRun(ctx, &store.FinishRunParams{ID: r.RunID, Status: status, FinishedAt: r.now(), Summary: body})
 	})
-	if err != nil {
-		return &s, err
-	}
-	return &s, nil
+	return &s, errors.Join(err, reviewErr)
 }

@@ -38,6 +38,9 @@ type Summary struct {
 	StaleLeases     int            `json:"stale_leases"`
 	InputTokens     int64          `json:"input_tokens"`
 	OutputTokens    int64          `json:"output_tokens"`
+	// ReviewOpened counts the review reasons this run's commits opened, by
+	// reason (incomplete, possible_duplicate, arithmetic).
+	ReviewOpened map[string]int `json:"review_opened"`
 
 	// Final state of the documents this run saw.
 	Final FinalStates `json:"final"`
@@ -56,13 +59,19 @@ type FinalStates struct {
 	Held       int            `json:"held"`
 	Dismissed  int            `json:"dismissed"`
 	Unfinished int            `json:"unfinished"`
+	// Review counts the run's documents committed with a review reason
+	// still open (succeeded, but not to be paid blindly), whichever run
+	// committed them; ReviewOpen counts those reasons by reason. A
+	// document may have more than one.
+	Review     int            `json:"review"`
+	ReviewOpen map[string]int `json:"review_open"`
 }
 
 // NeedsReview is the number of documents a person has to look at: jobs
-// rejected, failed or held, and files skipped for their content, size or
-// type.
+// rejected, failed or held, results with an open review reason, and files
+// skipped for their content, size or type.
 func (s *Summary) NeedsReview() int {
-	return s.Final.Rejected + s.Final.Failed + s.Final.Held + s.SkippedForReview
+	return s.Final.Rejected + s.Final.Failed + s.Final.Held + s.Final.Review + s.SkippedForReview
 }
 
 // SkippedTotal is the number of files passed over (files not matching
@@ -88,12 +97,19 @@ func (s *Summary) init(r *Runner) {
 	if s.Final.RejectedBy == nil {
 		s.Final.RejectedBy = map[string]int{}
 	}
+	if s.ReviewOpened == nil {
+		s.ReviewOpened = map[string]int{}
+	}
+	if s.Final.ReviewOpen == nil {
+		s.Final.ReviewOpen = map[string]int{}
+	}
 }
 
 func (s *Summary) copyMaps(from *Summary) {
 	s.Skipped = cloneMap(from.Skipped)
 	s.RejectedNow = cloneMap(from.RejectedNow)
 	s.Final.RejectedBy = cloneMap(from.Final.RejectedBy)
+	s.ReviewOpened = cloneMap(from.ReviewOpened)
 }
 
 func cloneMap(m map[string]int) map[string]int {

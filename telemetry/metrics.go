@@ -46,6 +46,8 @@ type Metrics struct {
 	staleCommits    *prometheus.CounterVec
 	tokens          *prometheus.CounterVec
 	skipped         *prometheus.CounterVec
+	reviewOpened    *prometheus.CounterVec
+	reviewOpen      *prometheus.GaugeVec
 	latency         *prometheus.HistogramVec
 	queueOldest     *prometheus.GaugeVec
 	outboxPending   *prometheus.GaugeVec
@@ -87,6 +89,11 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		tokens:          counter("invx_tokens_total", "Provider tokens by direction (input, output).", "tenant", "provider", "direction"),
 		skipped: counter("invx_files_skipped_total",
 			"Files discovery passed over, by reason (not_included: outside --include).", "tenant", "reason"),
+		reviewOpened: counter("invx_review_opened_total",
+			"Review reasons opened by commits (incomplete, possible_duplicate, arithmetic).", "tenant", "reason"),
+		reviewOpen: prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "invx_review_open",
+			Help: "Review reasons open at the end of the run, by reason: results a clerk must look at before they are paid."},
+			[]string{"tenant", "reason"}),
 		// tenant is a label so that each tenant's Pushgateway group holds
 		// its own calls only (invx work --all-tenants pushes one group per
 		// tenant).
@@ -102,7 +109,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		tenants: map[string]bool{},
 	}
 	reg.MustRegister(m.attempts, m.commits, m.rejections, m.duplicates, m.leaseRecoveries, m.staleCommits,
-		m.tokens, m.skipped, m.latency, m.queueOldest, m.outboxPending, m.buildInfo, m.lastSuccess)
+		m.tokens, m.skipped, m.reviewOpened, m.reviewOpen, m.latency, m.queueOldest, m.outboxPending, m.buildInfo, m.lastSuccess)
 	return m
 }
 
@@ -174,6 +181,9 @@ func (m *Metrics) Init(p InitParams) {
 		m.tokens.WithLabelValues(p.Tenant, provider, d)
 	}
 	m.latency.WithLabelValues(p.Tenant, provider)
+	for _, r := range extract.ReviewReasons() {
+		m.reviewOpened.WithLabelValues(p.Tenant, r)
+	}
 }
 
 // InitParams say which series a run can touch.
@@ -262,7 +272,36 @@ func (m *Metrics) Skipped(tenant, reason string) {
 	m.skipped.WithLabelValues(tenant, reason).Inc()
 }
 
-// RecordQueue sets the queue and outbox gauges from the store, for tenant
+// ReviewOpened implements extract.Metrics.
+func (m *Metrics) ReviewOpened(tenant, reason string) {
+	m.seen(tenant)
+	m.reviewOpened.WithLabelValues(tenant, reviewLabel(reason)).Inc()
+}
+
+// reviewLabel keeps the reason label to the known review reasons.
+func reviewLabel(reason string) string {
+	if slices.Contains(extract.ReviewReasons(), reason) {
+		return reason
+	}
+	return "other"
+}
+
+// setReviewOpen sets invx_review_open of tenant: every known reason, 0
+// when none is open, so an alert on it sees a series from the first run.
+func (m *Metrics) setReviewOpen(tenant string, open map[string]int) {
+	byLabel := map[string]int{}
+	for reason, n := range open {
+		byLabel[reviewLabel(reason)] += n
+	}
+	for _, r := range extract.ReviewReasons() {
+		m.reviewOpen.WithLabelValues(tenant, r).Set(float64(byLabel[r]))
+	}
+	if n, ok := byLabel["other"]; ok {
+		m.reviewOpen.WithLabelValues(tenant, "other").Set(float64(n))
+	}
+}
+
+// RecordQueue sets the queue, outbox and review gauges from the store, for tenant
 // (every tenant when empty). Call it at the end of a run; the gauges say
 // what the run left behind.
 func (m *Metrics) RecordQueue(ctx context.Context, st store.Store, tenant string, now time.Time) error {
@@ -286,11 +325,13 @@ func (m *Metrics) RecordQueue(ctx context.Context, st store.Store, tenant string
 		}
 		m.queueOldest.WithLabelValues(s.Tenant).Set(age)
 		m.outboxPending.WithLabelValues(s.Tenant).Set(float64(s.OutboxPending))
+		m.setReviewOpen(s.Tenant, s.ReviewOpen)
 	}
 	if tenant != "" && !seen {
 		m.seen(tenant)
 		m.queueOldest.WithLabelValues(tenant).Set(0)
 		m.outboxPending.WithLabelValues(tenant).Set(0)
+		m.setReviewOpen(tenant, nil)
 	}
 	return nil
 }

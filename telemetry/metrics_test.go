@@ -135,8 +135,15 @@ func TestMetricsAfterRun(t *testing.T) {
 		"invx_tokens_total{direction=output,provider=fake,tenant=default}":                                               120,
 		"invx_provider_latency_seconds{provider=fake,tenant=default}":                                                    7,
 		"invx_queue_oldest_age_seconds{tenant=default}":                                                                  0,
-		// One invoice.committed and one action event per commit.
-		"invx_outbox_pending{tenant=default}": 6,
+		// The fake answers one invoice for three texts: the second commit
+		// is a possible duplicate of the first, the third of both, and
+		// their events (one invoice.committed and one action each) are
+		// held, not pending.
+		"invx_outbox_pending{tenant=default}":                                2,
+		"invx_review_opened_total{reason=possible_duplicate,tenant=default}": 3,
+		"invx_review_open{reason=possible_duplicate,tenant=default}":         3,
+		"invx_review_open{reason=incomplete,tenant=default}":                 0,
+		"invx_review_open{reason=arithmetic,tenant=default}":                 0,
 	}
 	if diff := cmp.Diff(want, samples(t, reg)); diff != "" {
 		t.Errorf("metrics (-want +got):\n%s", diff)
@@ -438,7 +445,11 @@ func TestRecordQueueAllTenants(t *testing.T) {
 	if err := m.RecordQueue(t.Context(), env.Store, "", time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]float64{"invx_queue_oldest_age_seconds{tenant=default}": 0, "invx_outbox_pending{tenant=default}": 6}
+	// Two of the three commits are held as possible duplicates (see
+	// TestMetricsAfterRun): their events are not pending.
+	want := map[string]float64{"invx_queue_oldest_age_seconds{tenant=default}": 0, "invx_outbox_pending{tenant=default}": 2,
+		"invx_review_open{reason=possible_duplicate,tenant=default}": 3, "invx_review_open{reason=incomplete,tenant=default}": 0,
+		"invx_review_open{reason=arithmetic,tenant=default}": 0}
 	if diff := cmp.Diff(want, samples(t, reg)); diff != "" {
 		t.Errorf("gauges (-want +got):\n%s", diff)
 	}

@@ -1,0 +1,172 @@
+package extract
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/invx/invx/review"
+	"github.com/invx/invx/schema"
+	"github.com/invx/invx/store"
+)
+
+// policyTTL is how long a tenant's stored review policy is trusted before
+// it is read again: a long-lived invx work --wait sees a clerk's invx
+// policy set within a minute, and a batch reads it about once.
+const policyTTL = time.Minute
+
+// policyCache holds the tenants' stored review policies for one runner.
+type policyCache struct {
+	mu      sync.Mutex
+	entries map[string]policyEntry
+}
+
+type policyEntry struct {
+	require []string // nil: the tenant has no stored policy
+	read    time.Time
+}
+
+// require returns the fields a result of version must have for tenant to
+// be paid: Runner.Require (--require) when set, else the tenant's stored
+// policy, else the version's default. A field version lacks is simply not
+// checked (review.Missing), so one list serves every version.
+func (r *Runner) require(ctx context.Context, tenant, version string) ([]string, error) {
+	if r.Require != nil {
+		return r.Require, nil
+	}
+	stored, err := r.storedPolicy(ctx, tenant)
+	if err != nil {
+		return nil, err
+	}
+	if stored != nil {
+		return stored, nil
+	}
+	return review.DefaultRequire(version), nil
+}
+
+// storedPolicy is tenant's stored policy (nil: none), read at most once
+// per policyTTL. Timed on the real clock, like database outages: NowFunc
+// may be frozen in tests.
+func (r *Runner) storedPolicy(ctx context.Context, tenant string) ([]string, error) {
+	c := &r.policies
+	c.mu.Lock()
+	e, ok := c.entries[tenant]
+	c.mu.Unlock()
+	if ok && time.Since(e.read) < policyTTL {
+		return e.require, nil
+	}
+	p, err := r.Store.GetPolicy(ctx, &store.GetPolicyParams{Tenant: tenant})
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		e = policyEntry{read: time.Now()}
+	case err != nil:
+		return nil, fmt.Errorf("read review policy of tenant %s: %w", tenant, err)
+	default:
+		// A stored empty list is kept as an empty, non-nil one: the tenant
+		// chose to require nothing, which is not the same as no policy.
+		e = policyEntry{require: append([]string{}, p.Require...), read: time.Now()}
+	}
+	c.mu.Lock()
+	if c.entries == nil {
+		c.entries = map[string]policyEntry{}
+	}
+	c.entries[tenant] = e
+	c.mu.Unlock()
+	return e.require, nil
+}
+
+// assess is what a commit of res brings for review under the tenant's
+// policy; nil for a shadow run, whose results publish nothing and so hold
+// nothing.
+func (r *Runner) assess(ctx context.Context, l *store.Lease, res *schema.Result) (*store.CommitReview, error) {
+	if r.Shadow {
+		return nil, nil
+	}
+	req, err := r.require(ctx, l.Tenant, res.Version)
+	if err != nil {
+		return nil, err
+	}
+	return review.Assess(res, req), nil
+}
+
+// canRepair reports whether an invalid answer of this attempt would be
+// re-asked: repair budget and attempt budget left, the run not
+// interrupted, the token budget not spent. The same condition decides, in
+// rejected, whether a repair attempt follows.
+func (r *Runner) canRepair(j *jobRun, c *call) bool {
+	l := j.l
+	return j.repairs < r.Repair && l.AttemptNo-l.BudgetBase < r.MaxAttempts && j.runCtx.Err() == nil && !c.overBudget
+}
+
+// validate checks an answer. An answer that will be re-asked if invalid
+// gets the strict Validate: sums that do not add up are repairable, so the
+// model is asked again. An answer that will not be (rules and replay, whose
+// repair budget is 0, or the last repair) gets ValidateReviewable: a
+// document whose only faults are arithmetic is committed with an
+// arithmetic review reason and held for a clerk, rather than rejected.
+func (r *Runner) validate(j *jobRun, c *call) (*schema.Result, error) {
+	if r.canRepair(j, c) {
+		return j.v.Validate(c.resp.Output, j.l.Text)
+	}
+	return j.v.ValidateReviewable(c.resp.Output, j.l.Text)
+}
+
+// jobRef names a job across tenants (invx work --all-tenants).
+type jobRef struct{ tenant, key string }
+
+// reviewed records what a commit opened for review: the run's counts and
+// metrics by reason, and the job, whose reasons Finish looks up.
+func (r *Runner) reviewed(l *store.Lease, reasons []string) {
+	r.mu.Lock()
+	r.committed = append(r.committed, jobRef{l.Tenant, l.JobKey})
+	for _, reason := range reasons {
+		r.summary.ReviewOpened[reason]++
+	}
+	r.mu.Unlock()
+	if r.Metrics != nil {
+		for _, reason := range reasons {
+			r.Metrics.ReviewOpened(l.Tenant, reason)
+		}
+	}
+}
+
+// openReview counts the open review reasons of the run's documents: those
+// it enqueued (a rerun's already committed ones included, so a batch keeps
+// exiting 3 until a clerk acts) and those it committed. docs is the number
+// of documents with at least one open reason.
+func (r *Runner) openReview(ctx context.Context) (docs int, byReason map[string]int, err error) {
+	r.mu.Lock()
+	mine := make(map[jobRef]bool, len(r.keys)+len(r.committed))
+	for _, k := range r.keys {
+		mine[jobRef{r.Tenant, k}] = true
+	}
+	for _, k := range r.committed {
+		mine[k] = true
+	}
+	r.mu.Unlock()
+	byReason = map[string]int{}
+	if len(mine) == 0 {
+		return 0, byReason, nil
+	}
+	var items []*store.ReviewItem
+	err = r.withStore(ctx, "finish_run", r.log(), func() error {
+		var err error
+		items, err = r.Store.ListReview(ctx, &store.ListReviewParams{Tenant: r.Tenant, AllTenants: r.Tenant == ""})
+		return err
+	})
+	if err != nil {
+		return 0, byReason, fmt.Errorf("read open review reasons: %w", err)
+	}
+	flagged := map[jobRef]bool{}
+	for _, it := range items {
+		ref := jobRef{it.Tenant, it.JobKey}
+		if !mine[ref] {
+			continue
+		}
+		byReason[it.Reason]++
+		flagged[ref] = true
+	}
+	return len(flagged), byReason, nil
+}
