@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -84,7 +86,10 @@ func TestReviewDeskList(t *testing.T) {
 	}
 	// Jobs the list always had: rejected v1 documents (a.txt and c.txt).
 	e.write("c.txt", "Northwind\n")
-	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--repair", "0", "--provider", "command", "--command", e.modelScript(), e.in)
+	// --require supplier_name: b.txt, committed by the same run, has
+	// nothing to review.
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--repair", "0", "--require", "supplier_name", "--provider", "command",
+		"--command", e.modelScript(), e.in)
 	e.advance(time.Hour)
 
 	for _, tc := range []struct {
@@ -410,14 +415,41 @@ func TestReviewDeskCorrectV1(t *testing.T) {
 	}
 }
 
-// The nightly batch of issue 14 as docs/review-desk.md tells it: the
-// transcript (commands, output, exit codes) is a golden file the doc
-// quotes.
+// The nightly batch of issue 14 as docs/review-desk.md tells it, through
+// the real runner: night one commits an invoice and a credit note; night
+// two brings the invoice's rescan and an invoice without a total and exits
+// 3; a clerk corrects and accepts; the rerun exits 0 and delivery sends
+// exactly the released events. The transcript (commands, output, exit
+// codes) is a golden file the doc quotes.
 func TestReviewDeskWalkthrough(t *testing.T) {
 	t.Parallel()
 	e := setupOps(t)
-	b := setupDesk(t, e)
 	h := newHook(t, always(200))
+	night1, night2 := filepath.Join(e.tmp, "nightly", "2026-03-01"), filepath.Join(e.tmp, "nightly", "2026-03-02")
+	for dir, files := range map[string]map[string]string{
+		night1: {"acme.txt": readV2("acme.txt"), "credit.txt": readV2("credit.txt")},
+		night2: {"acme-rescan.txt": readV2("acme.txt") + "Eingescannt am 02.03.2026\n", "nordlicht.txt": nordlichtText},
+	} {
+		for name, text := range files {
+			writeFile(t, filepath.Join(dir, name), text)
+		}
+	}
+	nordAnswer := filepath.Join(e.tmp, "nordlicht.json")
+	writeFile(t, nordAnswer, nordlichtAnswer())
+	abs, err := filepath.Abs(v2Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(e.tmp, "model.sh")
+	writeFile(t, model, "#!/bin/sh\ntext=$(cat)\ncase \"$text\" in\n"+
+		"*RE-2026-0042*) cat '"+filepath.Join(abs, "acme.json")+"' ;;\n"+
+		"*CN-7*) cat '"+filepath.Join(abs, "credit.json")+"' ;;\n"+
+		"*ND-2026-118*) cat '"+nordAnswer+"' ;;\n"+
+		"*) echo 'no answer' >&2; exit 2 ;;\nesac\n")
+	if err := os.Chmod(model, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
 	var tr strings.Builder
 	step := func(want int, args ...string) result {
 		t.Helper()
@@ -433,29 +465,49 @@ func TestReviewDeskWalkthrough(t *testing.T) {
 			}
 			words = append(words, a)
 		}
-		shown := strings.Join(words, " ")
-		fmt.Fprintf(&tr, "$ invx %s\n%s%s[exit %d]\n\n", shown, r.stdout, r.stderr, r.code)
+		fmt.Fprintf(&tr, "$ invx %s\n%s%s[exit %d]\n\n", strings.Join(words, " "), r.stdout, r.stderr, r.code)
 		return r
 	}
+	run := []string{"run", "--schema", schema.V2, "--provider", "command", "--command", model}
+	step(0, append(run, night1)...)
+	e.advance(24 * time.Hour)
+	step(cmd.ExitNeedsReview, append(run, night2)...)
+	e.advance(time.Hour)
 	step(cmd.ExitNeedsReview, "review")
-	step(0, "review", "correct", "nordlicht.txt", "--set", "total=476.00", "--reason", "total from the PDF", "--actor", "ann")
-	step(0, "review", "accept", b.rescan[:12], "--actor", "ann", "--note", "rescan of RE-2026-0042; the ERP matches it to the first")
+	nord, rescan := e.job("nordlicht.txt"), e.job("acme-rescan.txt")
+	step(0, "review", "correct", nord.JobKey[:12], "--set", "total=476.00", "--reason", "total from the PDF", "--actor", "ann")
+	step(0, "review", "accept", rescan.JobKey[:12], "--actor", "ann", "--note", "rescan of RE-2026-0042; the ERP matches it to the first")
 	step(0, "review")
 	e.advance(time.Hour)
-	step(0, "run", "--schema", schema.V2, "--provider", "command", "--command", e.v2Script(), e.batchDir())
+	step(0, append(run, night2)...)
 	step(0, "outbox", "deliver", "--webhook", h.srv.URL)
 	checkGolden(t, "review-desk-walkthrough.golden", scrub(tr.String(), e.tmp))
-	// Exactly the released events went out, in order, after the ones the
-	// batch delivered without review (none had been delivered before).
+
+	// Delivery sent every event once: the first night's, the rescan's
+	// released by accept, the corrected invoice's commit and correction.
 	var got []string
 	for _, k := range h.seen() {
-		got = append(got, k[64:])
+		got = append(got, k[:12]+k[64:])
 	}
-	want := []string{":action:a1", ":action:a2", ":invoice.committed", ":invoice.committed", // acme, credit
-		":action:a1", ":action:a2", ":invoice.committed", // the rescan, accepted
-		":invoice.committed", ":invoice.corrected:1"} // nordlicht, corrected
+	slices.Sort(got)
+	acme, credit := e.job("acme.txt").JobKey, e.job("credit.txt").JobKey
+	want := []string{acme[:12] + ":action:a1", acme[:12] + ":action:a2", acme[:12] + ":invoice.committed",
+		credit[:12] + ":invoice.committed",
+		rescan.JobKey[:12] + ":action:a1", rescan.JobKey[:12] + ":action:a2", rescan.JobKey[:12] + ":invoice.committed",
+		nord.JobKey[:12] + ":invoice.committed", nord.JobKey[:12] + ":invoice.corrected:1"}
+	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("delivered %v, want %v", got, want)
+	}
+}
+
+func writeFile(t *testing.T, p, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
