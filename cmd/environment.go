@@ -56,6 +56,8 @@ Standard
   SSL_CERT_FILE, SSL_CERT_DIR        extra trusted CA certificates
   TMPDIR                             where invx eval makes its throwaway
                                      databases (unless --keep-db)
+  USER                               who acts in invx review accept,
+                                     dismiss and correct (unless --actor)
 
 Set by invx for the programs it runs (not read by invx)
   --provider command: INVX_JOB_KEY, INVX_TENANT, INVX_ATTEMPT,

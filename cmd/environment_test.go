@@ -12,10 +12,11 @@ import (
 
 // envLiteral is a Go string literal that is exactly the name of a variable
 // of a prefix invx owns or documents: how the code names a variable it
-// reads (f.Env("OPENAI_API_KEY"), envOr(env, "INVX_DB", ...)). Variables
+// reads (f.Env("OPENAI_API_KEY"), envOr(env, "INVX_DB", ...)), and USER
+// (f.Env("USER"), who acts in review when --actor is not given). Variables
 // invx sets for child programs are written "INVX_JOB_KEY=" + ..., which
 // this does not match.
-var envLiteral = regexp.MustCompile(`"((?:INVX|OPENAI|ANTHROPIC|OLLAMA|OTEL)_[A-Z0-9_]+)"`)
+var envLiteral = regexp.MustCompile(`"((?:INVX|OPENAI|ANTHROPIC|OLLAMA|OTEL)_[A-Z0-9_]+|USER)"`)
 
 // TestEnvironmentHelpListsEveryVariable greps the module's Go source (tests
 // excluded) for the variables it reads and fails for any that invx help
@@ -52,7 +53,7 @@ func TestEnvironmentHelpListsEveryVariable(t *testing.T) {
 		t.Fatalf("walk the module source: %v", err)
 	}
 	// The grep must see the variables known to be read, or it proves nothing.
-	for _, known := range []string{"INVX_DB", "INVX_TENANT", "OPENAI_API_KEY", "OTEL_EXPORTER_OTLP_ENDPOINT"} {
+	for _, known := range []string{"INVX_DB", "INVX_TENANT", "OPENAI_API_KEY", "OTEL_EXPORTER_OTLP_ENDPOINT", "USER"} {
 		if read[known] == nil {
 			t.Fatalf("the source grep did not find %s: fix envLiteral or the walk", known)
 		}

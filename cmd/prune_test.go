@@ -115,6 +115,9 @@ func TestPruneKeepsRerunsIdempotent(t *testing.T) {
 func TestPruneAttemptsAndHeld(t *testing.T) {
 	t.Parallel()
 	e := setupOps(t)
+	// Job states only: b.txt's result complete, so invx review lists the
+	// three jobs and no review reason.
+	e.must(0, "policy", "set", "--require", "supplier_name")
 	script := e.mixed()
 	ctx := context.Background()
 	st := e.store()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +22,9 @@ var reviewStates = []string{store.StateRejected, store.StateFailed, store.StateH
 // ReviewOptions are the flags of invx review.
 type ReviewOptions struct {
 	JSON bool
+	// Reason keeps one kind of entry: a review reason, a job state (held,
+	// failed, rejected) or skipped.
+	Reason string
 }
 
 func newCmdReview(f *Factory, runF func(context.Context, *ReviewOptions) error) *cobra.Command {
@@ -28,7 +32,20 @@ func newCmdReview(f *Factory, runF func(context.Context, *ReviewOptions) error) 
 	c := &cobra.Command{
 		Use:   "review",
 		Short: "List the documents that need a person, and resolve them",
-		Long: `Review lists every job of the tenant that needs a person:
+		Long: `Review lists everything of the tenant that needs a person. First the open
+review reasons of committed results, grouped, oldest first in each group:
+
+  possible_duplicate  another committed result has the same supplier and
+                      invoice number (a rescan or a resend): the other
+                      job's key and path, whether totals and dates agree
+  incomplete          a field the tenant's policy requires is null: the
+                      missing fields
+  arithmetic          sums or dates that do not add up: the messages
+
+A result with an open reason holds its outbox events until it is resolved:
+invx review accept KEY (release them), invx review correct KEY --set
+FIELD=VALUE --reason TEXT (store a corrected revision) or invx review
+dismiss KEY --reason TEXT (cancel them). Then the jobs and files:
 
   rejected  the provider's answer failed validation: the category and the
             validation message
@@ -47,10 +64,16 @@ skipped file also leaves the list when a later run processes its path (fix
 the file, or rerun with --max-bytes or --encoding).
 
 The list goes to stdout: aligned columns on a terminal, tab-separated when
-piped, a JSON array with --json. Exit status 3 when anything needs review,
+piped, a JSON array with --json. Columns: KEY, STATE (the reason, the job
+state or skipped), PATH, ATTEMPTS, REASON, AGE, then the values a clerk
+decides on: SCHEMA, SUPPLIER, NUMBER, DATE (issue date, v2) and TOTAL (a
+decimal with its currency); "-" where there is none. The IBAN is never
+printed. --reason keeps one kind. Exit status 3 when anything needs review,
 0 (and "nothing needs review" on stderr) when nothing does.`,
 		Example: `  invx review
+  invx review --reason possible_duplicate
   invx review --json | jq -r '.[] | select(.state == "held") | .job_key'
+  invx review correct 3f2a9c1e --set total=5385.35 --reason "total from the PDF"
   invx review accept 3f2a9c1e
   invx review dismiss de_gutschrift.txt --reason "duplicate sent by the supplier"
   invx review dismiss scans/cover-sheet.pdf.txt --reason "not an invoice"`,
@@ -61,6 +84,9 @@ piped, a JSON array with --json. Exit status 3 when anything needs review,
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
+			if err := checkReviewKind(opts.Reason); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
@@ -68,7 +94,8 @@ piped, a JSON array with --json. Exit status 3 when anything needs review,
 		},
 	}
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print the list as a JSON array")
-	c.AddCommand(newCmdReviewAccept(f, nil), newCmdReviewDismiss(f, nil))
+	c.Flags().StringVar(&opts.Reason, "reason", "", "list only one kind: "+strings.Join(reviewKinds, ", "))
+	c.AddCommand(newCmdReviewAccept(f, nil), newCmdReviewDismiss(f, nil), newCmdReviewCorrect(f, nil))
 	return c
 }
 
@@ -93,6 +120,19 @@ type reviewItem struct {
 	// empty, category is the skip reason and message its detail.
 	Size      int64  `json:"size,omitempty"`
 	FirstSeen string `json:"first_seen,omitempty"`
+
+	// Review reasons of committed results (state possible_duplicate,
+	// incomplete or arithmetic; updated_at is when the reason was opened):
+	// the path as the user named it, the result's values, and what is
+	// wrong: the missing fields, the arithmetic problems, or the other job.
+	DisplayPath string           `json:"display_path,omitempty"`
+	Result      *reviewValues    `json:"result,omitempty"`
+	Missing     []string         `json:"missing,omitempty"`
+	Problems    []reviewProblem  `json:"problems,omitempty"`
+	Duplicate   *reviewDuplicate `json:"duplicate_of,omitempty"`
+
+	// opened is when a review reason was opened, for its age.
+	opened time.Time
 }
 
 func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
@@ -101,16 +141,31 @@ func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
 		return err
 	}
 	defer st.Close()
-	jobs, err := st.ListJobs(ctx, &store.ListJobsParams{Tenant: f.Tenant, States: reviewStates})
-	if err != nil {
-		return err
+	want := func(kind string) bool { return opts.Reason == "" || opts.Reason == kind }
+
+	var items []reviewItem
+	if opts.Reason == "" || slices.Contains(reviewReasons, opts.Reason) {
+		if items, err = reasonItems(ctx, st, f.Tenant, opts.Reason); err != nil {
+			return err
+		}
 	}
-	items := make([]reviewItem, 0, len(jobs))
+	var states []string
+	for _, s := range reviewStates {
+		if want(s) {
+			states = append(states, s)
+		}
+	}
+	var jobs []*store.Job
+	if len(states) > 0 {
+		if jobs, err = st.ListJobs(ctx, &store.ListJobsParams{Tenant: f.Tenant, States: states}); err != nil {
+			return err
+		}
+	}
 	for _, j := range jobs {
 		it := reviewItem{JobKey: j.JobKey, Tenant: j.Tenant, State: j.State, SourceSystem: j.SourceSystem,
 			SourcePath: j.SourcePath, SchemaVersion: j.SchemaVersion, Attempts: j.Attempts, ErrorClass: j.LastErrorClass,
 			Category: j.LastCategory, Message: j.LastError, HeldReason: j.HeldReason, PrevJobKey: j.PrevJobKey,
-			Digest: j.SourceDigest, UpdatedAt: ts(j.UpdatedAt)}
+			Digest: j.SourceDigest, UpdatedAt: ts(j.UpdatedAt), opened: j.UpdatedAt}
 		if j.PrevJobKey != "" {
 			prev, err := st.GetJob(ctx, &store.GetJobParams{Tenant: j.Tenant, Ref: j.PrevJobKey})
 			switch {
@@ -122,20 +177,20 @@ func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
 		}
 		items = append(items, it)
 	}
-	ages := make([]time.Time, 0, len(items))
-	for _, j := range jobs {
-		ages = append(ages, j.UpdatedAt)
+	if want(stateSkipped) {
+		skipped, err := st.ListSkipped(ctx, &store.ListSkippedParams{Tenant: f.Tenant})
+		if err != nil {
+			return err
+		}
+		for _, in := range skipped {
+			items = append(items, reviewItem{Tenant: in.Tenant, State: stateSkipped, SourceSystem: in.SourceSystem,
+				SourcePath: in.Path, Category: in.Reason, Message: in.Detail, Size: in.Size, FirstSeen: ts(in.FirstSeen),
+				// How long the invoice has been missing.
+				UpdatedAt: ts(in.LastSeen), opened: in.FirstSeen})
+		}
 	}
-	skipped, err := st.ListSkipped(ctx, &store.ListSkippedParams{Tenant: f.Tenant})
-	if err != nil {
-		return err
-	}
-	for _, in := range skipped {
-		items = append(items, reviewItem{Tenant: in.Tenant, State: stateSkipped, SourceSystem: in.SourceSystem,
-			SourcePath: in.Path, Category: in.Reason, Message: in.Detail, Size: in.Size, FirstSeen: ts(in.FirstSeen),
-			UpdatedAt: ts(in.LastSeen)})
-		// How long the invoice has been missing.
-		ages = append(ages, in.FirstSeen)
+	if items == nil {
+		items = []reviewItem{}
 	}
 	if len(items) == 0 {
 		if opts.JSON {
@@ -151,28 +206,43 @@ func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
 			return err
 		}
 	} else {
-		tp := newTable(f.IO.Out, f.IO.OutTTY, "KEY", "STATE", "PATH", "ATTEMPTS", "REASON", "AGE")
-		tp.capColumn(2, 48)
+		// The clerk's values come after the columns invx review always
+		// had, so scripts that cut piped output by position keep working.
+		tp := newTable(f.IO.Out, f.IO.OutTTY, "KEY", "STATE", "PATH", "ATTEMPTS", "REASON", "AGE",
+			"SCHEMA", "SUPPLIER", "NUMBER", "DATE", "TOTAL")
+		// A path is cut at its start: the file name tells rows apart.
+		tp.capColumnLeft(2, 48)
 		tp.capColumn(4, 90)
-		for i, it := range items {
-			key, attempts := shortKey(it.JobKey), fmt.Sprint(it.Attempts)
-			if it.State == stateSkipped {
+		tp.capColumn(7, 32)
+		for i := range items {
+			it := &items[i]
+			key, attempts, path, why := shortKey(it.JobKey), fmt.Sprint(it.Attempts), it.SourcePath, ""
+			switch {
+			case it.State == stateSkipped:
 				key, attempts = "-", "-"
+				why = reviewReason(it)
+			case slices.Contains(reviewReasons, it.State):
+				why = reasonText(it)
+			default:
+				why = reviewReason(it)
 			}
-			tp.addRow(key, it.State, it.SourcePath, attempts, reviewReason(&it), humanAge(f.Now(), ages[i]))
+			tp.addRow(append([]string{key, it.State, path, attempts, why, humanAge(f.Now(), it.opened)},
+				valueCells(it)...)...)
 		}
 		if err := tp.render(); err != nil {
 			return err
 		}
 	}
 	counts := map[string]int{}
+	docs := map[string]bool{}
 	for _, it := range items {
 		counts[it.State]++
+		docs[it.JobKey+"\x00"+it.SourceSystem+"\x00"+it.SourcePath] = true
 	}
 	fmt.Fprintf(f.IO.ErrOut, "%d document(s) need review (%s): invx show KEY, invx retry KEY, "+
-		"invx review accept KEY (held), invx review dismiss KEY|PATH --reason TEXT\n",
-		len(items), reviewCounts(counts[store.StateRejected], counts[store.StateFailed], counts[store.StateHeld], counts[stateSkipped]))
-	return &needsReviewError{n: len(items)}
+		"invx review accept KEY, invx review correct KEY --set FIELD=VALUE --reason TEXT, "+
+		"invx review dismiss KEY|PATH --reason TEXT\n", len(docs), reviewListCounts(counts))
+	return &needsReviewError{n: len(docs)}
 }
 
 // stateSkipped marks a review entry that is a skipped file, not a job.
@@ -183,6 +253,18 @@ func reviewCounts(rejected, failed, held, skipped int) string {
 	s := fmt.Sprintf("rejected %d, failed %d, held %d", rejected, failed, held)
 	if skipped > 0 {
 		s += fmt.Sprintf(", skipped %d", skipped)
+	}
+	return s
+}
+
+// reviewListCounts is reviewCounts of invx review's entries, with the open
+// review reasons when there are.
+func reviewListCounts(counts map[string]int) string {
+	s := reviewCounts(counts[store.StateRejected], counts[store.StateFailed], counts[store.StateHeld], counts[stateSkipped])
+	for _, k := range reviewReasons {
+		if counts[k] > 0 {
+			s += fmt.Sprintf(", %s %d", k, counts[k])
+		}
 	}
 	return s
 }
@@ -225,17 +307,25 @@ func reviewReason(it *reviewItem) string {
 type ReviewAcceptOptions struct {
 	Ref  string
 	Work WorkOptions
+	// Actor and Note are kept with accepted review reasons.
+	Actor, Note string
 }
 
 func newCmdReviewAccept(f *Factory, runF func(context.Context, *ReviewAcceptOptions) error) *cobra.Command {
 	opts := &ReviewAcceptOptions{}
 	c := &cobra.Command{
 		Use:   "accept KEY|PATH",
-		Short: "Process the changed text of a held document, superseding its old result",
-		Long: `Accept releases a held job (a document whose text changed after its earlier
-text was committed) and processes it right away, as invx run would, with
-the provider flags given here. Other queued jobs of the tenant are worked
-too.
+		Short: "Accept a committed result's review reasons, or process a held document's changed text",
+		Long: `For a committed result with open review reasons (possible_duplicate,
+incomplete, arithmetic), accept closes them as accepted, keeping who
+(--actor, default $USER) and --note, and releases the result's held outbox
+events: invoice.committed and its actions are delivered by the next invx
+outbox deliver. Nothing is processed again.
+
+For a held job (a document whose text changed after its earlier text was
+committed) accept releases it and processes it right away, as invx run
+would, with the provider flags given here. Other queued jobs of the tenant
+are worked too.
 
 When the new text commits, the old result stays in the database marked
 superseded by the new one: invx export shows only the new one, and the old
@@ -243,7 +333,7 @@ result's outbox events are not sent again.
 
 KEY is a job key, a unique key prefix (at least 8 hex digits) or the
 document's path. Exit status 3 when the new text is rejected or fails.`,
-		Example: `  invx review accept 3f2a9c1e
+		Example: `  invx review accept 3f2a9c1e --note "resend of RE-2026-00417, paid once"
   invx review accept de_gutschrift.txt --provider openai --model gpt-4.1-mini`,
 		Args: func(c *cobra.Command, args []string) error {
 			if len(args) != 1 {
@@ -263,13 +353,14 @@ document's path. Exit status 3 when the new text is rejected or fails.`,
 		},
 	}
 	addWorkFlags(c.Flags(), &opts.Work)
+	c.Flags().StringVar(&opts.Actor, "actor", "", "who accepts review reasons (default $USER)")
+	c.Flags().StringVar(&opts.Note, "note", "", "why the reasons are accepted, kept with them")
 	return c
 }
 
 func reviewAcceptRun(ctx context.Context, f *Factory, opts *ReviewAcceptOptions) error {
-	// Check the provider before releasing the job: a missing key must not
-	// leave the job queued behind a failed command.
-	if _, _, err := f.providerFor(&opts.Work.Provider); err != nil {
+	note, err := reviewText("review accept", "--note", opts.Note, false, "")
+	if err != nil {
 		return err
 	}
 	st, err := f.OpenExistingStore(ctx)
@@ -279,6 +370,18 @@ func reviewAcceptRun(ctx context.Context, f *Factory, opts *ReviewAcceptOptions)
 	defer st.Close()
 	job, err := findJob(ctx, st, f.Tenant, opts.Ref)
 	if err != nil {
+		return err
+	}
+	open, err := openReasonsOf(ctx, st, job)
+	if err != nil {
+		return err
+	}
+	if len(open) > 0 {
+		return acceptReasons(ctx, f, st, job, open, opts.Actor, note)
+	}
+	// Check the provider before releasing the job: a missing key must not
+	// leave the job queued behind a failed command.
+	if _, _, err := f.providerFor(&opts.Work.Provider); err != nil {
 		return err
 	}
 	if job.State != store.StateHeld {
@@ -333,16 +436,24 @@ func reviewAcceptRun(ctx context.Context, f *Factory, opts *ReviewAcceptOptions)
 type ReviewDismissOptions struct {
 	Ref    string
 	Reason string
+	// Actor is kept with dismissed review reasons.
+	Actor string
 }
 
 func newCmdReviewDismiss(f *Factory, runF func(context.Context, *ReviewDismissOptions) error) *cobra.Command {
 	opts := &ReviewDismissOptions{}
 	c := &cobra.Command{
 		Use:   "dismiss KEY|PATH --reason TEXT",
-		Short: "Close a rejected, failed or held job, or a skipped file, without a result",
-		Long: `Dismiss closes a job that needs review without producing a result: its state
-becomes dismissed, the reason is kept with it, and it leaves the review
-list. Its text and attempts stay on record (invx show). A held job's old
+		Short: "Close a result's review reasons without delivery, or a rejected, failed or held job, or a skipped file",
+		Long: `For a committed result with open review reasons (possible_duplicate,
+incomplete, arithmetic), dismiss closes them as dismissed, keeping who
+(--actor, default $USER) and --reason: the result's held outbox events are
+cancelled and never delivered, and one invoice.dismissed event is queued
+instead. The result stays on record (invx show) and in invx export.
+
+Otherwise dismiss closes a job that needs review without producing a
+result: its state becomes dismissed, the reason is kept with it, and it
+leaves the review list. Its text and attempts stay on record (invx show). A held job's old
 result stays current.
 
 A PATH that invx review lists as skipped (a file that could not be
@@ -378,6 +489,7 @@ document's path. --reason is required: say why, for whoever looks next.`,
 		},
 	}
 	c.Flags().StringVar(&opts.Reason, "reason", "", "why the job needs no result (required)")
+	c.Flags().StringVar(&opts.Actor, "actor", "", "who dismisses review reasons (default $USER)")
 	return c
 }
 
@@ -416,6 +528,13 @@ func reviewDismissRun(ctx context.Context, f *Factory, opts *ReviewDismissOption
 	job, err := findJob(ctx, st, f.Tenant, opts.Ref)
 	if err != nil {
 		return err
+	}
+	open, err := openReasonsOf(ctx, st, job)
+	if err != nil {
+		return err
+	}
+	if len(open) > 0 {
+		return dismissReasons(ctx, f, st, job, open, opts.Actor, opts.Reason)
 	}
 	err = st.Dismiss(ctx, &store.JobActionParams{Tenant: job.Tenant, JobKey: job.JobKey, Reason: opts.Reason, Now: f.Now()})
 	if errors.Is(err, store.ErrNotFound) {

@@ -89,12 +89,28 @@ type showAttempt struct {
 }
 
 type showResult struct {
-	ID            int64           `json:"id"`
-	SchemaVersion string          `json:"schema_version"`
-	CommittedAt   string          `json:"committed_at"`
-	RunID         string          `json:"run_id"`
-	Shadow        bool            `json:"shadow,omitempty"`
-	Document      json.RawMessage `json:"document"`
+	ID            int64  `json:"id"`
+	SchemaVersion string `json:"schema_version"`
+	CommittedAt   string `json:"committed_at"`
+	RunID         string `json:"run_id"`
+	Shadow        bool   `json:"shadow,omitempty"`
+	// Revision is the correction Document is: 0 as committed, n after n
+	// corrections (invx review correct).
+	Revision int             `json:"revision"`
+	Document json.RawMessage `json:"document"`
+
+	// corrected maps each fact a revision set to the latest such revision.
+	corrected map[string]int
+}
+
+// showRevision is one correction of the result: who, when, why, and each
+// field's old and new value (an IBAN masked unless --reveal).
+type showRevision struct {
+	Revision  int                 `json:"revision"`
+	CreatedAt string              `json:"created_at"`
+	Actor     string              `json:"actor"`
+	Reason    string              `json:"reason"`
+	Changes   []store.FieldChange `json:"changes"`
 }
 
 type showJob struct {
@@ -121,6 +137,10 @@ type showJob struct {
 	Text            string        `json:"text,omitempty"`
 	AttemptList     []showAttempt `json:"attempts"`
 	Result          *showResult   `json:"result"`
+	// Revisions are the result's corrections, oldest first ([] when
+	// none); OpenReasons its open review reasons.
+	Revisions   []showRevision `json:"revisions"`
+	OpenReasons []string       `json:"open_reasons,omitempty"`
 }
 
 func ts(t time.Time) string {
@@ -158,7 +178,7 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 		SchemaVersion: job.SchemaVersion, Transformation: job.Transformation, Attempts: job.Attempts, LeaseRecoveries: job.LeaseRecoveries,
 		HeldReason: job.HeldReason, PrevJobKey: job.PrevJobKey, LastErrorClass: job.LastErrorClass,
 		LastCategory: job.LastCategory, LastError: job.LastError, NextAttemptAt: ts(job.NextAttemptAt),
-		CreatedAt: ts(job.CreatedAt), UpdatedAt: ts(job.UpdatedAt), AttemptList: []showAttempt{}}
+		CreatedAt: ts(job.CreatedAt), UpdatedAt: ts(job.UpdatedAt), AttemptList: []showAttempt{}, Revisions: []showRevision{}}
 	if opts.Text {
 		out.Text = job.SourceText
 	}
@@ -183,7 +203,23 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 			}
 		}
 		out.Result = &showResult{ID: res.ID, SchemaVersion: res.SchemaVersion, CommittedAt: ts(res.CommittedAt),
-			RunID: res.RunID, Shadow: res.Shadow, Document: doc}
+			RunID: res.RunID, Shadow: res.Shadow, Revision: res.Revision, Document: doc}
+		if out.Revisions, err = showRevisions(ctx, st, job, opts.Reveal); err != nil {
+			return err
+		}
+		out.Result.corrected = map[string]int{}
+		for _, r := range out.Revisions {
+			for _, ch := range r.Changes {
+				out.Result.corrected[ch.Field] = r.Revision
+			}
+		}
+		open, err := openReasonsOf(ctx, st, job)
+		if err != nil {
+			return err
+		}
+		for _, it := range open {
+			out.OpenReasons = append(out.OpenReasons, it.Reason)
+		}
 	case !errors.Is(err, store.ErrNotFound):
 		return err
 	}
@@ -322,9 +358,13 @@ func renderJob(w io.Writer, j *showJob) {
 		}
 		fmt.Fprintln(w, line)
 	}
+	if len(j.OpenReasons) > 0 {
+		p("review", strings.Join(j.OpenReasons, ", ")+" (open: invx review)")
+	}
 	if j.Result != nil {
 		renderResult(w, j.Result)
 	}
+	renderRevisions(w, j)
 	if j.Text != "" {
 		fmt.Fprintf(w, "text\n%s\n", j.Text)
 	}
@@ -391,10 +431,14 @@ func renderResult(w io.Writer, r *showResult) {
 	if r.Shadow {
 		shadow = ", shadow (publishes nothing)"
 	}
-	fmt.Fprintf(w, "%-16sid %d, %s, committed %s%s\n", "result", r.ID, r.SchemaVersion, r.CommittedAt, shadow)
+	rev := ""
+	if r.Revision > 0 {
+		rev = fmt.Sprintf(", revision %d", r.Revision)
+	}
+	fmt.Fprintf(w, "%-16sid %d, %s, committed %s%s%s\n", "result", r.ID, r.SchemaVersion, r.CommittedAt, rev, shadow)
 	if r.SchemaVersion == schema.V2 {
 		if d, err := schema.DecodeStoredV2(r.Document); err == nil {
-			renderV2(w, d)
+			renderV2(w, d, r.corrected)
 			return
 		}
 	}

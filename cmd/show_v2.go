@@ -14,8 +14,10 @@ import (
 // from, the tax lines, the line items and the action items. Amounts are
 // shown as decimals of the currency with their minor units beside them, so
 // the row reads like the invoice and still matches the export. The caller
-// has masked the IBAN unless --reveal was given.
-func renderV2(w io.Writer, d *schema.InvoiceV2) {
+// has masked the IBAN unless --reveal was given. A fact a person corrected
+// (invx review correct) has no excerpt: its evidence cell names the
+// revision that set it.
+func renderV2(w io.Writer, d *schema.InvoiceV2, corrected map[string]int) {
 	cur := deref(d.Currency)
 	amount := func(p *int64) string {
 		if p == nil {
@@ -51,7 +53,11 @@ func renderV2(w io.Writer, d *schema.InvoiceV2) {
 	var b strings.Builder
 	tp := newTable(&b, true, "FACT", "VALUE", "EVIDENCE")
 	for _, f := range facts {
-		tp.addRow(f.name, dash(f.value), dash(deref(f.evidence)))
+		ev := dash(deref(f.evidence))
+		if rev, ok := corrected[f.name]; ok && f.evidence == nil {
+			ev = fmt.Sprintf("(corrected in revision %d)", rev)
+		}
+		tp.addRow(f.name, dash(f.value), ev)
 	}
 	renderIndented(w, &b, tp)
 

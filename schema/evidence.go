@@ -46,7 +46,10 @@ import (
 //     would read it.
 //   - Currency: the evidence contains the ISO code (any case) or a symbol or
 //     name of the currency (€ or Euro for EUR, $ for any dollar, £ for GBP).
-func checkFactEvidenceValues(d *InvoiceV2) *ValidationError {
+//
+// A fact in corrected (a person's correction, ValidateCorrection) is
+// exempt: its evidence is null and nothing is checked.
+func checkFactEvidenceValues(d *InvoiceV2, corrected map[string]bool) *ValidationError {
 	exp := 2
 	if d.Currency != nil {
 		exp, _ = CurrencyExponent(*d.Currency)
@@ -75,6 +78,9 @@ func checkFactEvidenceValues(d *InvoiceV2) *ValidationError {
 	}
 	for _, f := range facts {
 		path := "evidence." + f.name
+		if corrected[f.name] {
+			continue
+		}
 		stated := f.text != nil || f.amount != nil
 		switch {
 		case !stated && f.evidence == nil:

@@ -27,7 +27,7 @@ type Version struct {
 	description string
 	goType      reflect.Type
 	prompt      string
-	validate    func(v *Version, raw []byte, source string) (*Result, *ValidationError)
+	validate    func(v *Version, raw []byte, source string, c checks) (*Result, *ValidationError)
 	schemaJSON  func() []byte
 }
 
@@ -80,7 +80,7 @@ var versions = map[string]*Version{
 }
 
 func newVersion(name, description string, t reflect.Type, prompt string,
-	validate func(*Version, []byte, string) (*Result, *ValidationError)) *Version {
+	validate func(*Version, []byte, string, checks) (*Result, *ValidationError)) *Version {
 	v := &Version{Name: name, description: description, goType: t, prompt: prompt, validate: validate}
 	// Generated once on first use: reflection is cheap but not free, and
 	// most commands never ask for the schema.
@@ -170,7 +170,7 @@ func (v *Version) PromptHash() string {
 // the first error in document order (see the package documentation). A
 // non-nil error is always a *ValidationError.
 func (v *Version) Validate(raw []byte, source string) (*Result, error) {
-	res, verr := v.validate(v, raw, source)
+	res, verr := v.validate(v, raw, source, checks{})
 	if verr != nil {
 		return nil, verr
 	}
@@ -188,7 +188,7 @@ func (v *Version) Validate(raw []byte, source string) (*Result, error) {
 // checks run last, after every other check has passed, so Review is never a
 // partial picture of a broken document.
 func (v *Version) ValidateReviewable(raw []byte, source string) (*Result, error) {
-	res, verr := v.validate(v, raw, source)
+	res, verr := v.validate(v, raw, source, checks{})
 	if verr != nil {
 		return nil, verr
 	}
