@@ -115,9 +115,9 @@ func ScoreVersion(version string, exp Expect, res *schema.Result) *Scored {
 	v2 := version == schema.V2
 	for _, field := range FieldsFor(version) {
 		var want any
-		var ok bool
+		var ok, payable bool
 		if v2 {
-			want, ok = wantV2(exp, field)
+			want, ok, payable = wantV2(exp, field)
 		} else {
 			want, ok = exp[field]
 		}
@@ -128,15 +128,19 @@ func ScoreVersion(version string, exp Expect, res *schema.Result) *Scored {
 			s.Right[field] = false
 			continue
 		}
+		g := got[field]
+		if payable {
+			g = payableV2(got)
+		}
 		var right bool
 		if v2 {
-			right = sameV2(field, want, got[field])
+			right = sameV2(field, want, g)
 		} else {
-			right = Same(field, want, got[field])
+			right = Same(field, want, g)
 		}
 		s.Right[field] = right
 		if !right {
-			s.Mismatches = append(s.Mismatches, mismatch(field, want, got[field]))
+			s.Mismatches = append(s.Mismatches, mismatch(field, want, g))
 		}
 	}
 	if want, ok := exp[FieldActionKinds]; ok {

@@ -61,31 +61,47 @@ func lineSum(lines []schema.LineItem) any {
 	return sum
 }
 
-// wantV2 returns the expectation of an invoice-v2 field and whether it is
-// scored. Every field reads the key of its name, except total_minor (the
-// gross total): it reads gross_minor, and falls back on the expectation's
-// total_minor (v1's amount payable) only when amount_due_minor is stated
-// and equal to it, i.e. when the document has no separate amount due and
-// the two totals are one figure. Otherwise it is not scored: a gross total
-// guessed from an amount due would score right answers as wrong.
-func wantV2(exp Expect, field string) (any, bool) {
+// wantV2 returns the expectation of an invoice-v2 field, whether it is
+// scored, and whether it is scored against the result's payable amount
+// rather than the field itself. Every field reads the key of its name,
+// except total_minor (the gross total): it reads gross_minor, and falls
+// back on the expectation's total_minor (v1's amount payable) when
+// amount_due_minor is stated and equal to it, i.e. when the document has no
+// separate amount due and the two totals are one figure. An expectation
+// with total_minor alone (v1-style suites, the dev set's receipts and
+// invoices) says what is to be paid: it is scored against the result's
+// payable amount, its amount_due_minor when stated, else its total_minor.
+// Otherwise it is not scored: a gross total guessed from an amount due
+// would score right answers as wrong.
+func wantV2(exp Expect, field string) (want any, scored, payable bool) {
 	if field != FieldTotalMinor {
 		want, ok := exp[field]
-		return want, ok
+		return want, ok, false
 	}
 	if gross, ok := exp[KeyGrossMinor]; ok {
-		return gross, true
+		return gross, true, false
 	}
 	total, ok1 := exp[FieldTotalMinor]
 	due, ok2 := exp[FieldAmountDueMinor]
 	switch {
+	case ok1 && !ok2:
+		return total, true, true
 	case !ok1 || !ok2:
 	case total == nil && due == nil:
-		return nil, true
+		return nil, true, false
 	case total != nil && due != nil && magnitude(total) == magnitude(due):
-		return total, true
+		return total, true, false
 	}
-	return nil, false
+	return nil, false, false
+}
+
+// payableV2 is the amount a v2 result asks to be paid: its amount due when
+// stated, else its gross total.
+func payableV2(got map[string]any) any {
+	if due := got[FieldAmountDueMinor]; due != nil {
+		return due
+	}
+	return got[FieldTotalMinor]
 }
 
 // sameV2 reports whether got is right for want under invoice-v2. Amounts

@@ -63,7 +63,9 @@ func TestScoreVersionV2(t *testing.T) {
 			creditNoteV2(t), []Mismatch{{FieldAmountDueMinor, int64(1000), int64(-24822)}}, 2},
 		{"v1 total_minor stands for the gross total when the amount due is the same", `{"total_minor": 24822, "amount_due_minor": 24822}`,
 			creditNoteV2(t), nil, 2},
-		{"v1 total_minor without a comparable amount due is not scored", `{"total_minor": 24822}`, creditNoteV2(t), nil, 0},
+		{"v1 total_minor alone is the payable amount: the total when no amount due is stated", `{"total_minor": 24822}`, creditNoteV2(t), nil, 1},
+		{"v1 total_minor alone is the payable amount: a stated amount due first", `{"total_minor": 24822}`,
+			withDue(t, 1000), []Mismatch{{FieldTotalMinor, int64(24822), int64(-1000)}}, 1},
 		{"a VAT id without its country prefix, as printed", `{"supplier_vat_id": "GB 123456789"}`, withVAT(t, "123456789"), nil, 1},
 		{"a VAT id with another country prefix", `{"supplier_vat_id": "DE123456789"}`, creditNoteV2(t),
 			[]Mismatch{{FieldSupplierVATID, "DE123456789", "GB123456789"}}, 1},
@@ -160,4 +162,13 @@ func TestMaskIBAN(t *testing.T) {
 			t.Errorf("MaskIBAN(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// withDue is the credit note with an amount due stated apart from its total.
+func withDue(t *testing.T, due int64) *schema.Result {
+	t.Helper()
+	res := creditNoteV2(t)
+	d := -due
+	res.InvoiceV2.AmountDueMinor = &d
+	return res
 }
