@@ -229,6 +229,26 @@ func itoa(n int) string {
 
 // poEvidence finds a purchase-order reference with a value.
 func (d *document) poEvidence() (string, bool) {
+	h, found := d.findPO(nil)
+	if !found {
+		return "", false
+	}
+	return h.ev, h.ok
+}
+
+// poHit is the first purchase-order reference of a document: its value,
+// the action item's evidence and where label and value were read.
+type poHit struct {
+	value string
+	ev    string
+	ok    bool
+	ref   refSpan
+}
+
+// findPO finds the first purchase-order label with a value; skip, when not
+// nil, rejects a label match (folded span m of line ln) before its value is
+// read.
+func (d *document) findPO(skip func(ln *line, m []int) bool) (poHit, bool) {
 	for i, ln := range d.lines {
 		if ln.blank {
 			continue
@@ -246,12 +266,17 @@ func (d *document) poEvidence() (string, bool) {
 					continue
 				}
 			}
+			if skip != nil && skip(ln, m) {
+				continue
+			}
 			ls, le := ln.f.rawSpan(m[0], m[1])
 			for _, sp := range d.valueSpans(i, ls, le) {
 				vl := d.lines[sp.line]
 				if v, _, ve, ok := readReference(vl, sp.start, sp.end, d.mdy); ok && len(v) >= 3 {
+					h := poHit{value: v, ref: refSpan{i, ls, sp.line, ve}}
 					if sp.line == i {
-						return evidence(ln, ls, ve), true
+						h.ev, h.ok = evidence(ln, ls, ve), true
+						return h, true
 					}
 					// Label and value on two lines: quote both, verbatim.
 					t, off := trimmedLine(ln.raw)
@@ -259,13 +284,15 @@ func (d *document) poEvidence() (string, bool) {
 					if sp.line == i+1 || sp.line == i+2 {
 						to := vl.off + ve
 						if to > from && to-from <= maxEvidence && !strings.Contains(d.text[from:to], "\n\n\n") && !hasControl(d.text[from:to]) {
-							return d.text[from:to], true
+							h.ev, h.ok = d.text[from:to], true
+							return h, true
 						}
 					}
-					return evidence(ln, ls, le), t != ""
+					h.ev, h.ok = evidence(ln, ls, le), t != ""
+					return h, true
 				}
 			}
 		}
 	}
-	return "", false
+	return poHit{}, false
 }

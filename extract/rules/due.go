@@ -47,11 +47,24 @@ func dueGapOK(gap string) bool {
 // findDueDate returns the stated due date, or nil. A date is never computed
 // from payment terms.
 func (d *document) findDueDate() *string {
+	if f := d.dueDateFact(); f != nil {
+		return &f.V
+	}
+	return nil
+}
+
+// dueDateFact is findDueDate with the line the date was read from as
+// evidence.
+func (d *document) dueDateFact() *fact[string] {
 	bestScore := 0
 	var best civil
-	consider := func(score int, c civil) {
+	var bestLn *line
+	bestS, bestE := 0, 0
+	consider := func(score int, c civil, ln *line, dh dateHit) {
 		if score > 0 && score > bestScore {
 			bestScore, best = score, c
+			bestLn = ln
+			bestS, bestE = ln.f.rawSpan(dh.start, dh.end)
 		}
 	}
 	for i, ln := range d.lines {
@@ -75,10 +88,10 @@ func (d *document) findDueDate() *string {
 					continue
 				}
 				if dueGapOK(f[m[1]:dh.start]) {
-					consider(base, dh.date)
+					consider(base, dh.date, ln, dh)
 					found = true
 				} else if reDuePrep().MatchString(f[:dh.start]) {
-					consider(base-4, dh.date)
+					consider(base-4, dh.date, ln, dh)
 					found = true
 				}
 				break
@@ -93,7 +106,7 @@ func (d *document) findDueDate() *string {
 				ok := false
 				for _, dh := range vl.dates {
 					if dh.start >= fs && dh.end <= fe+1 && dueGapOK(vl.f.s[fs:dh.start]) {
-						consider(base-1, dh.date)
+						consider(base-1, dh.date, vl, dh)
 						ok = true
 						break
 					}
@@ -113,7 +126,7 @@ func (d *document) findDueDate() *string {
 		for _, dh := range ln.dates {
 			before := ln.f.s[:dh.start]
 			if reDuePrep().MatchString(before) && rePayVerb().MatchString(before) {
-				consider(7, dh.date)
+				consider(7, dh.date, ln, dh)
 				break
 			}
 		}
@@ -121,8 +134,7 @@ func (d *document) findDueDate() *string {
 	if bestScore <= 0 {
 		return nil
 	}
-	s := best.String()
-	return &s
+	return &fact[string]{V: best.String(), Ev: evidence(bestLn, bestS, bestE)}
 }
 
 var _ = strings.TrimSpace

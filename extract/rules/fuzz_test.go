@@ -2,7 +2,8 @@ package rules
 
 import "testing"
 
-// FuzzExtract checks the properties every result has, whatever the text:
+// FuzzExtract checks the properties every result has, whatever the text,
+// for invoice-summary-v1 and invoice-v2 (checkV2Invariants):
 // no panic, evidence verbatim from the text, a non-negative total, a real
 // due date or none, a title and 1-5 bullets within their byte caps.
 // The seed corpus is testdata/fuzz/FuzzExtract plus the cases below.
@@ -12,5 +13,6 @@ func FuzzExtract(f *testing.F) {
 	f.Add("AVOIR N° AV-1\nNet à payer -150,00 €\nAutoliquidation\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		checkInvariants(t, text, Extract(text))
+		checkV2Invariants(t, text)
 	})
 }

@@ -28,5 +28,6 @@ func TestLongInputs(t *testing.T) {
 			t.Errorf("%s: %v", name, d)
 		}
 		checkInvariants(t, text, got)
+		checkV2Invariants(t, text)
 	}
 }

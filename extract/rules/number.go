@@ -164,10 +164,27 @@ type numCand struct {
 	score int
 	line  int
 	value string
+	ev    refSpan
+}
+
+// refSpan is where a labelled reference was read: the label's raw start on
+// its line and the value's raw end on its own line.
+type refSpan struct {
+	labelLine, labelStart int
+	valueLine, valueEnd   int
 }
 
 // findInvoiceNumber returns the document's own number.
 func (d *document) findInvoiceNumber(credit bool) *string {
+	if f := d.invoiceNumberFact(credit); f != nil {
+		return &f.V
+	}
+	return nil
+}
+
+// invoiceNumberFact is findInvoiceNumber with the label and value it was
+// read from as evidence.
+func (d *document) invoiceNumberFact(credit bool) *fact[string] {
 	var cands []numCand
 	try := func(i, fs, fe, score int, sameLine bool) {
 		ln := d.lines[i]
@@ -181,11 +198,11 @@ func (d *document) findInvoiceNumber(credit bool) *string {
 		}
 		for k, sp := range spans {
 			vl := d.lines[sp.line]
-			if v, _, _, ok := readReference(vl, sp.start, sp.end, d.mdy); ok {
+			if v, _, ve, ok := readReference(vl, sp.start, sp.end, d.mdy); ok {
 				if k > 0 {
 					score--
 				}
-				cands = append(cands, numCand{score, i, v})
+				cands = append(cands, numCand{score, i, v, refSpan{i, ls, sp.line, ve}})
 				return
 			}
 		}
@@ -247,6 +264,25 @@ func (d *document) findInvoiceNumber(credit bool) *string {
 	if cands[best].score <= 0 {
 		return nil
 	}
-	v := cands[best].value
-	return &v
+	c := cands[best]
+	return &fact[string]{V: c.value, Ev: d.refEvidence(c.ev)}
+}
+
+// refEvidence quotes a label and its value verbatim: the excerpt of their
+// line when both share one, else the text from the label to the value when
+// the value sits at most two lines below, else the value's line.
+func (d *document) refEvidence(r refSpan) string {
+	ln := d.lines[r.labelLine]
+	if r.valueLine == r.labelLine {
+		return evidence(ln, r.labelStart, r.valueEnd)
+	}
+	vl := d.lines[r.valueLine]
+	if r.valueLine > r.labelLine && r.valueLine-r.labelLine <= 2 {
+		from := ln.off + r.labelStart
+		to := vl.off + r.valueEnd
+		if to > from && to-from <= maxEvidence && !hasControl(d.text[from:to]) {
+			return d.text[from:to]
+		}
+	}
+	return evidence(vl, 0, r.valueEnd)
 }

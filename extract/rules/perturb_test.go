@@ -201,6 +201,7 @@ func TestPerturbations(t *testing.T) {
 				changed++
 				res := Extract(text)
 				checkInvariants(t, text, res)
+				checkV2Invariants(t, text)
 				got, want := facts(res, d.want)
 				for _, field := range d.fields {
 					g, w, b := got[field], want[field], base[i][field]

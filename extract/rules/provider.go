@@ -31,11 +31,16 @@ func (*Provider) Extract(ctx context.Context, req *extract.Request) (*extract.Re
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if req.Schema.Name != schema.V1 {
+	var doc any
+	switch req.Schema.Name {
+	case schema.V1:
+		doc = Extract(req.Text)
+	case schema.V2:
+		doc = ExtractV2(req.Text)
+	default:
 		return nil, &extract.ProviderError{Class: extract.ClassPermanent,
-			Msg: fmt.Sprintf("the rules provider only writes %s, not %s", schema.V1, req.Schema.Name)}
+			Msg: fmt.Sprintf("the rules provider writes %s and %s, not %s", schema.V1, schema.V2, req.Schema.Name)}
 	}
-	doc := Extract(req.Text)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

@@ -1,7 +1,8 @@
 // Package rules is invx's embedded, offline, deterministic extractor: the
 // default provider. It reads supplier-invoice text in English, German,
 // French, Spanish, Dutch and Italian with label lexicons, number and date
-// grammars and scoring, and fills invoice-summary-v1. It has no network
+// grammars and scoring, and fills invoice-summary-v1 (Extract) and
+// invoice-v2 (ExtractV2, with the excerpt each fact was read from). It has no network
 // access and keeps no state between calls; a fact the text does not state is
 // left null.
 //

@@ -77,6 +77,7 @@ func TestMutations(t *testing.T) {
 		go func() {
 			defer close(done)
 			checkInvariants(t, text, Extract(text))
+			checkV2Invariants(t, text)
 		}()
 		select {
 		case <-done:

@@ -419,6 +419,7 @@ func normName(s string) string {
 
 type supCand struct {
 	name  string
+	line  int // the line name was read from
 	score int // best single occurrence
 	count int
 	order int
@@ -494,11 +495,31 @@ func cutName(s string) string {
 // header line), folds a header brand into the company it abbreviates, and
 // picks the best candidate that is not the customer.
 func (d *document) findSupplier() *string {
+	if f := d.supplierFact(); f != nil {
+		return &f.V
+	}
+	return nil
+}
+
+// supplierFact is findSupplier with the line the name was read from as
+// evidence.
+func (d *document) supplierFact() *fact[string] {
 	s := &supplierScan{d: d, regs: d.regions(), customers: map[string]int{}, cands: map[string]*supCand{}}
 	s.scanLines()
 	headerKey := s.scanHeader()
 	s.mergeHeaderBrand(headerKey)
-	return s.best()
+	c := s.best()
+	if c == nil {
+		return nil
+	}
+	n := strings.TrimSpace(c.name)
+	ln := d.lines[c.line]
+	if k := strings.Index(ln.raw, n); k >= 0 {
+		if ev := evidence(ln, k, k+len(n)); strings.Contains(ev, n) {
+			return &fact[string]{V: n, Ev: ev}
+		}
+	}
+	return &fact[string]{V: n, Ev: n}
 }
 
 // supplierScan is the state findSupplier's steps share: the candidates
@@ -509,6 +530,7 @@ type supplierScan struct {
 	customers map[string]int
 	cands     map[string]*supCand
 	order     int
+	line      int // the line being scanned, recorded with each name
 }
 
 // add records one occurrence of a candidate name. Occurrences of the same
@@ -521,13 +543,14 @@ func (s *supplierScan) add(name string, score int) {
 	c, ok := s.cands[key]
 	if !ok {
 		s.order++
-		s.cands[key] = &supCand{name: name, score: score, count: 1, order: s.order}
+		s.cands[key] = &supCand{name: name, line: s.line, score: score, count: 1, order: s.order}
 		return
 	}
 	c.count++
 	// Keep the cleanest spelling (OCR noise loses), then the best score.
 	if q, cq := nameQuality(name), nameQuality(c.name); q > cq || q == cq && score > c.score {
 		c.name = name
+		c.line = s.line
 	}
 	if score > c.score {
 		c.score = score
@@ -564,6 +587,7 @@ func (s *supplierScan) scanLines() {
 			continue
 		}
 		sl.i = i
+		s.line = i
 		sl.nonBlank++
 		if !sl.remit && reRemittance.MatchString(ln.f.s) {
 			sl.remit = true
@@ -719,6 +743,7 @@ func (s *supplierScan) scanHeader() string {
 			continue
 		}
 		if looksLikeName(t) {
+			s.line = i
 			score := 7
 			if seen == 1 {
 				score = 11 // the very first line of an invoice
@@ -757,7 +782,7 @@ func (s *supplierScan) mergeHeaderBrand(headerKey string) {
 
 // best returns the highest-scoring candidate seen more often as a supplier
 // than as the customer; ties go to the name found first.
-func (s *supplierScan) best() *string {
+func (s *supplierScan) best() *supCand {
 	var best *supCand
 	bestScore := 0
 	for key, c := range s.cands {
@@ -772,11 +797,7 @@ func (s *supplierScan) best() *string {
 			best, bestScore = c, score
 		}
 	}
-	if best == nil {
-		return nil
-	}
-	n := strings.TrimSpace(best.name)
-	return &n
+	return best
 }
 
 // firstOfBlock reports whether cell k of line i is the first content of its

@@ -367,6 +367,7 @@ func TestSyntheticInvoices(t *testing.T) {
 		text, want := synthInvoice(r)
 		got := Extract(text)
 		checkInvariants(t, text, got)
+		checkV2Invariants(t, text)
 		res := fieldResults(got, want)
 		for _, field := range fieldOrder {
 			if res[field][0] == res[field][1] {

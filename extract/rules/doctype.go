@@ -1,0 +1,185 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/invx/invx/schema"
+)
+
+// Document titles per invoice-v2 document type, matched at the start of a
+// folded cell (after an ordinal such as "1." or "Erste"). A type is decided
+// by the document's own heading, never by a mention in a sentence: "zu
+// Rechnung Nr. 7" in a credit note or "this is not a reminder" start no cell
+// with a title.
+var (
+	reTitleOrdinal  = foldedRegexp(`^[\s*#>\-•]*(?:\d{1,2}\s*\.?\s*(?:st|nd|rd|th|e|er|re|o|a)?\s+|(?:erste|zweite|dritte|letzte|first|second|third|final|last|premier|premiere|deuxieme|dernier|primer|segundo|ultimo|eerste|tweede|laatste|primo|secondo|terzo)\s+)?`)
+	reTitleProforma = foldedRegexp(`^(?:pro\s*-?\s*forma|proforma)\b`)
+	reTitleDebit    = foldedRegexp(`^(?:debit\s*note|debit\s*memo|belastungsanzeige|belastungsnota|note\s*de\s*debit|avis\s*de\s*debit|nota\s*de\s*debito|debetnota|nota\s*di\s*debito|nota\s*debito)\b`)
+	reTitleReminder = foldedRegexp(`^(?:zahlungserinnerung|erinnerung|mahnung|payment\s*reminder|reminder|overdue\s*notice|past\s*due\s*notice|overdue\s*invoice\s*notice|rappel(?:\s*de\s*paiement)?|relance|lettre\s*de\s*relance|recordatorio(?:\s*de\s*pago)?|aviso\s*de\s*pago\s*pendiente|requerimiento\s*de\s*pago|betalingsherinnering|herinnering|aanmaning|sollecito(?:\s*di\s*pagamento)?)\b`)
+	reTitleReceipt  = foldedRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|receipt|cash\s*sale|till\s*receipt|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?)\b`)
+	reTitleTicket   = foldedRegexp(`^(?:ticket|bon|kassa)\b`)
+	reTitleInvoice  = foldedRegexp(`^(?:(?:tax|vat|commercial|final|sales|service|customs)\s*invoice|invoice|rechnung|steuerrechnung|facture|factura|factuur|fattura|faktura)\b`)
+	// What may follow a title in its cell: nothing, a number label, a
+	// reference, a date or "for/to invoice ...".
+	reTitleRest = foldedRegexp(`^(?:$|[:#/(\-–|]|n\s*[o°]|no\b|nr\b|nº|number|nummer|numero|num\b|nro\b|\d|` +
+		`(?:zu|zur|zum|fur|for|to|of|on|re|pour|de|du|sur|concernant|per|voor|bij|op|del|al|a|relativ[oa]|betreffend|betreft)\b|` +
+		`(?:invoice|rechnung|facture|factura|factuur|fattura|copy|kopie|copie|copia|original|duplicate|duplikat)\b)`)
+	// A status that makes a till document or an invoice a receipt.
+	rePaidStatus = foldedRegexp(`(?:^|\s)(?:paid|paid in full|bezahlt|betaalt|betaald|paye|payee|acquittee|pagado|pagada|pagato|pagata|bar bezahlt|cash|card|especes|efectivo|contanti|contant|kartenzahlung|ec-karte|visa|mastercard|ruckgeld|wechselgeld)(?:\s|$|[:.!])`)
+)
+
+// docTypeHeadLines bounds the heading: a title printed below this many
+// non-blank lines is in the body.
+const docTypeHeadLines = 25
+
+// titleKind returns the document type a cell's folded text opens with as a
+// title, or "" when it is not a title.
+func titleKind(cf string) string {
+	if len(cf) > 70 {
+		return ""
+	}
+	o := reTitleOrdinal().FindStringIndex(cf)
+	f := cf
+	if o != nil {
+		f = cf[o[1]:]
+	}
+	type kre struct {
+		kind string
+		find func(string) []int
+	}
+	for _, k := range []kre{
+		{schema.DocProforma, reTitleProforma().FindStringIndex},
+		{schema.DocCreditNote, reCreditTitle().FindStringIndex},
+		{schema.DocDebitNote, reTitleDebit().FindStringIndex},
+		{schema.DocReminder, reTitleReminder().FindStringIndex},
+		{schema.DocReceipt, reTitleReceipt().FindStringIndex},
+		{schema.DocInvoice, reTitleInvoice().FindStringIndex},
+	} {
+		m := k.find(f)
+		if m == nil || m[0] != 0 {
+			continue
+		}
+		rest := strings.TrimSpace(f[m[1]:])
+		if k.kind == schema.DocProforma {
+			// "Proforma-Rechnung", "Pro forma invoice": the rest names
+			// the invoice it is not.
+			return k.kind
+		}
+		if !reTitleRest().MatchString(rest) || sentenceWords(rest) > 4 {
+			// "Rappel : en cas de retard de paiement, ...": a sentence
+			// opening with the word, not a title.
+			return ""
+		}
+		return k.kind
+	}
+	return ""
+}
+
+// documentType decides invoice-v2's document_type from the document's
+// heading: a specific type (credit note, debit note, reminder, pro forma,
+// receipt) printed as a title wins over the invoice title it refers to; an
+// invoice title or invoice-number label makes an invoice; otherwise other.
+// credit is creditLine's answer, which v1 already uses.
+func (d *document) documentType(credit int) string {
+	first := map[string]int{}
+	seen := 0
+	headEnd := len(d.lines) // the first line below the heading
+	for i, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		seen++
+		if seen > docTypeHeadLines {
+			headEnd = i
+			break
+		}
+		money := lineHasMoney(ln)
+		for _, c := range ln.cells {
+			k := titleKind(foldString(ln.raw[c.start:c.end]))
+			if k == "" || money && k != schema.DocInvoice {
+				// "Gutschrift Anzahlung -500,00": a line of the table.
+				continue
+			}
+			if _, ok := first[k]; !ok {
+				first[k] = i
+			}
+		}
+		if m := reDocType.FindStringIndex(ln.f.s); m != nil {
+			if k := titleKind(strings.TrimLeft(ln.f.s[m[1]:], " :")); k != "" {
+				if _, ok := first[k]; !ok {
+					first[k] = i
+				}
+			}
+		}
+	}
+	if _, inv := first[schema.DocInvoice]; credit >= 0 && (credit < headEnd || !inv) {
+		// A credit-note label below an invoice's heading ("Credit note no.
+		// CN-5" in a list of credits applied) does not make the invoice a
+		// credit note.
+		if i, ok := first[schema.DocCreditNote]; !ok || credit < i {
+			first[schema.DocCreditNote] = credit
+		}
+	}
+	best, bestLine := "", -1
+	for _, k := range []string{schema.DocCreditNote, schema.DocDebitNote, schema.DocReminder, schema.DocProforma, schema.DocReceipt} {
+		if i, ok := first[k]; ok && (bestLine < 0 || i < bestLine) {
+			best, bestLine = k, i
+		}
+	}
+	if best == schema.DocReceipt {
+		if inv, ok := first[schema.DocInvoice]; ok && inv < bestLine && !d.saysPaid() {
+			// "Invoice ... Receipt of goods": an invoice unless it is paid.
+			best = schema.DocInvoice
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if _, ok := first[schema.DocInvoice]; ok {
+		return schema.DocInvoice
+	}
+	for _, ln := range d.lines {
+		if !ln.blank && len(ln.labels(reInvNo)) > 0 {
+			return schema.DocInvoice
+		}
+	}
+	// A till slip titled "Ticket" or "Bon" is a receipt when it shows how
+	// it was paid.
+	seen = 0
+	for _, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		if seen++; seen > docTypeHeadLines {
+			break
+		}
+		if len(ln.cells) > 0 && reTitleTicket().MatchString(foldString(ln.raw[ln.cells[0].start:ln.cells[0].end])) && d.saysPaid() {
+			return schema.DocReceipt
+		}
+	}
+	return schema.DocOther
+}
+
+// saysPaid reports whether a line states that the document is paid, or how
+// (cash, card): a receipt's mark.
+func (d *document) saysPaid() bool {
+	for _, ln := range d.lines {
+		if !ln.blank && rePaidStatus().MatchString(ln.f.s) {
+			return true
+		}
+	}
+	return false
+}
+
+// sentenceWords counts the words of letters in s: a title is followed by a
+// number, a date and a few words at most.
+func sentenceWords(s string) int {
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if strings.IndexFunc(w, unicode.IsLetter) >= 0 && strings.IndexFunc(w, unicode.IsDigit) < 0 && len(w) > 1 {
+			n++
+		}
+	}
+	return n
+}

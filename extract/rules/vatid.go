@@ -1,0 +1,191 @@
+package rules
+
+import (
+	"strings"
+)
+
+// vatPrefixes are the country prefixes whose VAT id syntax the schema
+// checks (EU, XI, GB, CH, NO). An id with another prefix passes the schema
+// on its form alone, which any "AB1234" would: such ids are not read.
+var vatPrefixes = map[string]bool{
+	"AT": true, "BE": true, "BG": true, "CY": true, "CZ": true, "DE": true, "DK": true, "EE": true, "EL": true,
+	"ES": true, "FI": true, "FR": true, "HR": true, "HU": true, "IE": true, "IT": true, "LT": true, "LU": true,
+	"LV": true, "MT": true, "NL": true, "PL": true, "PT": true, "RO": true, "SE": true, "SI": true, "SK": true,
+	"XI": true, "GB": true, "CH": true, "NO": true,
+}
+
+var (
+	// Labels of a VAT id in six languages (and the Swiss UID).
+	reVATLabel = lexRE("ust-idnr", "ust-id-nr", "ust-id", "ust.-id", "ust id", "ustid", "ust-ident-nr", "ust-identnr",
+		"umsatzsteuer-id", "umsatzsteuer-identifikationsnummer", "umsatzsteueridentifikationsnummer", "uid", "uid-nr",
+		"mwst-nr", "mwst nr", "mwst", "vat reg no", "vat reg", "vat registration", "vat registration number", "vat no",
+		"vat number", "vat id", "vat", "tva intracommunautaire", "n° tva intracommunautaire", "n° tva", "no tva",
+		"numéro de tva", "numéro tva", "tva", "id tva", "nif", "cif", "nif/cif", "n.i.f", "c.i.f", "nif-iva", "nº iva",
+		"número de iva", "nif intracomunitario", "btw-nummer", "btw nummer", "btw-nr", "btw nr", "btw-id", "btw id", "btw",
+		"omzetbelastingnummer", "p.iva", "p. iva", "partita iva", "p.i.", "n. iva", "codice iva", "vat-id", "tax id", "moms")
+	// Words that put a VAT id on the buyer's side.
+	reBuyerVAT = lexRE("your vat", "customer vat", "client vat", "buyer vat", "vat of the customer", "vat of customer",
+		"recipient vat", "customer", "client", "buyer", "bill to", "invoice to", "sold to", "ihre ust", "ihre ust-idnr",
+		"kunden-ust", "kunden ust", "des kunden", "des leistungsempfängers", "leistungsempfänger", "empfänger", "kunde",
+		"votre tva", "votre n° tva", "tva client", "du client", "client", "acheteur", "destinataire", "cliente", "del cliente",
+		"comprador", "destinatario", "uw btw", "btw klant", "klant", "afnemer", "vostra p.iva", "cessionario", "committente",
+		"acquirente", "customer vat id", "your vat id", "your vat number")
+	// Words that put it on the supplier's side.
+	reSupplierVAT = lexRE("our vat", "unsere ust", "unsere ust-idnr", "notre tva", "notre n° tva", "nuestro nif", "nuestro cif",
+		"onze btw", "nostra p.iva", "nostra partita iva", "supplier vat", "seller vat", "vendor vat")
+)
+
+// vatCand is one VAT id found in the text.
+type vatCand struct {
+	id       string
+	line     int
+	ev       string
+	labelled bool
+	side     region // regCustomer, regSupplier or regNone
+}
+
+// supplierVATID returns the supplier's VAT id in compact form. Every id the
+// schema accepts is read, each placed on the buyer's or the supplier's side
+// by its block, its label and its neighbours; the supplier's id is the only
+// id not on the buyer's side, or the only one on the supplier's side. An id
+// that cannot be placed is not guessed: null.
+func (d *document) supplierVATID(regs [][]region, buyer *buyerBlock) *fact[string] {
+	var cands []vatCand
+	for i, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		labels := ln.labels(reVATLabel)
+		for _, r := range idRuns(ln.raw) {
+			if !vatPrefixes[r.compact[0][:2]] {
+				continue
+			}
+			if validIBAN(r.compact[len(r.compact)-1]) {
+				continue // an IBAN whose first groups happen to read as an id
+			}
+			id, end := r.longestValid(func(s string) bool {
+				return len(s) >= 4 && len(s) <= 20 && vatPrefixes[s[:2]] && validVATID(s)
+			})
+			if id == "" {
+				continue
+			}
+			fs := ln.f.foldPos(r.start)
+			labelled := false
+			labelStart := r.start
+			for _, m := range labels {
+				// The label ends at most 40 folded bytes before the id.
+				if m[1] <= fs && fs-m[1] <= 40 {
+					labelled = true
+					labelStart, _ = ln.f.rawSpan(m[0], m[1])
+				}
+			}
+			if !labelled {
+				if p := d.prevNonBlank(i); p >= 0 && len(d.lines[p].labels(reVATLabel)) > 0 && labelOnly(d.lines[p].f.s) {
+					labelled = true // stacked: the label on the line above
+				}
+			}
+			glued := r.ends[0] > r.start+2 // "DE812445903", not "DE 812 445 903"
+			if !labelled && !glued {
+				continue
+			}
+			if reIBANLabel().MatchString(ln.f.s[:fs]) && !labelled {
+				continue
+			}
+			c := vatCand{id: id, line: i, ev: evidence(ln, labelStart, end), labelled: labelled}
+			c.side = d.vatSide(regs, buyer, i, r.start, fs)
+			cands = append(cands, c)
+		}
+	}
+	return pickSupplierID(cands)
+}
+
+// vatSide places the id at raw offset start (folded fs) of line i.
+func (d *document) vatSide(regs [][]region, buyer *buyerBlock, i, start, fs int) region {
+	ln := d.lines[i]
+	before := ln.f.s[:fs]
+	if k := ln.cellAt(start); k >= 0 {
+		c := ln.cells[k]
+		before = ln.f.s[ln.f.foldPos(c.start):fs]
+		switch regs[i][k] {
+		case regCustomer:
+			return regCustomer
+		case regSupplier:
+			return regSupplier
+		}
+	}
+	if reSupplierVAT.MatchString(before) {
+		return regSupplier
+	}
+	if reBuyerVAT.MatchString(before) {
+		return regCustomer
+	}
+	if buyer != nil && buyer.contains(d, i, start) {
+		return regCustomer
+	}
+	return regNone
+}
+
+// pickSupplierID chooses the supplier's id among the candidates: the one
+// distinct id on the supplier's side, else the one distinct id not on the
+// buyer's side; nil when there are several or none.
+func pickSupplierID(cands []vatCand) *fact[string] {
+	sides := map[string]region{}
+	first := map[string]vatCand{}
+	var order []string
+	for _, c := range cands {
+		prev, ok := sides[c.id]
+		if !ok {
+			order = append(order, c.id)
+			first[c.id] = c
+			sides[c.id] = c.side
+			continue
+		}
+		// An id seen on both sides is the buyer's if ever labelled so.
+		if c.side == regCustomer || prev == regNone {
+			sides[c.id] = c.side
+		}
+		if !first[c.id].labelled && c.labelled {
+			first[c.id] = c
+		}
+	}
+	var sup, open []string
+	for _, id := range order {
+		switch sides[id] {
+		case regSupplier:
+			sup = append(sup, id)
+		case regNone:
+			open = append(open, id)
+		}
+	}
+	pick := ""
+	switch {
+	case len(sup) == 1:
+		pick = sup[0]
+	case len(sup) == 0 && len(open) == 1:
+		pick = open[0]
+	}
+	if pick == "" {
+		return nil
+	}
+	c := first[pick]
+	if !strings.Contains(alnumUpperASCII(c.ev), c.id) {
+		return nil
+	}
+	return &fact[string]{V: c.id, Ev: c.ev}
+}
+
+// alnumUpperASCII keeps the ASCII letters and digits of s, upper-cased: the
+// form the schema compares ids in.
+func alnumUpperASCII(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			b.WriteByte(c - 32)
+		case isUpperAlnum(c):
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
