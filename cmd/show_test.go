@@ -2,6 +2,7 @@ package cmd_test
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,10 +27,11 @@ func TestNightlyFoldersApart(t *testing.T) {
 	e.advance(time.Hour)
 	e.must(0, "run", "--quiet", n2)
 
-	rows := readCSV(t, e.must(0, "export").stdout)
+	// The default run and export: invoice-v2's columns.
+	rows := readCSVWith(t, e.must(0, "export").stdout, exportHeaderV2)
 	var paths []string
 	for _, row := range rows {
-		paths = append(paths, row[colSourcePath])
+		paths = append(paths, row[slices.Index(exportHeaderV2, "source_path")])
 	}
 	want := []string{filepath.Join(n1, "a.txt"), filepath.Join(n2, "a.txt")}
 	if strings.Join(paths, "\n") != strings.Join(want, "\n") {

@@ -130,7 +130,7 @@ func TestStatsMatchDatabase(t *testing.T) {
 	// A rerun of the rejected document with repair: more attempts, one
 	// more rejected.
 	e.write("d.txt", "Northwind again\nInvoice 5\n")
-	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--repair", "1", "--provider", "command", "--command", e.modelScript(), e.in)
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--schema", "invoice-summary-v1", "--repair", "1", "--provider", "command", "--command", e.modelScript(), e.in)
 
 	s := parseStats(t, e.must(0, "stats", "--json"))
 	if len(s.Tenants) != 1 || s.Tenants[0].Tenant != "default" {
@@ -416,7 +416,7 @@ func TestStatsTokensAndCost(t *testing.T) {
 	t.Parallel()
 	e := setupOps(t)
 	srv := fakeOpenAIUsage(t, 1200, 300)
-	r := e.invxEnv(map[string]string{"OPENAI_API_KEY": "sk-test"}, "run", "--quiet", "--provider", "openai",
+	r := e.invxEnv(map[string]string{"OPENAI_API_KEY": "sk-test"}, "run", "--quiet", "--schema", "invoice-summary-v1", "--provider", "openai",
 		"--model", "gpt-4.1-mini", "--base-url", srv.URL+"/v1", e.in)
 	if r.code != 0 {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)

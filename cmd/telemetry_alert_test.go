@@ -426,11 +426,11 @@ func TestAttemptSpanGenAIAttributes(t *testing.T) {
 		want map[string]string
 	}{
 		{"openai", func(t *testing.T) []string {
-			return []string{"--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 0).URL + "/v1"}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 0).URL + "/v1"}
 		}, map[string]string{"gen_ai.system": "openai", "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-test",
 			"gen_ai.response.model": "gpt-test-2026", "gen_ai.usage.input_tokens": "812", "gen_ai.usage.output_tokens": "143"}},
 		{"anthropic", func(t *testing.T) []string {
-			return []string{"--provider", "anthropic", "--model", "claude-test", "--base-url", anthropicFake(t, 0).URL}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "anthropic", "--model", "claude-test", "--base-url", anthropicFake(t, 0).URL}
 		}, map[string]string{"gen_ai.system": "anthropic", "gen_ai.request.model": "claude-test",
 			"gen_ai.response.model": "claude-test-2026", "gen_ai.usage.input_tokens": "812", "gen_ai.usage.output_tokens": "143"}},
 		{"rules", func(t *testing.T) []string { return []string{"--provider", "rules"} }, nil},

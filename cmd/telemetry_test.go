@@ -390,22 +390,22 @@ func TestNoLeak(t *testing.T) {
 	llm := map[string]int{"succeeded": 1, "rejected": 3, "failed": 1}
 	cases := []tc{
 		{"openai", func(t *testing.T) []string {
-			return []string{"--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 0).URL + "/v1"}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 0).URL + "/v1"}
 		}, cmd.ExitNeedsReview, llm},
 		{"openai 401", func(t *testing.T) []string {
-			return []string{"--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 401).URL + "/v1"}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 401).URL + "/v1"}
 		}, cmd.ExitProvider, map[string]int{"queued": 5}},
 		{"openai quota", func(t *testing.T) []string {
-			return []string{"--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 429).URL + "/v1"}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 429).URL + "/v1"}
 		}, cmd.ExitProvider, map[string]int{"failed": 1, "queued": 4}},
 		{"anthropic", func(t *testing.T) []string {
-			return []string{"--provider", "anthropic", "--model", "claude-test", "--base-url", anthropicFake(t, 0).URL}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "anthropic", "--model", "claude-test", "--base-url", anthropicFake(t, 0).URL}
 		}, cmd.ExitNeedsReview, llm},
 		{"anthropic 401", func(t *testing.T) []string {
-			return []string{"--provider", "anthropic", "--model", "claude-test", "--base-url", anthropicFake(t, 401).URL}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "anthropic", "--model", "claude-test", "--base-url", anthropicFake(t, 401).URL}
 		}, cmd.ExitProvider, map[string]int{"queued": 5}},
 		{"command", func(t *testing.T) []string {
-			return []string{"--provider", "command", "--command", commandFake(t, t.TempDir())}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "command", "--command", commandFake(t, t.TempDir())}
 		}, cmd.ExitNeedsReview, llm},
 		{"rules", func(t *testing.T) []string { return []string{"--provider", "rules"} }, cmd.ExitOK, map[string]int{"succeeded": 5}},
 	}
