@@ -3,6 +3,7 @@ package cmd_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -43,5 +44,26 @@ func TestSchemaDefaultIsV2(t *testing.T) {
 	}
 	if got := invx(t, false, "schema").stdout; got != string(pinned) {
 		t.Errorf("invx schema is not schema/testdata/invoice-v2.schema.json (%d bytes, want %d)", len(got), len(pinned))
+	}
+}
+
+// Every --schema flag's help names the versions, the default for new jobs
+// first, and says what happens without the flag.
+func TestSchemaFlagHelp(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ command, want string }{
+		{"run", `schema version of new jobs: invoice-v2 or invoice-summary-v1 (default "invoice-v2")`},
+		{"eval", `schema version to evaluate: invoice-v2 or invoice-summary-v1 (default "invoice-v2")`},
+		{"export", `the schema version to export, invoice-v2 or invoice-summary-v1; results of others are skipped (default "invoice-v2")`},
+		{"work", `work only jobs of this schema version, invoice-v2 or invoice-summary-v1 (default: every version)`},
+		{"compare", `the version compared from (the one in use): invoice-v2 or invoice-summary-v1 (default "invoice-v2")`},
+	} {
+		t.Run(tc.command, func(t *testing.T) {
+			t.Parallel()
+			r := invx(t, false, tc.command, "--help")
+			if r.code != 0 || !strings.Contains(r.stdout, tc.want) {
+				t.Errorf("invx %s --help (exit %d) lacks %q:\n%s", tc.command, r.code, tc.want, r.stdout)
+			}
+		})
 	}
 }
