@@ -73,7 +73,7 @@ A table on a terminal, tab-separated when piped, --json for machines. Exit
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "the version compared from (the one in use)")
+	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "the version compared from (the one in use): "+schemaChoices())
 	fl.StringVar(&opts.With, "with", "", "the version compared with (the one being tried, often a --shadow run)")
 	fl.BoolVar(&opts.JSON, "json", false, "print the report as JSON")
 	fl.BoolVar(&opts.AllTenants, "all-tenants", false, "compare every tenant's documents, not only --tenant's")
@@ -83,7 +83,7 @@ A table on a terminal, tab-separated when piped, --json for machines. Exit
 func compareRun(ctx context.Context, f *Factory, opts *CompareOptions) error {
 	st, err := f.OpenExistingStore(ctx)
 	if err != nil {
-		return withTry(err, "invx --db PATH compare --with invoice-v2, with the database invx run wrote")
+		return withTry(err, "invx --db PATH compare --schema invoice-summary-v1 --with invoice-v2, with the database invx run wrote")
 	}
 	defer st.Close()
 	var docs []compare.Doc

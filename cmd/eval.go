@@ -131,7 +131,7 @@ ends eval with exit status 3.
 	fl.DurationVar(&opts.Defaults.Timeout, "timeout", 0, "per-call timeout (0: the provider's default)")
 	fl.Int64Var(&opts.Defaults.MaxTokens, "max-tokens", 0, "output token limit per call (0: the provider's default)")
 	fl.StringVar(&opts.Defaults.Mode, "anthropic-mode", "json_schema", "anthropic: json_schema or tool")
-	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "schema version")
+	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "schema version to evaluate: "+schemaChoices())
 	fl.IntVar(&opts.Concurrency, "concurrency", defaultConcurrency, "documents processed at once, per provider")
 	fl.IntVar(&opts.MaxAttempts, "max-attempts", defaultMaxAttempts, "attempts per document, repairs included (replay: the recorded setting)")
 	fl.IntVar(&opts.Repair, "repair", -1, "repair re-asks after an invalid answer (-1: the provider's default; replay: the recorded setting)")

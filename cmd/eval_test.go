@@ -30,10 +30,15 @@ func mustAbs(p string) string {
 	return abs
 }
 
-// evalSuite copies three fixtures into a small suite: one the stand-in
-// model gets right, one it gets a field wrong (it_fattura_standard: the net
-// total) and, in a sub-suite, one whose answer it never gets valid
-// (de_neue_bankverbindung_mehrseitig: paraphrased evidence).
+// evalSuite copies three fixtures into a small suite for tests of eval's
+// gates, baselines, reports and recordings. Their figures are those of the
+// stand-in model's invoice-summary-v1 answers, so those tests name
+// --schema invoice-summary-v1; TestEvalRecordedFixtureGateV2 gates v2.
+//
+// The suite holds one document the stand-in model gets right, one it gets
+// a field wrong (it_fattura_standard: the net total) and, in a sub-suite,
+// one whose v1 answer it never gets valid (de_neue_bankverbindung_mehrseitig:
+// paraphrased evidence).
 func evalSuite(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "small")
@@ -109,7 +114,7 @@ func TestEvalGateTripsOnWorseProvider(t *testing.T) {
 	suite := evalSuite(t)
 	tmp := t.TempDir()
 	junit := filepath.Join(tmp, "eval.xml")
-	r := invx(t, false, "eval", suite, "--quiet",
+	r := invx(t, false, "eval", suite, "--quiet", "--schema", "invoice-summary-v1",
 		"--provider", "command,label=good,command="+fakeLLM,
 		"--provider", "command,label=worse,command="+worseModel(t),
 		"--min-accuracy", "invoice_number=0.6", "--min-admission", "0.6", "--junit", junit)
@@ -201,15 +206,15 @@ func TestEvalBaselineRegression(t *testing.T) {
 	t.Parallel()
 	suite := evalSuite(t)
 	base := filepath.Join(t.TempDir(), "base.json")
-	r := invx(t, false, "eval", suite, "--quiet", "--provider", "command,label=llm,command="+fakeLLM, "--json", base)
+	r := invx(t, false, "eval", suite, "--quiet", "--schema", "invoice-summary-v1", "--provider", "command,label=llm,command="+fakeLLM, "--json", base)
 	if r.code != 0 {
 		t.Fatalf("baseline run: exit %d\n%s", r.code, r.stderr)
 	}
-	r = invx(t, false, "eval", suite, "--quiet", "--provider", "command,label=llm,command="+fakeLLM, "--baseline", base, "--max-regression", "0")
+	r = invx(t, false, "eval", suite, "--quiet", "--schema", "invoice-summary-v1", "--provider", "command,label=llm,command="+fakeLLM, "--baseline", base, "--max-regression", "0")
 	if r.code != 0 || r.stderr != "" {
 		t.Errorf("same provider against its baseline: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
-	r = invx(t, false, "eval", suite, "--quiet", "--provider", "command,label=llm,command="+worseModel(t), "--baseline", base, "--max-regression", "0.02")
+	r = invx(t, false, "eval", suite, "--quiet", "--schema", "invoice-summary-v1", "--provider", "command,label=llm,command="+worseModel(t), "--baseline", base, "--max-regression", "0.02")
 	if r.code != cmd.ExitNeedsReview {
 		t.Fatalf("exit %d, want 3; stderr:\n%s", r.code, r.stderr)
 	}
@@ -228,7 +233,7 @@ func TestEvalDeterministicJSON(t *testing.T) {
 	var reports []any
 	for i := range 2 {
 		out := filepath.Join(tmp, "run"+string(rune('a'+i))+".json")
-		r := invx(t, false, "eval", suite, "--quiet", "--provider", "rules", "--provider", "command,command="+fakeLLM,
+		r := invx(t, false, "eval", suite, "--quiet", "--schema", "invoice-summary-v1", "--provider", "rules", "--provider", "command,command="+fakeLLM,
 			"--provider", "replay,replay-dir="+fakeLLMRecord, "--concurrency", "3", "--json", out)
 		if r.code != 0 {
 			t.Fatalf("run %d: exit %d\n%s", i, r.code, r.stderr)
@@ -253,7 +258,7 @@ func TestEvalRecordThenReplay(t *testing.T) {
 	tmp := t.TempDir()
 	rec := filepath.Join(tmp, "rec")
 	live := filepath.Join(tmp, "live.json")
-	r := invx(t, false, "eval", suite, "--quiet", "--provider", "command,label=my model,command="+fakeLLM, "--record", rec, "--json", live)
+	r := invx(t, false, "eval", suite, "--quiet", "--schema", "invoice-summary-v1", "--provider", "command,label=my model,command="+fakeLLM, "--record", rec, "--json", live)
 	if r.code != 0 {
 		t.Fatalf("record: exit %d\n%s", r.code, r.stderr)
 	}
@@ -262,7 +267,7 @@ func TestEvalRecordThenReplay(t *testing.T) {
 		t.Fatalf("no recording settings: %v", err)
 	}
 	replayed := filepath.Join(tmp, "replay.json")
-	r = invx(t, false, "eval", suite, "--quiet", "--provider", "replay,replay-dir="+dir, "--json", replayed)
+	r = invx(t, false, "eval", suite, "--quiet", "--schema", "invoice-summary-v1", "--provider", "replay,replay-dir="+dir, "--json", replayed)
 	if r.code != 0 {
 		t.Fatalf("replay: exit %d\n%s", r.code, r.stderr)
 	}
@@ -283,7 +288,7 @@ func TestEvalRecordThenReplay(t *testing.T) {
 		t.Errorf("attempts %v repairs %v: want 4 (2 for the rejected document: one repair re-ask) and 0", pb["attempts"], pb["repairs"])
 	}
 	// A recording holds one run: recording into it again is refused.
-	r = invx(t, false, "eval", suite, "--quiet", "--provider", "command,label=my model,command="+fakeLLM, "--record", rec)
+	r = invx(t, false, "eval", suite, "--quiet", "--schema", "invoice-summary-v1", "--provider", "command,label=my model,command="+fakeLLM, "--record", rec)
 	if r.code != cmd.ExitUsage || !strings.Contains(r.stderr, "is not empty") {
 		t.Errorf("second recording: exit %d\n%s", r.code, r.stderr)
 	}
@@ -321,12 +326,13 @@ func TestEvalRecordedFixtureGateV2(t *testing.T) {
 	}
 }
 
-// What CI runs on the committed recording of the stand-in model.
+// What CI runs on the committed invoice-summary-v1 recording of the
+// stand-in model (.ci/run names the version too).
 func TestEvalRecordedFixtureGate(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
 	md, html := filepath.Join(tmp, "eval.md"), filepath.Join(tmp, "eval.html")
-	r := invx(t, false, "eval", invoices, "--quiet", "--provider", "replay,replay-dir="+fakeLLMRecord,
+	r := invx(t, false, "eval", invoices, "--quiet", "--schema", "invoice-summary-v1", "--provider", "replay,replay-dir="+fakeLLMRecord,
 		"--min-admission", "0.95", "--min-accuracy", "supplier_name=0.95,invoice_number=0.95,currency=0.95,total_minor=0.95,due_date=0.9",
 		"--baseline", filepath.Join(fakeLLMRecord+".eval.json"), "--max-regression", "0", "--markdown", md, "--html", html)
 	if r.code != 0 {

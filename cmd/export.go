@@ -51,9 +51,10 @@ kinds of the action items, sorted), source_path (the file as it was named
 to invx run: the folder as given joined with the file's path in it, so two
 nightly folders stay apart), then tenant, job_key, schema_version and
 committed_at (RFC 3339, UTC). A fact the invoice does not state is empty in
-CSV and null in JSON Lines. Those are the invoice-summary-v1 columns.
+CSV and null in JSON Lines. Those are the invoice-summary-v1 columns
+(--schema invoice-summary-v1).
 
-invoice-v2 columns (--schema invoice-v2), named as the schema's facts:
+invoice-v2 columns (the default), named as the schema's facts:
 document_type, supplier_name, supplier_vat_id, supplier_iban (in full: a
 clerk pays from it), buyer_name, invoice_number, issue_date, due_date,
 po_number, currency, net_minor, tax_minor, total_minor (gross),
@@ -67,7 +68,7 @@ amount_minor, tax_rate_bp, currency, unit_price, amount, source_path,
 tenant, schema_version.
 
 One schema version per export: --schema names the version the consumer
-accepts (default: the latest). Results of other versions are never mixed in;
+accepts (default: invoice-v2, the version of new jobs). Results of other versions are never mixed in;
 their number is reported on stderr, one line per version, with the --schema
 that exports them.
 
@@ -127,7 +128,7 @@ sees half an export. Without --out the rows go to stdout.`,
 	}
 	fl := c.Flags()
 	fl.StringVar(&opts.Format, "format", "csv", "csv or jsonl")
-	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "the schema version to export; results of others are skipped")
+	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "the schema version to export, "+schemaChoices()+"; results of others are skipped")
 	fl.StringVar(&opts.Since, "since", "", "only results committed within this age, such as 30d or 12h")
 	fl.StringVar(&opts.Out, "out", "", "write to this file, atomically (default: stdout)")
 	fl.BoolVar(&opts.AllTenants, "all-tenants", false, "export every tenant's results, not only --tenant's")

@@ -28,7 +28,12 @@ const (
 	colTenant     = 8
 )
 
-// setupExport commits four invoices of the default tenant: at t0 with the
+// The tests in this file are about invoice-summary-v1's export, whose
+// columns and bytes must never change (export-csv.golden, export-jsonl.golden),
+// so they run and export v1 by name; export_v2_test.go covers invoice-v2,
+// the default for new jobs.
+
+// setupExport commits four invoice-summary-v1 results of the default tenant: at t0 with the
 // rules provider a.txt (GBP, one action), a JPY and a BHD invoice from
 // fixtures/invoices; at t0+1m, with the model script, formula.txt whose
 // facts look like spreadsheet formulas. The clock stays at t0+1m.
@@ -53,7 +58,7 @@ func setupExport(t *testing.T) *opsEnv {
 			t.Fatal(err)
 		}
 	}
-	e.must(0, "run", "--quiet", ledger)
+	e.must(0, "run", "--quiet", "--schema", "invoice-summary-v1", ledger)
 	e.advance(time.Minute)
 	odd := filepath.Join(e.tmp, "odd")
 	if err := os.Mkdir(odd, 0o755); err != nil {
@@ -63,7 +68,7 @@ func setupExport(t *testing.T) *opsEnv {
 		t.Fatal(err)
 	}
 	// The formula answer states no total: committed, and held as incomplete.
-	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--provider", "command", "--command", script, odd)
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--schema", "invoice-summary-v1", "--provider", "command", "--command", script, odd)
 	return e
 }
 
@@ -82,7 +87,7 @@ func readCSV(t *testing.T, s string) [][]string {
 func TestExportCSV(t *testing.T) {
 	t.Parallel()
 	e := setupExport(t)
-	r := e.must(0, "export", "--format", "csv")
+	r := e.must(0, "export", "--schema", "invoice-summary-v1", "--format", "csv")
 	if r.stderr != "" {
 		t.Errorf("stderr %q", r.stderr)
 	}
@@ -124,18 +129,18 @@ func TestExportCSV(t *testing.T) {
 	checkGolden(t, "export-csv.golden", sortedLines(scrub(r.stdout, e.tmp), 1))
 
 	// --since keeps recent commits only; another tenant has none.
-	if rows := readCSV(t, e.must(0, "export", "--since", "30s").stdout); len(rows) != 1 || filepath.Base(rows[0][colSourcePath]) != "formula.txt" {
+	if rows := readCSV(t, e.must(0, "export", "--schema", "invoice-summary-v1", "--since", "30s").stdout); len(rows) != 1 || filepath.Base(rows[0][colSourcePath]) != "formula.txt" {
 		t.Errorf("--since 30s: %v", rows)
 	}
-	if rows := readCSV(t, e.must(0, "--tenant", "acme", "export").stdout); len(rows) != 0 {
+	if rows := readCSV(t, e.must(0, "--tenant", "acme", "export", "--schema", "invoice-summary-v1").stdout); len(rows) != 0 {
 		t.Errorf("tenant acme: %v", rows)
 	}
-	if r := e.must(0, "export", "--bom"); !strings.HasPrefix(r.stdout, "\uFEFFsupplier_name,") {
+	if r := e.must(0, "export", "--schema", "invoice-summary-v1", "--bom"); !strings.HasPrefix(r.stdout, "\uFEFFsupplier_name,") {
 		t.Errorf("--bom: %q", r.stdout[:20])
 	}
 	for _, bad := range [][]string{{"--format", "xml"}, {"--format", "jsonl", "--bom"}, {"--since", "soon"},
 		{"--schema", "invoice-summary-v9"}, {"--out", filepath.Join(e.tmp, "no", "such", "x.csv")}, {"out.csv"}} {
-		if r := e.invx(false, append([]string{"export"}, bad...)...); r.code != cmd.ExitUsage {
+		if r := e.invx(false, append([]string{"export", "--schema", "invoice-summary-v1"}, bad...)...); r.code != cmd.ExitUsage {
 			t.Errorf("export %v: exit %d, want 2", bad, r.code)
 		}
 	}
@@ -144,7 +149,7 @@ func TestExportCSV(t *testing.T) {
 func TestExportJSONL(t *testing.T) {
 	t.Parallel()
 	e := setupExport(t)
-	r := e.must(0, "export", "--format", "jsonl")
+	r := e.must(0, "export", "--schema", "invoice-summary-v1", "--format", "jsonl")
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
 	if len(lines) != 4 {
 		t.Fatalf("%d lines, want 4:\n%s", len(lines), r.stdout)
@@ -193,7 +198,7 @@ func TestExportOut(t *testing.T) {
 		if err := os.WriteFile(out, []byte("an older export\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		r := e.must(0, "export", "--format", format, "--out", out)
+		r := e.must(0, "export", "--schema", "invoice-summary-v1", "--format", format, "--out", out)
 		if r.stdout != "" || !strings.Contains(r.stderr, "exported 4 result(s) to "+out) {
 			t.Errorf("%s: stdout %q, stderr %q", format, r.stdout, r.stderr)
 		}
@@ -201,7 +206,7 @@ func TestExportOut(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := e.must(0, "export", "--format", format).stdout; string(b) != want {
+		if want := e.must(0, "export", "--schema", "invoice-summary-v1", "--format", format).stdout; string(b) != want {
 			t.Errorf("%s: file differs from stdout export:\n%s\nwant:\n%s", format, b, want)
 		}
 		fi, err := os.Stat(out)
@@ -255,7 +260,7 @@ func TestExportOtherSchemaVersion(t *testing.T) {
 	}
 
 	for _, format := range []string{"csv", "jsonl"} {
-		r := e.must(0, "export", "--format", format)
+		r := e.must(0, "export", "--schema", "invoice-summary-v1", "--format", format)
 		if r.stderr != "1 result of invoice-summary-v0 not exported (not a released schema version)\n" {
 			t.Errorf("%s: stderr %q", format, r.stderr)
 		}
@@ -263,7 +268,7 @@ func TestExportOtherSchemaVersion(t *testing.T) {
 			t.Errorf("%s: the other version was exported:\n%s", format, r.stdout)
 		}
 	}
-	if rows := readCSV(t, e.must(0, "export").stdout); len(rows) != 4 {
+	if rows := readCSV(t, e.must(0, "export", "--schema", "invoice-summary-v1").stdout); len(rows) != 4 {
 		t.Errorf("%d rows, want 4", len(rows))
 	}
 	// The version is not released, so it cannot be chosen either.
@@ -275,8 +280,8 @@ func TestExportOtherSchemaVersion(t *testing.T) {
 func TestExportAllTenants(t *testing.T) {
 	t.Parallel()
 	e := setupOps(t)
-	e.must(0, "run", "--quiet", e.in)
-	e.must(0, "--tenant", "acme", "run", "--quiet", e.in)
+	e.must(0, "run", "--quiet", "--schema", "invoice-summary-v1", e.in)
+	e.must(0, "--tenant", "acme", "run", "--quiet", "--schema", "invoice-summary-v1", e.in)
 	count := func(args ...string) map[string]int {
 		n := map[string]int{}
 		for _, row := range readCSV(t, e.must(0, args...).stdout) {
@@ -284,10 +289,10 @@ func TestExportAllTenants(t *testing.T) {
 		}
 		return n
 	}
-	if diff := cmp.Diff(map[string]int{"acme": 2}, count("--tenant", "acme", "export")); diff != "" {
+	if diff := cmp.Diff(map[string]int{"acme": 2}, count("--tenant", "acme", "export", "--schema", "invoice-summary-v1")); diff != "" {
 		t.Errorf("--tenant acme (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string]int{"acme": 2, "default": 2}, count("export", "--all-tenants")); diff != "" {
+	if diff := cmp.Diff(map[string]int{"acme": 2, "default": 2}, count("export", "--schema", "invoice-summary-v1", "--all-tenants")); diff != "" {
 		t.Errorf("--all-tenants (-want +got):\n%s", diff)
 	}
 }

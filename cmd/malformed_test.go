@@ -55,7 +55,7 @@ func TestMalformedAnswers(t *testing.T) {
 	})
 	in := writeInputs(t, docs)
 	db := filepath.Join(t.TempDir(), "invx.db")
-	r := runEnv(t, nil, "--db", db, "run", "--quiet", "--provider", "openai", "--model", "gpt-test",
+	r := runEnv(t, nil, "--db", db, "run", "--quiet", "--schema", "invoice-summary-v1", "--provider", "openai", "--model", "gpt-test",
 		"--base-url", srv.URL+"/v1", "--repair", "0", in)
 	if r.code != cmd.ExitNeedsReview {
 		t.Fatalf("exit %d, want %d\n%s", r.code, cmd.ExitNeedsReview, r.stderr)

@@ -200,14 +200,14 @@ func (e *opsEnv) mixed() (script string) {
 		}
 	}
 	e.write("c.txt", "Invoice 77\nFAILME\nTotal 12.00 EUR\n")
-	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--repair", "0", "--provider", "command", "--command", script, e.in)
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--schema", "invoice-summary-v1", "--repair", "0", "--provider", "command", "--command", script, e.in)
 	e.advance(time.Hour)
 	b, err := os.ReadFile(filepath.Join(e.in, "b.txt"))
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	e.write("b.txt", strings.Replace(string(b), "RE-2026-00417", "RE-2026-00418", 1))
-	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--repair", "0", "--provider", "command", "--command", script, e.in)
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--schema", "invoice-summary-v1", "--repair", "0", "--provider", "command", "--command", script, e.in)
 	e.advance(2 * time.Hour)
 	return script
 }

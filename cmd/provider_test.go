@@ -123,14 +123,14 @@ func TestRecordThenReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := filepath.Join(tmp, "rec")
-	r := invx(t, false, "--db", filepath.Join(tmp, "a.db"), "run", "--quiet", "--json", "--provider", "command",
+	r := invx(t, false, "--db", filepath.Join(tmp, "a.db"), "run", "--quiet", "--json", "--schema", "invoice-summary-v1", "--provider", "command",
 		"--command", script, "--record", rec, in)
 	// The script's answer states nothing: each result is committed as
 	// incomplete, for review (exit 3), the same on record and replay.
 	if r.code != cmd.ExitNeedsReview {
 		t.Fatalf("record run: exit %d\n%s", r.code, r.stderr)
 	}
-	r = invx(t, false, "--db", filepath.Join(tmp, "b.db"), "run", "--quiet", "--json", "--provider", "replay",
+	r = invx(t, false, "--db", filepath.Join(tmp, "b.db"), "run", "--quiet", "--json", "--schema", "invoice-summary-v1", "--provider", "replay",
 		"--replay-dir", rec, in)
 	if r.code != cmd.ExitNeedsReview || !strings.Contains(r.stdout, `"committed":2`) {
 		t.Fatalf("replay run: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)

@@ -23,7 +23,7 @@ func setupFlaky(t *testing.T) (*opsEnv, string) {
 		t.Fatal(err)
 	}
 	e.write("flaky.txt", "Invoice FL-1\nFLAKY\nTotal 10.00 EUR\n")
-	r := e.must(cmd.ExitNeedsReview, "run", "--provider", "command", "--command", script, e.in)
+	r := e.must(cmd.ExitNeedsReview, "run", "--schema", "invoice-summary-v1", "--provider", "command", "--command", script, e.in)
 	if !strings.Contains(r.stderr, "failed             1") {
 		t.Fatalf("first run:\n%s", r.stderr)
 	}
@@ -112,7 +112,7 @@ func TestRetryEnqueueOnlyByKey(t *testing.T) {
 	}
 	// Working the queue (a rerun here) commits it; the script's answers
 	// state no total, so the results are committed for review (exit 3).
-	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--provider", "command", "--command", script, e.in)
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--schema", "invoice-summary-v1", "--provider", "command", "--command", script, e.in)
 	if j := e.job(job.JobKey); j.State != store.StateSucceeded || j.Attempts != 2 {
 		t.Errorf("after the run: %s, %d attempts", j.State, j.Attempts)
 	}
@@ -126,7 +126,7 @@ func TestRetryStillRejected(t *testing.T) {
 	if err := os.Remove(filepath.Join(e.in, "b.txt")); err != nil {
 		t.Fatal(err)
 	}
-	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--repair", "0", "--provider", "command", "--command", script, e.in)
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--schema", "invoice-summary-v1", "--repair", "0", "--provider", "command", "--command", script, e.in)
 	r := e.must(cmd.ExitNeedsReview, "retry", "a.txt", "--state", "rejected", "--repair", "0", "--provider", "command", "--command", script)
 	if !strings.Contains(r.stderr, "rejected 1 (unknown_field 1)") || !strings.Contains(r.stderr, "1 job(s) still need review") {
 		t.Errorf("stderr:\n%s", r.stderr)

@@ -88,7 +88,7 @@ func TestReviewDeskList(t *testing.T) {
 	e.write("c.txt", "Northwind\n")
 	// --require supplier_name: b.txt, committed by the same run, has
 	// nothing to review.
-	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--repair", "0", "--require", "supplier_name", "--provider", "command",
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--schema", "invoice-summary-v1", "--repair", "0", "--require", "supplier_name", "--provider", "command",
 		"--command", e.modelScript(), e.in)
 	e.advance(time.Hour)
 

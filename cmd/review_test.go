@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/invx/invx/cmd"
+	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/sqlite"
 	"github.com/invx/invx/store/sqlite/sqlitetest"
@@ -104,12 +105,23 @@ func TestReviewNothing(t *testing.T) {
 }
 
 // Accepting a held change processes the new text at once; the old result
-// stays, superseded, and export shows only the new one.
+// stays, superseded, and export shows only the new one. Under both
+// versions: invoice-v2, the default for new jobs, and invoice-summary-v1.
 func TestReviewAccept(t *testing.T) {
 	t.Parallel()
+	for _, version := range []string{schema.V2, schema.V1} {
+		t.Run(version, func(t *testing.T) {
+			t.Parallel()
+			testReviewAccept(t, version)
+		})
+	}
+}
+
+func testReviewAccept(t *testing.T, version string) {
+	t.Helper()
 	e := setupOps(t)
 	ctx := context.Background()
-	e.must(0, "run", "--quiet", e.in)
+	e.must(0, "run", "--quiet", "--schema", version, e.in)
 	oldJob := e.job("b.txt")
 	st := e.store()
 	oldRes, err := st.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: oldJob.JobKey})
@@ -127,7 +139,7 @@ func TestReviewAccept(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.write("b.txt", strings.Replace(string(b), "RE-2026-00417", "RE-2026-00418", 1))
-	e.must(cmd.ExitNeedsReview, "run", "--quiet", e.in)
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--schema", version, e.in)
 	held := e.job("b.txt")
 	if held.State != store.StateHeld || held.PrevJobKey != oldJob.JobKey {
 		t.Fatalf("changed b.txt: state %s prev %s, want held after %s", held.State, held.PrevJobKey, oldJob.JobKey)
@@ -176,15 +188,25 @@ func TestReviewAccept(t *testing.T) {
 	}
 
 	// Export: one row per invoice, b.txt's the new one.
-	rows, err := csv.NewReader(strings.NewReader(e.must(0, "export").stdout)).ReadAll()
+	rows, err := csv.NewReader(strings.NewReader(e.must(0, "export", "--schema", version).stdout)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The two versions' columns differ; both name these three.
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	for _, name := range []string{"source_path", "job_key", "invoice_number"} {
+		if _, ok := col[name]; !ok {
+			t.Fatalf("export header %v lacks %s", rows[0], name)
+		}
+	}
 	var keys []string
 	for _, row := range rows[1:] {
-		if filepath.Base(row[colSourcePath]) == "b.txt" {
-			keys = append(keys, row[colSourcePath+2])
-			if row[1] != "RE-2026-00418" {
+		if filepath.Base(row[col["source_path"]]) == "b.txt" {
+			keys = append(keys, row[col["job_key"]])
+			if row[col["invoice_number"]] != "RE-2026-00418" {
 				t.Errorf("exported invoice number %q, want the new text's RE-2026-00418", row[1])
 			}
 		}
@@ -219,7 +241,7 @@ func TestReviewAccept(t *testing.T) {
 	if items := reviewList(t, e, 0); len(items) != 0 {
 		t.Errorf("review after accept: %+v", items)
 	}
-	r = e.must(0, "run", "--json", "--quiet", e.in)
+	r = e.must(0, "run", "--json", "--quiet", "--schema", version, e.in)
 	if !strings.Contains(r.stdout, `"attempts":0`) || !strings.Contains(r.stdout, `"held":0`) {
 		t.Errorf("rerun after accept: %s", r.stdout)
 	}

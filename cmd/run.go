@@ -153,7 +153,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar and no per-file messages")
 	addProviderFlags(fl, &opts.Provider)
 	addTelemetryFlags(fl, &opts.Telemetry)
-	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "schema version")
+	fl.StringVar(&opts.Schema, "schema", schema.Latest().Name, "schema version of new jobs: "+schemaChoices())
 	fl.IntVar(&opts.MaxAttempts, "max-attempts", defaultMaxAttempts, "attempts per job, repairs included")
 	fl.IntVar(&opts.MaxRecoveries, "max-recoveries", extract.DefaultMaxRecoveries, "lease takeovers of one job (its worker crashed or stalled) before it fails; not counted in --max-attempts")
 	fl.IntVar(&opts.Repair, "repair", -1, "re-asks with the validation error after an invalid answer (-1: the provider's default: 1 for LLMs, 0 for rules and replay)")

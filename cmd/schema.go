@@ -23,9 +23,10 @@ func newCmdSchema(f *Factory, runF func(context.Context, *SchemaOptions) error) 
 		Use:   "schema [VERSION]",
 		Short: "Print the JSON Schema of a result schema version",
 		Long: `Schema prints the JSON Schema generated from the Go types of a released
-schema version (the newest when none is named). --list prints the released
-versions; --strict prints the form sent to providers' strict structured
-outputs (every property required, nullable as a type array).`,
+schema version; with none named, invoice-v2, the default for new jobs.
+--list prints the released versions; --strict prints the form sent to
+providers' strict structured outputs (every property required, nullable as
+a type array).`,
 		Example: `  invx schema
   invx schema --list
   invx schema invoice-summary-v1 > invoice-summary-v1.schema.json

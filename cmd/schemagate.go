@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/invx/invx/schema"
 )
@@ -24,4 +25,22 @@ func joinVersions() string {
 		out += v
 	}
 	return out
+}
+
+// schemaChoices names the released versions for a --schema flag's help,
+// the default for new jobs first: "invoice-v2 or invoice-summary-v1".
+// Cobra appends (default "invoice-v2") where the flag defaults to it; the
+// list comes from the schema package, so the help follows a new default.
+func schemaChoices() string {
+	latest := schema.Latest().Name
+	names := []string{latest}
+	for _, v := range schema.Versions() {
+		if v != latest {
+			names = append(names, v)
+		}
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -162,7 +162,7 @@ func TestEchoedAPIKeyIsScrubbed(t *testing.T) {
 	tmp := t.TempDir()
 	db, rec, logPath := filepath.Join(tmp, "invx.db"), filepath.Join(tmp, "rec"), filepath.Join(tmp, "invx.log")
 	r := runEnv(t, map[string]string{"OPENAI_API_KEY": echoKey},
-		"--db", db, "--log-level", "debug", "--log-file", logPath, "run", "--provider", "openai", "--model", "gpt-test",
+		"--db", db, "--log-level", "debug", "--log-file", logPath, "run", "--schema", "invoice-summary-v1", "--provider", "openai", "--model", "gpt-test",
 		"--base-url", srv.URL+"/v1", "--concurrency", "1", "--record", rec, in)
 	if r.code != cmd.ExitNeedsReview {
 		t.Fatalf("exit %d, want %d (one rejected, one failed)\n%s", r.code, cmd.ExitNeedsReview, r.stderr)
@@ -261,7 +261,7 @@ func TestEchoedWebhookHeaderIsScrubbed(t *testing.T) {
 	srv := chatServer(t, func(string) (int, string) { return http.StatusOK, completeAnswer("Hook Ltd", "H-1") })
 	in := writeInputs(t, map[string]string{"hook.txt": "Hook Ltd\nInvoice H-1\n"})
 	db := filepath.Join(t.TempDir(), "invx.db")
-	if r := runEnv(t, nil, "--db", db, "run", "--quiet", "--provider", "openai", "--model", "gpt-test",
+	if r := runEnv(t, nil, "--db", db, "run", "--quiet", "--schema", "invoice-summary-v1", "--provider", "openai", "--model", "gpt-test",
 		"--base-url", srv.URL+"/v1", in); r.code != 0 {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
 	}

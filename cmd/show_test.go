@@ -2,6 +2,7 @@ package cmd_test
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -19,17 +20,18 @@ func TestNightlyFoldersApart(t *testing.T) {
 	n1 := filepath.Join(e.tmp, "nightly", "2026-03-01")
 	n2 := filepath.Join(e.tmp, "nightly", "2026-03-02")
 	e.in = n1
-	e.write("a.txt", "Invoice NIGHT-1\nSupplier: Night One Ltd\nTotal: 10.00 EUR\n")
+	e.write("a.txt", "INVOICE\nInvoice NIGHT-1\nSupplier: Night One Ltd\nDate: 2026-03-01\nTotal: 10.00 EUR\n")
 	e.in = n2
-	e.write("a.txt", "Invoice NIGHT-2\nSupplier: Night Two Ltd\nTotal: 20.00 EUR\n")
+	e.write("a.txt", "INVOICE\nInvoice NIGHT-2\nSupplier: Night Two Ltd\nDate: 2026-03-02\nTotal: 20.00 EUR\n")
 	e.must(0, "run", "--quiet", n1)
 	e.advance(time.Hour)
 	e.must(0, "run", "--quiet", n2)
 
-	rows := readCSV(t, e.must(0, "export").stdout)
+	// The default run and export: invoice-v2's columns.
+	rows := readCSVWith(t, e.must(0, "export").stdout, exportHeaderV2)
 	var paths []string
 	for _, row := range rows {
-		paths = append(paths, row[colSourcePath])
+		paths = append(paths, row[slices.Index(exportHeaderV2, "source_path")])
 	}
 	want := []string{filepath.Join(n1, "a.txt"), filepath.Join(n2, "a.txt")}
 	if strings.Join(paths, "\n") != strings.Join(want, "\n") {

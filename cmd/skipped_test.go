@@ -77,7 +77,7 @@ func TestSkippedFilesNeedReview(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e.write("big.txt", "Big Invoice Ltd\nInvoice No.: BIG-1\n"+strings.Repeat("Line item ........ EUR 1,00\n", 60)+"Total due: EUR 60,00\n")
+	e.write("big.txt", "Big Invoice Ltd\nINVOICE\nInvoice No.: BIG-1\nInvoice date: 2026-03-01\n"+strings.Repeat("Line item ........ EUR 1,00\n", 60)+"Total due: EUR 60,00\n")
 	e.write("sub/nul.txt", "Invoice\x00 NUL-0001\n")
 	e.write("cp.txt", "Caf\x81 invoice\n") // 0x81 is undefined in Windows-1252
 	e.write(".hidden-too.txt", "\x00")     // hidden: never a candidate
@@ -106,7 +106,7 @@ func TestSkippedFilesNeedReview(t *testing.T) {
 	// says why, with the path.
 	eqList(t, "review --json", skippedInReview(t, e, cmd.ExitNeedsReview), want)
 	r = e.must(cmd.ExitNeedsReview, "review")
-	if !strings.Contains(r.stdout, "-\tskipped\tbig.txt\t-\tskipped (oversized): 1736 bytes, over the 1000 byte limit (--max-bytes)\t") {
+	if !strings.Contains(r.stdout, "-\tskipped\tbig.txt\t-\tskipped (oversized): 1769 bytes, over the 1000 byte limit (--max-bytes)\t") {
 		t.Errorf("review table:\n%s", r.stdout)
 	}
 	if !strings.HasPrefix(r.stderr, "4 document(s) need review (rejected 0, failed 0, held 0, skipped 4)") {
@@ -153,9 +153,9 @@ func TestSkippedFilesNeedReview(t *testing.T) {
 	if err := os.Remove(fifo); err != nil {
 		t.Fatal(err)
 	}
-	e.write("pipe.txt", "Pipe Works Ltd\nInvoice No.: PW-1\nTotal due: EUR 3,00\n")
-	e.write("sub/nul.txt", "Null Ltd\nInvoice No.: N-1\nTotal due: EUR 4,00\n")
-	e.write("cp.txt", "Caf\xe9 Ltd\nInvoice No.: C-1\nTotal due: EUR 5,00\n")
+	e.write("pipe.txt", "Pipe Works Ltd\nINVOICE\nInvoice No.: PW-1\nInvoice date: 2026-03-01\nTotal due: EUR 3,00\n")
+	e.write("sub/nul.txt", "Null Ltd\nINVOICE\nInvoice No.: N-1\nInvoice date: 2026-03-01\nTotal due: EUR 4,00\n")
+	e.write("cp.txt", "Caf\xe9 Ltd\nINVOICE\nInvoice No.: C-1\nInvoice date: 2026-03-01\nTotal due: EUR 5,00\n")
 	r = e.must(0, "run", "--json", "--max-bytes", "4000", e.in)
 	eqList(t, "after the fix", skippedRows(t, e), nil)
 	e.must(0, "review")
@@ -217,7 +217,7 @@ func TestEmptyInputWarns(t *testing.T) {
 func TestIncludeIgnoresExtensionCase(t *testing.T) {
 	t.Parallel()
 	e := setupOps(t)
-	e.write("INVOICE_001.TXT", "Upper Case Ltd\nInvoice No.: UC-1\nTotal due: EUR 9,00\n")
+	e.write("INVOICE_001.TXT", "Upper Case Ltd\nINVOICE\nInvoice No.: UC-1\nInvoice date: 2026-03-01\nTotal due: EUR 9,00\n")
 	r := e.must(0, "run", "--json", "--quiet", e.in)
 	if !strings.Contains(r.stdout, `"committed":3`) {
 		t.Errorf("run: %s", r.stdout)

@@ -131,7 +131,7 @@ func TestStatsMatchDatabase(t *testing.T) {
 	// A rerun of the rejected document with repair: more attempts, one
 	// more rejected.
 	e.write("d.txt", "Northwind again\nInvoice 5\n")
-	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--repair", "1", "--provider", "command", "--command", e.modelScript(), e.in)
+	e.must(cmd.ExitNeedsReview, "run", "--quiet", "--schema", "invoice-summary-v1", "--repair", "1", "--provider", "command", "--command", e.modelScript(), e.in)
 
 	s := parseStats(t, e.must(0, "stats", "--json"))
 	if len(s.Tenants) != 1 || s.Tenants[0].Tenant != "default" {
@@ -421,7 +421,7 @@ func TestStatsTokensAndCost(t *testing.T) {
 	t.Parallel()
 	e := setupOps(t)
 	srv := fakeOpenAIUsage(t, 1200, 300)
-	r := e.invxEnv(map[string]string{"OPENAI_API_KEY": "sk-test"}, "run", "--quiet", "--provider", "openai",
+	r := e.invxEnv(map[string]string{"OPENAI_API_KEY": "sk-test"}, "run", "--quiet", "--schema", "invoice-summary-v1", "--provider", "openai",
 		"--model", "gpt-4.1-mini", "--base-url", srv.URL+"/v1", e.in)
 	// Every document gets the same answer without a total: committed for
 	// review (exit 3).
@@ -560,7 +560,7 @@ func TestStatsInvoiceTotals(t *testing.T) {
 		}
 		e.write(n, string(b))
 	}
-	e.write("c.txt", "Invoice C-1\nSupplier: Chandlery Ltd\nTotal: 100.01 GBP\n")
+	e.write("c.txt", "INVOICE\nInvoice C-1\nSupplier: Chandlery Ltd\nDate: 2026-03-01\nTotal: 100.01 GBP\n")
 	e.must(0, "run", "--quiet", e.in)
 	e.must(0, "--tenant", "acme", "run", "--quiet", filepath.Join(e.in, "a.txt"))
 	// b.txt changes: held, then accepted; its first result is superseded.

@@ -235,7 +235,7 @@ func TestWorkAllTenantsPushesEveryTenant(t *testing.T) {
 			t.Errorf("no push for tenant %s; pushed groups %v", tenant, keys(groups))
 			continue
 		}
-		if v := g["invx_commits_total{schema_version=invoice-summary-v1}"]; v != commits {
+		if v := g["invx_commits_total{schema_version=invoice-v2}"]; v != commits {
 			t.Errorf("tenant %s: pushed commits %v, want %v\n%v", tenant, v, commits, g)
 		}
 		if v := g["invx_attempts_total{outcome=succeeded,provider=rules}"]; v != commits {
@@ -260,7 +260,7 @@ func TestWorkAllTenantsPushesEveryTenant(t *testing.T) {
 		}
 	}
 	for tenant, commits := range map[string]float64{"acme": 2, "beta": 1} {
-		k := fmt.Sprintf("invx_commits_total{schema_version=invoice-summary-v1,tenant=%s}", tenant)
+		k := fmt.Sprintf("invx_commits_total{schema_version=invoice-v2,tenant=%s}", tenant)
 		if file[k] != commits {
 			t.Errorf("metrics file: %s = %v, want %v", k, file[k], commits)
 		}
@@ -363,19 +363,20 @@ func TestMetricsFileAlertSeries(t *testing.T) {
 		"invx_files_skipped_total{reason=hidden,tenant=acme}":       1,
 		"invx_files_skipped_total{reason=not_included,tenant=acme}": 1,
 		// Zero from the start, so that rate() sees the first one.
-		"invx_files_skipped_total{reason=binary,tenant=acme}":                                                          0,
-		"invx_files_skipped_total{reason=not_utf8,tenant=acme}":                                                        0,
-		"invx_attempts_total{outcome=succeeded,provider=rules,tenant=acme}":                                            2,
-		"invx_attempts_total{outcome=rejected,provider=rules,tenant=acme}":                                             0,
-		"invx_attempts_total{outcome=failed,provider=rules,tenant=acme}":                                               0,
-		"invx_rejections_total{category=unknown_field,provider=rules,schema_version=invoice-summary-v1,tenant=acme}":   0,
-		"invx_rejections_total{category=action_evidence,provider=rules,schema_version=invoice-summary-v1,tenant=acme}": 0,
-		"invx_rejections_total{category=decode,provider=rules,schema_version=invoice-summary-v1,tenant=acme}":          0,
-		"invx_lease_recoveries_total{tenant=acme}":                                                                     0,
-		"invx_stale_commits_total{tenant=acme}":                                                                        0,
-		"invx_duplicates_suppressed_total{tenant=acme}":                                                                0,
-		"invx_commits_total{schema_version=invoice-summary-v1,tenant=acme}":                                            2,
-		"invx_provider_latency_seconds{provider=rules,tenant=acme}":                                                    2,
+		"invx_files_skipped_total{reason=binary,tenant=acme}":                                                  0,
+		"invx_files_skipped_total{reason=not_utf8,tenant=acme}":                                                0,
+		"invx_attempts_total{outcome=succeeded,provider=rules,tenant=acme}":                                    2,
+		"invx_attempts_total{outcome=rejected,provider=rules,tenant=acme}":                                     0,
+		"invx_attempts_total{outcome=failed,provider=rules,tenant=acme}":                                       0,
+		"invx_rejections_total{category=unknown_field,provider=rules,schema_version=invoice-v2,tenant=acme}":   0,
+		"invx_rejections_total{category=action_evidence,provider=rules,schema_version=invoice-v2,tenant=acme}": 0,
+		"invx_rejections_total{category=decode,provider=rules,schema_version=invoice-v2,tenant=acme}":          0,
+		"invx_rejections_total{category=arithmetic,provider=rules,schema_version=invoice-v2,tenant=acme}":      0,
+		"invx_lease_recoveries_total{tenant=acme}":                                                             0,
+		"invx_stale_commits_total{tenant=acme}":                                                                0,
+		"invx_duplicates_suppressed_total{tenant=acme}":                                                        0,
+		"invx_commits_total{schema_version=invoice-v2,tenant=acme}":                                            2,
+		"invx_provider_latency_seconds{provider=rules,tenant=acme}":                                            2,
 	}
 	for k, v := range want {
 		if g, ok := got[k]; !ok || g != v {
@@ -426,11 +427,11 @@ func TestAttemptSpanGenAIAttributes(t *testing.T) {
 		want map[string]string
 	}{
 		{"openai", func(t *testing.T) []string {
-			return []string{"--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 0).URL + "/v1"}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 0).URL + "/v1"}
 		}, map[string]string{"gen_ai.system": "openai", "gen_ai.operation.name": "chat", "gen_ai.request.model": "gpt-test",
 			"gen_ai.response.model": "gpt-test-2026", "gen_ai.usage.input_tokens": "812", "gen_ai.usage.output_tokens": "143"}},
 		{"anthropic", func(t *testing.T) []string {
-			return []string{"--provider", "anthropic", "--model", "claude-test", "--base-url", anthropicFake(t, 0).URL}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "anthropic", "--model", "claude-test", "--base-url", anthropicFake(t, 0).URL}
 		}, map[string]string{"gen_ai.system": "anthropic", "gen_ai.request.model": "claude-test",
 			"gen_ai.response.model": "claude-test-2026", "gen_ai.usage.input_tokens": "812", "gen_ai.usage.output_tokens": "143"}},
 		{"rules", func(t *testing.T) []string { return []string{"--provider", "rules"} }, nil},

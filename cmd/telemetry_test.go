@@ -47,7 +47,7 @@ var leakPatterns = []string{
 // fakes how to answer.
 func leakDoc(marker string) string {
 	return "Quillfeather Canary Instruments GmbH\n" + leakStreet + ", 04229 Leipzig\nContact: " + leakName + "\n" +
-		"Invoice No.: QF-2026-7781\nPO Number: 4500012345\nPlease pay to IBAN: " + leakIBAN + "\n" +
+		"Invoice No.: QF-2026-7781\nInvoice date: 2026-11-30\nPO Number: 4500012345\nPlease pay to IBAN: " + leakIBAN + "\n" +
 		"Total due: EUR 1,234.50\nDue date: 2026-12-31\nRef: " + marker + "\n"
 }
 
@@ -390,22 +390,22 @@ func TestNoLeak(t *testing.T) {
 	llm := map[string]int{"succeeded": 1, "rejected": 3, "failed": 1}
 	cases := []tc{
 		{"openai", func(t *testing.T) []string {
-			return []string{"--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 0).URL + "/v1"}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 0).URL + "/v1"}
 		}, cmd.ExitNeedsReview, llm},
 		{"openai 401", func(t *testing.T) []string {
-			return []string{"--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 401).URL + "/v1"}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 401).URL + "/v1"}
 		}, cmd.ExitProvider, map[string]int{"queued": 5}},
 		{"openai quota", func(t *testing.T) []string {
-			return []string{"--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 429).URL + "/v1"}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "openai", "--model", "gpt-test", "--base-url", openAIFake(t, 429).URL + "/v1"}
 		}, cmd.ExitProvider, map[string]int{"failed": 1, "queued": 4}},
 		{"anthropic", func(t *testing.T) []string {
-			return []string{"--provider", "anthropic", "--model", "claude-test", "--base-url", anthropicFake(t, 0).URL}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "anthropic", "--model", "claude-test", "--base-url", anthropicFake(t, 0).URL}
 		}, cmd.ExitNeedsReview, llm},
 		{"anthropic 401", func(t *testing.T) []string {
-			return []string{"--provider", "anthropic", "--model", "claude-test", "--base-url", anthropicFake(t, 401).URL}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "anthropic", "--model", "claude-test", "--base-url", anthropicFake(t, 401).URL}
 		}, cmd.ExitProvider, map[string]int{"queued": 5}},
 		{"command", func(t *testing.T) []string {
-			return []string{"--provider", "command", "--command", commandFake(t, t.TempDir())}
+			return []string{"--schema", "invoice-summary-v1", "--provider", "command", "--command", commandFake(t, t.TempDir())}
 		}, cmd.ExitNeedsReview, llm},
 		// The five documents are one supplier's invoice under one number:
 		// committed, and held as possible duplicates of each other.

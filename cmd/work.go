@@ -78,7 +78,7 @@ version it was queued with.`,
 	fl.BoolVar(&opts.Wait, "wait", false, "keep polling for new jobs when the queue is empty (until Ctrl-C)")
 	fl.IntVar(&opts.MaxPerTenant, "max-per-tenant", 0, "cap one tenant's jobs in flight in this process (0: no cap)")
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object on stdout")
-	fl.StringVar(&opts.Schema, "schema", "", "work only jobs of this schema version (default: every version)")
+	fl.StringVar(&opts.Schema, "schema", "", "work only jobs of this schema version, "+schemaChoices()+" (default: every version)")
 	addRequireFlag(fl, &opts.Require)
 	return c
 }

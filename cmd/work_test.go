@@ -28,7 +28,7 @@ func TestEnqueueOnlyThenWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(b), `invx_commits_total{schema_version="invoice-summary-v1",tenant="default"} 2`) {
+	if !strings.Contains(string(b), `invx_commits_total{schema_version="invoice-v2",tenant="default"} 2`) {
 		t.Errorf("metrics file lacks the commits:\n%s", b)
 	}
 	// Nothing left: a second worker finds an empty queue.

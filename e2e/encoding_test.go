@@ -51,20 +51,20 @@ func TestWindows1252InvoiceCommits(t *testing.T) {
 		t.Errorf("job text %q encoding %q, want the UTF-8 text and windows-1252", text, enc)
 	}
 	wantCount(t, sql, 2, `SELECT count(*) FROM sources WHERE digest = ?`, digest)
+	// The run used the default version, invoice-v2, whose facts are flat.
 	var res struct {
-		Invoice struct {
-			Supplier   string `json:"supplier_name"`
-			Number     string `json:"invoice_number"`
-			Currency   string `json:"currency"`
-			TotalMinor int64  `json:"total_minor"`
-		} `json:"invoice"`
+		SchemaVersion string `json:"schema_version"`
+		Supplier      string `json:"supplier_name"`
+		Number        string `json:"invoice_number"`
+		Currency      string `json:"currency"`
+		TotalMinor    int64  `json:"total_minor"`
 	}
 	if err := json.Unmarshal([]byte(body), &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Invoice.Supplier != "Müller GmbH" || res.Invoice.Number != "RE-2026-0042" || res.Invoice.Currency != "EUR" ||
-		res.Invoice.TotalMinor != 123456 {
-		t.Errorf("result facts %+v, want Müller GmbH, RE-2026-0042, EUR 123456", res.Invoice)
+	if res.SchemaVersion != "invoice-v2" || res.Supplier != "Müller GmbH" || res.Number != "RE-2026-0042" || res.Currency != "EUR" ||
+		res.TotalMinor != 123456 {
+		t.Errorf("result facts %+v, want invoice-v2: Müller GmbH, RE-2026-0042, EUR 123456", res)
 	}
 
 	r = invx(t, "--db", db, "show", "--json", filepath.Join(dir, "a-mueller.txt"))

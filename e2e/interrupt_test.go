@@ -84,7 +84,7 @@ func (g *gatedModel) waitCalls(t *testing.T, n int, p *proc) {
 }
 
 func (g *gatedModel) args(db, dir string) []string {
-	return []string{"--db", db, "run", "--json", "--quiet", "--concurrency", "2", "--provider", "openai",
+	return []string{"--db", db, "run", "--json", "--quiet", "--schema", "invoice-summary-v1", "--concurrency", "2", "--provider", "openai",
 		"--model", "fake-model", "--base-url", g.srv.URL + "/v1", dir}
 }
 

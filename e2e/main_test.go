@@ -24,6 +24,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, to read the file back
 
 	"github.com/invx/invx/internal/deadlinetest"
+	"github.com/invx/invx/schema"
 )
 
 // invxBin is the binary built once by TestMain.
@@ -310,22 +311,27 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 		doc resultDoc
 	}
 	results := map[string]res{}
-	rows, err := db.Query(`SELECT id, job_key, result FROM results`)
+	// Each result is a document of the version its job was keyed with (the
+	// version the test ran: invoice-v2 by default, invoice-summary-v1 where
+	// a fake model answers v1), stored under that version.
+	rows, err := db.Query(`SELECT r.id, r.job_key, r.result, r.schema_version, j.schema_version
+		FROM results r JOIN jobs j ON j.id = r.job_id`)
 	if err != nil {
 		t.Fatalf("read results: %v", err)
 	}
 	for rows.Next() {
 		var id int64
-		var key, body string
-		if err := rows.Scan(&id, &key, &body); err != nil {
+		var key, body, stored, keyed string
+		if err := rows.Scan(&id, &key, &body, &stored, &keyed); err != nil {
 			t.Fatal(err)
 		}
 		var d resultDoc
 		if err := json.Unmarshal([]byte(body), &d); err != nil {
 			t.Fatalf("result %d is not JSON: %v", id, err)
 		}
-		if d.SchemaVersion != "invoice-summary-v1" {
-			t.Errorf("result %d schema_version %q", id, d.SchemaVersion)
+		if _, err := schema.Lookup(keyed); err != nil || d.SchemaVersion != keyed || stored != keyed {
+			t.Errorf("result %d: document schema_version %q, stored as %q, job keyed with %q; want one released version",
+				id, d.SchemaVersion, stored, keyed)
 		}
 		results[key] = res{id, d}
 	}

@@ -107,7 +107,7 @@ func TestUnreachableProviderStopsRunExit4(t *testing.T) {
 	dir := writeDocs(t, genInvoices(t, 1111, n))
 	down := fmt.Sprintf("http://127.0.0.1:%d/v1", closedPort(t))
 	keyEnv := []string{"OPENAI_API_KEY=" + key}
-	r := invxWithEnv(t, keyEnv, "--db", db, "run", "--quiet", "--provider", "openai", "--model", "fake-model",
+	r := invxWithEnv(t, keyEnv, "--db", db, "run", "--quiet", "--schema", "invoice-summary-v1", "--provider", "openai", "--model", "fake-model",
 		"--base-url", down, "--max-backoff", "200ms", dir)
 	mustExit(t, r, 4)
 	var named []string
@@ -134,7 +134,7 @@ func TestUnreachableProviderStopsRunExit4(t *testing.T) {
 
 	// The server is up now: a rerun carries on and commits everything.
 	srv := slowModel(t, 0)
-	r = invxWithEnv(t, keyEnv, "--db", db, "run", "--quiet", "--json", "--provider", "openai", "--model", "fake-model",
+	r = invxWithEnv(t, keyEnv, "--db", db, "run", "--quiet", "--json", "--schema", "invoice-summary-v1", "--provider", "openai", "--model", "fake-model",
 		"--base-url", srv.URL+"/v1", dir)
 	mustExit(t, r, 0)
 	if s := parseSummary(t, r); s.Final.Succeeded != n || s.Failed != 0 {
@@ -223,7 +223,7 @@ func TestPostgresTerminatedConnectionsRunCarriesOn(t *testing.T) {
 	const n = 30
 	dir := writeDocs(t, genInvoices(t, 2222, n))
 	srv := slowModel(t, 60*time.Millisecond)
-	p := start(t, "--db", dsn, "run", "--quiet", "--json", "--provider", "openai", "--model", "fake-model",
+	p := start(t, "--db", dsn, "run", "--quiet", "--json", "--schema", "invoice-summary-v1", "--provider", "openai", "--model", "fake-model",
 		"--base-url", srv.URL+"/v1", "--lease", "2s", "--db-retry", "1m", dir)
 	exited := make(chan *result, 1)
 	go func() { exited <- p.wait(t) }()
@@ -375,7 +375,7 @@ func TestPostgresRestartWorkerRidesItOut(t *testing.T) {
 
 	const n = 20
 	dir := writeDocs(t, genInvoices(t, 3333, n))
-	mustExit(t, invx(t, "--db", dsn, "run", "--enqueue-only", "--quiet", dir), 0)
+	mustExit(t, invx(t, "--db", dsn, "run", "--enqueue-only", "--quiet", "--schema", "invoice-summary-v1", dir), 0)
 	ctx, cancel := context.WithTimeout(context.Background(), cmdTimeout(t))
 	defer cancel()
 	w := exec.CommandContext(ctx, invxBin, append([]string{"--db", dsn, "work", "--wait", "--db-retry", "1m",
@@ -423,7 +423,7 @@ func TestPostgresRestartWorkerRidesItOut(t *testing.T) {
 	// Away longer than --db-retry: the worker gives up (exit 1) and, once
 	// the database is back, records its run aborted.
 	dir2 := writeDocs(t, genInvoices(t, 4444, 10))
-	mustExit(t, invx(t, "--db", dsn, "run", "--enqueue-only", "--quiet", dir2), 0)
+	mustExit(t, invx(t, "--db", dsn, "run", "--enqueue-only", "--quiet", "--schema", "invoice-summary-v1", dir2), 0)
 	w2 := exec.CommandContext(ctx, invxBin, append([]string{"--db", dsn, "work", "--db-retry", "4s",
 		"--concurrency", "1", "--quiet"}, model...)...)
 	w2.Env = env()

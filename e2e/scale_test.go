@@ -72,7 +72,7 @@ func scale(t *testing.T, db string) {
 	const n = 2000
 	srv, calls := fakeModel(t)
 	dir := writeDocs(t, genInvoices(t, 9090, n))
-	mustExit(t, invx(t, "--db", db, "run", "--enqueue-only", "--quiet", dir), 0)
+	mustExit(t, invx(t, "--db", db, "run", "--enqueue-only", "--quiet", "--schema", "invoice-summary-v1", dir), 0)
 	work := []string{"--db", db, "work", "--provider", "openai", "--model", "fake-model", "--base-url", srv.URL + "/v1",
 		"--concurrency", "4", "--quiet", "--lease", "30s"}
 	procs := make([]*proc, 4)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/extract/extracttest"
-	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store/sqlite"
 )
 
@@ -27,7 +26,7 @@ func evalFiles(t *testing.T, files map[string]string, prices Prices) *ProviderRe
 		t.Fatalf("open store: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
-	pr, err := Run(ctx, s, &Config{Store: st, Provider: smallFake(), Label: "fake:1", Schema: schema.Latest(), Tenant: "t1",
+	pr, err := Run(ctx, s, &Config{Store: st, Provider: smallFake(), Label: "fake:1", Schema: extracttest.V1(), Tenant: "t1",
 		Runner: &extract.Runner{RunID: "eval-test", Owner: "eval-test", Concurrency: 1, MaxAttempts: 5, Repair: 1}, Prices: prices})
 	if err != nil {
 		t.Fatalf("run eval: %v", err)

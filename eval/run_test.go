@@ -10,7 +10,6 @@ import (
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/extract/extracttest"
-	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store/sqlite"
 )
 
@@ -74,12 +73,12 @@ func runSmall(t *testing.T) *Report {
 	}
 	defer st.Close()
 	prices := Prices{{Provider: "fake", Model: "fake-1", In: 1, Out: 10}}
-	pr, err := Run(ctx, s, &Config{Store: st, Provider: smallFake(), Label: "fake:1", Schema: schema.Latest(), Tenant: "t1",
+	pr, err := Run(ctx, s, &Config{Store: st, Provider: smallFake(), Label: "fake:1", Schema: extracttest.V1(), Tenant: "t1",
 		Runner: &extract.Runner{RunID: "eval-test", Owner: "eval-test", Concurrency: 2, MaxAttempts: 5, Repair: 1}, Prices: prices})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Report{Suite: s.Name, SchemaVersion: schema.Latest().Name, Tenant: "t1", Documents: len(s.Docs), Fields: Fields,
+	return &Report{Suite: s.Name, SchemaVersion: extracttest.V1().Name, Tenant: "t1", Documents: len(s.Docs), Fields: Fields,
 		Providers: []*ProviderReport{pr}, Timing: &ReportTiming{}}
 }
 

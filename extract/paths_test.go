@@ -57,7 +57,7 @@ func TestEnqueueKeysUnderTheRunnersSchema(t *testing.T) {
 	e := setup(t)
 	ctx := context.Background()
 	d := doc("a.txt", sourceText)
-	for _, v := range []*schema.Version{schema.Latest(), testVersion} {
+	for _, v := range []*schema.Version{extracttest.V1(), testVersion} {
 		r := newRunner(e, alwaysValid(), "default")
 		r.Schema = v
 		if err := r.Begin(ctx); err != nil {
@@ -94,8 +94,8 @@ func TestLeasedJobWorkedUnderItsOwnSchema(t *testing.T) {
 		wantCalls          int64
 		wantState, wantMsg string
 	}{
-		{"v1 job, runner on another version", schema.Latest(), testVersion, 1, store.StateSucceeded, ""},
-		{"job of a version this binary lacks, v1 runner", testVersion, schema.Latest(), 0, store.StateFailed,
+		{"v1 job, runner on another version", extracttest.V1(), testVersion, 1, store.StateSucceeded, ""},
+		{"job of a version this binary lacks, v1 runner", testVersion, extracttest.V1(), 0, store.StateFailed,
 			"unknown schema version"},
 	}
 	for _, tt := range tests {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/extract/extracttest"
-	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/postgres"
 	"github.com/invx/invx/store/sqlite"
@@ -97,7 +96,7 @@ func freshPostgres(t *testing.T, admin string) string {
 
 // storeRunner is a runner on any store with fast test settings.
 func storeRunner(st store.Store, p extract.Provider, id string) *extract.Runner {
-	return &extract.Runner{Store: st, Provider: p, Schema: schema.Latest(), Tenant: "default", RunID: id,
+	return &extract.Runner{Store: st, Provider: p, Schema: extracttest.V1(), Tenant: "default", RunID: id,
 		Owner: "test/" + id, Concurrency: 1, MaxAttempts: 5, Backoff: time.Millisecond,
 		MaxBackoff: 10 * time.Millisecond, PollInterval: 2 * time.Millisecond}
 }

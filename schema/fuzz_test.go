@@ -24,7 +24,7 @@ import (
 func FuzzValidate(f *testing.F) {
 	f.Add([]byte(validDoc), testSource)
 	f.Fuzz(func(t *testing.T, raw []byte, source string) {
-		v := Latest()
+		v := v1
 		res, err := v.Validate(raw, source)
 		if err != nil {
 			ve, ok := err.(*ValidationError)

@@ -105,7 +105,7 @@ func TestValidateAccepts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			got, err := Latest().Validate([]byte(tt.raw), tt.source)
+			got, err := v1.Validate([]byte(tt.raw), tt.source)
 			if err != nil {
 				t.Fatalf("Validate: %v", err)
 			}
@@ -115,7 +115,7 @@ func TestValidateAccepts(t *testing.T) {
 				t.Errorf("Validate result mismatch (-want +got):\n%s", diff)
 			}
 			// The canonical form is a fixed point.
-			again, err := Latest().Validate(got.JSON, tt.source)
+			again, err := v1.Validate(got.JSON, tt.source)
 			if err != nil {
 				t.Fatalf("Validate(canonical): %v", err)
 			}
@@ -321,7 +321,7 @@ func TestValidateRejects(t *testing.T) {
 			if source == "" {
 				source = testSource
 			}
-			res, err := Latest().Validate([]byte(tt.raw), source)
+			res, err := v1.Validate([]byte(tt.raw), source)
 			if err == nil {
 				t.Fatalf("Validate accepted the document: %s", res.JSON)
 			}
@@ -340,7 +340,7 @@ func TestValidateRejects(t *testing.T) {
 				t.Errorf("empty Msg")
 			}
 			// Deterministic: the same input gives the same error.
-			_, err2 := Latest().Validate([]byte(tt.raw), source)
+			_, err2 := v1.Validate([]byte(tt.raw), source)
 			if diff := cmp.Diff(err.Error(), err2.Error()); diff != "" {
 				t.Errorf("second Validate differs (-want +got):\n%s", diff)
 			}
@@ -350,7 +350,7 @@ func TestValidateRejects(t *testing.T) {
 
 func TestValidationErrorString(t *testing.T) {
 	t.Parallel()
-	_, err := Latest().Validate([]byte(with(t, `"total_minor":123456`, `"total_minor":12.5`)), testSource)
+	_, err := v1.Validate([]byte(with(t, `"total_minor":123456`, `"total_minor":12.5`)), testSource)
 	want := "facts: invoice.total_minor: got a float, want integer minor units"
 	if diff := cmp.Diff(want, err.Error()); diff != "" {
 		t.Errorf("Error() mismatch (-want +got):\n%s", diff)
@@ -401,7 +401,7 @@ func TestValidateMsgHasNoValues(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			_, err := Latest().Validate([]byte(tt.raw), source)
+			_, err := v1.Validate([]byte(tt.raw), source)
 			if err == nil {
 				t.Fatal("Validate accepted the document")
 			}
@@ -433,7 +433,7 @@ func TestValidateUnknownKeyIsTruncated(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			raw := with(t, `"bullets":[`, `"`+strings.ReplaceAll(tt.key, "\n", `\n`)+`":1,"bullets":[`)
-			_, err := Latest().Validate([]byte(raw), testSource)
+			_, err := v1.Validate([]byte(raw), testSource)
 			var ve *ValidationError
 			if !errors.As(err, &ve) {
 				t.Fatalf("Validate error %v, want *ValidationError", err)
@@ -500,7 +500,7 @@ func TestValidateAcceptsSurrogatePairs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			raw := with(t, `"ACME Office Supplies invoice INV-2026-0042"`, tt.title)
-			res, err := Latest().Validate([]byte(raw), testSource)
+			res, err := v1.Validate([]byte(raw), testSource)
 			if err != nil {
 				t.Fatalf("Validate: %v", err)
 			}
@@ -508,7 +508,7 @@ func TestValidateAcceptsSurrogatePairs(t *testing.T) {
 				t.Errorf("title mismatch (-want +got):\n%s", diff)
 			}
 			// The canonical form (raw UTF-8, no escapes) validates again.
-			if _, err := Latest().Validate(res.JSON, testSource); err != nil {
+			if _, err := v1.Validate(res.JSON, testSource); err != nil {
 				t.Errorf("canonical JSON rejected: %v", err)
 			}
 		})

@@ -117,10 +117,12 @@ func Lookup(name string) (*Version, error) {
 	return v, nil
 }
 
-// Latest returns the newest released version, the default for new jobs.
-// Existing jobs keep the version they were created with.
+// Latest returns the newest released version, invoice-v2, the default for
+// new jobs. Existing jobs keep the version they were created with, and
+// invoice-summary-v1 stays selectable by name (Lookup), so v1 results and
+// exports do not change.
 func Latest() *Version {
-	return v1
+	return v2
 }
 
 // JSONSchema returns the JSON Schema (draft 2020-12) generated from the

@@ -18,8 +18,8 @@ func TestVersions(t *testing.T) {
 	if diff := cmp.Diff([]string{"invoice-summary-v1", "invoice-v2"}, Versions()); diff != "" {
 		t.Errorf("Versions() mismatch (-want +got):\n%s", diff)
 	}
-	if got := Latest().Name; got != V1 {
-		t.Errorf("Latest().Name = %q, want %q", got, V1)
+	if got := v1.Name; got != V1 {
+		t.Errorf("v1.Name = %q, want %q", got, V1)
 	}
 }
 
@@ -155,7 +155,7 @@ func prop(node map[string]any, names ...string) map[string]any {
 
 func TestJSONSchemaShape(t *testing.T) {
 	t.Parallel()
-	s := decodeSchema(t, Latest().JSONSchema())
+	s := decodeSchema(t, v1.JSONSchema())
 	top := map[string]any{
 		"$schema": s["$schema"],
 		"$id":     s["$id"],
@@ -214,7 +214,7 @@ func TestJSONSchemaShape(t *testing.T) {
 // may drift from the other.
 func TestJSONSchemaMatchesValidator(t *testing.T) {
 	t.Parallel()
-	s := decodeSchema(t, Latest().JSONSchema())
+	s := decodeSchema(t, v1.JSONSchema())
 	type limits struct {
 		Path                string
 		MaxLength, MaxItems any
@@ -261,7 +261,7 @@ func TestJSONSchemaMatchesValidator(t *testing.T) {
 
 func TestStrictJSONSchema(t *testing.T) {
 	t.Parallel()
-	s := Latest().StrictJSONSchema()
+	s := v1.StrictJSONSchema()
 	if s["type"] != "object" {
 		t.Errorf("root type = %v, want object", s["type"])
 	}
@@ -304,7 +304,7 @@ func TestStrictJSONSchema(t *testing.T) {
 	}
 	// Each call is independent of the last.
 	s["type"] = "mutated"
-	if Latest().StrictJSONSchema()["type"] != "object" {
+	if v1.StrictJSONSchema()["type"] != "object" {
 		t.Error("StrictJSONSchema returned shared state")
 	}
 }
@@ -340,7 +340,7 @@ func TestStrictSchemaMakesOptionalNullable(t *testing.T) {
 
 func TestPrompt(t *testing.T) {
 	t.Parallel()
-	p := Latest().Prompt()
+	p := v1.Prompt()
 	// What the prompt must tell the model; each line is a requirement the
 	// validator or the pipeline depends on.
 	for _, want := range []string{
@@ -373,7 +373,7 @@ func TestPrompt(t *testing.T) {
 
 func TestPromptHash(t *testing.T) {
 	t.Parallel()
-	v := Latest()
+	v := v1
 	h := v.PromptHash()
 	if !regexp.MustCompile(`^[0-9a-f]{64}$`).MatchString(h) {
 		t.Fatalf("PromptHash() = %q, want 64 hex digits", h)
@@ -394,7 +394,7 @@ func TestPromptHash(t *testing.T) {
 
 func TestUserMessage(t *testing.T) {
 	t.Parallel()
-	got := Latest().UserMessage("Invoice 42\nTotal EUR 1,00")
+	got := v1.UserMessage("Invoice 42\nTotal EUR 1,00")
 	want := "<<<INVOICE\nInvoice 42\nTotal EUR 1,00\nINVOICE>>>"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("UserMessage mismatch (-want +got):\n%s", diff)

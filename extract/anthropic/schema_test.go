@@ -6,13 +6,12 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/invx/invx/schema"
+	"github.com/invx/invx/extract/extracttest"
 )
 
 func TestAPISchema(t *testing.T) {
 	t.Parallel()
-	s := apiSchema(schema.Latest().StrictJSONSchema())
+	s := apiSchema(extracttest.V1().StrictJSONSchema())
 	// Round-trip through JSON, as the wire sees it.
 	b, err := json.Marshal(s)
 	if err != nil {

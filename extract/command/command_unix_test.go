@@ -20,7 +20,6 @@ import (
 	"github.com/invx/invx/extract/command"
 	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/internal/deadlinetest"
-	"github.com/invx/invx/schema"
 )
 
 // badAnswer is ValidAnswer without its title.
@@ -376,7 +375,7 @@ fi
 }
 
 func request() *extract.Request {
-	return &extract.Request{Tenant: "default", JobKey: "k", Attempt: 1, Text: extracttest.Invoice, Schema: schema.Latest()}
+	return &extract.Request{Tenant: "default", JobKey: "k", Attempt: 1, Text: extracttest.Invoice, Schema: extracttest.V1()}
 }
 
 // TestExtractErrors calls Extract directly for the failures the pipeline

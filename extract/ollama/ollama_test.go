@@ -17,7 +17,6 @@ import (
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/extract/ollama"
-	"github.com/invx/invx/schema"
 )
 
 const model = "llama3.2"
@@ -231,10 +230,10 @@ func TestPipeline(t *testing.T) {
 				if n := len(reqs[0].Messages); n != 2 {
 					t.Errorf("first call sent %d messages, want 2", n)
 				}
-				if got := reqs[0].Messages[0].Content; got != schema.Latest().Prompt() {
+				if got := reqs[0].Messages[0].Content; got != extracttest.V1().Prompt() {
 					t.Errorf("system message is not the version's prompt")
 				}
-				if got, want := reqs[0].Messages[1].Content, schema.Latest().UserMessage(extracttest.Invoice); got != want {
+				if got, want := reqs[0].Messages[1].Content, extracttest.V1().UserMessage(extracttest.Invoice); got != want {
 					t.Errorf("user message = %q, want %q", got, want)
 				}
 			},
@@ -331,7 +330,7 @@ func TestPipeline(t *testing.T) {
 }
 
 func request() *extract.Request {
-	return &extract.Request{Tenant: "default", JobKey: "k", Attempt: 1, Text: extracttest.Invoice, Schema: schema.Latest()}
+	return &extract.Request{Tenant: "default", JobKey: "k", Attempt: 1, Text: extracttest.Invoice, Schema: extracttest.V1()}
 }
 
 // TestErrors calls Extract directly for the classifications the pipeline

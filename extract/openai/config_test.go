@@ -13,7 +13,6 @@ import (
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/extract/openai"
-	"github.com/invx/invx/schema"
 )
 
 func TestNewConfigErrors(t *testing.T) {
@@ -64,7 +63,7 @@ func TestNewLocalServerNeedsNoKey(t *testing.T) {
 
 // request is a repair-free request for the test invoice.
 func request() *extract.Request {
-	return &extract.Request{Tenant: "default", JobKey: "k", Attempt: 1, Text: mustNormalize(extracttest.Invoice), Schema: schema.Latest()}
+	return &extract.Request{Tenant: "default", JobKey: "k", Attempt: 1, Text: mustNormalize(extracttest.Invoice), Schema: extracttest.V1()}
 }
 
 func TestBaseURLForms(t *testing.T) {

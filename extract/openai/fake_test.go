@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/invx/invx/extract/extracttest"
-	"github.com/invx/invx/schema"
 )
 
 // fake is a loopback Chat Completions server that plays a script of
@@ -157,7 +156,7 @@ func (f *fake) check(r *http.Request, body []byte, wr *wireRequest) {
 	if req, _ := s["required"].([]any); len(req) == 0 || req[0] != "schema_version" {
 		t.Errorf("fake: schema required = %v", s["required"])
 	}
-	v := schema.Latest()
+	v := extracttest.V1()
 	if len(b.Messages) < 2 || len(b.Messages) > 3 {
 		t.Errorf("fake: %d messages, want 2 or 3", len(b.Messages))
 		return

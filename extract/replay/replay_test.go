@@ -213,7 +213,7 @@ func TestReplayMissingJob(t *testing.T) {
 		t.Errorf("job states (-want +got):\n%s", diff)
 	}
 	a := env.Attempts(t)
-	key, err := extract.JobKey("default", extract.Transformation, schema.Latest().Name, other.Digest)
+	key, err := extract.JobKey("default", extract.Transformation, extracttest.V1().Name, other.Digest)
 	if err != nil {
 		t.Fatal(err)
 	}
