@@ -58,6 +58,14 @@ func BenchmarkRun1000(b *testing.B) {
 // compare its ns/op with BenchmarkRun1000's per-document time to see how
 // much of a run is extraction.
 func BenchmarkRulesExtract(b *testing.B) {
+	// v1 was the first schema; v2 is the default one now, so both are timed.
+	for _, name := range []string{schema.V1, schema.V2} {
+		b.Run(name, func(b *testing.B) { benchRulesExtract(b, name) })
+	}
+}
+
+func benchRulesExtract(b *testing.B, schemaName string) {
+	b.Helper()
 	const n = 200
 	texts := make([]string, n)
 	for i := range texts {
@@ -67,13 +75,14 @@ func BenchmarkRulesExtract(b *testing.B) {
 		}
 		texts[i] = t
 	}
-	v, err := schema.Lookup(schema.V1)
+	v, err := schema.Lookup(schemaName)
 	if err != nil {
 		b.Fatal(err)
 	}
 	p := rules.New()
 	ctx := b.Context()
 	i := 0
+	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := p.Extract(ctx, &extract.Request{Tenant: "bench", JobKey: "k", Attempt: 1, Text: texts[i%n], Schema: v}); err != nil {
 			b.Fatal(err)
