@@ -266,10 +266,10 @@ func phraseRE(p string) string {
 // every phrase at every byte, which dominated the extractor's CPU time. A
 // phrase's pattern begins with its first folded byte (after an optional
 // \b), so a match at position s can only come from the phrases starting
-// with f[s]. The lexicon therefore also keeps, per first byte, an anchored
-// alternation of just those phrases, with the leading \b taken off and
-// checked by find against f[s-1] and f[s] instead; searching tries them
-// position by position. This is exactly the leftmost-longest match of the
+// with f[s]. The lexicon therefore also keeps, per first byte, just those
+// phrases compiled for a byte-level matcher (phraseProg, lexmatch.go), with
+// the leading \b taken off and checked by find against f[s-1] and f[s]
+// instead; searching tries them position by position. This is exactly the leftmost-longest match of the
 // full expression: the first position with any match, and the longest
 // match there. Phrases whose first character phraseRE makes optional
 // ("-", ".") would break this; such a lexicon keeps the full expression.
@@ -284,9 +284,9 @@ type lexTables struct {
 	always bool            // some phrase starts with a non-letter
 	prefix bool            // anchored at the start of the text
 
-	// byFirst holds the anchored sub-alternations, their leading \b taken
-	// off and checked by find instead (bounded[c]); unused when full.
-	byFirst [256]*regexp.Regexp
+	// byFirst holds the phrases by first byte, their leading \b taken off
+	// and checked by find instead (bounded[c]); unused when full.
+	byFirst [256][]phraseProg
 	bounded [256]bool
 	full    bool // some phrase may start with more than one byte ("-", "."): use the full expression
 }
@@ -310,7 +310,6 @@ func newLexicon(anchor string, list func() []string) *lexicon {
 
 func compileLexicon(anchor string, phrases []string) *lexTables {
 	lx := &lexTables{Regexp: longest(anchor + lexSource(phrases)), keys: map[string]bool{}, prefix: anchor == `^`}
-	groups := map[byte][]string{}
 	for _, p := range phrases {
 		f := foldString(strings.TrimSpace(p))
 		n := 0
@@ -327,18 +326,14 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 			lx.full = true
 			continue
 		}
-		src := phraseRE(p)
 		c := f[0]
-		if strings.HasPrefix(src, `\b`) {
-			src = src[len(`\b`):]
+		if strings.HasPrefix(phraseRE(p), `\b`) {
 			lx.bounded[c] = true
 		}
-		groups[c] = append(groups[c], src)
+		lx.byFirst[c] = append(lx.byFirst[c], compilePhrase(p))
 	}
-	if !lx.full {
-		for c, srcs := range groups {
-			lx.byFirst[c] = longest(`^(?:` + strings.Join(srcs, `|`) + `)`)
-		}
+	if lx.full {
+		lx.byFirst = [256][]phraseProg{}
 	}
 	return lx
 }
@@ -393,13 +388,14 @@ func (lx *lexTables) mayMatch(f string) bool {
 // from (with f as the whole text, as regexp sees it), via byFirst; only for
 // lexicons that are not full.
 func (lx *lexTables) find(f string, from int) (int, int, bool) {
+	var pos, next [16]int
 	for s := from; s < len(f); s++ {
 		if lx.prefix && s > 0 {
 			break
 		}
 		c := f[s]
-		re := lx.byFirst[c]
-		if re == nil {
+		progs := lx.byFirst[c]
+		if progs == nil {
 			continue
 		}
 		// The phrases' leading \b: word-ness changes between f[s-1] and f[s]
@@ -407,8 +403,12 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 		if lx.bounded[c] && (s > 0 && isREWordByte(f[s-1])) == isREWordByte(c) {
 			continue
 		}
-		if m := re.FindStringIndex(f[s:]); m != nil {
-			return s, s + m[1], true
+		best := -1
+		for _, prog := range progs {
+			best = max(best, prog.longestAt(f[s:], pos[:0], next[:0]))
+		}
+		if best >= 0 {
+			return s, s + best, true
 		}
 	}
 	return 0, 0, false

@@ -1,0 +1,164 @@
+package rules
+
+import "strings"
+
+// phraseProg is a lexicon phrase compiled for a byte-level matcher that
+// gives, without the regexp package, exactly the match phraseRE's pattern
+// (its leading \b taken off) has when anchored at the start of a text.
+// Running one small regexp per candidate position was still a fifth of the
+// extractor's time; a phrase is a short chain of the steps below, so the set
+// of positions a match may have reached after each step is tracked directly.
+type phraseProg []phraseStep
+
+type stepKind uint8
+
+const (
+	stepLit      stepKind = iota // the bytes lit
+	stepSpaces                   // \s*
+	stepSep                      // [\s\-/]*
+	stepApos                     // ['\s]?
+	stepDotOpt                   // \.?\s*
+	stepDotWord                  // (?:\s?\.|\b)\s*
+	stepBoundary                 // \b
+)
+
+type phraseStep struct {
+	kind stepKind
+	lit  string
+}
+
+// compilePhrase mirrors phraseRE step by step; the pattern phraseRE writes
+// stays the reference (the lexicon's full expression is built from it).
+func compilePhrase(p string) phraseProg {
+	f := foldString(strings.TrimSpace(p))
+	isWord := func(c byte) bool {
+		return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c >= 0x80
+	}
+	var prog phraseProg
+	lit := func(s string) {
+		if n := len(prog); n > 0 && prog[n-1].kind == stepLit {
+			prog[n-1].lit += s
+			return
+		}
+		prog = append(prog, phraseStep{kind: stepLit, lit: s})
+	}
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		switch {
+		case c == ' ':
+			prog = append(prog, phraseStep{kind: stepSpaces})
+		case c == '.':
+			if i > 0 && isWord(f[i-1]) {
+				prog = append(prog, phraseStep{kind: stepDotWord})
+			} else {
+				prog = append(prog, phraseStep{kind: stepDotOpt})
+			}
+		case c == '-' || c == '/':
+			prog = append(prog, phraseStep{kind: stepSep})
+		case c == '\'':
+			prog = append(prog, phraseStep{kind: stepApos})
+		default:
+			// phraseRE quotes string(c): a byte above 0x7f becomes the
+			// rune of that value, so match its UTF-8 form, as regexp does.
+			lit(string(rune(c)))
+		}
+	}
+	if len(f) > 0 && isWord(f[len(f)-1]) {
+		prog = append(prog, phraseStep{kind: stepBoundary})
+	}
+	return prog
+}
+
+// isRESpace is regexp's \s: [\t\n\f\r ].
+func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// wordAt reports whether t[i] is a \b word byte; outside t is not.
+func wordAt(t string, i int) bool { return i >= 0 && i < len(t) && isREWordByte(t[i]) }
+
+// atBoundary is regexp's \b at position i of t (t is the whole text the
+// anchored pattern sees).
+func atBoundary(t string, i int) bool { return wordAt(t, i-1) != wordAt(t, i) }
+
+// longestAt returns the end of the longest match of prog anchored at the
+// start of t, or -1. pos and next are scratch sets of reachable positions.
+func (prog phraseProg) longestAt(t string, pos, next []int) int {
+	pos = append(pos[:0], 0)
+	for _, st := range prog {
+		next = next[:0]
+		add := func(p int) {
+			// Positions arrive mostly in increasing order; skip repeats.
+			for _, q := range next {
+				if q == p {
+					return
+				}
+			}
+			next = append(next, p)
+		}
+		for _, p := range pos {
+			switch st.kind {
+			case stepLit:
+				if strings.HasPrefix(t[p:], st.lit) {
+					add(p + len(st.lit))
+				}
+			case stepSpaces:
+				for q := p; ; q++ {
+					add(q)
+					if q >= len(t) || !isRESpace(t[q]) {
+						break
+					}
+				}
+			case stepSep:
+				for q := p; ; q++ {
+					add(q)
+					if q >= len(t) || !(isRESpace(t[q]) || t[q] == '-' || t[q] == '/') {
+						break
+					}
+				}
+			case stepApos:
+				add(p)
+				if p < len(t) && (t[p] == '\'' || isRESpace(t[p])) {
+					add(p + 1)
+				}
+			case stepDotOpt, stepDotWord:
+				var starts [3]int
+				n := 0
+				if st.kind == stepDotOpt {
+					starts[n] = p
+					n++
+				} else if atBoundary(t, p) {
+					starts[n] = p
+					n++
+				}
+				if p < len(t) && t[p] == '.' {
+					starts[n] = p + 1
+					n++
+				}
+				if st.kind == stepDotWord && p+1 < len(t) && isRESpace(t[p]) && t[p+1] == '.' {
+					starts[n] = p + 2
+					n++
+				}
+				for _, s := range starts[:n] {
+					for q := s; ; q++ {
+						add(q)
+						if q >= len(t) || !isRESpace(t[q]) {
+							break
+						}
+					}
+				}
+			case stepBoundary:
+				if atBoundary(t, p) {
+					add(p)
+				}
+			}
+		}
+		if len(next) == 0 {
+			return -1
+		}
+		pos, next = next, pos
+	}
+	best := -1
+	for _, p := range pos {
+		best = max(best, p)
+	}
+	return best
+}
