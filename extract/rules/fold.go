@@ -65,42 +65,53 @@ func isLetter(r rune) bool { return unicode.IsLetter(r) }
 
 func isASCIILetterRune(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
 
-// foldString is fold without the index, for lexicon entries.
-func foldString(s string) string { return fold(s).s }
+// foldString is fold without the index, for lexicon entries and cells.
+func foldString(s string) string { return foldTo(s, false).s }
 
 // fold builds the matching form of raw.
-func fold(raw string) folded {
-	var b strings.Builder
-	idx := make([]int, 0, len(raw)+1)
+func fold(raw string) folded { return foldTo(raw, true) }
+
+// foldTo builds the matching form of raw, with the index back to raw when
+// withIdx is set (foldString's callers need only the text).
+func foldTo(raw string, withIdx bool) folded {
+	b := make([]byte, 0, len(raw)+8)
+	var idx []int
+	if withIdx {
+		idx = make([]int, 0, len(raw)+1)
+	}
 	drop := spacedLetters(raw)
 	lastSpace := false
 	prev := rune(0)
 	for i := 0; i < len(raw); {
-		r, w := utf8.DecodeRuneInString(raw[i:])
+		r, w := rune(raw[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(raw[i:])
+		}
 		next := rune(0)
 		if i+w < len(raw) {
-			next, _ = utf8.DecodeRuneInString(raw[i+w:])
-		}
-		emit := func(s string) {
-			for k := 0; k < len(s); k++ {
-				b.WriteByte(s[k])
-				idx = append(idx, i)
+			next = rune(raw[i+w])
+			if next >= utf8.RuneSelf {
+				next, _ = utf8.DecodeRuneInString(raw[i+w:])
 			}
 		}
+		out := ""
 		switch {
 		case drop[i]:
 			// A space inside "I N V O I C E".
 		case r == utf8.RuneError && w <= 1:
-			emit("?")
+			out = "?"
 			lastSpace = false
 		case unicode.IsSpace(r) || r == '\u200b':
 			if !lastSpace {
-				emit(" ")
+				out = " "
 			}
 			lastSpace = true
 		case (r == 'r' || r == 'R') && (next == 'n' || next == 'N') && isLetter(prev):
 			// OCR reads "m" as "rn" ("Arnount").
-			emit("m")
+			b = append(b, 'm')
+			if withIdx {
+				idx = append(idx, i)
+			}
 			lastSpace = false
 			prev = next
 			i += w + 1
@@ -108,21 +119,32 @@ func fold(raw string) folded {
 		default:
 			lastSpace = false
 			po := rune(0)
-			if b.Len() > 0 {
-				po = rune(b.String()[b.Len()-1])
+			if len(b) > 0 {
+				po = rune(b[len(b)-1])
 			}
-			emit(foldRune(r, prev, next, po))
+			out = foldRune(r, prev, next, po)
+		}
+		b = append(b, out...)
+		if withIdx {
+			for range len(out) {
+				idx = append(idx, i)
+			}
 		}
 		prev = r
 		i += w
 	}
-	idx = append(idx, len(raw))
-	return folded{s: b.String(), idx: idx}
+	if withIdx {
+		idx = append(idx, len(raw))
+	}
+	return folded{s: string(b), idx: idx}
 }
 
 // spacedLetters marks the single spaces of letter-spaced words ("T O T A L",
 // at least four letters) so that fold joins them.
 func spacedLetters(raw string) map[int]bool {
+	if !maySpaceLetters(raw) {
+		return nil
+	}
 	var drop map[int]bool
 	type rp struct {
 		r   rune
@@ -155,6 +177,31 @@ func spacedLetters(raw string) map[int]bool {
 		k = e
 	}
 	return drop
+}
+
+// maySpaceLetters is a cheap necessary condition for spacedLetters to find
+// anything, so the common line costs no allocation: a run of four single
+// letters joined by spaces has at least two letters with a space on either
+// side ("T O T A L" has " O ", " T " and " A ").
+func maySpaceLetters(raw string) bool {
+	n := 0
+	for i := 0; i+2 < len(raw); i++ {
+		if raw[i] != ' ' {
+			continue
+		}
+		c := raw[i+1]
+		if c < utf8.RuneSelf {
+			if raw[i+2] == ' ' && unicode.IsLetter(rune(c)) {
+				n++
+			}
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(raw[i+1:])
+		if i+1+w < len(raw) && raw[i+1+w] == ' ' && unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n >= 2
 }
 
 func foldRune(r, prev, next, prevOut rune) string {
