@@ -328,8 +328,8 @@ type lexicon struct {
 type lexTables struct {
 	*regexp.Regexp
 	keys   keySet // folded first word bytes (up to 3) of each phrase
-	always bool            // some phrase starts with a non-letter
-	prefix bool            // anchored at the start of the text
+	always bool   // some phrase starts with a non-letter
+	prefix bool   // anchored at the start of the text
 
 	// byFirst holds the phrases by first byte, their leading \b taken off
 	// and checked by find instead (bounded[c]); unused when full.
