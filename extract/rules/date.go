@@ -151,6 +151,12 @@ func findDates(f string, mdy bool) []dateHit {
 			add(m[0], m[1], y, b, a)
 		}
 	}
+	if !hasMonthWord(f) {
+		// Both name patterns need a month name ending a word: most lines,
+		// amount lines above all, have none, and the month alternation is
+		// the costliest pattern here.
+		return finishDates(hits, f, digits)
+	}
 	for _, m := range find(reDateDMY, 3) {
 		d, _ := strconv.Atoi(f[m[2]:m[3]])
 		mo := monthByFold()[f[m[4]:m[5]]]
@@ -162,10 +168,21 @@ func findDates(f string, mdy bool) []dateHit {
 		y, _ := strconv.Atoi(f[m[6]:m[7]])
 		add(m[0], m[1], y, mo, d)
 	}
-	if !strings.Contains(f, "年") {
+	return finishDates(hits, f, digits)
+}
+
+// finishDates adds the CJK dates to hits and orders them, dropping hits
+// nested in an earlier, longer one.
+func finishDates(hits []dateHit, f string, digits int) []dateHit {
+	add := func(s, e, y, m, d int) {
+		if validDate(y, m, d) {
+			hits = append(hits, dateHit{s, e, civil{y, m, d}})
+		}
+	}
+	if !strings.Contains(f, "年") || digits < 6 {
 		digits = 0
 	}
-	for _, m := range find(reDateCJK, 6) {
+	for _, m := range cjkMatches(f, digits) {
 		y, _ := strconv.Atoi(f[m[2]:m[3]])
 		mo, _ := strconv.Atoi(f[m[4]:m[5]])
 		d, _ := strconv.Atoi(f[m[6]:m[7]])
@@ -188,6 +205,54 @@ func findDates(f string, mdy bool) []dateHit {
 		lastEnd = h.end
 	}
 	return out
+}
+
+// cjkMatches runs reDateCJK where it can match: a 年 and six digits.
+func cjkMatches(f string, digits int) [][]int {
+	if digits == 0 {
+		return nil
+	}
+	return reDateCJK().FindAllStringSubmatchIndex(f, -1)
+}
+
+// monthLens are the lengths of the folded month names, shortest first.
+var monthLens = onFirstUse(func() []int {
+	seen := map[int]bool{}
+	var out []int
+	for s := range monthByFold() {
+		if !seen[len(s)] {
+			seen[len(s)] = true
+			out = append(out, len(s))
+		}
+	}
+	sort.Ints(out)
+	return out
+})
+
+// hasMonthWord reports whether some folded month name ends where a word
+// ends (the "\b" after monthAlt in reDateDMY and reDateMDY): the letters of
+// a run ending before a non-word byte, or at the end, end with a month.
+func hasMonthWord(f string) bool {
+	byFold, lens := monthByFold(), monthLens()
+	run := 0 // ASCII letters just before i
+	for i := 0; i <= len(f); i++ {
+		if i < len(f) && f[i] >= 'a' && f[i] <= 'z' {
+			run++
+			continue
+		}
+		if run > 0 && (i == len(f) || !isREWordByte(f[i])) {
+			for _, n := range lens {
+				if n > run {
+					break
+				}
+				if _, ok := byFold[f[i-n:i]]; ok {
+					return true
+				}
+			}
+		}
+		run = 0
+	}
+	return false
 }
 
 // slashOrder looks at every numeric d/m/y date of the document: a first
