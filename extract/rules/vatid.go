@@ -48,16 +48,37 @@ var (
 // nationalVATIDs lists the prefix-less VAT numbers of a raw line as compact
 // ids with their raw spans (label start, value end).
 func nationalVATIDs(raw string) (ids []string, spans [][2]int) {
+	// Each pattern needs a run of ASCII digits (eleven for Italy, seven for
+	// Spain); most lines have none that long, and skip the regexps.
+	run := longestDigitRun(raw)
 	for _, x := range []struct {
 		re     func() *regexp.Regexp
 		prefix string
-	}{{reITVATNational, "IT"}, {reESVATNational, "ES"}} {
+		digits int
+	}{{reITVATNational, "IT", 11}, {reESVATNational, "ES", 7}} {
+		if run < x.digits {
+			continue
+		}
 		for _, m := range x.re().FindAllStringSubmatchIndex(raw, -1) {
 			ids = append(ids, x.prefix+alnumUpperASCII(raw[m[2]:m[3]]))
 			spans = append(spans, [2]int{m[0], m[3]})
 		}
 	}
 	return ids, spans
+}
+
+// longestDigitRun is the length of the longest run of ASCII digits in s.
+func longestDigitRun(s string) int {
+	best, n := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= '0' && s[i] <= '9' {
+			n++
+			best = max(best, n)
+		} else {
+			n = 0
+		}
+	}
+	return best
 }
 
 // vatCand is one VAT id found in the text.
