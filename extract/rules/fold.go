@@ -608,6 +608,73 @@ type firstByteTables struct {
 	*regexp.Regexp                     // the full expression
 	byFirst        [256]*regexp.Regexp // by ASCII first byte, lower case for anyCase alternatives
 	foldsTo        map[rune]byte       // non-ASCII runes that (?i) folds to an ASCII letter: "ſ", Kelvin "K"
+
+	// prefixes holds, by first byte like byFirst, the literal prefix of
+	// each alternative ("gmbh" of `gmbh\s*&...`); find runs byFirst only
+	// where one of them is there, since a regexp per letter of a line was
+	// most of the supplier search.
+	prefixes [256][]litPrefix
+}
+
+// litPrefix is an alternative's literal prefix and whether it is matched
+// in any case.
+type litPrefix struct {
+	lit     string
+	anyCase bool
+}
+
+// literalPrefix is the literal an alternative must start with (at least
+// its first byte): its leading ASCII letters, digits, "&", "/" and escaped
+// punctuation, up to the first other syntax or the first one a quantifier
+// makes optional.
+func literalPrefix(alt string) string {
+	var b []byte
+	for i := 0; i < len(alt); {
+		c, n := alt[i], 1
+		switch {
+		case c == '\\' && i+1 < len(alt) && strings.IndexByte(".&()/-", alt[i+1]) >= 0:
+			c, n = alt[i+1], 2
+		case isASCIILetter(c) || c >= '0' && c <= '9' || c == '&' || c == '/':
+		default:
+			n = 0
+		}
+		if n == 0 || i+n < len(alt) && strings.IndexByte("?*+{", alt[i+n]) >= 0 {
+			break
+		}
+		b = append(b, c)
+		i += n
+	}
+	if len(b) == 0 {
+		return alt[:1]
+	}
+	return string(b)
+}
+
+// mayStartAt reports whether some alternative's literal prefix is at s[i:].
+// A byte above 0x7f in the way might be a rune (?i) folds to ASCII: then
+// the answer is yes, so the regexp decides.
+func (x *firstByteTables) mayStartAt(s string, i int, c byte) bool {
+	for _, p := range x.prefixes[c] {
+		ok := true
+		for k := 0; k < len(p.lit); k++ {
+			if i+k >= len(s) {
+				ok = false
+				break
+			}
+			b := s[i+k]
+			if b >= utf8.RuneSelf {
+				return true
+			}
+			if b != p.lit[k] && !(p.anyCase && lowerByte(b) == lowerByte(p.lit[k])) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
 
 func newFirstByteRE(anyCase, exactCase string) *firstByteRE {
@@ -623,12 +690,14 @@ func compileFirstByte(anyCase, exactCase string) *firstByteTables {
 			panic("firstByteRE: alternative must start with a letter or &: " + a)
 		}
 		ci[lowerByte(c)] = append(ci[lowerByte(c)], a)
+		x.prefixes[lowerByte(c)] = append(x.prefixes[lowerByte(c)], litPrefix{literalPrefix(a), true})
 	}
 	for _, a := range splitAlternatives(exactCase) {
 		if c := a[0]; !(isASCIILetter(c) || c == '&') {
 			panic("firstByteRE: alternative must start with a letter or &: " + a)
 		}
 		cs[lowerByte(a[0])] = append(cs[lowerByte(a[0])], a)
+		x.prefixes[lowerByte(a[0])] = append(x.prefixes[lowerByte(a[0])], litPrefix{literalPrefix(a), false})
 	}
 	for c := 0; c < 256; c++ {
 		var parts []string
@@ -699,7 +768,7 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 			c = k
 		}
 		re := x.byFirst[lowerByte(c)]
-		if re == nil {
+		if re == nil || s[i] < utf8.RuneSelf && !x.mayStartAt(s, i, lowerByte(c)) {
 			continue
 		}
 		if m := re.FindStringIndex(s[i:]); m != nil {

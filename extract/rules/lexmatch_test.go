@@ -80,3 +80,44 @@ func TestPhraseProgMatchesRegexp(t *testing.T) {
 		t.Fatalf("only %d positions checked", checked)
 	}
 }
+
+// TestLegalFormPrefilter checks reLegalForm's literal-prefix search against
+// its full expression on every raw line of the fixtures and dev texts and
+// on case and Unicode-folding edge cases.
+func TestLegalFormPrefilter(t *testing.T) {
+	t.Parallel()
+	lines := []string{"ACME GMBH & CO. KG", "Foo S. à r.l.", "Bar SARL", "Baz Co.,Ltd", "Qux PTY LTD",
+		"Kelvin \u212aft", "ſarl", "Sp. z o.o.", "A/S", "a / s", "x&co.", "Oy Ab", "UG (haftungsbeschränkt)",
+		"ltda.", "e.K.", "S.p.A.", "inc", "INC.", "Srl", "SRl", ""}
+	for _, pat := range []string{fixtureDir + "/*.txt", fixtureDir + "/*/*.txt", "testdata/dev/*.txt"} {
+		files, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatalf("glob %s: %v", pat, err)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatalf("read %s: %v", f, err)
+			}
+			lines = append(lines, strings.Split(normalizeText(b), "\n")...)
+		}
+	}
+	full := reLegalForm.tables().Regexp
+	hits := 0
+	for _, ln := range lines {
+		want := full.FindAllStringIndex(ln, -1)
+		got := reLegalForm.FindAllStringIndex(ln, -1)
+		if len(want) != len(got) {
+			t.Fatalf("%q: got %v, want %v", ln, got, want)
+		}
+		for i := range want {
+			if want[i][0] != got[i][0] || want[i][1] != got[i][1] {
+				t.Fatalf("%q: got %v, want %v", ln, got, want)
+			}
+		}
+		hits += len(want)
+	}
+	if hits < 50 {
+		t.Fatalf("only %d legal forms found; the comparison proves little", hits)
+	}
+}
