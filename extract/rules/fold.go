@@ -335,6 +335,10 @@ type lexTables struct {
 	// and checked by find instead (bounded[c]); unused when full.
 	byFirst [256][]phraseProg
 	bounded [256]bool
+	// byKey holds instead the phrases that open with an ASCII letter or
+	// digit, by the code (keySet's) of their first one to three word bytes,
+	// so find tries only the phrases that share the text's first letters.
+	byKey map[int][]phraseProg
 	full    bool // some phrase may start with more than one byte ("-", "."): use the full expression
 }
 
@@ -352,8 +356,14 @@ func lexPrefixRE(phrases ...string) *lexicon {
 // newLexicon returns a lexicon of the phrases listed by list, which runs
 // (like the compilation) on first use.
 func newLexicon(anchor string, list func() []string) *lexicon {
-	return &lexicon{tables: onFirstUse(func() *lexTables { return compileLexicon(anchor, list()) })}
+	lx := &lexicon{tables: onFirstUse(func() *lexTables { return compileLexicon(anchor, list()) })}
+	lexicons = append(lexicons, lx)
+	return lx
 }
+
+// lexicons lists every lexicon, so a test can hold each one's fast search
+// to its full expression.
+var lexicons []*lexicon
 
 func compileLexicon(anchor string, phrases []string) *lexTables {
 	lx := &lexTables{Regexp: longest(anchor + lexSource(phrases)), prefix: anchor == `^`}
@@ -374,6 +384,15 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 			continue
 		}
 		c := f[0]
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			// phraseRE opens these with \b: find checks it.
+			if lx.byKey == nil {
+				lx.byKey = map[int][]phraseProg{}
+			}
+			k := keyCode(f[:n])
+			lx.byKey[k] = append(lx.byKey[k], compilePhrase(p))
+			continue
+		}
 		if strings.HasPrefix(phraseRE(p), `\b`) {
 			lx.bounded[c] = true
 		}
@@ -381,6 +400,7 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 	}
 	if lx.full {
 		lx.byFirst = [256][]phraseProg{}
+		lx.byKey = nil
 	}
 	return lx
 }
@@ -451,13 +471,18 @@ func wordCode(c byte) int {
 	return 37 // "_"
 }
 
-func (ks *keySet) add(p string) {
+// keyCode is the code of a prefix of one to three word bytes.
+func keyCode(p string) int {
 	k := 0
 	for i := 0; i < len(p); i++ {
 		k = k*keyBase + wordCode(p[i])
 	}
-	i := k
-	ks.bits[i/64] |= 1 << (i % 64)
+	return k
+}
+
+func (ks *keySet) add(p string) {
+	k := keyCode(p)
+	ks.bits[k/64] |= 1 << (k % 64)
 }
 
 func (ks *keySet) has(k int) bool {
@@ -474,6 +499,22 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 			break
 		}
 		c := f[s]
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			if lx.byKey == nil || s > 0 && isREWordByte(f[s-1]) {
+				continue
+			}
+			best, k := -1, 0
+			for n := 0; n < 3 && s+n < len(f) && isWordByte(f[s+n]); n++ {
+				k = k*keyBase + wordCode(f[s+n])
+				for _, prog := range lx.byKey[k] {
+					best = max(best, prog.longestAt(f[s:], pos[:0], next[:0]))
+				}
+			}
+			if best >= 0 {
+				return s, s + best, true
+			}
+			continue
+		}
 		progs := lx.byFirst[c]
 		if progs == nil {
 			continue

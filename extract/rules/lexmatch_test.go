@@ -121,3 +121,50 @@ func TestLegalFormPrefilter(t *testing.T) {
 		t.Fatalf("only %d legal forms found; the comparison proves little", hits)
 	}
 }
+
+// TestLexiconSearchMatchesRegexp holds every lexicon's search (prefilter,
+// phrase groups, byte-level matcher) to its full leftmost-longest
+// expression, on whole folded documents and on each of their lines.
+func TestLexiconSearchMatchesRegexp(t *testing.T) {
+	t.Parallel()
+	texts := matchTexts(t)
+	if len(lexicons) < 30 {
+		t.Fatalf("only %d lexicons registered", len(lexicons))
+	}
+	// Whole documents are slow under the full expressions: a few of them
+	// cover phrases that run across lines.
+	// Distinct lines only, and every third of them, keep it to seconds.
+	var short []string
+	long, seen := 0, map[string]bool{}
+	for i, text := range texts {
+		if len(text) > 400 {
+			if long++; long > 8 {
+				continue
+			}
+		} else if seen[text] || i%3 != 0 && i > 60 {
+			continue
+		}
+		seen[text] = true
+		short = append(short, text)
+	}
+	hits := 0
+	for li, lx := range lexicons {
+		tb := lx.tables()
+		for _, text := range short {
+			want := tb.Regexp.FindAllStringIndex(text, -1)
+			got := tb.FindAllStringIndex(text, -1)
+			if len(want) != len(got) {
+				t.Fatalf("lexicon %d on %q: got %v, want %v", li, text, got, want)
+			}
+			for i := range want {
+				if want[i][0] != got[i][0] || want[i][1] != got[i][1] {
+					t.Fatalf("lexicon %d on %q: got %v, want %v", li, text, got, want)
+				}
+			}
+			hits += len(want)
+		}
+	}
+	if hits < 1000 {
+		t.Fatalf("only %d matches; the comparison proves little", hits)
+	}
+}
