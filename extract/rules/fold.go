@@ -339,7 +339,7 @@ type lexTables struct {
 	// digit, by the code (keySet's) of their first one to three word bytes,
 	// so find tries only the phrases that share the text's first letters.
 	byKey map[int][]phraseProg
-	full    bool // some phrase may start with more than one byte ("-", "."): use the full expression
+	full  bool // some phrase may start with more than one byte ("-", "."): use the full expression
 }
 
 // lexRE compiles phrases into one leftmost-longest alternation (on first
