@@ -112,7 +112,7 @@ func (d *document) creditLine() int {
 			continue
 		}
 		for _, c := range ln.cells {
-			cf := foldString(ln.raw[c.start:c.end])
+			cf := ln.foldCell(c)
 			if len(cf) > 60 {
 				continue
 			}

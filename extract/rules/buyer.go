@@ -134,7 +134,7 @@ func (d *document) buyerAddressBlock(supKey string) (*fact[string], *buyerBlock)
 	address := false
 	for k := j; k < len(d.lines) && k <= j+4 && !d.lines[k].blank; k++ {
 		c := d.lines[k].cells[0]
-		cf := foldString(d.lines[k].raw[c.start:c.end])
+		cf := d.lines[k].foldCell(c)
 		if k > j && isAttentionLine(cf) {
 			continue // "Att.: Mette Sørensen", "FAO Accounts Payable"
 		}
@@ -173,7 +173,7 @@ func (d *document) buyerAfterLabel(i, k, end int, supKey string) (*fact[string],
 	// Ferretería Aragonesa S.A." printed as two columns.
 	if k+1 < len(ln.cells) {
 		nc := ln.cells[k+1]
-		ncf := foldString(ln.raw[nc.start:nc.end])
+		ncf := ln.foldCell(nc)
 		if kind, _ := blockLabel(ncf, ln.raw[nc.start:nc.end]); kind == regNone && !startsWithLabel(ncf) && nc.col-c.colEnd <= 24 {
 			return d.buyerName(i, nc.start, nc.end, supKey)
 		}
@@ -199,7 +199,7 @@ func (d *document) buyerAfterLabel(i, k, end int, supKey string) (*fact[string],
 		}
 		// An attention line ("Attn: Accounts", "z. Hd. Frau Meier") opens
 		// with its marker; "c/o" inside "Shipping Co." is none.
-		if isAttentionLine(foldString(vl.raw[vc.start:vc.end])) {
+		if isAttentionLine(vl.foldCell(*vc)) {
 			continue
 		}
 		return d.buyerName(j, vc.start, vc.end, supKey)

@@ -104,7 +104,7 @@ func (d *document) documentType(credit int) string {
 		}
 		money := lineHasMoney(ln)
 		for _, c := range ln.cells {
-			k := titleKind(foldString(ln.raw[c.start:c.end]))
+			k := titleKind(ln.foldCell(c))
 			if k == "" || money && k != schema.DocInvoice {
 				// "Gutschrift Anzahlung -500,00": a line of the table.
 				continue
@@ -162,7 +162,7 @@ func (d *document) documentType(credit int) string {
 		if seen++; seen > docTypeHeadLines {
 			break
 		}
-		if len(ln.cells) > 0 && reTitleTicket().MatchString(foldString(ln.raw[ln.cells[0].start:ln.cells[0].end])) && d.saysPaid() {
+		if len(ln.cells) > 0 && reTitleTicket().MatchString(ln.foldCell(ln.cells[0])) && d.saysPaid() {
 			return schema.DocReceipt
 		}
 	}

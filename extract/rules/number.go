@@ -225,7 +225,7 @@ func (d *document) invoiceNumberFact(credit bool) *fact[string] {
 			try(i, m[0], m[1], 8, false)
 		}
 		for _, c := range ln.cells {
-			cf := foldString(ln.raw[c.start:c.end])
+			cf := ln.foldCell(c)
 			if m := reDocTitle().FindStringIndex(cf); m != nil {
 				fs := ln.f.foldPos(c.start)
 				try(i, fs+m[0], fs+m[1], 10, true)

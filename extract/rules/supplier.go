@@ -324,7 +324,7 @@ func (d *document) regions() [][]region {
 		}
 		blankRun = 0
 		for k, c := range ln.cells {
-			cf := foldString(ln.raw[c.start:c.end])
+			cf := ln.foldCell(c)
 			kind, end := blockLabel(cf, ln.raw[c.start:c.end])
 			if kind == regCustomer && d.bankContext(i) {
 				// "Empfänger: ..." beside an IBAN is the payee, not the customer.
@@ -804,7 +804,7 @@ func (s *supplierScan) best() *supCand {
 // supplier block (the label's own cell or the first cell below it).
 func (d *document) firstOfBlock(regs [][]region, i, k int) bool {
 	c := d.lines[i].cells[k]
-	cf := foldString(d.lines[i].raw[c.start:c.end])
+	cf := d.lines[i].foldCell(c)
 	if kind, end := blockLabel(cf, d.lines[i].raw[c.start:c.end]); kind == regSupplier {
 		return strings.TrimSpace(strings.Trim(cf[end:], " :")) != ""
 	}
@@ -820,7 +820,7 @@ func (d *document) firstOfBlock(regs [][]region, i, k int) bool {
 		if (pc.col > c.col+4 || pc.col < c.col-4) && !(sameShape && pk == k) {
 			continue
 		}
-		pf := foldString(d.lines[p].raw[pc.start:pc.end])
+		pf := d.lines[p].foldCell(pc)
 		if kind, end := blockLabel(pf, d.lines[p].raw[pc.start:pc.end]); kind == regSupplier && strings.TrimSpace(strings.Trim(pf[end:], " :")) == "" {
 			return true
 		}
