@@ -551,11 +551,10 @@ func (lx *lexTables) findAll(f string, n int) [][]int {
 
 // MatchString is regexp's, with the cheap test first.
 func (lx *lexTables) MatchString(f string) bool {
-	if !lx.mayMatch(f) {
-		return false
-	}
+	// find filters by the same first letters as mayMatch, position by
+	// position: only the full expression needs the prefilter.
 	if lx.full {
-		return lx.Regexp.MatchString(f)
+		return lx.mayMatch(f) && lx.Regexp.MatchString(f)
 	}
 	_, _, ok := lx.find(f, 0)
 	return ok
@@ -563,10 +562,10 @@ func (lx *lexTables) MatchString(f string) bool {
 
 // FindStringIndex is regexp's, with the cheap test first.
 func (lx *lexTables) FindStringIndex(f string) []int {
-	if !lx.mayMatch(f) {
-		return nil
-	}
 	if lx.full {
+		if !lx.mayMatch(f) {
+			return nil
+		}
 		return lx.Regexp.FindStringIndex(f)
 	}
 	if s, e, ok := lx.find(f, 0); ok {
@@ -577,10 +576,10 @@ func (lx *lexTables) FindStringIndex(f string) []int {
 
 // FindAllStringIndex is regexp's, with the cheap test first.
 func (lx *lexTables) FindAllStringIndex(f string, n int) [][]int {
-	if !lx.mayMatch(f) {
-		return nil
-	}
 	if lx.full {
+		if !lx.mayMatch(f) {
+			return nil
+		}
 		return lx.Regexp.FindAllStringIndex(f, n)
 	}
 	return lx.findAll(f, n)
