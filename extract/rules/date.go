@@ -120,7 +120,11 @@ func findDates(f string, mdy bool) []dateHit {
 		}
 		return re().FindAllStringSubmatchIndex(f, -1)
 	}
-	for _, m := range find(reDateISO, 6) {
+	iso := 6
+	if !hasDigitsThenSep(f, 4, "-./") {
+		iso = len(f) + 1 // no four digits before a separator: no ISO date
+	}
+	for _, m := range find(reDateISO, iso) {
 		if f[m[4]:m[5]] != f[m[8]:m[9]] {
 			continue
 		}
@@ -207,6 +211,25 @@ func finishDates(hits []dateHit, f string, digits int) []dateHit {
 	return out
 }
 
+// hasDigitsThenSep reports whether n ASCII digits are directly followed by
+// one of seps and a digit somewhere in s: every numeric date has that, and
+// a pattern is not run on text without it.
+func hasDigitsThenSep(s string, n int, seps string) bool {
+	run := 0
+	for i := 0; i+1 < len(s); i++ {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			run++
+			continue
+		}
+		if run >= n && strings.IndexByte(seps, c) >= 0 && s[i+1] >= '0' && s[i+1] <= '9' {
+			return true
+		}
+		run = 0
+	}
+	return false
+}
+
 // cjkMatches runs reDateCJK where it can match: a 年 and six digits.
 func cjkMatches(f string, digits int) [][]int {
 	if digits == 0 {
@@ -260,6 +283,9 @@ func hasMonthWord(f string) bool {
 // It returns (mdy, decided).
 func slashOrder(ftext string) (mdy bool, decided bool) {
 	dmyN, mdyN := 0, 0
+	if !hasDigitsThenSep(ftext, 1, "/-") {
+		return false, false
+	}
 	for _, m := range reSlashNum().FindAllStringSubmatch(ftext, -1) {
 		a, _ := strconv.Atoi(m[1])
 		b, _ := strconv.Atoi(m[2])
