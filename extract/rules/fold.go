@@ -506,6 +506,9 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 			best, k := -1, 0
 			for n := 0; n < 3 && s+n < len(f) && isWordByte(f[s+n]); n++ {
 				k = k*keyBase + wordCode(f[s+n])
+				if !lx.keys.has(k) {
+					continue // the bitset answers most positions without the map
+				}
 				for _, prog := range lx.byKey[k] {
 					best = max(best, prog.longestAt(f[s:], pos[:0], next[:0]))
 				}
