@@ -116,6 +116,20 @@ func foldTo(raw string, withIdx bool) folded {
 			prev = next
 			i += w + 1
 			continue
+		case r < utf8.RuneSelf && plainASCII[r]:
+			// Most bytes: foldRune would only lower the case.
+			lastSpace = false
+			c := byte(r)
+			if 'A' <= c && c <= 'Z' {
+				c += 32
+			}
+			b = append(b, c)
+			if withIdx {
+				idx = append(idx, i)
+			}
+			prev = r
+			i += w
+			continue
 		default:
 			lastSpace = false
 			po := rune(0)
@@ -178,6 +192,15 @@ func spacedLetters(raw string) map[int]bool {
 	}
 	return drop
 }
+
+// plainASCII marks the ASCII runes foldRune only lowers: not white space
+// (fold's own case), nor the letters and digits OCR confuses, nor "`".
+var plainASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = !unicode.IsSpace(rune(c)) && !strings.ContainsRune("lLI01`rR", rune(c))
+	}
+	return t
+}()
 
 // maySpaceLetters is a cheap necessary condition for spacedLetters to find
 // anything, so the common line costs no allocation: a run of four single
