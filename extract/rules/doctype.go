@@ -45,10 +45,20 @@ func titleKind(cf string) string {
 	if m := reSubjectLabel().FindStringIndex(cf); m != nil {
 		cf = cf[m[1]:]
 	}
+	// reTitleOrdinal skips these, then needs a digit or a letter; a title
+	// needs a letter.
+	if t := strings.TrimLeft(cf, " \t\n\f\r*#>-•"); t == "" || !(t[0] >= 'a' && t[0] <= 'z' || t[0] >= '0' && t[0] <= '9') {
+		return ""
+	}
 	o := reTitleOrdinal().FindStringIndex(cf)
 	f := cf
 	if o != nil {
 		f = cf[o[1]:]
+	}
+	// Every title below opens (after white space) with a lower-case ASCII
+	// letter: most cells, amounts and item lines, stop here.
+	if t := strings.TrimLeft(f, " \t\n\f\r"); t == "" || t[0] < 'a' || t[0] > 'z' {
+		return ""
 	}
 	type kre struct {
 		kind string
