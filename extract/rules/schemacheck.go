@@ -2,6 +2,7 @@ package rules
 
 import (
 	"encoding/json"
+	"sync"
 
 	"github.com/invx/invx/schema"
 )
@@ -45,17 +46,53 @@ func minimalV2() schema.InvoiceV2 {
 
 // validVATID reports whether the compact id passes the schema's VAT id check.
 func validVATID(id string) bool {
-	return schemaAccepts(id, func(d *schema.InvoiceV2) {
-		d.SupplierVATID, d.Evidence.SupplierVATID = &id, &id
+	return schemaAnswers.get("v"+id, func() bool {
+		return schemaAccepts(id, func(d *schema.InvoiceV2) {
+			d.SupplierVATID, d.Evidence.SupplierVATID = &id, &id
+		})
 	})
 }
 
 // validIBAN reports whether the electronic-form IBAN passes the schema's
 // IBAN check (registry country and length, mod 97).
 func validIBAN(iban string) bool {
-	return schemaAccepts(iban, func(d *schema.InvoiceV2) {
-		d.SupplierIBAN, d.Evidence.SupplierIBAN = &iban, &iban
+	return schemaAnswers.get("i"+iban, func() bool {
+		return schemaAccepts(iban, func(d *schema.InvoiceV2) {
+			d.SupplierIBAN, d.Evidence.SupplierIBAN = &iban, &iban
+		})
 	})
+}
+
+// schemaAnswers keeps the schema's answers about ids across documents: a
+// check is a full validation of a document (about a tenth of a document's
+// extraction on invoices with ids), its answer depends on the id alone, and
+// a supplier prints the same ids on every invoice. Bounded, so a stream of
+// distinct ids cannot grow it without limit; past the bound it only reads.
+var schemaAnswers = &answerCache{m: map[string]bool{}}
+
+// maxSchemaAnswers bounds schemaAnswers (a few hundred kilobytes).
+const maxSchemaAnswers = 4096
+
+type answerCache struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+// get returns the answer for key, computing it with check when unknown.
+func (c *answerCache) get(key string, check func() bool) bool {
+	c.mu.Lock()
+	ok, seen := c.m[key]
+	c.mu.Unlock()
+	if seen {
+		return ok
+	}
+	ok = check()
+	c.mu.Lock()
+	if len(c.m) < maxSchemaAnswers {
+		c.m[key] = ok
+	}
+	c.mu.Unlock()
+	return ok
 }
 
 // maxIDChecks bounds the schema checks of VAT ids and IBANs per document: a
