@@ -116,7 +116,7 @@ func (d *document) creditLine() int {
 			if len(cf) > 60 {
 				continue
 			}
-			m := reCreditTitle().FindStringIndex(cf)
+			m := reCreditTitle.FindStringIndex(cf)
 			if m == nil {
 				continue
 			}

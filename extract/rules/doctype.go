@@ -14,19 +14,19 @@ import (
 // with a title.
 var (
 	reTitleOrdinal  = foldedRegexp(`^[\s*#>\-•]*(?:\d{1,2}\s*\.?\s*(?:st|nd|rd|th|e|er|re|o|a)?\s+|(?:erste|zweite|dritte|letzte|first|second|third|final|last|premier|premiere|deuxieme|dernier|primer|segundo|ultimo|eerste|tweede|laatste|primo|secondo|terzo)\s+)?`)
-	reTitleProforma = foldedRegexp(`^(?:pro\s*-?\s*forma|proforma)\b`)
-	reTitleDebit    = foldedRegexp(`^(?:debit\s*note|debit\s*memo|belastungsanzeige|belastungsnota|note\s*de\s*debit|avis\s*de\s*debit|nota\s*de\s*debito|debetnota|nota\s*di\s*debito|nota\s*debito)\b`)
-	reTitleReminder = foldedRegexp(`^(?:(?:overdue|final|friendly|urgent|second|third)\s+(?:payment\s+)?(?:reminder|notice)|zahlungserinnerung|erinnerung|mahnung|payment\s*reminder|reminder|overdue\s*notice|past\s*due\s*notice|overdue\s*invoice\s*notice|rappel(?:\s*de\s*paiement)?|relance|lettre\s*de\s*relance|recordatorio(?:\s*de\s*pago)?|aviso\s*de\s*pago\s*pendiente|requerimiento\s*de\s*pago|betalingsherinnering|herinnering|aanmaning|sollecito(?:\s*di\s*pagamento)?)\b`)
-	reTitleReceipt  = foldedRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|receipt|cash\s*sale|till\s*receipt|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?)\b`)
-	reTitleTicket   = foldedRegexp(`^(?:ticket|bon|kassa)\b`)
-	reTitleInvoice  = foldedRegexp(`^(?:(?:tax|vat|commercial|final|sales|service|customs)\s*invoice|invoice|rechnung|steuerrechnung|facture|factura|factuur|fattura|faktura)\b`)
+	reTitleProforma = anchoredRegexp(`^(?:pro\s*-?\s*forma|proforma)\b`)
+	reTitleDebit    = anchoredRegexp(`^(?:debit\s*note|debit\s*memo|belastungsanzeige|belastungsnota|note\s*de\s*debit|avis\s*de\s*debit|nota\s*de\s*debito|debetnota|nota\s*di\s*debito|nota\s*debito)\b`)
+	reTitleReminder = anchoredRegexp(`^(?:(?:overdue|final|friendly|urgent|second|third)\s+(?:payment\s+)?(?:reminder|notice)|zahlungserinnerung|erinnerung|mahnung|payment\s*reminder|reminder|overdue\s*notice|past\s*due\s*notice|overdue\s*invoice\s*notice|rappel(?:\s*de\s*paiement)?|relance|lettre\s*de\s*relance|recordatorio(?:\s*de\s*pago)?|aviso\s*de\s*pago\s*pendiente|requerimiento\s*de\s*pago|betalingsherinnering|herinnering|aanmaning|sollecito(?:\s*di\s*pagamento)?)\b`)
+	reTitleReceipt  = anchoredRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|receipt|cash\s*sale|till\s*receipt|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?)\b`)
+	reTitleTicket   = anchoredRegexp(`^(?:ticket|bon|kassa)\b`)
+	reTitleInvoice  = anchoredRegexp(`^(?:(?:tax|vat|commercial|final|sales|service|customs)\s*invoice|invoice|rechnung|steuerrechnung|facture|factura|factuur|fattura|faktura)\b`)
 	// What may follow a title in its cell: nothing, a number label, a
 	// reference, a date or "for/to invoice ...".
 	reTitleRest = foldedRegexp(`^(?:$|[:#/(\-–|]|n\s*[o°]|no\b|nr\b|nº|number|nummer|numero|num\b|nro\b|\d|` +
 		`(?:zu|zur|zum|fur|for|to|of|on|re|pour|de|du|sur|concernant|per|voor|bij|op|del|al|a|relativ[oa]|betreffend|betreft)\b|` +
 		`(?:invoice|rechnung|facture|factura|factuur|fattura|copy|kopie|copie|copia|original|duplicate|duplikat)\b)`)
 	// A letter's subject label, before the title it carries.
-	reSubjectLabel = foldedRegexp(`^\s*(?:objet|betreff|subject|re|asunto|oggetto|onderwerp|betreft)\s*:\s*`)
+	reSubjectLabel = anchoredRegexp(`^\s*(?:objet|betreff|subject|re|asunto|oggetto|onderwerp|betreft)\s*:\s*`)
 	// A status that makes a till document or an invoice a receipt.
 	rePaidStatus = foldedRegexp(`(?:^|\s)(?:paid|paid in full|bezahlt|betaalt|betaald|paye|payee|acquittee|pagado|pagada|pagato|pagata|bar bezahlt|cash|card|especes|efectivo|contanti|contant|kartenzahlung|ec-karte|visa|mastercard|ruckgeld|wechselgeld)(?:\s|$|[:.!])`)
 )
@@ -42,7 +42,7 @@ func titleKind(cf string) string {
 		return ""
 	}
 	// "Objet : RELANCE – facture impayée": the subject line carries the title.
-	if m := reSubjectLabel().FindStringIndex(cf); m != nil {
+	if m := reSubjectLabel.FindStringIndex(cf); m != nil {
 		cf = cf[m[1]:]
 	}
 	// reTitleOrdinal skips these, then needs a digit or a letter; a title
@@ -65,12 +65,12 @@ func titleKind(cf string) string {
 		find func(string) []int
 	}
 	for _, k := range []kre{
-		{schema.DocProforma, reTitleProforma().FindStringIndex},
-		{schema.DocCreditNote, reCreditTitle().FindStringIndex},
-		{schema.DocDebitNote, reTitleDebit().FindStringIndex},
-		{schema.DocReminder, reTitleReminder().FindStringIndex},
-		{schema.DocReceipt, reTitleReceipt().FindStringIndex},
-		{schema.DocInvoice, reTitleInvoice().FindStringIndex},
+		{schema.DocProforma, reTitleProforma.FindStringIndex},
+		{schema.DocCreditNote, reCreditTitle.FindStringIndex},
+		{schema.DocDebitNote, reTitleDebit.FindStringIndex},
+		{schema.DocReminder, reTitleReminder.FindStringIndex},
+		{schema.DocReceipt, reTitleReceipt.FindStringIndex},
+		{schema.DocInvoice, reTitleInvoice.FindStringIndex},
 	} {
 		m := k.find(f)
 		if m == nil || m[0] != 0 {
@@ -172,7 +172,7 @@ func (d *document) documentType(credit int) string {
 		if seen++; seen > docTypeHeadLines {
 			break
 		}
-		if len(ln.cells) > 0 && reTitleTicket().MatchString(ln.foldCell(ln.cells[0])) && d.saysPaid() {
+		if len(ln.cells) > 0 && reTitleTicket.MatchString(ln.foldCell(ln.cells[0])) && d.saysPaid() {
 			return schema.DocReceipt
 		}
 	}

@@ -382,7 +382,7 @@ var (
 	// A tax field answered "no" ("Tax exempt: No") is not a remark.
 	reTaxNo = foldedRegexp(`^\s*[:.]?\s*(?:no|n|none|false|nein|non|ninguno|nee|nessuno|-)\s*$`)
 	// Credit notes: the document title or a credit-note number label.
-	reCreditTitle = foldedRegexp(`^\s*(?:credit\s*note|credit\s*memo|creditnote|gutschrift|rechnungskorrektur|stornorechnung|storno-?rechnung|facture\s*d'avoir|avoir|note\s*de\s*credit|nota\s*de\s*credito|factura\s*rectificativa|factura\s*de\s*abono|abono|creditnota|creditfactuur|credit\s*nota|nota\s*di\s*credito|nota\s*credito)\b`)
+	reCreditTitle = anchoredRegexp(`^\s*(?:credit\s*note|credit\s*memo|creditnote|gutschrift|rechnungskorrektur|stornorechnung|storno-?rechnung|facture\s*d'avoir|avoir|note\s*de\s*credit|nota\s*de\s*credito|factura\s*rectificativa|factura\s*de\s*abono|abono|creditnota|creditfactuur|credit\s*nota|nota\s*di\s*credito|nota\s*credito)\b`)
 )
 
 // Text addressed to a machine ("Ignore the previous instructions ...",

@@ -168,3 +168,30 @@ func TestLexiconSearchMatchesRegexp(t *testing.T) {
 		t.Fatalf("only %d matches; the comparison proves little", hits)
 	}
 }
+
+// TestStartRESkipsOnlyNonMatches holds every first-byte filtered regexp to
+// its plain regexp on folded lines, their cells and edge cases.
+func TestStartRESkipsOnlyNonMatches(t *testing.T) {
+	t.Parallel()
+	texts := append(matchTexts(t), "", " ", "\tcredit note", "  gutschrift", "rechnung", "Rechnung", "ſales receipt",
+		"\u212aassenbon", "objet : relance", "pro forma", "1. mahnung")
+	if len(startREs) < 8 {
+		t.Fatalf("only %d anchored regexps registered", len(startREs))
+	}
+	hits := 0
+	for i, x := range startREs {
+		tb := x.get()
+		for _, text := range texts {
+			want, got := tb.re.FindStringIndex(text), x.FindStringIndex(text)
+			if (want == nil) != (got == nil) || want != nil && (want[0] != got[0] || want[1] != got[1]) {
+				t.Fatalf("anchored regexp %d (%s) on %q: got %v, want %v", i, tb.re, text, got, want)
+			}
+			if want != nil {
+				hits++
+			}
+		}
+	}
+	if hits < 5 {
+		t.Fatalf("only %d matches; the comparison proves little", hits)
+	}
+}

@@ -1,0 +1,118 @@
+package rules
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"unicode"
+	"unicode/utf8"
+)
+
+// startRE is a regexp anchored at the start of the text ("^..."), with the
+// set of bytes a match can open with, taken from the compiled program: a
+// text whose first byte is not in the set is answered without running the
+// regexp. Go's backtracker clears a bitmap the size of program times text
+// on every call, even one that fails at the first byte, and titleKind asks
+// six such expressions about every heading cell.
+type startRE struct {
+	get func() *startTables
+}
+
+type startTables struct {
+	re    *regexp.Regexp
+	first [256]bool
+	empty bool // the expression may match without reading a byte: no filter
+}
+
+// anchoredRegexp compiles src (which must start with "^") on first use,
+// over folded text like foldedRegexp.
+func anchoredRegexp(src string) *startRE {
+	if src == "" || src[0] != '^' {
+		panic("rules: anchoredRegexp needs a pattern anchored with ^: " + src)
+	}
+	re := foldedRegexp(src)
+	x := &startRE{get: onFirstUse(func() *startTables { return newStartTables(re()) })}
+	startREs = append(startREs, x)
+	return x
+}
+
+// startREs lists every startRE, so a test can hold each to its regexp.
+var startREs []*startRE
+
+func newStartTables(re *regexp.Regexp) *startTables {
+	t := &startTables{re: re}
+	parsed, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		panic("rules: " + err.Error())
+	}
+	prog, err := syntax.Compile(parsed.Simplify())
+	if err != nil {
+		panic("rules: " + err.Error())
+	}
+	seen := map[uint32]bool{}
+	var walk func(pc uint32)
+	walk = func(pc uint32) {
+		if seen[pc] || t.empty {
+			return
+		}
+		seen[pc] = true
+		in := &prog.Inst[pc]
+		switch in.Op {
+		case syntax.InstAlt, syntax.InstAltMatch:
+			walk(in.Out)
+			walk(in.Arg)
+		case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
+			// Assertions are passed over: the set only grows.
+			walk(in.Out)
+		case syntax.InstMatch, syntax.InstFail:
+			t.empty = t.empty || in.Op == syntax.InstMatch
+		default:
+			t.addRunes(in)
+		}
+	}
+	walk(uint32(prog.Start))
+	return t
+}
+
+// addRunes adds the first bytes of the runes a rune instruction accepts.
+func (t *startTables) addRunes(in *syntax.Inst) {
+	switch in.Op {
+	case syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+		for c := range t.first {
+			t.first[c] = true
+		}
+		return
+	}
+	fold := syntax.Flags(in.Arg)&syntax.FoldCase != 0
+	rs := in.Rune
+	if in.Op == syntax.InstRune1 || len(rs) == 1 {
+		rs = []rune{rs[0], rs[0]}
+	}
+	for k := 0; k+1 < len(rs); k += 2 {
+		lo, hi := rs[k], rs[k+1]
+		if hi >= utf8.RuneSelf || fold {
+			// Any multi-byte rune (or a case fold to one) may open it.
+			for c := utf8.RuneSelf; c < 256; c++ {
+				t.first[c] = true
+			}
+		}
+		for r := lo; r <= hi && r < utf8.RuneSelf; r++ {
+			t.first[r] = true
+			if fold {
+				t.first[unicode.ToLower(r)] = true
+				t.first[unicode.ToUpper(r)] = true
+			}
+		}
+	}
+}
+
+// FindStringIndex is regexp's.
+func (x *startRE) FindStringIndex(s string) []int {
+	t := x.get()
+	if !t.empty && (s == "" || !t.first[s[0]]) {
+		return nil
+	}
+	return t.re.FindStringIndex(s)
+}
+
+// MatchString is regexp's.
+func (x *startRE) MatchString(s string) bool { return x.FindStringIndex(s) != nil }
