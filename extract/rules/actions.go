@@ -13,9 +13,9 @@ const maxEvidence = 500
 var (
 	rePOLabel        = lexRE(poPhrases...)
 	reUnitBefore     = mustRE(`\d\s*$`)
-	rePOBox          = foldedRegexp(`^[\s.:]*(?:box|b\.?\s*o\.?\s*x)\b`)
+	rePOBox          = anchoredRegexp(`^[\s.:]*(?:box|b\.?\s*o\.?\s*x)\b`)
 	reDocType        = lexRE("document type", "type", "belegart", "dokumentart", "type de document", "tipo de documento", "tipo documento", "documenttype", "soort document")
-	reCreditNoteWord = foldedRegexp(`^[\s:]*(?:credit\s*note|credit\s*memo|gutschrift|avoir|nota\s*de\s*credito|creditnota|nota\s*di\s*credito|factura\s*rectificativa|rechnungskorrektur)\b`)
+	reCreditNoteWord = anchoredRegexp(`^[\s:]*(?:credit\s*note|credit\s*memo|gutschrift|avoir|nota\s*de\s*credito|creditnota|nota\s*di\s*credito|factura\s*rectificativa|rechnungskorrektur)\b`)
 )
 
 // evidence returns a verbatim excerpt of line ln around the raw span
@@ -133,7 +133,7 @@ func (d *document) creditLine() int {
 			}
 			return i
 		}
-		if m := reDocType.FindStringIndex(ln.f.s); m != nil && reCreditNoteWord().MatchString(ln.f.s[m[1]:]) {
+		if m := reDocType.FindStringIndex(ln.f.s); m != nil && reCreditNoteWord.MatchString(ln.f.s[m[1]:]) {
 			return i
 		}
 		// A credit-note number label that opens a column ("Credit note no.:
@@ -167,7 +167,7 @@ taxLines:
 			continue
 		}
 		for _, m := range reTaxRemark.FindAllStringIndex(ln.f.s, -1) {
-			if reTaxNo().MatchString(ln.f.s[m[1]:]) {
+			if reTaxNo.MatchString(ln.f.s[m[1]:]) {
 				continue
 			}
 			s, e := ln.f.rawSpan(m[0], m[1])
@@ -254,7 +254,7 @@ func (d *document) findPO(skip func(ln *line, m []int) bool) (poHit, bool) {
 			continue
 		}
 		for _, m := range ln.labels(rePOLabel) {
-			if rePOBox().MatchString(ln.f.s[m[1]:]) {
+			if rePOBox.MatchString(ln.f.s[m[1]:]) {
 				continue
 			}
 			if reOwnOrder().MatchString(ln.f.s[:m[0]]) {

@@ -24,7 +24,7 @@ var (
 	reNotBuyerLabel = lexPrefixRE("zahlbar durch", "payable by", "payable par", "pagadero por", "pagabile da",
 		"betaalbaar door", "attn", "attention", "for")
 	// A courtesy word before a name: "Herrn Max Muster", "Firma Beispiel AG".
-	reNamePrefix = foldedRegexp(`^(?:firma|fa\.|herrn|herr|frau|mr\.?|mrs\.?|ms\.?|messrs\.?|madame|monsieur|mme\.?|m\.|sr\.?|sra\.?|dhr\.?|mevr\.?|sig\.?|sig\.ra|spett\.?\s*le|spettabile|societe|sociedad|empresa|ditta)\s+`)
+	reNamePrefix = anchoredRegexp(`^(?:firma|fa\.|herrn|herr|frau|mr\.?|mrs\.?|ms\.?|messrs\.?|madame|monsieur|mme\.?|m\.|sr\.?|sra\.?|dhr\.?|mevr\.?|sig\.?|sig\.ra|spett\.?\s*le|spettabile|societe|sociedad|empresa|ditta)\s+`)
 )
 
 // buyerBlock is where the buyer's name was read: its line and display
@@ -138,7 +138,7 @@ func (d *document) buyerAddressBlock(supKey string) (*fact[string], *buyerBlock)
 		if k > j && isAttentionLine(cf) {
 			continue // "Att.: Mette Sørensen", "FAO Accounts Payable"
 		}
-		if strings.Contains(cf, ":") || startsWithLabel(cf) || reDocTitle().MatchString(cf) {
+		if strings.Contains(cf, ":") || startsWithLabel(cf) || reDocTitle.MatchString(cf) {
 			return nil, nil
 		}
 		if k > j && strings.ContainsAny(cf, "0123456789") {
@@ -217,7 +217,7 @@ func (d *document) buyerName(i, s, e int, supKey string) (*fact[string], *buyerB
 	if s >= e {
 		return nil, nil
 	}
-	if m := reNamePrefix().FindStringIndex(foldString(ln.raw[s:e])); m != nil {
+	if m := reNamePrefix.FindStringIndex(foldString(ln.raw[s:e])); m != nil {
 		rs, _ := fold(ln.raw[s:e]).rawSpan(m[1], m[1])
 		s += rs
 	}
@@ -298,7 +298,7 @@ func (d *document) buyerInWindow(supKey string) (*fact[string], *buyerBlock) {
 }
 
 // reFAO marks attention lines reAttention lacks.
-var reFAO = foldedRegexp(`^\s*(?:fao\b|f\.a\.o\.|for the attention of|att\.?\s*:)`)
+var reFAO = anchoredRegexp(`^\s*(?:fao\b|f\.a\.o\.|for the attention of|att\.?\s*:)`)
 
 // isAttentionLine reports whether a folded cell opens with an attention
 // marker ("Attn:", "z. Hd.", "FAO"): "c/o" inside "Shipping Co." is none.
@@ -306,7 +306,7 @@ func isAttentionLine(cf string) bool {
 	if m := reAttention.FindStringIndex(cf); m != nil && m[0] == 0 {
 		return true
 	}
-	return reFAO().MatchString(cf)
+	return reFAO.MatchString(cf)
 }
 
 // unelide drops French and Italian elisions inside a name ("Cabinet

@@ -22,7 +22,7 @@ var (
 	reTitleInvoice  = anchoredRegexp(`^(?:(?:tax|vat|commercial|final|sales|service|customs)\s*invoice|invoice|rechnung|steuerrechnung|facture|factura|factuur|fattura|faktura)\b`)
 	// What may follow a title in its cell: nothing, a number label, a
 	// reference, a date or "for/to invoice ...".
-	reTitleRest = foldedRegexp(`^(?:$|[:#/(\-–|]|n\s*[o°]|no\b|nr\b|nº|number|nummer|numero|num\b|nro\b|\d|` +
+	reTitleRest = anchoredRegexp(`^(?:$|[:#/(\-–|]|n\s*[o°]|no\b|nr\b|nº|number|nummer|numero|num\b|nro\b|\d|` +
 		`(?:zu|zur|zum|fur|for|to|of|on|re|pour|de|du|sur|concernant|per|voor|bij|op|del|al|a|relativ[oa]|betreffend|betreft)\b|` +
 		`(?:invoice|rechnung|facture|factura|factuur|fattura|copy|kopie|copie|copia|original|duplicate|duplikat)\b)`)
 	// A letter's subject label, before the title it carries.
@@ -86,7 +86,7 @@ func titleKind(cf string) string {
 		// with the word, not a title. A dash sets off a subtitle instead
 		// ("OVERDUE PAYMENT REMINDER - THIS IS NOT A NEW INVOICE").
 		dash := strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "|")
-		if !reTitleRest().MatchString(rest) || !dash && sentenceWords(rest) > 4 {
+		if !reTitleRest.MatchString(rest) || !dash && sentenceWords(rest) > 4 {
 			return ""
 		}
 		return k.kind

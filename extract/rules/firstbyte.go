@@ -20,7 +20,7 @@ type startRE struct {
 type startTables struct {
 	re    *regexp.Regexp
 	first [256]bool
-	empty bool // the expression may match without reading a byte: no filter
+	empty bool // the expression may match without reading a byte, or is not anchored: no filter
 }
 
 // anchoredRegexp compiles src (which must start with "^") on first use,
@@ -48,28 +48,41 @@ func newStartTables(re *regexp.Regexp) *startTables {
 	if err != nil {
 		panic("rules: " + err.Error())
 	}
-	seen := map[uint32]bool{}
-	var walk func(pc uint32)
-	walk = func(pc uint32) {
-		if seen[pc] || t.empty {
+	// Each path is followed with whether it has passed the start-of-text
+	// assertion: a rune reachable without it (an unanchored alternative,
+	// "^a|b") turns the filter off.
+	seen := map[[2]uint32]bool{}
+	var walk func(pc uint32, anchored bool)
+	walk = func(pc uint32, anchored bool) {
+		key := [2]uint32{pc, 0}
+		if anchored {
+			key[1] = 1
+		}
+		if seen[key] || t.empty {
 			return
 		}
-		seen[pc] = true
+		seen[key] = true
 		in := &prog.Inst[pc]
 		switch in.Op {
 		case syntax.InstAlt, syntax.InstAltMatch:
-			walk(in.Out)
-			walk(in.Arg)
-		case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
-			// Assertions are passed over: the set only grows.
-			walk(in.Out)
+			walk(in.Out, anchored)
+			walk(in.Arg, anchored)
+		case syntax.InstEmptyWidth:
+			// Other assertions are passed over: the set only grows.
+			walk(in.Out, anchored || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginText != 0)
+		case syntax.InstCapture, syntax.InstNop:
+			walk(in.Out, anchored)
 		case syntax.InstMatch, syntax.InstFail:
 			t.empty = t.empty || in.Op == syntax.InstMatch
 		default:
+			if !anchored {
+				t.empty = true
+				return
+			}
 			t.addRunes(in)
 		}
 	}
-	walk(uint32(prog.Start))
+	walk(uint32(prog.Start), false)
 	return t
 }
 

@@ -21,7 +21,7 @@ var (
 	reIssueWeak = lexRE("date", "datum", "fecha", "data", "dated", "del", "vom", "du")
 	// A letter's place and date: "Zürich, 31.03.2026", "Genève, le 27.03.2026",
 	// "Bioggio, 1° marzo 2026" (folded, up to the date).
-	reLetterDate = foldedRegexp(`^\s*[a-z][a-z .'\-()/]{1,40},\s*(?:(?:den|le|el|il|li|on|the)\s+)?$`)
+	reLetterDate = anchoredRegexp(`^\s*[a-z][a-z .'\-()/]{1,40},\s*(?:(?:den|le|el|il|li|on|the)\s+)?$`)
 	// An issue-date label that names the invoice: on a reminder or credit
 	// note it dates the invoice referred to.
 	reInvoiceWord = foldedRegexp(`(?:invoice|rechnung|factur|fattura|factuur)`)
@@ -63,7 +63,7 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 					from = ln.f.foldPos(ln.cells[k].start)
 				}
 			}
-			if strings.TrimSpace(f[dh.end:]) == "" && from <= dh.start && reLetterDate().MatchString(f[from:dh.start]) {
+			if strings.TrimSpace(f[dh.end:]) == "" && from <= dh.start && reLetterDate.MatchString(f[from:dh.start]) {
 				consider(7, ln, dh)
 			}
 		}
@@ -72,7 +72,7 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 		ownNumber := func() bool {
 			if own < 0 {
 				own = 0
-				if reDocTitle().MatchString(f) || len(ln.labels(reInvNo)) > 0 {
+				if reDocTitle.MatchString(f) || len(ln.labels(reInvNo)) > 0 {
 					own = 1
 				}
 			}

@@ -154,9 +154,9 @@ var (
 		"número de documento", "documentnummer", "numero documento", "beleg", "reference no",
 	}
 	// The document title: "INVOICE 2026-001", "Rechnung RE-7".
-	reDocTitle = foldedRegexp(`^\s*(?:(?:tax|vat|commercial|proforma|pro\s*forma|final|sales|service)\s*invoice|invoice|faktura|rechnung|facture|factura|factuur|fattura|credit\s*note|credit\s*memo|gutschrift|avoir|nota\s*de\s*credito|creditnota|nota\s*di\s*credito)\b`)
+	reDocTitle = anchoredRegexp(`^\s*(?:(?:tax|vat|commercial|proforma|pro\s*forma|final|sales|service)\s*invoice|invoice|faktura|rechnung|facture|factura|factuur|fattura|credit\s*note|credit\s*memo|gutschrift|avoir|nota\s*de\s*credito|creditnota|nota\s*di\s*credito)\b`)
 	// A sub-label after a document title: "VAT INVOICE / FAKTURA VAT No. 7".
-	reTitleSubLabel = foldedRegexp(`^[^\d\n]{0,40}?(?:\b(?:no|nr|number|nummer|numero|num|nro|n)\b\.?|#)`)
+	reTitleSubLabel = anchoredRegexp(`^[^\d\n]{0,40}?(?:\b(?:no|nr|number|nummer|numero|num|nro|n)\b\.?|#)`)
 	// Lines that cite another invoice (a credit note's original).
 	reRefContext = lexRE("original", "original invoice", "corrects", "correction of", "relating to", "related to", "referring to",
 		"reference invoice", "ref. invoice", "re:", "bezug", "bezogen auf", "zu rechnung", "zur rechnung", "ursprüngliche rechnung",
@@ -301,7 +301,7 @@ var (
 	reSupplierBlock = lexPrefixRE(supplierBlockPhrases...)
 	reBankBlock     = lexPrefixRE(bankBlockPhrases...)
 	// Words that make a block label a field label instead ("Customer No.").
-	reBlockFieldWord = foldedRegexp(`^\s*(?:no\b|nr\b|n\b|number|nummer|numero|id\b|#|ref|reference|code|vat|tax|account|iban|po\b|order|since|seit|depuis|desde|sinds|dal\b|type|contact|phone|tel\b|e-?maii|emaii|reg|taxid|date|datum|number|n\.|nº|-?nummer|-?nr|name\b|s\b|'s\b|ust|tva|btw|iva|cif|nif|p\.?iva|kvk|siret)`)
+	reBlockFieldWord = anchoredRegexp(`^\s*(?:no\b|nr\b|n\b|number|nummer|numero|id\b|#|ref|reference|code|vat|tax|account|iban|po\b|order|since|seit|depuis|desde|sinds|dal\b|type|contact|phone|tel\b|e-?maii|emaii|reg|taxid|date|datum|number|n\.|nº|-?nummer|-?nr|name\b|s\b|'s\b|ust|tva|btw|iva|cif|nif|p\.?iva|kvk|siret)`)
 
 	// The company named in a payment instruction is the supplier.
 	rePayTo = lexRE("please make payment to", "make payment to", "payment to", "payable to", "make checks payable to",
@@ -380,7 +380,7 @@ var (
 		"reklamationen", "beanstandungen", "no dispute", "undisputed", "if you", "should you", "wish to", "to dispute",
 		"queries", "si vous", "si usted", "als u", "se desidera", "falls sie", "sollten sie")
 	// A tax field answered "no" ("Tax exempt: No") is not a remark.
-	reTaxNo = foldedRegexp(`^\s*[:.]?\s*(?:no|n|none|false|nein|non|ninguno|nee|nessuno|-)\s*$`)
+	reTaxNo = anchoredRegexp(`^\s*[:.]?\s*(?:no|n|none|false|nein|non|ninguno|nee|nessuno|-)\s*$`)
 	// Credit notes: the document title or a credit-note number label.
 	reCreditTitle = anchoredRegexp(`^\s*(?:credit\s*note|credit\s*memo|creditnote|gutschrift|rechnungskorrektur|stornorechnung|storno-?rechnung|facture\s*d'avoir|avoir|note\s*de\s*credit|nota\s*de\s*credito|factura\s*rectificativa|factura\s*de\s*abono|abono|creditnota|creditfactuur|credit\s*nota|nota\s*di\s*credito|nota\s*credito)\b`)
 )

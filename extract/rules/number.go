@@ -7,7 +7,7 @@ import (
 )
 
 var (
-	reBareNo   = foldedRegexp(`^\s*(?:no|nr|n|number|nummer|numero|num|nro)\b\.?(?:\s*/\s*(?:no|nr|n|number|nummer|numero)\b\.?)?\s*[:#]`)
+	reBareNo   = anchoredRegexp(`^\s*(?:no|nr|n|number|nummer|numero|num|nro)\b\.?(?:\s*/\s*(?:no|nr|n|number|nummer|numero)\b\.?)?\s*[:#]`)
 	reInvNo    = lexRE(invNoPhrases...)
 	reCreditNo = lexRE(creditNoPhrases...)
 	reDocNo    = lexRE(docNoPhrases...)
@@ -226,10 +226,10 @@ func (d *document) invoiceNumberFact(credit bool) *fact[string] {
 		}
 		for _, c := range ln.cells {
 			cf := ln.foldCell(c)
-			if m := reDocTitle().FindStringIndex(cf); m != nil {
+			if m := reDocTitle.FindStringIndex(cf); m != nil {
 				fs := ln.f.foldPos(c.start)
 				try(i, fs+m[0], fs+m[1], 10, true)
-				if sub := reTitleSubLabel().FindStringIndex(ln.f.s[fs+m[1]:]); sub != nil {
+				if sub := reTitleSubLabel.FindStringIndex(ln.f.s[fs+m[1]:]); sub != nil {
 					try(i, fs+m[1]+sub[0], fs+m[1]+sub[1], 12, true)
 				}
 			}
@@ -242,12 +242,12 @@ func (d *document) invoiceNumberFact(credit bool) *fact[string] {
 		if ln.blank {
 			continue
 		}
-		if reDocTitle().MatchString(ln.f.s) {
+		if reDocTitle.MatchString(ln.f.s) {
 			title = i
 			continue
 		}
 		if i-title <= 4 {
-			if m := reBareNo().FindStringIndex(ln.f.s); m != nil {
+			if m := reBareNo.FindStringIndex(ln.f.s); m != nil {
 				try(i, m[0], m[1], 9, false)
 			}
 		}

@@ -15,7 +15,7 @@ func (d *document) poNumberFact() *fact[string] {
 		}
 		// "Order confirmation no.": the label runs on into "confirmation".
 		rest := ln.f.s[m[1]:]
-		return reOrderConfirmationAfter().MatchString(rest)
+		return reOrderConfirmationAfter.MatchString(rest)
 	})
 	if !found || !h.ok || len(h.value) > 64 {
 		return nil
@@ -23,4 +23,4 @@ func (d *document) poNumberFact() *fact[string] {
 	return &fact[string]{V: h.value, Ev: d.refEvidence(h.ref)}
 }
 
-var reOrderConfirmationAfter = foldedRegexp(`^\s*(?:confirmation|bestatigung|bevestiging|conferma|confirmacion|acknowledg)`)
+var reOrderConfirmationAfter = anchoredRegexp(`^\s*(?:confirmation|bestatigung|bevestiging|conferma|confirmacion|acknowledg)`)

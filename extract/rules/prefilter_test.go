@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 // TestPrefilters pins the cheap checks that decide whether a costly pattern
 // runs at all: each must say yes wherever its pattern could match.
@@ -31,6 +34,28 @@ func TestPrefilters(t *testing.T) {
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s: got %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+}
+
+// TestStartTablesAnchoring checks that the first-byte filter is built only
+// for expressions every match of which starts at the text's start.
+func TestStartTablesAnchoring(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		src      string
+		filtered bool
+	}{
+		{`^abc`, true},
+		{`^\s*(?:tax|vat)\s*invoice`, true},
+		{`^abc|def`, false},
+		{`(?m)^abc`, false},
+		{`^(?:$|x)`, false},
+		{`^a?`, false},
+	} {
+		tb := newStartTables(regexp.MustCompile(tc.src))
+		if got := !tb.empty; got != tc.filtered {
+			t.Errorf("%s: filtered %v, want %v", tc.src, got, tc.filtered)
 		}
 	}
 }

@@ -52,7 +52,7 @@ func isNameWord(w string) bool {
 	return unicode.IsUpper(r) || unicode.IsDigit(r) || r == '&' || r == '+' || unicode.IsLetter(r) && !unicode.IsLower(r)
 }
 
-var reLeadingNoise = foldedRegexp(`^(?:tax\s*invoice|invoice|rechnung|facture|factura|factuur|fattura|credit\s*note|gutschrift|avoir|from|de\s+la\s+part\s+de|by|thank\s+you|thanks|copyright|©|\(c\)|\d{4}|all\s+rights\s+reserved|supplier|seller|vendor|lieferant|fournisseur|proveedor|leverancier|fornitore|emisor|verkaufer|bank|company|firma|societe|empresa|bedrijf|azienda|beneficiary|payee|account\s+name|kontoinhaber|titulaire|titular|beneficiario|begunstigde|rekeninghouder|intestatario)\b[\s:.,\-]*`)
+var reLeadingNoise = anchoredRegexp(`^(?:tax\s*invoice|invoice|rechnung|facture|factura|factuur|fattura|credit\s*note|gutschrift|avoir|from|de\s+la\s+part\s+de|by|thank\s+you|thanks|copyright|©|\(c\)|\d{4}|all\s+rights\s+reserved|supplier|seller|vendor|lieferant|fournisseur|proveedor|leverancier|fornitore|emisor|verkaufer|bank|company|firma|societe|empresa|bedrijf|azienda|beneficiary|payee|account\s+name|kontoinhaber|titulaire|titular|beneficiario|begunstigde|rekeninghouder|intestatario)\b[\s:.,\-]*`)
 
 // nameBefore cuts the company name that ends with the legal form at raw
 // [fs, fe): the capitalised words before it in the same segment.
@@ -134,7 +134,7 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 	// Strip leading labels, document titles and connectors.
 	for range 4 {
 		f := fold(raw[start:fe])
-		m := reLeadingNoise().FindStringIndex(f.s)
+		m := reLeadingNoise.FindStringIndex(f.s)
 		if m == nil || m[1] == 0 {
 			w := strings.Fields(raw[start:fs])
 			if len(w) > 1 && nameConnectors[w[0]] && !(nameParticles[w[0]] && isNameWord(w[1])) {
@@ -273,7 +273,7 @@ func blockLabel(cf, rawCell string) (region, int) {
 		return regMeta, lead + bestEnd
 	}
 	rest := f[bestEnd:]
-	if reBlockFieldWord().MatchString(rest) {
+	if reBlockFieldWord.MatchString(rest) {
 		return regMeta, lead + bestEnd
 	}
 	restT := strings.TrimLeft(rest, " ")
@@ -463,7 +463,7 @@ func looksLikeName(s string) bool {
 	if reSalutation.MatchString(f) {
 		return false
 	}
-	if reDocTitle().MatchString(f) || labelOnly(f) || startsWithLabel(f) {
+	if reDocTitle.MatchString(f) || labelOnly(f) || startsWithLabel(f) {
 		return false
 	}
 	if m := reCustomerBlock.FindStringIndex(f); m != nil && m[0] == 0 {
@@ -739,7 +739,7 @@ func (s *supplierScan) scanHeader() string {
 			continue
 		}
 		t := cutName(ln.raw[ln.cells[0].start:ln.cells[0].end])
-		if ft := foldString(t); reDocTitle().MatchString(ft) || reHeaderNoise.MatchString(ft) {
+		if ft := foldString(t); reDocTitle.MatchString(ft) || reHeaderNoise.MatchString(ft) {
 			continue
 		}
 		if looksLikeName(t) {
