@@ -283,17 +283,28 @@ func hasMonthWord(f string) bool {
 // It returns (mdy, decided).
 func slashOrder(ftext string) (mdy bool, decided bool) {
 	dmyN, mdyN := 0, 0
-	if !hasDigitsThenSep(ftext, 1, "/-") {
-		return false, false
-	}
-	for _, m := range reSlashNum().FindAllStringSubmatch(ftext, -1) {
-		a, _ := strconv.Atoi(m[1])
-		b, _ := strconv.Atoi(m[2])
-		switch {
-		case a > 12 && b <= 12:
-			dmyN++
-		case b > 12 && a <= 12:
-			mdyN++
+	// The pattern cannot cross a line break ("\n" is a \b edge like the
+	// text's ends), so it runs only on the lines where digits meet "/" or
+	// "-", with the same matches.
+	for rest := ftext; rest != ""; {
+		ln := rest
+		if k := strings.IndexByte(rest, '\n'); k >= 0 {
+			ln, rest = rest[:k], rest[k+1:]
+		} else {
+			rest = ""
+		}
+		if !hasDigitsThenSep(ln, 1, "/-") {
+			continue
+		}
+		for _, m := range reSlashNum().FindAllStringSubmatch(ln, -1) {
+			a, _ := strconv.Atoi(m[1])
+			b, _ := strconv.Atoi(m[2])
+			switch {
+			case a > 12 && b <= 12:
+				dmyN++
+			case b > 12 && a <= 12:
+				mdyN++
+			}
 		}
 	}
 	switch {

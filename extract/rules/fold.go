@@ -522,7 +522,7 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 			break
 		}
 		c := f[s]
-		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+		if isAlnumByte[c] {
 			if lx.byKey == nil || s > 0 && isREWordByte(f[s-1]) {
 				continue
 			}
@@ -538,6 +538,11 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 			}
 			if best >= 0 {
 				return s, s + best, true
+			}
+			// The rest of the word cannot start a phrase: its letters
+			// follow a word byte.
+			for s+1 < len(f) && isAlnumByte[f[s+1]] {
+				s++
 			}
 			continue
 		}
@@ -560,6 +565,14 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 	}
 	return 0, 0, false
 }
+
+// isAlnumByte marks a-z and 0-9, the bytes that open byKey's phrases.
+var isAlnumByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
+	}
+	return t
+}()
 
 // findAll is FindAllStringIndex(f, n) via find (matches are never empty).
 func (lx *lexTables) findAll(f string, n int) [][]int {
