@@ -34,6 +34,7 @@ type line struct {
 	cellF []string // folded text of each cell, filled by foldCell on first use
 
 	labelOnly int8 // 0 unknown, 1 yes, 2 no
+	bankWord  int8 // hasBankWord: 0 unknown, 1 yes, 2 no
 	injected  bool // text addressed to a machine; read as blank
 }
 

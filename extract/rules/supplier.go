@@ -840,9 +840,21 @@ func (d *document) prevNonBlank(i int) int {
 // bankContext reports whether line i or a neighbour carries bank details.
 func (d *document) bankContext(i int) bool {
 	for j := max(0, i-1); j <= i+2 && j < len(d.lines); j++ {
-		if reBankWord().MatchString(d.lines[j].raw) {
+		if d.lines[j].hasBankWord() {
 			return true
 		}
 	}
 	return false
+}
+
+// hasBankWord is reBankWord on the raw line, asked once per line: every
+// customer-block label asks about the lines around it.
+func (ln *line) hasBankWord() bool {
+	if ln.bankWord == 0 {
+		ln.bankWord = 2
+		if reBankWord().MatchString(ln.raw) {
+			ln.bankWord = 1
+		}
+	}
+	return ln.bankWord == 1
 }
