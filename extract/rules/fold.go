@@ -351,6 +351,7 @@ type lexicon struct {
 type lexTables struct {
 	*regexp.Regexp
 	keys   keySet // folded first word bytes (up to 3) of each phrase
+	stems  keySet // the one- and two-byte beginnings of longer keys
 	always bool   // some phrase starts with a non-letter
 	prefix bool   // anchored at the start of the text
 
@@ -400,6 +401,9 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 			lx.always = true
 		} else {
 			lx.keys.add(f[:n])
+			for k := 1; k < n; k++ {
+				lx.stems.add(f[:k])
+			}
 		}
 		if f == "" || strings.ContainsRune(" .-/'", rune(f[0])) {
 			// phraseRE makes these first characters optional.
@@ -530,7 +534,10 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 			for n := 0; n < 3 && s+n < len(f) && isWordByte(f[s+n]); n++ {
 				k = k*keyBase + wordCode(f[s+n])
 				if !lx.keys.has(k) {
-					continue // the bitset answers most positions without the map
+					if !lx.stems.has(k) {
+						break // no phrase opens with these letters
+					}
+					continue // the bitsets answer most positions without the map
 				}
 				for _, prog := range lx.byKey[k] {
 					best = max(best, prog.longestAt(f[s:], pos[:0], next[:0]))
