@@ -328,21 +328,24 @@ func phraseRE(p string) string {
 }
 
 // lexicon is a list of phrases compiled on first use (lexicons are
-// package-level variables; see tables.go for why not at init). Most lines
-// hold none of the phrases, so a cheap test of word beginnings runs before
-// the regular expression.
+// package-level variables; see tables.go for why not at init).
 //
 // Matching one big alternation over a whole line makes Go's NFA re-enter
 // every phrase at every byte, which dominated the extractor's CPU time. A
-// phrase's pattern begins with its first folded byte (after an optional
-// \b), so a match at position s can only come from the phrases starting
-// with f[s]. The lexicon therefore also keeps, per first byte, just those
-// phrases compiled for a byte-level matcher (phraseProg, lexmatch.go), with
-// the leading \b taken off and checked by find against f[s-1] and f[s]
-// instead; searching tries them position by position. This is exactly the leftmost-longest match of the
-// full expression: the first position with any match, and the longest
-// match there. Phrases whose first character phraseRE makes optional
-// ("-", ".") would break this; such a lexicon keeps the full expression.
+// phrase's pattern begins with its first folded bytes (after an optional
+// \b), so a match at position s can only come from the phrases that open
+// with the text there. The lexicon therefore keeps its phrases compiled for
+// a byte-level matcher (phraseProg, lexmatch.go), grouped by their first one
+// to three letters (byKey) or, for phrases opening with another byte, by
+// that byte (byFirst), with the leading \b taken off and checked by find
+// against f[s-1] and f[s] instead; searching tries them position by
+// position, word start by word start, and bitsets of the phrases' first
+// letters rule out most positions without a lookup. This is exactly the
+// leftmost-longest match of the full expression: the first position with
+// any match, and the longest match there (TestLexiconSearchMatchesRegexp
+// holds every lexicon to it). Phrases whose first character phraseRE makes
+// optional ("-", ".") would break this; such a lexicon keeps the full
+// expression, behind a cheap test of word beginnings (mayMatch).
 type lexicon struct {
 	tables func() *lexTables // built once, on first use
 }
