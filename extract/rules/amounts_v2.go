@@ -377,20 +377,6 @@ func linesAddUp(lines []schema.LineItem, net, total *fact[int64], tol int64) boo
 	return net != nil && near(sum, net.V, tol) || total != nil && near(sum, total.V, tol)
 }
 
-// currencySymbols lists the symbols invoice-v2 validation accepts as
-// evidence of a currency besides its ISO code.
-var currencySymbols = map[string][]string{
-	"€": {"EUR"}, "£": {"GBP"}, "$": {"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "MXN"},
-	"US$": {"USD"}, "C$": {"CAD"}, "CA$": {"CAD"}, "A$": {"AUD"}, "AU$": {"AUD"}, "NZ$": {"NZD"},
-	"HK$": {"HKD"}, "S$": {"SGD"}, "R$": {"BRL"}, "¥": {"JPY", "CNY"}, "円": {"JPY"}, "元": {"CNY"},
-	"kr": {"SEK", "NOK", "DKK", "ISK"}, "Kr": {"SEK", "NOK", "DKK", "ISK"}, "KR": {"SEK", "NOK", "DKK", "ISK"},
-	"kr.": {"SEK", "NOK", "DKK", "ISK"}, "Kr.": {"SEK", "NOK", "DKK", "ISK"},
-	"zł": {"PLN"}, "Zł": {"PLN"}, "ZŁ": {"PLN"}, "Kč": {"CZK"}, "KČ": {"CZK"}, "Ft": {"HUF"},
-	"₹": {"INR"}, "Rs": {"INR"}, "Rs.": {"INR"}, "₩": {"KRW"}, "₽": {"RUB"}, "₺": {"TRY"}, "TL": {"TRY"},
-	"₪": {"ILS"}, "₫": {"VND"}, "₱": {"PHP"}, "฿": {"THB"}, "₦": {"NGN"}, "₴": {"UAH"},
-	"Fr.": {"CHF"}, "SFr.": {"CHF"},
-}
-
 // currencyEvidence returns the text of the first currency indicator of the
 // document that names code in a form validation accepts: the ISO code, or a
 // symbol of it.
@@ -405,12 +391,10 @@ func (d *document) currencyEvidence(code string) string {
 			if strings.EqualFold(text, code) {
 				return text
 			}
-			if symbol == "" && d.cur.resolve(h.code) == code {
-				for _, c := range currencySymbols[text] {
-					if c == code {
-						symbol = text
-					}
-				}
+			// The symbol table is validation's (schema.CurrencyIn), so a
+			// local symbol such as "RM" is cited only when it will be accepted.
+			if symbol == "" && d.cur.resolve(h.code) == code && schema.CurrencyIn(text, code) {
+				symbol = text
 			}
 		}
 	}
