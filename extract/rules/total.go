@@ -19,6 +19,9 @@ var totalLexicons = []struct {
 	cls int
 	re  *lexicon
 }{
+	// Receipt wording first: on equal spans the earlier lexicon wins.
+	{clsNeg, lexRE(receiptNegPhrases...)},
+	{clsGrand, lexRE(receiptGrandPhrases...)},
 	{clsDue, lexRE(totalDuePhrases...)},
 	{clsGrand, lexRE(totalGrandPhrases...)},
 	{clsPlain, lexRE(totalPlainPhrases...)},
@@ -105,7 +108,7 @@ var reAllowedGapWord = lexRE("amount", "betrag", "montant", "importe", "bedrag",
 	"eur", "usd", "gbp", "chf", "now", "sum", "gross", "brutto", "ttc", "incl", "inkl", "a", "da", "te", "zu", "to", "pay",
 	"payable", "amount due", "balance", "net", "final", "grand", "document", "doc", "des", "du", "le", "la", "il", "het",
 	"all", "taxes", "tax", "vat", "mwst", "iva", "tva", "btw", "included", "inc", "including", "con", "y", "et", "und", "and",
-	"su", "your", "please", "by", "before")
+	"su", "your", "please", "by", "before", "rounded", "sales", "myr", "rm")
 
 // gapPenalty punishes a total whose label and amount are separated by
 // unrelated words ("Total services 500.00").
@@ -263,6 +266,11 @@ func (d *document) findTotal() (total *int64, currency *string) {
 			if r.cls == clsNeg {
 				continue
 			}
+			if moneyCount(ln, assigned[k]) >= 2 {
+				// "TOTAL : 106.10 6.37": a row of a tax summary table (base
+				// and tax), not the amount payable.
+				continue
+			}
 			if len(assigned[k]) > 0 {
 				t := pickToken(ln, assigned[k])
 				tf := ln.f.foldPos(t.numStart)
@@ -369,4 +377,15 @@ func (d *document) totalCurrency(ln *line, labelStart int, t amountTok, labelLin
 		}
 	}
 	return d.dominantCurrency(), false
+}
+
+// moneyCount counts the numbers of toks printed with decimals.
+func moneyCount(ln *line, toks []amountTok) int {
+	n := 0
+	for _, t := range toks {
+		if looksDecimal(t.text(ln.raw)) {
+			n++
+		}
+	}
+	return n
 }
