@@ -45,6 +45,33 @@ func afterWord(raw string, i int, words []string) bool {
 	return false
 }
 
+// moneyBeside reports whether a number with decimals ("12.500", "26.60")
+// stands right before or after raw[i:j], apart from spaces: a legal-form
+// code is a currency only there, not beside a registration number
+// ("BHD (126926-H)").
+func moneyBeside(raw string, i, j int) bool {
+	k := j
+	for k < len(raw) && (raw[k] == ' ' || raw[k] == '-') {
+		k++
+	}
+	e := k
+	for e < len(raw) && (isDigit(raw[e]) || raw[e] == '.' || raw[e] == ',') {
+		e++
+	}
+	if e > k && isDigit(raw[k]) && looksDecimal(strings.TrimRight(raw[k:e], ".,")) {
+		return true
+	}
+	k = i
+	for k > 0 && raw[k-1] == ' ' {
+		k--
+	}
+	b := k
+	for b > 0 && (isDigit(raw[b-1]) || raw[b-1] == '.' || raw[b-1] == ',') {
+		b--
+	}
+	return k > b && isDigit(raw[k-1]) && looksDecimal(raw[b:k])
+}
+
 // lowerCodes may also be written in lower case.
 var lowerCodes = map[string]bool{"EUR": true, "USD": true, "GBP": true, "CHF": true, "SEK": true, "NOK": true,
 	"DKK": true, "PLN": true, "JPY": true, "CAD": true, "AUD": true, "CZK": true, "HUF": true}
@@ -121,7 +148,7 @@ func findCurrencies(raw string) []curHit {
 				w := raw[i:j]
 				if _, ok := currencyExponent(w); ok {
 					forms, legal := legalFormCodes[w]
-					if legal && afterWord(raw, i, forms) {
+					if legal && (afterWord(raw, i, forms) || !moneyBeside(raw, i, j)) {
 						i = j
 						continue
 					}

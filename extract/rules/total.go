@@ -347,6 +347,11 @@ func (d *document) findTotal() (total *int64, currency *string) {
 	if best < 0 {
 		return nil, nil
 	}
+	exp, known := currencyExponent(cands[best].cur)
+	if !known {
+		exp = 2
+	}
+	bestMinor = d.roundedTotal(cands[best].line, bestMinor, exp, known)
 	var cur *string
 	if c := cands[best].cur; c != "" {
 		cur = &c
