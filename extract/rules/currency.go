@@ -50,6 +50,13 @@ func afterWord(raw string, i int, words []string) bool {
 // code is a currency only there, not beside a registration number
 // ("BHD (126926-H)").
 func moneyBeside(raw string, i, j int) bool {
+	if byteAt(raw, i-1) == '(' && byteAt(raw, j) == ')' {
+		return true // "Amount (BHD)": a column's currency
+	}
+	decimals := func(s string) bool {
+		k := strings.LastIndexAny(s, ".,")
+		return k > 0 && len(s)-k-1 >= 1 && len(s)-k-1 <= 3
+	}
 	k := j
 	for k < len(raw) && (raw[k] == ' ' || raw[k] == '-') {
 		k++
@@ -58,7 +65,7 @@ func moneyBeside(raw string, i, j int) bool {
 	for e < len(raw) && (isDigit(raw[e]) || raw[e] == '.' || raw[e] == ',') {
 		e++
 	}
-	if e > k && isDigit(raw[k]) && looksDecimal(strings.TrimRight(raw[k:e], ".,")) {
+	if e > k && isDigit(raw[k]) && decimals(strings.TrimRight(raw[k:e], ".,")) {
 		return true
 	}
 	k = i
@@ -69,7 +76,7 @@ func moneyBeside(raw string, i, j int) bool {
 	for b > 0 && (isDigit(raw[b-1]) || raw[b-1] == '.' || raw[b-1] == ',') {
 		b--
 	}
-	return k > b && isDigit(raw[k-1]) && looksDecimal(raw[b:k])
+	return k > b && isDigit(raw[k-1]) && decimals(raw[b:k])
 }
 
 // lowerCodes may also be written in lower case.
