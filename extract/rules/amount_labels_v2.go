@@ -117,6 +117,9 @@ func (d *document) readLabelled(exp int, skip map[int]bool) []labelled {
 			if len(mine) > 2 {
 				continue // a table row or a sentence, not a summary line
 			}
+			if len(mine) == 2 && h.kind != akTax && h.kind != akTaxSum && moneyCount(ln, mine) == 2 {
+				continue // "TOTAL  75.00  4.50": a tax summary row (base, tax), not a total
+			}
 			l.ev = evidenceSpan(ln, ls, t)
 			out = append(out, l)
 		}

@@ -46,6 +46,9 @@ func (d *document) readAmountsV2() amountsV2 {
 	a.Total, a.Net = s.pickGrossNet()
 	a.Tax = s.tax
 	a.Due = s.pickDue(a.Total)
+	if a.Due == nil && a.Total != nil {
+		a.Due = d.roundedDue(s, a.Total, exp)
+	}
 	a.TotalIsPayable = s.totalIsPayable(a.Total)
 	a.TaxLines = s.taxLines()
 	a.fillFromTaxTable(tt)
@@ -399,4 +402,28 @@ func (d *document) currencyEvidence(code string) string {
 		}
 	}
 	return symbol
+}
+
+// roundedDue returns the amount due of a till receipt that rounds its gross
+// total ("TOTAL 60.31 / ROUNDING -0.01 / 60.30"): the rounded figure, when
+// it is printed below the rounding line (so it can be cited).
+func (d *document) roundedDue(s *labelledSet, gross *fact[int64], exp int) *fact[int64] {
+	last := -1
+	for _, l := range s.gross {
+		if l.minor == gross.V {
+			last = max(last, l.line)
+		}
+	}
+	if last < 0 {
+		return nil
+	}
+	v, at := d.roundedAfter(last, gross.V, exp, true)
+	if v == gross.V || at < 0 {
+		return nil
+	}
+	ev := cleanEvidence(d.lines[at].raw)
+	if ev == "" || len(ev) > maxEvidenceV2 || !citable(ev) {
+		return nil
+	}
+	return &fact[int64]{V: v, Ev: ev}
 }

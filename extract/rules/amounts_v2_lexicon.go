@@ -147,6 +147,9 @@ var v2Lexicons = []struct {
 	kind amtKind
 	re   *lexicon
 }{
+	// Receipt wording first: on equal spans the earlier lexicon wins.
+	{akDue, lexRE(v2ReceiptDuePhrases...)},
+	{akIgnore, lexRE(v2ReceiptIgnorePhrases...)},
 	{akDue, lexRE(v2DuePhrases...)},
 	{akGross, lexRE(v2GrossPhrases...)},
 	{akNet, lexRE(v2NetPhrases...)},
@@ -189,3 +192,18 @@ var (
 var reTaxTableHeader = lexRE("steuersatz", "mwst-satz", "mwst satz", "ust-satz", "vat rate", "tax rate", "rate", "vat %",
 	"taux", "taux tva", "taux de tva", "tipo", "tipo iva", "% iva", "iva %", "btw %", "btw-tarief", "tarief", "aliquota",
 	"aliquota iva", "code tva", "mwst %", "satz")
+
+// Receipt wording (till receipts): the rounded total is what is paid; what
+// the customer handed over and got back, and item counts, are never facts.
+var (
+	v2ReceiptDuePhrases = []string{
+		"total rounded", "rounded total", "net total rounded", "total after rounding",
+		"grand total rounded", "total amt payable", "total amount payable", "total payable",
+	}
+	v2ReceiptIgnorePhrases = []string{
+		"cash", "cash tendered", "tendered", "cash received", "paid amount", "amount tendered",
+		"change", "change due", "change amt", "balance change", "customer change",
+		"total qty", "total quantity", "total item", "total items", "item(s)", "qty(s)", "no. of items",
+		"total discount", "total savings",
+	}
+)

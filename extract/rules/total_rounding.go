@@ -14,6 +14,13 @@ const maxRoundingMinor = 99
 // the rounded figure is confirmed, printed within the next lines or equal to
 // cash minus change; otherwise the total read stands.
 func (d *document) roundedTotal(at int, total int64, exp int, known bool) int64 {
+	v, _ := d.roundedAfter(at, total, exp, known)
+	return v
+}
+
+// roundedAfter is roundedTotal that also returns the line printing the
+// rounded figure (-1 when only cash minus change confirms it).
+func (d *document) roundedAfter(at int, total int64, exp int, known bool) (int64, int) {
 	for i := at + 1; i < len(d.lines) && i <= at+4; i++ {
 		ln := d.lines[i]
 		if ln.blank || len(ln.labels(reRounding)) == 0 {
@@ -27,40 +34,50 @@ func (d *document) roundedTotal(at int, total int64, exp int, known bool) int64 
 			}
 		}
 		if adj <= 0 || adj > maxRoundingMinor {
-			return total
+			return total, -1
 		}
 		want := []int64{total + adj, total - adj}
 		if neg {
 			want = []int64{total - adj}
 		}
-		confirmed := d.printedAfter(i, exp, known)
-		if pay, ok := d.cashLessChange(exp, known); ok {
-			confirmed = append(confirmed, pay)
-		}
+		printed := d.printedAfter(i, exp, known)
 		for _, w := range want {
-			for _, c := range confirmed {
-				if c == w {
-					return w
+			for _, c := range printed {
+				if c.minor == w {
+					return w, c.line
 				}
 			}
 		}
-		return total
+		if pay, ok := d.cashLessChange(exp, known); ok {
+			for _, w := range want {
+				if pay == w {
+					return w, -1
+				}
+			}
+		}
+		return total, -1
 	}
-	return total
+	return total, -1
+}
+
+// printedAmount is a money amount and the line that prints it.
+type printedAmount struct {
+	minor int64
+	line  int
 }
 
 // printedAfter lists the money amounts printed on the line i itself and the
 // three lines after it.
-func (d *document) printedAfter(i int, exp int, known bool) []int64 {
-	var out []int64
+func (d *document) printedAfter(i int, exp int, known bool) []printedAmount {
+	var out []printedAmount
 	for k := i; k < len(d.lines) && k <= i+3; k++ {
 		ln := d.lines[k]
 		for _, t := range usableNums(ln, nil) {
 			if !looksDecimal(t.text(ln.raw)) {
 				continue
 			}
-			if v, _, ok := parseNumber(t.text(ln.raw), exp, known); ok {
-				out = append(out, v)
+			if v, _, ok := parseNumber(t.text(ln.raw), exp, known); ok && v != 0 {
+				out = append(out, printedAmount{v, k})
 			}
 		}
 	}
