@@ -190,6 +190,9 @@ func findCurrencies(raw string) []curHit {
 			if weak && i > 0 && raw[i-1] == '(' && end < len(raw) && raw[end] == ')' {
 				weak = false // "Total (KD)"
 			}
+			if weak && afterWord(raw, i, []string{"in", "AMT(", "AMOUNT("}) {
+				weak = false // "(AMOUNT IN RM)", "AMT(RM": a statement of the currency
+			}
 			hits = append(hits, curHit{i, end, s.code, weak})
 			i = end
 			matched = true
