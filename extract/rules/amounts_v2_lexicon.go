@@ -150,6 +150,7 @@ var v2Lexicons = []struct {
 	// Receipt wording first: on equal spans the earlier lexicon wins.
 	{akDue, lexRE(v2ReceiptDuePhrases...)},
 	{akIgnore, lexRE(v2ReceiptIgnorePhrases...)},
+	{akNet, lexRE(v2ReceiptNetPhrases...)},
 	{akDue, lexRE(v2DuePhrases...)},
 	{akGross, lexRE(v2GrossPhrases...)},
 	{akNet, lexRE(v2NetPhrases...)},
@@ -199,6 +200,12 @@ var (
 	v2ReceiptDuePhrases = []string{
 		"total rounded", "rounded total", "net total rounded", "total after rounding",
 		"grand total rounded", "total amt payable", "total amount payable", "total payable",
+	}
+	// "TOTAL SALES (EXCLUDING GST)": the net, though it starts with "total".
+	v2ReceiptNetPhrases = []string{
+		"total sales excluding gst", "total sales (excluding gst)", "total excluding gst", "total (excluding gst)",
+		"total sales excluding", "total sales exclusive of gst", "total exclusive of gst", "excluded gst sub total",
+		"(excluded gst) sub total", "total excl gst", "total excl. gst",
 	}
 	v2ReceiptIgnorePhrases = []string{
 		"cash", "cash tendered", "tendered", "cash received", "paid amount", "amount tendered",
