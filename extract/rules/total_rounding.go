@@ -1,5 +1,7 @@
 package rules
 
+import "strings"
+
 // reRounding finds a rounding adjustment line ("ROUNDING ADJ -0.01",
 // "Rundung 0,02").
 var reRounding = lexRE("rounding", "rounding adj", "rounding adjustment", "round adj", "adj rounding",
@@ -32,6 +34,9 @@ func (d *document) roundedAfter(at int, total int64, exp int, known bool) (int64
 			if v, _, ok := parseNumber(t.text(ln.raw), exp, known); ok && looksDecimal(t.text(ln.raw)) {
 				adj, neg = v, t.neg
 			}
+		}
+		if adj < 0 {
+			adj, neg = bareFraction(ln.raw, exp)
 		}
 		if adj <= 0 || adj > maxRoundingMinor {
 			return total, -1
@@ -123,6 +128,11 @@ func (d *document) oneLabelledAmount(re *lexicon, exp int, known bool) (int64, b
 				vals = append(vals, v)
 			}
 		}
+		if len(vals) == 0 {
+			if v, _ := bareFraction(ln.raw[le:], exp); v >= 0 {
+				vals = append(vals, v)
+			}
+		}
 		if len(vals) == 1 {
 			found = append(found, vals[0])
 		}
@@ -131,4 +141,28 @@ func (d *document) oneLabelledAmount(re *lexicon, exp int, known bool) (int64, b
 		return 0, false
 	}
 	return found[0], true
+}
+
+// bareFraction reads an amount printed without its integer part at the end
+// of a line ("ROUNDING ADJUSTMENT RM .02", "CHANGE RM -.01"), which the
+// number scanner leaves out; -1 when the line does not end in one.
+func bareFraction(raw string, exp int) (int64, bool) {
+	s := strings.TrimRight(raw, " \t")
+	k := len(s)
+	for k > 0 && isDigit(s[k-1]) {
+		k--
+	}
+	digits := s[k:]
+	if len(digits) == 0 || len(digits) > exp || k == 0 || s[k-1] != '.' && s[k-1] != ',' {
+		return -1, false
+	}
+	if k >= 2 && isDigit(s[k-2]) {
+		return -1, false // a whole number: the scanner's business
+	}
+	v, _, ok := parseNumber("0."+digits, exp, true)
+	if !ok {
+		return -1, false
+	}
+	neg := k >= 2 && (s[k-2] == '-' || s[k-2] == '(')
+	return v, neg
 }
