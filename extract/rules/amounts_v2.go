@@ -153,6 +153,11 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 	} else {
 		grossCands = s.gross
 	}
+	// "TOTAL : 0.00" beside "TOTAL SALES : 327.00" is a tax or discount
+	// column's total: a zero is never the gross when another total is not.
+	if nz := nonZero(grossCands); len(nz) > 0 {
+		grossCands = nz
+	}
 	if len(grossCands) == 0 && s.paid == 0 {
 		// Only an amount payable (before a reminder's fees): that is the
 		// total too.
@@ -426,4 +431,15 @@ func (d *document) roundedDue(s *labelledSet, gross *fact[int64], exp int) *fact
 		return nil
 	}
 	return &fact[int64]{V: v, Ev: ev}
+}
+
+// nonZero keeps the labelled amounts that are not zero.
+func nonZero(ls []labelled) []labelled {
+	var out []labelled
+	for _, l := range ls {
+		if l.minor != 0 {
+			out = append(out, l)
+		}
+	}
+	return out
 }

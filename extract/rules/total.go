@@ -108,7 +108,7 @@ var reAllowedGapWord = lexRE("amount", "betrag", "montant", "importe", "bedrag",
 	"eur", "usd", "gbp", "chf", "now", "sum", "gross", "brutto", "ttc", "incl", "inkl", "a", "da", "te", "zu", "to", "pay",
 	"payable", "amount due", "balance", "net", "final", "grand", "document", "doc", "des", "du", "le", "la", "il", "het",
 	"all", "taxes", "tax", "vat", "mwst", "iva", "tva", "btw", "included", "inc", "including", "con", "y", "et", "und", "and",
-	"su", "your", "please", "by", "before", "rounded", "sales", "myr", "rm")
+	"su", "your", "please", "by", "before", "rounded", "sales", "myr", "rm", "amt")
 
 // gapPenalty punishes a total whose label and amount are separated by
 // unrelated words ("Total services 500.00").
