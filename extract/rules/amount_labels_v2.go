@@ -62,8 +62,8 @@ func (d *document) readLabelled(exp int, skip map[int]bool) []labelled {
 			continue
 		}
 		hits := summaryLabels(ln)
-		if len(hits) == 0 {
-			continue
+		if len(hits) == 0 || remarkLine(ln.raw) {
+			continue // "(TOTAL INCLUDED GST @ 6% : 1.09)" states the tax in a total, not a total
 		}
 		toks := usableNums(ln, nil)
 		for k, h := range hits {

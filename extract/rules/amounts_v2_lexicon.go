@@ -200,6 +200,7 @@ var (
 	v2ReceiptDuePhrases = []string{
 		"total rounded", "rounded total", "net total rounded", "total after rounding",
 		"grand total rounded", "total amt payable", "total amount payable", "total payable",
+		"due", // a till's "DUE 19.30"
 	}
 	// "TOTAL SALES (EXCLUDING GST)": the net, though it starts with "total".
 	v2ReceiptNetPhrases = []string{
@@ -212,5 +213,6 @@ var (
 		"change", "change due", "change amt", "balance change", "customer change",
 		"total qty", "total quantity", "total item", "total items", "item(s)", "qty(s)", "no. of items",
 		"total discount", "total savings",
+		"balance before", "balance after", "card balance", "previous card balance", // a stored-value card's
 	}
 )

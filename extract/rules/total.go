@@ -394,3 +394,10 @@ func moneyCount(ln *line, toks []amountTok) int {
 	}
 	return n
 }
+
+// remarkLine reports whether a whole line stands in parentheses: "(TOTAL
+// INCLUDED GST @ 6% : 1.42)" remarks on the total, stating the tax in it.
+func remarkLine(raw string) bool {
+	t := strings.TrimSpace(raw)
+	return len(t) > 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.Count(t, "(") == 1
+}

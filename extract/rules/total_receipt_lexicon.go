@@ -10,6 +10,7 @@ var (
 		"total rounded", "rounded total", "net total rounded", "total after rounding",
 		"grand total rounded", "total sales inclusive", "total inclusive",
 		"total amount payable", "nett amount", "total payable",
+		"due", // a till's "DUE 19.30" (dates and bare counts are never amounts)
 	}
 	// receiptNegPhrases name amounts on a receipt that are never the
 	// amount payable: the tax, the items, what was tendered and returned.
@@ -21,5 +22,7 @@ var (
 		"change", "change due", "balance change", "customer change",
 		"rounding", "rounding adj", "rounding adjustment", "round adj", "adj rounding",
 		"total discount", "total savings", "you saved", "discount",
+		// A stored-value card's balance before and after a top-up.
+		"balance before", "balance after", "card balance", "previous card balance",
 	}
 )
