@@ -216,6 +216,9 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 		}
 	}
 	gross, _ = oneValue(grossCands)
+	if gross == nil {
+		gross = s.risingLast(grossCands)
+	}
 	// Without a sum that adds up: an explicit net only when the document
 	// has no tax at all and the net is the total; a subtotal likewise, and
 	// only with nothing (discount, shipping) between it and the total.
@@ -442,4 +445,33 @@ func nonZero(ls []labelled) []labelled {
 		}
 	}
 	return out
+}
+
+// risingLast resolves totals that disagree when the document explains why:
+// a receipt prints "TOTAL 49.60", then service charge, tax or rounding, then
+// "TOTAL 57.80". The last total counts when it is the largest and a tax or
+// adjustment line stands between it and every earlier total that differs.
+func (s *labelledSet) risingLast(ls []labelled) *fact[int64] {
+	if len(ls) < 2 {
+		return nil
+	}
+	last := ls[len(ls)-1]
+	for _, l := range ls[:len(ls)-1] {
+		if l.minor > last.minor {
+			return nil
+		}
+		if l.minor == last.minor {
+			continue
+		}
+		between := false
+		for _, a := range s.all {
+			if a.line > l.line && a.line < last.line && (a.kind == akTax || a.kind == akTaxSum || a.kind == akAdjust) {
+				between = true
+			}
+		}
+		if !between {
+			return nil
+		}
+	}
+	return &fact[int64]{V: last.minor, Ev: last.ev}
 }
