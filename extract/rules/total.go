@@ -231,6 +231,7 @@ func amountOnly(ln *line, s, e int, toks []amountTok) bool {
 // findTotal returns the amount payable: its minor units and currency.
 func (d *document) findTotal() (total *int64, currency *string) {
 	var cands []totalCand
+	inTaxSummary := d.taxSummaryLines()
 	for i, ln := range d.lines {
 		if ln.blank {
 			continue
@@ -238,6 +239,9 @@ func (d *document) findTotal() (total *int64, currency *string) {
 		labels, absorb := totalLabels(ln)
 		if len(labels) == 0 {
 			continue
+		}
+		if inTaxSummary[i] && labels[0].cls == clsPlain {
+			continue // "TOTAL 565.50 33.93" under "GST SUMMARY": the table's sum of bases
 		}
 		toks := usableNums(ln, absorb)
 		// Raw spans of the labels.
@@ -400,4 +404,23 @@ func moneyCount(ln *line, toks []amountTok) int {
 func remarkLine(raw string) bool {
 	t := strings.TrimSpace(raw)
 	return len(t) > 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.Count(t, "(") == 1
+}
+
+// reTaxSummary finds the heading of a receipt's tax summary table.
+var reTaxSummary = lexRE("gst summary", "sst summary", "tax summary", "vat summary", "vat analysis", "tax analysis",
+	"summary of vat", "vat breakdown", "tax breakdown")
+
+// taxSummaryLines marks the lines of tax summary tables: the heading and
+// the lines below it up to a blank line, at most eight.
+func (d *document) taxSummaryLines() map[int]bool {
+	out := map[int]bool{}
+	for i, ln := range d.lines {
+		if ln.blank || len(ln.labels(reTaxSummary)) == 0 {
+			continue
+		}
+		for k := i; k < len(d.lines) && k <= i+8 && !d.lines[k].blank; k++ {
+			out[k] = true
+		}
+	}
+	return out
 }

@@ -9,7 +9,7 @@ var (
 	receiptGrandPhrases = []string{
 		"total rounded", "rounded total", "net total rounded", "total after rounding",
 		"grand total rounded", "total sales inclusive", "total inclusive",
-		"total amount payable", "nett amount", "total payable",
+		"total amount payable", "total amt payable", "nett amount", "total payable",
 		"due", // a till's "DUE 19.30" (dates and bare counts are never amounts)
 	}
 	// receiptNegPhrases name amounts on a receipt that are never the
