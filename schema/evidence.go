@@ -408,8 +408,30 @@ var currencyNames = sync.OnceValue(func() map[string][]string {
 		"THB": {"฿", "baht"},
 		"NGN": {"₦", "naira"},
 		"ZAR": {"rand"},
+		// Local symbols of ISO 4217 currencies as receipts print them
+		// ("RM 12.50" in Malaysia, "Rp 15.000" in Indonesia): without them a
+		// document that never prints the ISO code could not cite its currency.
+		"MYR": {"rm", "ringgit"},
+		"IDR": {"rp", "rupiah"},
+		"PKR": {"rs", "rupee"},
+		"LKR": {"rs", "rupee"},
+		"NPR": {"rs", "rupee"},
+		"AED": {"dhs", "dirham"},
+		"SAR": {"sr", "riyal"},
+		"QAR": {"qr", "riyal"},
+		"OMR": {"ro", "rial"},
+		"KWD": {"kd", "dinar"},
+		"BHD": {"bd", "dinar"},
+		"RON": {"lei"},
+		"TWD": {"nt$"},
 	}
 })
+
+// CurrencyIn reports whether s names the currency code by its ISO code, a
+// local symbol or its name, exactly as invoice-v2 evidence validation
+// checks it; extractors call it so that they cite only what validation
+// accepts.
+func CurrencyIn(s, code string) bool { return currencyIn(s, code) }
 
 // currencyIn reports whether s names the currency code. Codes and names
 // must stand as words ("tl" in "total" is not Turkish lira); symbols may

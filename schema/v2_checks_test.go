@@ -275,6 +275,15 @@ func TestCurrencyIn(t *testing.T) {
 		{"Total 5,00", "TRY", false},
 		{"Frankfurt", "CHF", false},
 		{"USD 5", "EUR", false},
+		{"TOTAL RM 33.90", "MYR", true},
+		{"33.90 RM", "MYR", true},
+		{"S$ 12.00", "SGD", true},
+		{"120,00 kr", "SEK", true},
+		{"120,00 kr", "DKK", true},
+		{"12,50 zł", "PLN", true},
+		{"Rp 15.000", "IDR", true},
+		{"FORM 12.00", "MYR", false}, // "rm" inside a word is no ringgit
+		{"RM 12.00", "BHD", false},
 	}
 	for _, tt := range tests {
 		if got := currencyIn(tt.text, tt.code); got != tt.ok {

@@ -62,8 +62,8 @@ func (d *document) readLabelled(exp int, skip map[int]bool) []labelled {
 			continue
 		}
 		hits := summaryLabels(ln)
-		if len(hits) == 0 {
-			continue
+		if len(hits) == 0 || remarkLine(ln.raw) {
+			continue // "(TOTAL INCLUDED GST @ 6% : 1.09)" states the tax in a total, not a total
 		}
 		toks := usableNums(ln, nil)
 		for k, h := range hits {
@@ -116,6 +116,9 @@ func (d *document) readLabelled(exp int, skip map[int]bool) []labelled {
 			}
 			if len(mine) > 2 {
 				continue // a table row or a sentence, not a summary line
+			}
+			if len(mine) == 2 && h.kind != akTax && h.kind != akTaxSum && moneyCount(ln, mine) == 2 {
+				continue // "TOTAL  75.00  4.50": a tax summary row (base, tax), not a total
 			}
 			l.ev = evidenceSpan(ln, ls, t)
 			out = append(out, l)

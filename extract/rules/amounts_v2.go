@@ -46,6 +46,9 @@ func (d *document) readAmountsV2() amountsV2 {
 	a.Total, a.Net = s.pickGrossNet()
 	a.Tax = s.tax
 	a.Due = s.pickDue(a.Total)
+	if a.Due == nil && a.Total != nil {
+		a.Due = d.roundedDue(s, a.Total, exp)
+	}
 	a.TotalIsPayable = s.totalIsPayable(a.Total)
 	a.TaxLines = s.taxLines()
 	a.fillFromTaxTable(tt)
@@ -150,6 +153,11 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 	} else {
 		grossCands = s.gross
 	}
+	// "TOTAL : 0.00" beside "TOTAL SALES : 327.00" is a tax or discount
+	// column's total: a zero is never the gross when another total is not.
+	if nz := nonZero(grossCands); len(nz) > 0 {
+		grossCands = nz
+	}
 	if len(grossCands) == 0 && s.paid == 0 {
 		// Only an amount payable (before a reminder's fees): that is the
 		// total too.
@@ -208,6 +216,9 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 		}
 	}
 	gross, _ = oneValue(grossCands)
+	if gross == nil {
+		gross = s.risingLast(grossCands)
+	}
 	// Without a sum that adds up: an explicit net only when the document
 	// has no tax at all and the net is the total; a subtotal likewise, and
 	// only with nothing (discount, shipping) between it and the total.
@@ -377,20 +388,6 @@ func linesAddUp(lines []schema.LineItem, net, total *fact[int64], tol int64) boo
 	return net != nil && near(sum, net.V, tol) || total != nil && near(sum, total.V, tol)
 }
 
-// currencySymbols lists the symbols invoice-v2 validation accepts as
-// evidence of a currency besides its ISO code.
-var currencySymbols = map[string][]string{
-	"€": {"EUR"}, "£": {"GBP"}, "$": {"USD", "CAD", "AUD", "NZD", "HKD", "SGD", "MXN"},
-	"US$": {"USD"}, "C$": {"CAD"}, "CA$": {"CAD"}, "A$": {"AUD"}, "AU$": {"AUD"}, "NZ$": {"NZD"},
-	"HK$": {"HKD"}, "S$": {"SGD"}, "R$": {"BRL"}, "¥": {"JPY", "CNY"}, "円": {"JPY"}, "元": {"CNY"},
-	"kr": {"SEK", "NOK", "DKK", "ISK"}, "Kr": {"SEK", "NOK", "DKK", "ISK"}, "KR": {"SEK", "NOK", "DKK", "ISK"},
-	"kr.": {"SEK", "NOK", "DKK", "ISK"}, "Kr.": {"SEK", "NOK", "DKK", "ISK"},
-	"zł": {"PLN"}, "Zł": {"PLN"}, "ZŁ": {"PLN"}, "Kč": {"CZK"}, "KČ": {"CZK"}, "Ft": {"HUF"},
-	"₹": {"INR"}, "Rs": {"INR"}, "Rs.": {"INR"}, "₩": {"KRW"}, "₽": {"RUB"}, "₺": {"TRY"}, "TL": {"TRY"},
-	"₪": {"ILS"}, "₫": {"VND"}, "₱": {"PHP"}, "฿": {"THB"}, "₦": {"NGN"}, "₴": {"UAH"},
-	"Fr.": {"CHF"}, "SFr.": {"CHF"},
-}
-
 // currencyEvidence returns the text of the first currency indicator of the
 // document that names code in a form validation accepts: the ISO code, or a
 // symbol of it.
@@ -405,14 +402,76 @@ func (d *document) currencyEvidence(code string) string {
 			if strings.EqualFold(text, code) {
 				return text
 			}
-			if symbol == "" && d.cur.resolve(h.code) == code {
-				for _, c := range currencySymbols[text] {
-					if c == code {
-						symbol = text
-					}
-				}
+			// The symbol table is validation's (schema.CurrencyIn), so a
+			// local symbol such as "RM" is cited only when it will be accepted.
+			if symbol == "" && d.cur.resolve(h.code) == code && schema.CurrencyIn(text, code) {
+				symbol = text
 			}
 		}
 	}
 	return symbol
+}
+
+// roundedDue returns the amount due of a till receipt that rounds its gross
+// total ("TOTAL 60.31 / ROUNDING -0.01 / 60.30"): the rounded figure, when
+// it is printed below the rounding line (so it can be cited).
+func (d *document) roundedDue(s *labelledSet, gross *fact[int64], exp int) *fact[int64] {
+	last := -1
+	for _, l := range s.gross {
+		if l.minor == gross.V {
+			last = max(last, l.line)
+		}
+	}
+	if last < 0 {
+		return nil
+	}
+	v, at := d.roundedAfter(last, gross.V, exp, true)
+	if v == gross.V || at < 0 {
+		return nil
+	}
+	ev := cleanEvidence(d.lines[at].raw)
+	if ev == "" || len(ev) > maxEvidenceV2 || !citable(ev) {
+		return nil
+	}
+	return &fact[int64]{V: v, Ev: ev}
+}
+
+// nonZero keeps the labelled amounts that are not zero.
+func nonZero(ls []labelled) []labelled {
+	var out []labelled
+	for _, l := range ls {
+		if l.minor != 0 {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// risingLast resolves totals that disagree when the document explains why:
+// a receipt prints "TOTAL 49.60", then service charge, tax or rounding, then
+// "TOTAL 57.80". The last total counts when it is the largest and a tax or
+// adjustment line stands between it and every earlier total that differs.
+func (s *labelledSet) risingLast(ls []labelled) *fact[int64] {
+	if len(ls) < 2 {
+		return nil
+	}
+	last := ls[len(ls)-1]
+	for _, l := range ls[:len(ls)-1] {
+		if l.minor > last.minor {
+			return nil
+		}
+		if l.minor == last.minor {
+			continue
+		}
+		between := false
+		for _, a := range s.all {
+			if a.line > l.line && a.line < last.line && (a.kind == akTax || a.kind == akTaxSum || a.kind == akAdjust) {
+				between = true
+			}
+		}
+		if !between {
+			return nil
+		}
+	}
+	return &fact[int64]{V: last.minor, Ev: last.ev}
 }

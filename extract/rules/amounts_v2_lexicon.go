@@ -147,6 +147,10 @@ var v2Lexicons = []struct {
 	kind amtKind
 	re   *lexicon
 }{
+	// Receipt wording first: on equal spans the earlier lexicon wins.
+	{akDue, lexRE(v2ReceiptDuePhrases...)},
+	{akIgnore, lexRE(v2ReceiptIgnorePhrases...)},
+	{akNet, lexRE(v2ReceiptNetPhrases...)},
 	{akDue, lexRE(v2DuePhrases...)},
 	{akGross, lexRE(v2GrossPhrases...)},
 	{akNet, lexRE(v2NetPhrases...)},
@@ -168,7 +172,7 @@ var reV2Included = foldedRegexp(`\(?\b(?:incl|inkl|inc|including|inclusive|inclu
 // reV2GapWord lists the words that may stand between a summary label and its
 // amount besides v1's (reAllowedGapWord): "VAT 19 % on 1.000,00",
 // "MwSt. 19 % auf", "TVA 20 % sur".
-var reV2GapWord = lexRE("rmb", "yuan", "euro", "euros", "dollars", "kd", "bd", "on", "over", "verlegd", "exempt", "exento", "esente", "van", "of", "auf", "von", "sur", "de", "sobre", "op", "su", "at", "rate", "satz", "taux", "tipo",
+var reV2GapWord = lexRE("amt", "rmb", "yuan", "euro", "euros", "dollars", "kd", "bd", "on", "over", "verlegd", "exempt", "exento", "esente", "van", "of", "auf", "von", "sur", "de", "sobre", "op", "su", "at", "rate", "satz", "taux", "tipo",
 	"tarief", "aliquota", "mwst", "ust", "vat", "tax", "excl.", "exkl.", "ohne", "hors", "ht", "sin", "senza", "vom",
 	"aus", "x", "items", "positions", "credit", "avoir", "l'avoir", "gutschrift", "abono", "creditnota",
 	"nota di credito", "nota de credito", "this credit", "this credit note", "credit note", "chf", "sek", "nok", "dkk", "pln", "czk", "huf", "jpy", "aud", "cad", "nzd", "kwd", "bhd")
@@ -189,3 +193,26 @@ var (
 var reTaxTableHeader = lexRE("steuersatz", "mwst-satz", "mwst satz", "ust-satz", "vat rate", "tax rate", "rate", "vat %",
 	"taux", "taux tva", "taux de tva", "tipo", "tipo iva", "% iva", "iva %", "btw %", "btw-tarief", "tarief", "aliquota",
 	"aliquota iva", "code tva", "mwst %", "satz")
+
+// Receipt wording (till receipts): the rounded total is what is paid; what
+// the customer handed over and got back, and item counts, are never facts.
+var (
+	v2ReceiptDuePhrases = []string{
+		"total rounded", "rounded total", "net total rounded", "total after rounding",
+		"grand total rounded", "total amt payable", "total amount payable", "total payable",
+		"due", // a till's "DUE 19.30"
+	}
+	// "TOTAL SALES (EXCLUDING GST)": the net, though it starts with "total".
+	v2ReceiptNetPhrases = []string{
+		"total sales excluding gst", "total sales (excluding gst)", "total excluding gst", "total (excluding gst)",
+		"total sales excluding", "total sales exclusive of gst", "total exclusive of gst", "excluded gst sub total",
+		"(excluded gst) sub total", "total excl gst", "total excl. gst",
+	}
+	v2ReceiptIgnorePhrases = []string{
+		"cash", "cash tendered", "tendered", "cash received", "paid amount", "amount tendered",
+		"change", "change due", "change amt", "balance change", "customer change",
+		"total qty", "total quantity", "total item", "total items", "item(s)", "qty(s)", "no. of items",
+		"total discount", "total savings",
+		"balance before", "balance after", "card balance", "previous card balance", // a stored-value card's
+	}
+)

@@ -27,6 +27,58 @@ var wordCodes = map[string]bool{
 	"CLF": true, "VED": true,
 }
 
+// legalFormCodes are ISO codes that are also company legal forms ("SDN BHD"
+// is Sendirian Berhad, not Bahraini dinars): weak, and never a currency
+// right after the legal form's first word.
+var legalFormCodes = map[string][]string{"BHD": {"SDN", "SDN.", "SENDIRIAN"}}
+
+// afterWord reports whether the word just before raw[i:] (skipping spaces)
+// is one of words, compared case-insensitively.
+func afterWord(raw string, i int, words []string) bool {
+	before := strings.TrimRight(raw[:i], " \u00a0")
+	for _, w := range words {
+		if len(before) >= len(w) && strings.EqualFold(before[len(before)-len(w):], w) &&
+			!unicode.IsLetter(runeBefore(before, len(before)-len(w))) {
+			return true
+		}
+	}
+	return false
+}
+
+// moneyBeside reports whether a number with decimals ("12.500", "26.60")
+// stands right before or after raw[i:j], apart from spaces: a legal-form
+// code is a currency only there, not beside a registration number
+// ("BHD (126926-H)").
+func moneyBeside(raw string, i, j int) bool {
+	if byteAt(raw, i-1) == '(' && byteAt(raw, j) == ')' {
+		return true // "Amount (BHD)": a column's currency
+	}
+	decimals := func(s string) bool {
+		k := strings.LastIndexAny(s, ".,")
+		return k > 0 && len(s)-k-1 >= 1 && len(s)-k-1 <= 3
+	}
+	k := j
+	for k < len(raw) && (raw[k] == ' ' || raw[k] == '-') {
+		k++
+	}
+	e := k
+	for e < len(raw) && (isDigit(raw[e]) || raw[e] == '.' || raw[e] == ',') {
+		e++
+	}
+	if e > k && isDigit(raw[k]) && decimals(strings.TrimRight(raw[k:e], ".,")) {
+		return true
+	}
+	k = i
+	for k > 0 && raw[k-1] == ' ' {
+		k--
+	}
+	b := k
+	for b > 0 && (isDigit(raw[b-1]) || raw[b-1] == '.' || raw[b-1] == ',') {
+		b--
+	}
+	return k > b && isDigit(raw[k-1]) && decimals(raw[b:k])
+}
+
 // lowerCodes may also be written in lower case.
 var lowerCodes = map[string]bool{"EUR": true, "USD": true, "GBP": true, "CHF": true, "SEK": true, "NOK": true,
 	"DKK": true, "PLN": true, "JPY": true, "CAD": true, "AUD": true, "CZK": true, "HUF": true}
@@ -36,6 +88,7 @@ const (
 	famDollar = "$"
 	famYen    = "¥"
 	famKrona  = "kr"
+	famSR     = "SR" // Saudi riyal, or a GST "standard rated" tax code
 )
 
 type symbol struct {
@@ -54,7 +107,7 @@ var symbols = []symbol{
 	{"zł", "PLN", false}, {"ZŁ", "PLN", false}, {"Zł", "PLN", false}, {"Kč", "CZK", false}, {"KČ", "CZK", false},
 	{"KR.", famKrona, true}, {"KR", famKrona, true}, {"kr", famKrona, true}, {"Kr", famKrona, true},
 	{"KD", "KWD", true}, {"BD", "BHD", true}, {"RM", "MYR", true}, {"Rp", "IDR", true},
-	{"Rs", "INR", true}, {"Ft", "HUF", true}, {"QR", "QAR", true}, {"SR", "SAR", true},
+	{"Rs", "INR", true}, {"Ft", "HUF", true}, {"QR", "QAR", true}, {"SR", famSR, true},
 	{"RO", "OMR", true}, {"TL", "TRY", true}, {"Fr", "CHF", true},
 	{"€", "EUR", false}, {"£", "GBP", false}, {"¥", famYen, false}, {"￥", famYen, false},
 	{"円", "JPY", false}, {"元", "CNY", false}, {"₹", "INR", false}, {"₩", "KRW", false},
@@ -101,7 +154,12 @@ func findCurrencies(raw string) []curHit {
 			if j-i == 3 && !unicode.IsLetter(runeAt(raw, j)) {
 				w := raw[i:j]
 				if _, ok := currencyExponent(w); ok {
-					hits = append(hits, curHit{i, j, w, wordCodes[w]})
+					forms, legal := legalFormCodes[w]
+					if legal && (afterWord(raw, i, forms) || !moneyBeside(raw, i, j)) {
+						i = j
+						continue
+					}
+					hits = append(hits, curHit{i, j, w, wordCodes[w] || legal})
 					i = j
 					continue
 				}
@@ -132,6 +190,9 @@ func findCurrencies(raw string) []curHit {
 			if weak && i > 0 && raw[i-1] == '(' && end < len(raw) && raw[end] == ')' {
 				weak = false // "Total (KD)"
 			}
+			if weak && afterWord(raw, i, []string{"in", "AMT(", "AMOUNT("}) {
+				weak = false // "(AMOUNT IN RM)", "AMT(RM": a statement of the currency
+			}
 			hits = append(hits, curHit{i, end, s.code, weak})
 			i = end
 			matched = true
@@ -150,6 +211,7 @@ type docCurrency struct {
 	dollar string // resolved code for "$"
 	yen    string
 	krona  string // "" when the document does not say which krona
+	sr     string // "SAR", or "" when "SR" is a tax code
 }
 
 var (
@@ -214,7 +276,12 @@ var dollarCodeSet = map[string]bool{
 }
 
 func resolveDocCurrency(text, ftext string, krona bool) docCurrency {
-	dc := docCurrency{dollar: "USD", yen: "JPY"}
+	dc := docCurrency{dollar: "USD", yen: "JPY", sr: "SAR"}
+	if gstTaxCodes(text) {
+		// GST receipts print "SR" (standard rated) and "ZR" (zero rated)
+		// after every item: there "SR" is a tax code, not Saudi riyals.
+		dc.sr = ""
+	}
 	if mayCNY(text) && reCNY().MatchString(text) {
 		dc.yen = "CNY"
 	}
@@ -276,6 +343,27 @@ func (dc docCurrency) resolve(code string) string {
 		return dc.yen
 	case famKrona:
 		return dc.krona
+	case famSR:
+		return dc.sr
 	}
 	return code
+}
+
+// gstTaxCodes reports whether the document speaks of GST or SST or prints
+// the zero-rated code "ZR", the context in which "SR" is a tax code.
+func gstTaxCodes(text string) bool {
+	for _, w := range []string{"GST", "SST", "ZR"} {
+		for from := 0; ; {
+			k := strings.Index(text[from:], w)
+			if k < 0 {
+				break
+			}
+			k += from
+			if !isASCIILetter(byteAt(text, k-1)) && !isASCIILetter(byteAt(text, k+len(w))) {
+				return true
+			}
+			from = k + len(w)
+		}
+	}
+	return false
 }

@@ -19,6 +19,9 @@ var totalLexicons = []struct {
 	cls int
 	re  *lexicon
 }{
+	// Receipt wording first: on equal spans the earlier lexicon wins.
+	{clsNeg, lexRE(receiptNegPhrases...)},
+	{clsGrand, lexRE(receiptGrandPhrases...)},
 	{clsDue, lexRE(totalDuePhrases...)},
 	{clsGrand, lexRE(totalGrandPhrases...)},
 	{clsPlain, lexRE(totalPlainPhrases...)},
@@ -105,7 +108,7 @@ var reAllowedGapWord = lexRE("amount", "betrag", "montant", "importe", "bedrag",
 	"eur", "usd", "gbp", "chf", "now", "sum", "gross", "brutto", "ttc", "incl", "inkl", "a", "da", "te", "zu", "to", "pay",
 	"payable", "amount due", "balance", "net", "final", "grand", "document", "doc", "des", "du", "le", "la", "il", "het",
 	"all", "taxes", "tax", "vat", "mwst", "iva", "tva", "btw", "included", "inc", "including", "con", "y", "et", "und", "and",
-	"su", "your", "please", "by", "before")
+	"su", "your", "please", "by", "before", "rounded", "sales", "myr", "rm", "amt")
 
 // gapPenalty punishes a total whose label and amount are separated by
 // unrelated words ("Total services 500.00").
@@ -228,6 +231,7 @@ func amountOnly(ln *line, s, e int, toks []amountTok) bool {
 // findTotal returns the amount payable: its minor units and currency.
 func (d *document) findTotal() (total *int64, currency *string) {
 	var cands []totalCand
+	inTaxSummary := d.taxSummaryLines()
 	for i, ln := range d.lines {
 		if ln.blank {
 			continue
@@ -235,6 +239,9 @@ func (d *document) findTotal() (total *int64, currency *string) {
 		labels, absorb := totalLabels(ln)
 		if len(labels) == 0 {
 			continue
+		}
+		if inTaxSummary[i] && labels[0].cls == clsPlain {
+			continue // "TOTAL 565.50 33.93" under "GST SUMMARY": the table's sum of bases
 		}
 		toks := usableNums(ln, absorb)
 		// Raw spans of the labels.
@@ -261,6 +268,11 @@ func (d *document) findTotal() (total *int64, currency *string) {
 		}
 		for k, r := range rls {
 			if r.cls == clsNeg {
+				continue
+			}
+			if moneyCount(ln, assigned[k]) >= 2 {
+				// "TOTAL : 106.10 6.37": a row of a tax summary table (base
+				// and tax), not the amount payable.
 				continue
 			}
 			if len(assigned[k]) > 0 {
@@ -339,6 +351,11 @@ func (d *document) findTotal() (total *int64, currency *string) {
 	if best < 0 {
 		return nil, nil
 	}
+	exp, known := currencyExponent(cands[best].cur)
+	if !known {
+		exp = 2
+	}
+	bestMinor = d.roundedTotal(cands[best].line, bestMinor, exp, known)
 	var cur *string
 	if c := cands[best].cur; c != "" {
 		cur = &c
@@ -369,4 +386,41 @@ func (d *document) totalCurrency(ln *line, labelStart int, t amountTok, labelLin
 		}
 	}
 	return d.dominantCurrency(), false
+}
+
+// moneyCount counts the numbers of toks printed with decimals.
+func moneyCount(ln *line, toks []amountTok) int {
+	n := 0
+	for _, t := range toks {
+		if looksDecimal(t.text(ln.raw)) {
+			n++
+		}
+	}
+	return n
+}
+
+// remarkLine reports whether a whole line stands in parentheses: "(TOTAL
+// INCLUDED GST @ 6% : 1.42)" remarks on the total, stating the tax in it.
+func remarkLine(raw string) bool {
+	t := strings.TrimSpace(raw)
+	return len(t) > 2 && t[0] == '(' && t[len(t)-1] == ')' && strings.Count(t, "(") == 1
+}
+
+// reTaxSummary finds the heading of a receipt's tax summary table.
+var reTaxSummary = lexRE("gst summary", "sst summary", "tax summary", "vat summary", "vat analysis", "tax analysis",
+	"summary of vat", "vat breakdown", "tax breakdown")
+
+// taxSummaryLines marks the lines of tax summary tables: the heading and
+// the lines below it up to a blank line, at most eight.
+func (d *document) taxSummaryLines() map[int]bool {
+	out := map[int]bool{}
+	for i, ln := range d.lines {
+		if ln.blank || len(ln.labels(reTaxSummary)) == 0 {
+			continue
+		}
+		for k := i; k < len(d.lines) && k <= i+8 && !d.lines[k].blank; k++ {
+			out[k] = true
+		}
+	}
+	return out
 }
