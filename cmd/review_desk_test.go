@@ -106,7 +106,7 @@ func TestReviewDeskList(t *testing.T) {
 			t.Fatalf("review %v: exit %d, want 3\n%s", tc.args, r.code, r.stderr)
 		}
 		checkGolden(t, tc.golden, scrub(r.stdout, e.tmp))
-		if strings.Contains(r.stdout, "0532") || strings.Contains(r.stdout, "IBAN") {
+		if hasAccountDigits(r.stdout) || strings.Contains(r.stdout, "IBAN") {
 			t.Errorf("review %v prints the IBAN:\n%s", tc.args, r.stdout)
 		}
 		if want := "5 document(s) need review (rejected 2, failed 0, held 0, possible_duplicate 1, incomplete 1, arithmetic 1)"; !strings.HasPrefix(r.stderr, want) {

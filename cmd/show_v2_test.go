@@ -47,7 +47,7 @@ func TestShowV2(t *testing.T) {
 			if full != tc.iban && tc.name != "credit note" {
 				t.Errorf("IBAN printed in full: %v, want %v:\n%s", full, tc.iban, got)
 			}
-			if !tc.iban && strings.Contains(got, "0532") {
+			if !tc.iban && hasAccountDigits(got) {
 				t.Errorf("account digits printed:\n%s", got)
 			}
 			checkGolden(t, tc.golden, got)
@@ -84,7 +84,7 @@ func TestShowV2JSON(t *testing.T) {
 	if m["supplier_iban"] != "DE89…3000" || m["evidence"].(map[string]any)["supplier_iban"] != "IBAN DE89…3000" {
 		t.Errorf("masked document: iban %v, evidence %v", m["supplier_iban"], m["evidence"])
 	}
-	if strings.Contains(masked, "0532") {
+	if hasAccountDigits(masked) {
 		t.Errorf("account digits in --json output:\n%s", masked)
 	}
 	checkGolden(t, "show-v2-json.golden", masked)
@@ -113,7 +113,7 @@ func TestIBANMaskedInListings(t *testing.T) {
 	if !strings.Contains(run.stderr, `"stage":"committed"`) {
 		t.Fatalf("no commit logged on stderr, nothing checked:\n%s", run.stderr)
 	}
-	if strings.Contains(run.stderr, "0532") || strings.Contains(run.stdout, "0532") {
+	if hasAccountDigits(run.stderr) || hasAccountDigits(run.stdout) {
 		t.Errorf("run output or logs hold the IBAN:\n%s\n%s", run.stdout, run.stderr)
 	}
 	for _, args := range [][]string{
@@ -121,13 +121,20 @@ func TestIBANMaskedInListings(t *testing.T) {
 		{"show", "acme.txt"}, {"show", "--json", "--text", "acme.txt"},
 	} {
 		r := e.invx(true, args...)
-		if strings.Contains(r.stdout+r.stderr, "0532") {
+		if hasAccountDigits(r.stdout+r.stderr) {
 			t.Errorf("invx %s prints the IBAN:\n%s%s", strings.Join(args, " "), r.stdout, r.stderr)
 		}
 	}
 	for _, args := range [][]string{{"show", "--reveal", "acme.txt"}, {"export", "--schema", "invoice-v2"}} {
-		if r := e.must(0, args...); !strings.Contains(r.stdout, "0532") {
+		if r := e.must(0, args...); !hasAccountDigits(r.stdout) {
 			t.Errorf("invx %s does not print the IBAN:\n%s", strings.Join(args, " "), r.stdout)
 		}
 	}
+}
+
+// hasAccountDigits reports whether s holds the account part of the test
+// IBAN DE89 3704 0044 0532 0130 00, in electronic or print form. A short
+// digit group would also match the random digits of a temporary folder.
+func hasAccountDigits(s string) bool {
+	return strings.Contains(s, "0532013000") || strings.Contains(s, "0532 0130 00")
 }
