@@ -121,7 +121,7 @@ func TestIBANMaskedInListings(t *testing.T) {
 		{"show", "acme.txt"}, {"show", "--json", "--text", "acme.txt"},
 	} {
 		r := e.invx(true, args...)
-		if hasAccountDigits(r.stdout+r.stderr) {
+		if hasAccountDigits(r.stdout + r.stderr) {
 			t.Errorf("invx %s prints the IBAN:\n%s%s", strings.Join(args, " "), r.stdout, r.stderr)
 		}
 	}

@@ -1,6 +1,9 @@
 package cmd_test
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,49 +12,28 @@ import (
 
 // v2Source is a German invoice stating every invoice-v2 fact, already in
 // normalised form (LF line ends, NFC), so the text a provider receives is
-// exactly this.
-const v2Source = `ACME Bürobedarf GmbH
-USt-IdNr.: DE 123 456 789
-Rechnung Nr. RE-2026-0042
-Rechnungsdatum: 01.03.2026
-Fällig am: 31. März 2026
-Ihre Bestellung: PO 4500012345
-Kunde: Muster AG
+// exactly this; v2Answer is a valid invoice-v2 answer for it, compact.
+// Both are the acme document of testdata/input-v2, which the export and
+// show tests run, so the two kinds of test read one invoice.
+var v2Source, v2Answer = readV2Fixture("acme")
 
-Pos Beschreibung Menge Einzelpreis Betrag
-1 Bürostuhl "Comfort" 2 400,00 800,00
-2 Schreibtischlampe 1 200,00 200,00
-
-Nettobetrag: EUR 1.000,00
-MwSt 19% auf 1.000,00: EUR 190,00
-Gesamtbetrag: EUR 1.190,00
-Zahlbetrag: EUR 1.190,00
-
-Bankverbindung: IBAN DE89 3704 0044 0532 0130 00
-Bitte beachten Sie unsere neue Bankverbindung.
-`
-
-// v2Answer is a valid invoice-v2 answer for v2Source.
-const v2Answer = `{"schema_version":"invoice-v2","document_type":"invoice",` +
-	`"title":"ACME Bürobedarf invoice RE-2026-0042",` +
-	`"bullets":["EUR 1,190.00 due 2026-03-31.","New bank details announced."],` +
-	`"supplier_name":"ACME Bürobedarf GmbH","supplier_vat_id":"DE123456789","supplier_iban":"DE89370400440532013000",` +
-	`"buyer_name":"Muster AG","invoice_number":"RE-2026-0042","issue_date":"2026-03-01","due_date":"2026-03-31",` +
-	`"po_number":"4500012345","currency":"EUR",` +
-	`"net_minor":100000,"tax_minor":19000,"total_minor":119000,"amount_due_minor":119000,` +
-	`"tax_lines":[{"rate_bp":1900,"base_minor":100000,"tax_minor":19000}],` +
-	`"line_items":[{"description":"Bürostuhl \"Comfort\"","quantity":"2","unit_price_minor":40000,"amount_minor":80000,"tax_rate_bp":1900},` +
-	`{"description":"Schreibtischlampe","quantity":"1","unit_price_minor":20000,"amount_minor":20000,"tax_rate_bp":1900}],` +
-	`"lines_complete":true,` +
-	`"action_items":[{"id":"a1","kind":"verify_purchase_order","evidence":"Ihre Bestellung: PO 4500012345"},` +
-	`{"id":"a2","kind":"contact_supplier","evidence":"Bitte beachten Sie unsere neue Bankverbindung."}],` +
-	`"evidence":{"supplier_name":"ACME Bürobedarf GmbH","supplier_vat_id":"USt-IdNr.: DE 123 456 789",` +
-	`"supplier_iban":"IBAN DE89 3704 0044 0532 0130 00","buyer_name":"Kunde: Muster AG",` +
-	`"invoice_number":"Rechnung Nr. RE-2026-0042","issue_date":"Rechnungsdatum: 01.03.2026",` +
-	`"due_date":"Fällig am: 31. März 2026","po_number":"Ihre Bestellung: PO 4500012345",` +
-	`"currency":"Gesamtbetrag: EUR 1.190,00","net_minor":"Nettobetrag: EUR 1.000,00",` +
-	`"tax_minor":"MwSt 19% auf 1.000,00: EUR 190,00","total_minor":"Gesamtbetrag: EUR 1.190,00",` +
-	`"amount_due_minor":"Zahlbetrag: EUR 1.190,00"}}`
+// readV2Fixture reads testdata/input-v2/NAME.txt and NAME.json; the answer
+// is compacted so that tests may edit it by exact substring.
+func readV2Fixture(name string) (source, answer string) {
+	txt, err := os.ReadFile(filepath.Join("testdata", "input-v2", name+".txt"))
+	if err != nil {
+		panic(err)
+	}
+	raw, err := os.ReadFile(filepath.Join("testdata", "input-v2", name+".json"))
+	if err != nil {
+		panic(err)
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		panic(fmt.Sprintf("testdata/input-v2/%s.json: %v", name, err))
+	}
+	return string(txt), buf.String()
+}
 
 // v2BadSums is v2Answer with the mistake a model makes on this layout: the
 // tax read as the base it is charged on. The evidence still holds the value
