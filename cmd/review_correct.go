@@ -152,7 +152,7 @@ func reviewCorrectRun(ctx context.Context, f *Factory, opts *ReviewCorrectOption
 	if err != nil {
 		return usage(fmt.Errorf("the corrected result does not validate: %w", err))
 	}
-	require, err := policyRequire(ctx, st, job.Tenant, v.Name)
+	require, err := review.Require(ctx, st, job.Tenant, v.Name)
 	if err != nil {
 		return err
 	}
@@ -190,19 +190,6 @@ func correctedBefore(ctx context.Context, st store.Store, job *store.Job) ([]str
 		}
 	}
 	return out, nil
-}
-
-// policyRequire is the fields the tenant's policy requires, else the
-// version's default.
-func policyRequire(ctx context.Context, st store.Store, tenant, version string) ([]string, error) {
-	p, err := st.GetPolicy(ctx, &store.GetPolicyParams{Tenant: tenant})
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return review.DefaultRequire(version), nil
-	case err != nil:
-		return nil, err
-	}
-	return p.Require, nil
 }
 
 // maskChange prints a changed value; an IBAN masked, as every listing does.

@@ -2,7 +2,6 @@ package extract
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -57,17 +56,11 @@ func (r *Runner) storedPolicy(ctx context.Context, tenant string) ([]string, err
 	if ok && time.Since(e.read) < policyTTL {
 		return e.require, nil
 	}
-	p, err := r.Store.GetPolicy(ctx, &store.GetPolicyParams{Tenant: tenant})
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		e = policyEntry{read: time.Now()}
-	case err != nil:
-		return nil, fmt.Errorf("read review policy of tenant %s: %w", tenant, err)
-	default:
-		// A stored empty list is kept as an empty, non-nil one: the tenant
-		// chose to require nothing, which is not the same as no policy.
-		e = policyEntry{require: append([]string{}, p.Require...), read: time.Now()}
+	req, _, err := review.StoredRequire(ctx, r.Store, tenant)
+	if err != nil {
+		return nil, err
 	}
+	e = policyEntry{require: req, read: time.Now()}
 	c.mu.Lock()
 	if c.entries == nil {
 		c.entries = map[string]policyEntry{}

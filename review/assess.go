@@ -1,7 +1,9 @@
 package review
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -174,4 +176,34 @@ func Assess(res *schema.Result, require []string) *store.CommitReview {
 		out.Reasons = append(out.Reasons, store.ReviewReason{Reason: store.ReasonArithmetic, Detail: b})
 	}
 	return out
+}
+
+// PolicyReader reads a tenant's stored policy (store.Store has it).
+type PolicyReader interface {
+	GetPolicy(ctx context.Context, p *store.GetPolicyParams) (*store.Policy, error)
+}
+
+// StoredRequire returns tenant's stored policy: its fields and true, or
+// nil and false when the tenant has none. A stored empty list comes back
+// empty and non-nil: the tenant chose to require nothing, which is not the
+// same as having no policy.
+func StoredRequire(ctx context.Context, st PolicyReader, tenant string) ([]string, bool, error) {
+	p, err := st.GetPolicy(ctx, &store.GetPolicyParams{Tenant: tenant})
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, false, nil
+	case err != nil:
+		return nil, false, fmt.Errorf("read review policy of tenant %s: %w", tenant, err)
+	}
+	return append([]string{}, p.Require...), true, nil
+}
+
+// Require is the policy a result of version is checked against for
+// tenant: the stored one, else the version's default.
+func Require(ctx context.Context, st PolicyReader, tenant, version string) ([]string, error) {
+	req, ok, err := StoredRequire(ctx, st, tenant)
+	if err != nil || ok {
+		return req, err
+	}
+	return DefaultRequire(version), nil
 }
