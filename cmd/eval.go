@@ -41,6 +41,7 @@ type EvalOptions struct {
 
 	MinAdmission  float64
 	MinAccuracy   []string
+	MaxWrong      []string
 	Baseline      string
 	MaxRegression float64
 
@@ -87,8 +88,10 @@ The table goes to stdout. --json, --junit, --markdown and --html write the
 report to files ("-" for stdout instead of the table). Timings sit under
 "timing" keys in the JSON: the rest is the same for the same answers.
 
-Gates: --min-admission, --min-accuracy FIELD=MIN,... and --baseline FILE (an
-earlier --json) with --max-regression. A failed gate is printed on stderr and
+Gates: --min-admission, --min-accuracy FIELD=MIN,..., --max-wrong FIELD=MAX,...
+(the share of confidently wrong values: a value that is not the expected one;
+a null is not wrong) and --baseline FILE (an earlier --json) with
+--max-regression. A failed gate is printed on stderr and
 ends eval with exit status 3.
 
 --record DIR records each provider's raw answers into DIR/LABEL, which
@@ -96,6 +99,7 @@ ends eval with exit status 3.
 (with the recorded tenant, repair and attempt settings).`,
 		Example: `  invx eval fixtures/invoices --provider rules
   invx eval fixtures/invoices --provider rules --min-admission 1 --min-accuracy total_minor=0.98,invoice_number=0.95
+  invx eval fixtures/receipts --provider rules --max-wrong total_minor=0.03,currency=0.03
   invx eval fixtures/invoices --provider openai,model=gpt-4o-mini --provider ollama,model=llama3.2,label=local \
       --price openai:gpt-4o-mini=0.15/0.60 --html eval.html --junit eval.xml --record recorded/
   invx eval fixtures/invoices --provider replay,replay-dir=fixtures/recorded/fake-llm --baseline base.json --max-regression 0.02`,
@@ -142,6 +146,7 @@ ends eval with exit status 3.
 	fl.StringVar(&opts.HTML, "html", "", "write a self-contained HTML page to FILE: table and accuracy chart")
 	fl.Float64Var(&opts.MinAdmission, "min-admission", 0, "gate: least admission rate, 0..1")
 	fl.StringArrayVar(&opts.MinAccuracy, "min-accuracy", nil, "gate: least accuracy per field, FIELD=MIN[,FIELD=MIN...] (repeatable)")
+	fl.StringArrayVar(&opts.MaxWrong, "max-wrong", nil, "gate: largest share of confidently wrong values per field, FIELD=MAX[,FIELD=MAX...] (repeatable)")
 	fl.StringVar(&opts.Baseline, "baseline", "", "gate: an earlier --json report no figure may fall below by more than --max-regression")
 	fl.Float64Var(&opts.MaxRegression, "max-regression", 0.02, "gate: how far a figure may fall below --baseline, 0..1")
 	fl.StringVar(&opts.Record, "record", "", "record each provider's raw answers into DIR/LABEL, for --provider replay")
@@ -382,7 +387,7 @@ func evalTargets(opts *EvalOptions) ([]evalTarget, error) {
 
 // evalGates builds the gates from the flags, reading the baseline.
 func evalGates(opts *EvalOptions) (*eval.Gates, error) {
-	g := &eval.Gates{MinAccuracy: map[string]float64{}, MaxRegression: opts.MaxRegression}
+	g := &eval.Gates{MinAccuracy: map[string]float64{}, MaxWrong: map[string]float64{}, MaxRegression: opts.MaxRegression}
 	if opts.set["min-admission"] {
 		v := opts.MinAdmission
 		g.MinAdmission = &v
@@ -390,6 +395,11 @@ func evalGates(opts *EvalOptions) (*eval.Gates, error) {
 	for _, s := range opts.MinAccuracy {
 		if err := eval.ParseMinAccuracyFor(opts.Schema, s, g.MinAccuracy); err != nil {
 			return nil, &usageError{err: fmt.Errorf("--min-accuracy %w", err), try: "invx eval SUITE --min-accuracy total_minor=0.98,invoice_number=0.95"}
+		}
+	}
+	for _, s := range opts.MaxWrong {
+		if err := eval.ParseMaxWrongFor(opts.Schema, s, g.MaxWrong); err != nil {
+			return nil, &usageError{err: fmt.Errorf("--max-wrong %w", err), try: "invx eval SUITE --max-wrong total_minor=0.03,currency=0.03"}
 		}
 	}
 	if opts.Baseline != "" {

@@ -15,6 +15,9 @@ type Gates struct {
 	MinAdmission *float64
 	// MinAccuracy is the least accuracy per field (keys among Fields).
 	MinAccuracy map[string]float64
+	// MaxWrong is the largest confidently-wrong rate per field: a value
+	// that is not the expected one, nulls excepted.
+	MaxWrong map[string]float64
 	// Baseline is an earlier report; BaselineName names it in messages.
 	Baseline     *Report
 	BaselineName string
@@ -34,7 +37,7 @@ type GateResult struct {
 
 // Empty reports whether no gate is set.
 func (g *Gates) Empty() bool {
-	return g.MinAdmission == nil && len(g.MinAccuracy) == 0 && g.Baseline == nil
+	return g.MinAdmission == nil && len(g.MinAccuracy) == 0 && len(g.MaxWrong) == 0 && g.Baseline == nil
 }
 
 // ParseMinAccuracy parses FIELD=MIN[,FIELD=MIN...] into m, with MIN a share
@@ -48,6 +51,17 @@ func ParseMinAccuracy(s string, m map[string]float64) error {
 // schema version (FieldsFor): a gate on a field the version does not score
 // could never be judged.
 func ParseMinAccuracyFor(version, s string, m map[string]float64) error {
+	return parseShares(version, s, "MIN", "total_minor=0.98", m)
+}
+
+// ParseMaxWrongFor parses FIELD=MAX[,FIELD=MAX...], the largest share of
+// confidently wrong answers per field ("total_minor=0.03"), for the fields
+// scored under a schema version.
+func ParseMaxWrongFor(version, s string, m map[string]float64) error {
+	return parseShares(version, s, "MAX", "total_minor=0.03", m)
+}
+
+func parseShares(version, s, name, example string, m map[string]float64) error {
 	fields := FieldsFor(version)
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
@@ -56,16 +70,16 @@ func ParseMinAccuracyFor(version, s string, m map[string]float64) error {
 		}
 		field, val, ok := strings.Cut(part, "=")
 		if !ok {
-			return fmt.Errorf("%q: want FIELD=MIN, such as total_minor=0.98", part)
+			return fmt.Errorf("%q: want FIELD=%s, such as %s", part, name, example)
 		}
 		if !slices.Contains(fields, field) {
 			return fmt.Errorf("%q: unknown field %q (fields: %s)", part, field, strings.Join(fields, ", "))
 		}
-		floor, err := strconv.ParseFloat(val, 64)
-		if err != nil || floor < 0 || floor > 1 {
-			return fmt.Errorf("%q: MIN must be a share between 0 and 1", part)
+		share, err := strconv.ParseFloat(val, 64)
+		if err != nil || share < 0 || share > 1 {
+			return fmt.Errorf("%q: %s must be a share between 0 and 1", part, name)
 		}
-		m[field] = floor
+		m[field] = share
 	}
 	return nil
 }
@@ -119,15 +133,35 @@ func (g *Gates) Check(r *Report) *GateResult {
 			}
 		}
 	}
-	var unscored []string
-	for f := range g.MinAccuracy {
-		if !slices.Contains(r.ScoredFields(), f) {
-			unscored = append(unscored, f)
+	for _, p := range r.Providers {
+		for _, f := range r.ScoredFields() {
+			ceil, ok := g.MaxWrong[f]
+			if !ok {
+				continue
+			}
+			fs := p.Accuracy[f]
+			switch {
+			case fs == nil || fs.WrongRate == nil:
+				fail("%s: %s wrong rate cannot be gated: no document of the suite scores it", p.Label, f)
+			case *fs.WrongRate > ceil+eps:
+				fail("%s: %s is confidently wrong on %s (%d/%d), above --max-wrong %s", p.Label, f, pct(*fs.WrongRate), fs.Wrong, fs.Scored, pct(ceil))
+			}
 		}
 	}
-	slices.Sort(unscored)
-	for _, f := range unscored {
-		fail("--min-accuracy %s: schema %s does not score %s", f, reportVersion(r), f)
+	for _, gate := range []struct {
+		flag   string
+		fields map[string]float64
+	}{{"--min-accuracy", g.MinAccuracy}, {"--max-wrong", g.MaxWrong}} {
+		var unscored []string
+		for f := range gate.fields {
+			if !slices.Contains(r.ScoredFields(), f) {
+				unscored = append(unscored, f)
+			}
+		}
+		slices.Sort(unscored)
+		for _, f := range unscored {
+			fail("%s %s: schema %s does not score %s", gate.flag, f, reportVersion(r), f)
+		}
 	}
 	if g.Baseline != nil {
 		g.checkBaseline(r, res, fail)

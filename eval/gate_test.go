@@ -18,6 +18,15 @@ func report(label string, committed int, right map[string]int) *Report {
 	return &Report{Providers: []*ProviderReport{p}}
 }
 
+// wrongReport has total_minor right on 90 of 100 documents and wrong (a
+// value, not a null) on n.
+func wrongReport(n int) *Report {
+	r := report("llm", 100, map[string]int{"total_minor": 90})
+	fs := r.Providers[0].Accuracy["total_minor"]
+	fs.Wrong, fs.WrongRate = n, ratio(n, 100)
+	return r
+}
+
 func TestGates(t *testing.T) {
 	t.Parallel()
 	floor := 0.95
@@ -43,6 +52,12 @@ func TestGates(t *testing.T) {
 		{"regression beyond the margin", Gates{Baseline: base, BaselineName: "base.json", MaxRegression: 0.02},
 			report("llm", 99, map[string]int{"total_minor": 95, "invoice_number": 99}),
 			[]string{"llm: total_minor accuracy fell from 98.0% to 95.0% (base.json), more than --max-regression 2.0%"}, 0},
+		{"confidently wrong at the ceiling passes", Gates{MaxWrong: map[string]float64{"total_minor": 0.03}},
+			wrongReport(3), nil, 0},
+		{"confidently wrong above the ceiling", Gates{MaxWrong: map[string]float64{"total_minor": 0.03}},
+			wrongReport(4), []string{"llm: total_minor is confidently wrong on 4.0% (4/100), above --max-wrong 3.0%"}, 0},
+		{"wrong rate of a field never scored", Gates{MaxWrong: map[string]float64{"due_date": 0.03}},
+			report("llm", 100, nil), []string{"llm: due_date wrong rate cannot be gated: no document of the suite scores it"}, 0},
 		{"single providers compared across labels", Gates{Baseline: base, MaxRegression: 0},
 			report("other", 98, nil), []string{"other: admission fell from 99.0% to 98.0% (the baseline), more than --max-regression 0.0%"}, 1},
 	}

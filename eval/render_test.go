@@ -53,7 +53,7 @@ func TestWriteJUnit(t *testing.T) {
 	for _, c := range s.Cases {
 		switch c.Name {
 		case "wrong.txt":
-			if c.Failure == nil || c.Failure.Message != "fields differ: invoice_number, action_kinds" ||
+			if c.Failure == nil || c.Failure.Message != "fields differ: invoice_number, due_date, action_kinds" ||
 				!strings.Contains(c.Failure.Text, `invoice_number: got "4500012345", want "AT-2026-0042"`) || c.Error != nil {
 				t.Errorf("wrong.txt: %+v", c)
 			}

@@ -89,6 +89,12 @@ type FieldScore struct {
 	Scored int `json:"scored"`
 	// Accuracy is Right/Scored, nil when no document scores the field.
 	Accuracy *float64 `json:"accuracy"`
+	// Wrong counts the confidently wrong answers: a value that is not the
+	// expected one. A null is not wrong, it goes to review; a wrong value
+	// goes to payment, so the two are reported apart.
+	Wrong int `json:"wrong"`
+	// WrongRate is Wrong/Scored, nil when no document scores the field.
+	WrongRate *float64 `json:"wrong_rate"`
 }
 
 // ActionScore is action-kind detection: micro-averaged precision and recall

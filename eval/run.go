@@ -239,6 +239,11 @@ func (col *collector) score(d *Doc, res *schema.Result, dr *DocResult) {
 		kc.TP, kc.FP, kc.FN = kc.TP+n.TP, kc.FP+n.FP, kc.FN+n.FN
 		pr.Actions.TP, pr.Actions.FP, pr.Actions.FN = pr.Actions.TP+n.TP, pr.Actions.FP+n.FP, pr.Actions.FN+n.FN
 	}
+	for _, m := range sc.Mismatches {
+		if fs := pr.Accuracy[m.Field]; fs != nil && m.Got != nil {
+			fs.Wrong++
+		}
+	}
 	dr.Mismatches = append(dr.Mismatches, sc.Mismatches...)
 }
 
@@ -249,6 +254,7 @@ func (col *collector) totals() {
 	slices.Sort(pr.Models)
 	for _, fs := range pr.Accuracy {
 		fs.Accuracy = ratio(fs.Right, fs.Scored)
+		fs.WrongRate = ratio(fs.Wrong, fs.Scored)
 	}
 	pr.Actions.Precision = ratio(pr.Actions.TP, pr.Actions.TP+pr.Actions.FP)
 	pr.Actions.Recall = ratio(pr.Actions.TP, pr.Actions.TP+pr.Actions.FN)

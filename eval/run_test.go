@@ -54,6 +54,9 @@ func smallFake() *fakeProvider {
 		case strings.Contains(req.Text, "Marker: wrong"):
 			answer = strings.Replace(answer, `"invoice_number":"AT-2026-0042"`, `"invoice_number":"4500012345"`, 1)
 			answer = strings.Replace(answer, `"kind":"verify_purchase_order"`, `"kind":"review_tax"`, 1)
+			// A null is not a wrong value: it must count as not right
+			// but not as confidently wrong.
+			answer = strings.Replace(answer, `"due_date":"2026-12-31"`, `"due_date":null`, 1)
 		case strings.Contains(req.Text, "Marker: broken"):
 			answer = "```json\n" + answer + "\n```"
 		case strings.Contains(req.Text, "Marker: repaired") && req.Attempt == 1:
@@ -104,9 +107,21 @@ func TestRun(t *testing.T) {
 		acc[f] = pctOrDash(fs.Accuracy)
 	}
 	want := map[string]string{"supplier_name": "75.0%", "invoice_number": "50.0%", "currency": "75.0%", "total_minor": "75.0%",
-		"due_date": "75.0%", "action_kinds": "50.0%"}
+		"due_date": "50.0%", "action_kinds": "50.0%"}
 	if diff := cmp.Diff(want, acc); diff != "" {
 		t.Errorf("accuracy (-want +got):\n%s", diff)
+	}
+	wrong := map[string]int{}
+	for f, fs := range p.Accuracy {
+		if fs.Wrong > 0 {
+			wrong[f] = fs.Wrong
+		}
+	}
+	if diff := cmp.Diff(map[string]int{"invoice_number": 1, "action_kinds": 1}, wrong); diff != "" {
+		t.Errorf("confidently wrong (-want +got):\n%s", diff)
+	}
+	if fs := p.Accuracy["invoice_number"]; fs.WrongRate == nil || *fs.WrongRate != 0.25 {
+		t.Errorf("invoice_number wrong rate %v, want 0.25", fs.WrongRate)
 	}
 	if p.Actions.TP != 2 || p.Actions.FP != 1 || p.Actions.FN != 2 {
 		t.Errorf("actions %+v; want tp 2 fp 1 fn 2", p.Actions)
@@ -115,7 +130,7 @@ func TestRun(t *testing.T) {
 	for _, d := range p.Results {
 		byName[d.Name] = d
 	}
-	if d := byName["wrong.txt"]; d == nil || !cmp.Equal(d.Fields(), []string{"invoice_number", "action_kinds"}) {
+	if d := byName["wrong.txt"]; d == nil || !cmp.Equal(d.Fields(), []string{"invoice_number", "due_date", "action_kinds"}) {
 		t.Errorf("wrong.txt: %+v", d)
 	}
 	if d := byName["hard/broken.txt"]; d == nil || d.State != "rejected" || d.Category != "decode" || d.SubSuite != "suite/hard" || len(d.Mismatches) != 0 {

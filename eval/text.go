@@ -45,6 +45,9 @@ func comparison(r *Report) []row {
 			if fs == nil || fs.Accuracy == nil {
 				return "-"
 			}
+			if fs.Wrong > 0 {
+				return fmt.Sprintf("%s (%d/%d, %d wrong)", pct(*fs.Accuracy), fs.Right, fs.Scored, fs.Wrong)
+			}
 			return fmt.Sprintf("%s (%d/%d)", pct(*fs.Accuracy), fs.Right, fs.Scored)
 		})
 	}
