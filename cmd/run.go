@@ -28,6 +28,7 @@ import (
 // RunOptions are the flags of invx run.
 type RunOptions struct {
 	Dirs         []string
+	profile      profileOptions
 	Include      string
 	MaxBytes     int64
 	Concurrency  int
@@ -141,7 +142,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
-			return runRun(c.Context(), f, opts)
+			return profiled(&opts.profile, func() error { return runRun(c.Context(), f, opts) })
 		},
 	}
 	fl := c.Flags()
@@ -167,6 +168,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl.BoolVar(&opts.AllowEmpty, "allow-empty", false, "a DIR without any matching file is not an error (exit 0, not 3)")
 	addResilienceFlags(fl, &opts.DBRetry, &opts.MaxUnreachable)
 	addRequireFlag(fl, &opts.Require)
+	addProfileFlags(fl, &opts.profile)
 	return c
 }
 

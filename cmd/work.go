@@ -12,6 +12,7 @@ import (
 // WorkOnlyOptions are the flags of invx work.
 type WorkOnlyOptions struct {
 	Work         WorkOptions
+	profile      profileOptions
 	AllTenants   bool
 	Wait         bool
 	MaxPerTenant int
@@ -69,7 +70,7 @@ version it was queued with.`,
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
-			return workRun(c.Context(), f, opts)
+			return profiled(&opts.profile, func() error { return workRun(c.Context(), f, opts) })
 		},
 	}
 	fl := c.Flags()
@@ -80,6 +81,7 @@ version it was queued with.`,
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object on stdout")
 	fl.StringVar(&opts.Schema, "schema", "", "work only jobs of this schema version, "+schemaChoices()+" (default: every version)")
 	addRequireFlag(fl, &opts.Require)
+	addProfileFlags(fl, &opts.profile)
 	return c
 }
 

@@ -1,0 +1,51 @@
+package cmd_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A slowness report comes with a profile: --cpuprofile and --memprofile
+// write pprof files (gzip-compressed protobuf) when run and work end, and an
+// unwritable profile path stops the command before any work starts.
+func TestProfileFlags(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	in := filepath.Join(tmp, "in")
+	copyDir(t, filepath.Join("testdata", "input"), in)
+	db := filepath.Join(tmp, "invx.db")
+	cpu, mem := filepath.Join(tmp, "cpu.pprof"), filepath.Join(tmp, "mem.pprof")
+	if r := invx(t, false, "--db", db, "run", "--quiet", "--cpuprofile", cpu, "--memprofile", mem, in); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	assertProfile(t, cpu)
+	assertProfile(t, mem)
+	wcpu := filepath.Join(tmp, "work-cpu.pprof")
+	if r := invx(t, false, "--db", db, "work", "--quiet", "--cpuprofile", wcpu); r.code != 0 {
+		t.Fatalf("work: exit %d\n%s", r.code, r.stderr)
+	}
+	assertProfile(t, wcpu)
+
+	db2 := filepath.Join(tmp, "other.db")
+	r := invx(t, false, "--db", db2, "run", "--quiet", "--cpuprofile", filepath.Join(tmp, "missing", "cpu.pprof"), in)
+	if r.code != 2 || !strings.Contains(r.stderr, "--cpuprofile") {
+		t.Fatalf("unwritable profile: exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(db2); err == nil {
+		t.Errorf("an unwritable profile still opened %s", db2)
+	}
+}
+
+func assertProfile(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
+		t.Errorf("%s is not a gzip-compressed pprof profile (%d bytes)", path, len(b))
+	}
+}
