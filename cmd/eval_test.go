@@ -310,7 +310,7 @@ func TestEvalRecordedFixtureGateV2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| line_count | 96.8% (60/62, 2 wrong) |", "**Gates passed.**", "NL02…6789"} {
+	for _, want := range []string{"| line_count | 96.8% (60/62) |", "| total_minor | 98.4% (63/64, 1 wrong) |", "**Gates passed.**", "NL02…6789"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, b)
 		}
@@ -435,22 +435,22 @@ func TestEvalReportsCarryProvenance(t *testing.T) {
 	}
 }
 
-// The stand-in model's v2 recording states two wrong line counts: a
-// --max-wrong ceiling below 2/62 fails the run with exit 3 and names the
-// field; a ceiling at it passes.
+// The stand-in model's v2 recording states one wrong total of 64: a
+// --max-wrong ceiling below 1/64 fails the run with exit 3 and names the
+// field; a ceiling above it passes.
 func TestEvalMaxWrongGate(t *testing.T) {
 	t.Parallel()
 	rec := fakeLLMRecord + "-v2"
 	args := []string{"eval", invoices, "--quiet", "--schema", "invoice-v2", "--provider", "replay,replay-dir=" + rec}
-	r := invx(t, false, append(args, "--max-wrong", "line_count=0.04")...)
+	r := invx(t, false, append(args, "--max-wrong", "total_minor=0.02")...)
 	if r.code != 0 {
 		t.Fatalf("at the ceiling: exit %d\n%s", r.code, r.stderr)
 	}
-	r = invx(t, false, append(args, "--max-wrong", "line_count=0.02")...)
-	if r.code != 3 || !strings.Contains(r.stderr, "line_count is confidently wrong on 3.2% (2/62), above --max-wrong 2.0%") {
+	r = invx(t, false, append(args, "--max-wrong", "total_minor=0.01")...)
+	if r.code != 3 || !strings.Contains(r.stderr, "total_minor is confidently wrong on 1.6% (1/64), above --max-wrong 1.0%") {
 		t.Fatalf("above the ceiling: exit %d, want 3\n%s", r.code, r.stderr)
 	}
-	r = invx(t, false, append(args, "--max-wrong", "line_count=2")...)
+	r = invx(t, false, append(args, "--max-wrong", "total_minor=2")...)
 	if r.code != 2 || !strings.Contains(r.stderr, "MAX must be a share between 0 and 1") {
 		t.Fatalf("bad share: exit %d, want 2\n%s", r.code, r.stderr)
 	}

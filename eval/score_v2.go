@@ -37,10 +37,20 @@ func valuesV2(d *schema.InvoiceV2) map[string]any {
 		FieldTaxMinor:       num(d.TaxMinor),
 		FieldTotalMinor:     num(d.TotalMinor),
 		FieldAmountDueMinor: num(d.AmountDueMinor),
-		FieldLineCount:      int64(len(d.LineItems)),
+		FieldLineCount:      lineCount(d),
 		FieldLineSumMinor:   lineSum(d.LineItems),
 		FieldActionKinds:    actionKinds(d.ActionItems),
 	}
+}
+
+// lineCount is the number of lines, or nil when the answer lists none and
+// does not claim the list complete: a table the reader could not read is a
+// silence, not a count of zero.
+func lineCount(d *schema.InvoiceV2) any {
+	if len(d.LineItems) == 0 && !d.LinesComplete {
+		return nil
+	}
+	return int64(len(d.LineItems))
 }
 
 // lineSum is the signed sum of the line amounts, as the lines print them
@@ -113,6 +123,10 @@ func payableV2(got map[string]any) any {
 // expectation may be written as printed, and a VAT id also matches without
 // its country prefix (see sameVATID); everything else as Same does.
 func sameV2(field string, want, got any) bool {
+	if field == FieldLineCount && got == nil && want == int64(0) {
+		// No lines read is right for a document without a line table.
+		return true
+	}
 	if want == nil || got == nil {
 		return want == nil && got == nil
 	}

@@ -57,6 +57,11 @@ func TestScoreVersionV2(t *testing.T) {
 			creditNoteV2(t), nil, 3},
 		{"a wrong line sum and count", `{"line_count": 3, "line_sum_minor": 21685}`, creditNoteV2(t),
 			[]Mismatch{{FieldLineCount, int64(3), int64(2)}, {FieldLineSumMinor, int64(21685), int64(-20685)}}, 2},
+		{"no lines read and none claimed complete is a null count, not zero", `{"line_count": 3}`, withoutLines(t, false),
+			[]Mismatch{{FieldLineCount, int64(3), nil}}, 1},
+		{"no lines read is right for a document without lines", `{"line_count": 0}`, withoutLines(t, false), nil, 1},
+		{"no lines claimed complete is a count of zero", `{"line_count": 3}`, withoutLines(t, true),
+			[]Mismatch{{FieldLineCount, int64(3), int64(0)}}, 1},
 		{"a wrong IBAN is masked on both sides", `{"supplier_iban": "GB82WEST12345698765432"}`, creditNoteV2(t),
 			[]Mismatch{{FieldSupplierIBAN, "GB82…5432", "GB33…5555"}}, 1},
 		{"v2 total_minor is the gross total, not v1's amount payable", `{"total_minor": 1000, "gross_minor": 24822, "amount_due_minor": 1000}`,
@@ -165,6 +170,13 @@ func TestMaskIBAN(t *testing.T) {
 }
 
 // withDue is the credit note with an amount due stated apart from its total.
+func withoutLines(t *testing.T, complete bool) *schema.Result {
+	t.Helper()
+	res := creditNoteV2(t)
+	res.InvoiceV2.LineItems, res.InvoiceV2.LinesComplete = nil, complete
+	return res
+}
+
 func withDue(t *testing.T, due int64) *schema.Result {
 	t.Helper()
 	res := creditNoteV2(t)
