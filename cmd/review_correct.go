@@ -10,7 +10,6 @@ import (
 
 	"github.com/invx/invx/review"
 	"github.com/invx/invx/schema"
-	"github.com/invx/invx/store"
 )
 
 // ReviewCorrectOptions are the flags of invx review correct.
@@ -116,57 +115,22 @@ func reviewCorrectRun(ctx context.Context, f *Factory, opts *ReviewCorrectOption
 	if err != nil {
 		return err
 	}
-	// The latest revision: a second correction builds on the first.
-	res, err := st.GetResult(ctx, &store.GetResultParams{Tenant: job.Tenant, JobKey: job.JobKey})
-	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("review correct: job %s is %s and has no result to correct", shortKey(job.JobKey), job.State)
-	}
-	if err != nil {
-		return err
-	}
-	if res.Shadow || res.SupersededBy != 0 {
-		return fmt.Errorf("review correct: the result of job %s is %s: correct the current one", shortKey(job.JobKey),
-			map[bool]string{true: "a shadow result", false: "superseded by a changed text"}[res.Shadow])
-	}
-	v, err := schema.Lookup(res.SchemaVersion)
-	if err != nil {
-		return fmt.Errorf("review correct: job %s: %w", shortKey(job.JobKey), err)
-	}
-	usage := func(err error) error {
-		return &usageError{err: fmt.Errorf("review correct %s: %w", shortKey(job.JobKey), err),
-			try: "invx review correct --help"}
-	}
-	corr, err := review.Apply(v, res.JSON, opts.Sets)
-	if err != nil {
-		return usage(err)
-	}
-	if job.SourceText == "" {
-		fmt.Fprintf(f.IO.ErrOut, "the text of %s was pruned: evidence is not checked against it\n", shortKey(job.JobKey))
-	}
-	// Facts corrected by earlier revisions have no evidence either.
-	typed, err := correctedBefore(ctx, st, job)
-	if err != nil {
-		return err
-	}
-	valid, err := v.ValidateCorrection(corr.JSON, job.SourceText, append(typed, corr.Fields...))
-	if err != nil {
-		return usage(fmt.Errorf("the corrected result does not validate: %w", err))
-	}
-	require, err := review.Require(ctx, st, job.Tenant, v.Name)
-	if err != nil {
-		return err
-	}
-	out, err := st.CorrectResult(ctx, &store.CorrectParams{Tenant: job.Tenant, JobKey: job.JobKey, Result: valid.JSON,
-		Changes: corr.Changes, Actor: opts.Actor, Reason: opts.Reason, Review: review.Assess(valid, require), Now: f.Now()})
-	if errors.Is(err, store.ErrNotFound) {
-		return fmt.Errorf("review correct: job %s has no result that may be corrected (superseded meanwhile?): %w", shortKey(job.JobKey), err)
-	}
-	if err != nil {
-		return err
+	out, err := review.Correct(ctx, st, &review.CorrectJob{Job: job, Sets: opts.Sets, Actor: opts.Actor, Reason: opts.Reason, Now: f.Now()})
+	var inErr *review.InputError
+	switch {
+	case errors.As(err, &inErr):
+		return &usageError{err: fmt.Errorf("review correct %s: %w", shortKey(job.JobKey), inErr.Err), try: "invx review correct --help"}
+	case errors.Is(err, review.ErrNoResult):
+		return fmt.Errorf("review correct: %w", err)
+	case err != nil:
+		return fmt.Errorf("review correct: %w", err)
 	}
 	w := f.IO.ErrOut
+	if out.Pruned {
+		fmt.Fprintf(w, "the text of %s was pruned: evidence is not checked against it\n", shortKey(job.JobKey))
+	}
 	fmt.Fprintf(w, "corrected %s (%s): revision %d by %s\n", shortKey(job.JobKey), jobPath(job), out.Revision, opts.Actor)
-	for _, ch := range corr.Changes {
+	for _, ch := range out.Changes {
 		fmt.Fprintf(w, "  %s: %s -> %s\n", ch.Field, maskChange(ch.Field, ch.Old), maskChange(ch.Field, ch.New))
 	}
 	if len(out.Open) > 0 {
@@ -175,30 +139,6 @@ func reviewCorrectRun(ctx context.Context, f *Factory, opts *ReviewCorrectOption
 	}
 	fmt.Fprintln(w, "nothing open: its held events are released")
 	return nil
-}
-
-// correctedBefore lists the facts the job's earlier revisions corrected.
-func correctedBefore(ctx context.Context, st store.Store, job *store.Job) ([]string, error) {
-	revs, err := st.ListRevisions(ctx, &store.ListRevisionsParams{Tenant: job.Tenant, JobKey: job.JobKey})
-	if err != nil {
-		return nil, fmt.Errorf("review correct: revisions of job %s: %w", shortKey(job.JobKey), err)
-	}
-	var out []string
-	for _, r := range revs {
-		for _, ch := range r.Changes {
-			out = append(out, ch.Field)
-		}
-	}
-	return out, nil
-}
-
-// maskChange prints a changed value; an IBAN masked, as every listing does.
-func maskChange(field string, v []byte) string {
-	s := string(v)
-	if field == "supplier_iban" && strings.HasPrefix(s, `"`) {
-		return `"` + schema.MaskIBAN(strings.Trim(s, `"`)) + `"`
-	}
-	return s
 }
 
 // reviewActor is who acts in review: --actor, else $USER. An audit trail
@@ -229,4 +169,12 @@ func reviewText(cmdName, flag, s string, required bool, try string) (string, err
 		return "", &usageError{err: fmt.Errorf("%s: %s is longer than 1000 bytes", cmdName, flag)}
 	}
 	return s, nil
+}
+// maskChange prints a changed value; an IBAN masked, as every listing does.
+func maskChange(field string, v []byte) string {
+	s := string(v)
+	if field == "supplier_iban" && strings.HasPrefix(s, `"`) {
+		return `"` + schema.MaskIBAN(strings.Trim(s, `"`)) + `"`
+	}
+	return s
 }
