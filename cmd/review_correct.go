@@ -170,6 +170,7 @@ func reviewText(cmdName, flag, s string, required bool, try string) (string, err
 	}
 	return s, nil
 }
+
 // maskChange prints a changed value; an IBAN masked, as every listing does.
 func maskChange(field string, v []byte) string {
 	s := string(v)
