@@ -1,23 +1,18 @@
 package cmd
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/invx/invx/review"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 )
-
-// reviewStates are the states that need a person.
-var reviewStates = []string{store.StateRejected, store.StateFailed, store.StateHeld}
 
 // ReviewOptions are the flags of invx review.
 type ReviewOptions struct {
@@ -94,45 +89,9 @@ printed. --reason keeps one kind. Exit status 3 when anything needs review,
 		},
 	}
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print the list as a JSON array")
-	c.Flags().StringVar(&opts.Reason, "reason", "", "list only one kind: "+strings.Join(reviewKinds, ", "))
+	c.Flags().StringVar(&opts.Reason, "reason", "", "list only one kind: "+strings.Join(review.Kinds, ", "))
 	c.AddCommand(newCmdReviewAccept(f, nil), newCmdReviewDismiss(f, nil), newCmdReviewCorrect(f, nil))
 	return c
-}
-
-// reviewItem is one entry of invx review --json.
-type reviewItem struct {
-	JobKey        string `json:"job_key"`
-	Tenant        string `json:"tenant"`
-	State         string `json:"state"`
-	SourceSystem  string `json:"source_system"`
-	SourcePath    string `json:"source_path"`
-	SchemaVersion string `json:"schema_version"`
-	Attempts      int    `json:"attempt_count"`
-	ErrorClass    string `json:"error_class,omitempty"`
-	Category      string `json:"category,omitempty"`
-	Message       string `json:"message,omitempty"`
-	HeldReason    string `json:"held_reason,omitempty"`
-	PrevJobKey    string `json:"prev_job_key,omitempty"`
-	PrevDigest    string `json:"prev_digest,omitempty"`
-	Digest        string `json:"digest"`
-	UpdatedAt     string `json:"updated_at"`
-	// Skipped files (state "skipped") have no job: job_key and digest are
-	// empty, category is the skip reason and message its detail.
-	Size      int64  `json:"size,omitempty"`
-	FirstSeen string `json:"first_seen,omitempty"`
-
-	// Review reasons of committed results (state possible_duplicate,
-	// incomplete or arithmetic; updated_at is when the reason was opened):
-	// the path as the user named it, the result's values, and what is
-	// wrong: the missing fields, the arithmetic problems, or the other job.
-	DisplayPath string           `json:"display_path,omitempty"`
-	Result      *reviewValues    `json:"result,omitempty"`
-	Missing     []string         `json:"missing,omitempty"`
-	Problems    []reviewProblem  `json:"problems,omitempty"`
-	Duplicate   *reviewDuplicate `json:"duplicate_of,omitempty"`
-
-	// opened is when a review reason was opened, for its age.
-	opened time.Time
 }
 
 func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
@@ -141,56 +100,9 @@ func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
 		return err
 	}
 	defer st.Close()
-	want := func(kind string) bool { return opts.Reason == "" || opts.Reason == kind }
-
-	var items []reviewItem
-	if opts.Reason == "" || slices.Contains(reviewReasons, opts.Reason) {
-		if items, err = reasonItems(ctx, st, f.Tenant, opts.Reason); err != nil {
-			return err
-		}
-	}
-	var states []string
-	for _, s := range reviewStates {
-		if want(s) {
-			states = append(states, s)
-		}
-	}
-	var jobs []*store.Job
-	if len(states) > 0 {
-		if jobs, err = st.ListJobs(ctx, &store.ListJobsParams{Tenant: f.Tenant, States: states}); err != nil {
-			return err
-		}
-	}
-	for _, j := range jobs {
-		it := reviewItem{JobKey: j.JobKey, Tenant: j.Tenant, State: j.State, SourceSystem: j.SourceSystem,
-			SourcePath: j.SourcePath, SchemaVersion: j.SchemaVersion, Attempts: j.Attempts, ErrorClass: j.LastErrorClass,
-			Category: j.LastCategory, Message: j.LastError, HeldReason: j.HeldReason, PrevJobKey: j.PrevJobKey,
-			Digest: j.SourceDigest, UpdatedAt: ts(j.UpdatedAt), opened: j.UpdatedAt}
-		if j.PrevJobKey != "" {
-			prev, err := st.GetJob(ctx, &store.GetJobParams{Tenant: j.Tenant, Ref: j.PrevJobKey})
-			switch {
-			case err == nil:
-				it.PrevDigest = prev.SourceDigest
-			case !errors.Is(err, store.ErrNotFound):
-				return err
-			}
-		}
-		items = append(items, it)
-	}
-	if want(stateSkipped) {
-		skipped, err := st.ListSkipped(ctx, &store.ListSkippedParams{Tenant: f.Tenant})
-		if err != nil {
-			return err
-		}
-		for _, in := range skipped {
-			items = append(items, reviewItem{Tenant: in.Tenant, State: stateSkipped, SourceSystem: in.SourceSystem,
-				SourcePath: in.Path, Category: in.Reason, Message: in.Detail, Size: in.Size, FirstSeen: ts(in.FirstSeen),
-				// How long the invoice has been missing.
-				UpdatedAt: ts(in.LastSeen), opened: in.FirstSeen})
-		}
-	}
-	if items == nil {
-		items = []reviewItem{}
+	items, err := review.Queue(ctx, st, f.Tenant, opts.Reason)
+	if err != nil {
+		return err
 	}
 	if len(items) == 0 {
 		if opts.JSON {
@@ -216,17 +128,11 @@ func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
 		tp.capColumn(7, 32)
 		for i := range items {
 			it := &items[i]
-			key, attempts, path, why := shortKey(it.JobKey), fmt.Sprint(it.Attempts), it.SourcePath, ""
-			switch {
-			case it.State == stateSkipped:
+			key, attempts := shortKey(it.JobKey), fmt.Sprint(it.Attempts)
+			if it.State == review.KindSkipped {
 				key, attempts = "-", "-"
-				why = reviewReason(it)
-			case slices.Contains(reviewReasons, it.State):
-				why = reasonText(it)
-			default:
-				why = reviewReason(it)
 			}
-			tp.addRow(append([]string{key, it.State, path, attempts, why, humanAge(f.Now(), it.opened)},
+			tp.addRow(append([]string{key, it.State, it.SourcePath, attempts, it.Why(), humanAge(f.Now(), it.Opened)},
 				valueCells(it)...)...)
 		}
 		if err := tp.render(); err != nil {
@@ -246,7 +152,7 @@ func reviewRun(ctx context.Context, f *Factory, opts *ReviewOptions) error {
 }
 
 // stateSkipped marks a review entry that is a skipped file, not a job.
-const stateSkipped = "skipped"
+const stateSkipped = review.KindSkipped
 
 // reviewCounts says what needs review; skipped files only when there are.
 func reviewCounts(rejected, failed, held, skipped int) string {
@@ -261,46 +167,12 @@ func reviewCounts(rejected, failed, held, skipped int) string {
 // review reasons when there are.
 func reviewListCounts(counts map[string]int) string {
 	s := reviewCounts(counts[store.StateRejected], counts[store.StateFailed], counts[store.StateHeld], counts[stateSkipped])
-	for _, k := range reviewReasons {
+	for _, k := range review.Reasons {
 		if counts[k] > 0 {
 			s += fmt.Sprintf(", %s %d", k, counts[k])
 		}
 	}
 	return s
-}
-
-// reviewReason says in one line why a job needs a person.
-func reviewReason(it *reviewItem) string {
-	switch it.State {
-	case store.StateHeld:
-		if it.PrevJobKey == "" {
-			return "held: " + cmp.Or(it.HeldReason, "manual hold")
-		}
-		return fmt.Sprintf("changed after commit: old job %s (digest %s), new digest %s",
-			shortKey(it.PrevJobKey), shortKey(cmp.Or(it.PrevDigest, "?")), shortKey(it.Digest))
-	case stateSkipped:
-		if it.Message == "" {
-			return "skipped: " + it.Category
-		}
-		return "skipped (" + it.Category + "): " + it.Message
-	case store.StateRejected:
-		// A validation message starts with its category already.
-		if it.Category != "" && !strings.HasPrefix(it.Message, it.Category+":") {
-			return it.Category + ": " + it.Message
-		}
-		return cmp.Or(it.Message, it.Category)
-	default:
-		head := cmp.Or(it.ErrorClass, it.Category)
-		if it.ErrorClass != "" && it.Category != "" {
-			head = it.ErrorClass + "/" + it.Category
-		}
-		// A provider error's message starts with its class already.
-		msg := strings.TrimPrefix(it.Message, it.ErrorClass+": ")
-		if head == "" {
-			return msg
-		}
-		return head + ": " + msg
-	}
 }
 
 // ReviewAcceptOptions are the flags of invx review accept.
