@@ -90,7 +90,7 @@ printed. --reason keeps one kind. Exit status 3 when anything needs review,
 	}
 	c.Flags().BoolVar(&opts.JSON, "json", false, "print the list as a JSON array")
 	c.Flags().StringVar(&opts.Reason, "reason", "", "list only one kind: "+strings.Join(review.Kinds, ", "))
-	c.AddCommand(newCmdReviewAccept(f, nil), newCmdReviewDismiss(f, nil), newCmdReviewCorrect(f, nil))
+	c.AddCommand(newCmdReviewAccept(f, nil), newCmdReviewDismiss(f, nil), newCmdReviewCorrect(f, nil), newCmdReviewServe(f, nil))
 	return c
 }
 
