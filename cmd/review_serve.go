@@ -25,7 +25,8 @@ func newCmdReviewServe(f *Factory, runF func(context.Context, *ReviewServeOption
 	c := &cobra.Command{
 		Use:   "serve [--addr 127.0.0.1:8080]",
 		Short: "Serve the review desk: the queue and each document with its facts highlighted, in the browser",
-		Long: `Serve runs the review desk, a small web app in the binary, until Ctrl-C.
+		Long: `Serve runs the review desk, a small web app in the binary, until Ctrl-C
+(exit 130, as any interrupted command).
 It prints a URL carrying a random access token (like Jupyter): open it in a
 browser on this machine. Requests without the token are refused (401); the
 token is exchanged for a cookie on the first visit.

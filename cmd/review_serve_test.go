@@ -1,6 +1,7 @@
 package cmd_test
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -9,8 +10,11 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/invx/invx/cmd"
 	"github.com/invx/invx/review/desk"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
@@ -267,5 +271,79 @@ func TestReviewServeCorrect(t *testing.T) {
 	page = deskDo(t, c, "GET", srv.URL+r.h.Get("Location"), nil, nil)
 	if !strings.Contains(page.body, `id="done"`) || !strings.Contains(page.body, `id="revisions"`) {
 		t.Errorf("the page after the correction lacks the confirmation or the history:\n%.3000s", page.body)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server goroutine writing and
+// the test reading.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// invx review serve prints a URL with the access token on stdout, serves
+// the desk there until its context ends (Ctrl-C), then exits 130 like every
+// interrupted command; a
+// non-loopback address needs --allow-remote.
+func TestReviewServeCommand(t *testing.T) {
+	t.Parallel()
+	e := setupOps(t)
+	setupDesk(t, e)
+	if r := e.invx(false, "review", "serve", "--actor", "ann", "--addr", "0.0.0.0:0"); r.code != cmd.ExitUsage ||
+		!strings.Contains(r.stderr, "--allow-remote") {
+		t.Fatalf("non-loopback address: exit %d, want %d\n%s", r.code, cmd.ExitUsage, r.stderr)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var out, errOut syncBuffer
+	f := &cmd.Factory{IO: cmd.IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
+		Env: func(string) string { return "" }}
+	exit := make(chan int, 1)
+	go func() {
+		exit <- cmd.MainWith(ctx, f, []string{"--db", e.db, "review", "serve", "--actor", "ann", "--addr", "127.0.0.1:0"})
+	}()
+	var u string
+	for i := 0; i < 200 && u == ""; i++ {
+		if line, _, ok := strings.Cut(out.String(), "\n"); ok {
+			u = line
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	pu, err := url.Parse(u)
+	if err != nil || pu.Query().Get("token") == "" || !strings.HasPrefix(pu.Host, "127.0.0.1:") {
+		t.Fatalf("printed URL %q (%v); stderr:\n%s", u, err, errOut.String())
+	}
+	c := deskClient(t)
+	base := "http://" + pu.Host
+	if r := deskDo(t, c, "GET", base+"/", nil, nil); r.code != http.StatusUnauthorized {
+		t.Errorf("without the token: %d, want 401", r.code)
+	}
+	if r := deskDo(t, c, "GET", u, nil, nil); r.code != http.StatusSeeOther {
+		t.Fatalf("the printed URL: %d, want 303", r.code)
+	}
+	if r := deskDo(t, c, "GET", base+"/", nil, nil); r.code != http.StatusOK || !strings.Contains(r.body, "possible_duplicate") {
+		t.Fatalf("queue: %d\n%.500s", r.code, r.body)
+	}
+	cancel()
+	select {
+	case code := <-exit:
+		if code != cmd.ExitInterrupted {
+			t.Fatalf("after Ctrl-C: exit %d, want %d\n%s", code, cmd.ExitInterrupted, errOut.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("review serve did not stop when its context ended")
 	}
 }
