@@ -67,6 +67,11 @@ type Item struct {
 	// Opened is when a review reason was opened (a job's last change, a
 	// file's first sighting), for its age.
 	Opened time.Time `json:"-"`
+
+	// resultID is the result a review reason is about; filled says Fill
+	// has read the job and the values.
+	resultID int64
+	filled   bool
 }
 
 // Values are the values of a committed result a clerk decides on. Every
@@ -115,8 +120,24 @@ type QueueStore interface {
 
 // Queue lists tenant's entries of one kind (one of Kinds), or of every kind
 // when kind is empty, in queue order: review reasons grouped and oldest
-// first, then jobs, then skipped files.
+// first, then jobs, then skipped files; each filled (Fill).
 func Queue(ctx context.Context, st QueueStore, tenant, kind string) ([]Item, error) {
+	items, err := Open(ctx, st, tenant, kind)
+	if err != nil {
+		return nil, err
+	}
+	if err := Fill(ctx, st, items); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+// Open lists the entries as Queue does, with a fixed number of queries
+// however long the queue is: what the listings of reasons, jobs and
+// skipped files hold. A review reason's job path, attempts and result
+// values, and a held job's old digest, come with Fill, which a page of a
+// long queue calls for its own entries only.
+func Open(ctx context.Context, st QueueStore, tenant, kind string) ([]Item, error) {
 	want := func(k string) bool { return kind == "" || kind == k }
 	var items []Item
 	if kind == "" || slices.Contains(Reasons, kind) {
@@ -137,11 +158,10 @@ func Queue(ctx context.Context, st QueueStore, tenant, kind string) ([]Item, err
 			return nil, fmt.Errorf("review queue: %w", err)
 		}
 		for _, j := range jobs {
-			it, err := jobItem(ctx, st, j)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, it)
+			items = append(items, Item{JobKey: j.JobKey, Tenant: j.Tenant, State: j.State, SourceSystem: j.SourceSystem,
+				SourcePath: j.SourcePath, SchemaVersion: j.SchemaVersion, Attempts: j.Attempts, ErrorClass: j.LastErrorClass,
+				Category: j.LastCategory, Message: j.LastError, HeldReason: j.HeldReason, PrevJobKey: j.PrevJobKey,
+				Digest: j.SourceDigest, UpdatedAt: ts(j.UpdatedAt), Opened: j.UpdatedAt})
 		}
 	}
 	if want(KindSkipped) {
@@ -153,7 +173,7 @@ func Queue(ctx context.Context, st QueueStore, tenant, kind string) ([]Item, err
 			items = append(items, Item{Tenant: in.Tenant, State: KindSkipped, SourceSystem: in.SourceSystem,
 				SourcePath: in.Path, Category: in.Reason, Message: in.Detail, Size: in.Size, FirstSeen: ts(in.FirstSeen),
 				// How long the invoice has been missing.
-				UpdatedAt: ts(in.LastSeen), Opened: in.FirstSeen})
+				UpdatedAt: ts(in.LastSeen), Opened: in.FirstSeen, filled: true})
 		}
 	}
 	if items == nil {
@@ -162,78 +182,102 @@ func Queue(ctx context.Context, st QueueStore, tenant, kind string) ([]Item, err
 	return items, nil
 }
 
-// jobItem is the entry of a rejected, failed or held job.
-func jobItem(ctx context.Context, st QueueStore, j *store.Job) (Item, error) {
-	it := Item{JobKey: j.JobKey, Tenant: j.Tenant, State: j.State, SourceSystem: j.SourceSystem,
-		SourcePath: j.SourcePath, SchemaVersion: j.SchemaVersion, Attempts: j.Attempts, ErrorClass: j.LastErrorClass,
-		Category: j.LastCategory, Message: j.LastError, HeldReason: j.HeldReason, PrevJobKey: j.PrevJobKey,
-		Digest: j.SourceDigest, UpdatedAt: ts(j.UpdatedAt), Opened: j.UpdatedAt}
-	if j.PrevJobKey != "" {
-		prev, err := st.GetJob(ctx, &store.GetJobParams{Tenant: j.Tenant, Ref: j.PrevJobKey})
-		switch {
-		case err == nil:
-			it.PrevDigest = prev.SourceDigest
-		case !errors.Is(err, store.ErrNotFound):
-			return it, fmt.Errorf("review queue: job %s: %w", short(j.PrevJobKey), err)
+// Fill reads what Open leaves out for the given entries: one query for the
+// results' values, one per distinct job.
+func Fill(ctx context.Context, st QueueStore, items []Item) error {
+	var ids []int64
+	for _, it := range items {
+		if !it.filled && it.resultID != 0 {
+			ids = append(ids, it.resultID)
 		}
 	}
-	return it, nil
+	var results map[int64]*store.Result
+	if len(ids) > 0 {
+		var err error
+		if results, err = st.GetResults(ctx, &store.GetResultsParams{IDs: ids}); err != nil {
+			return fmt.Errorf("review queue: %w", err)
+		}
+	}
+	jobs := map[string]*store.Job{}
+	job := func(tenant, key string) (*store.Job, error) {
+		if j, ok := jobs[key]; ok {
+			return j, nil
+		}
+		j, err := st.GetJob(ctx, &store.GetJobParams{Tenant: tenant, Ref: key})
+		if errors.Is(err, store.ErrNotFound) {
+			j, err = nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("review queue: job %s: %w", short(key), err)
+		}
+		jobs[key] = j
+		return j, nil
+	}
+	for i := range items {
+		it := &items[i]
+		if it.filled {
+			continue
+		}
+		it.filled = true
+		if it.PrevJobKey != "" {
+			prev, err := job(it.Tenant, it.PrevJobKey)
+			if err != nil {
+				return err
+			}
+			if prev != nil {
+				it.PrevDigest = prev.SourceDigest
+			}
+		}
+		if it.resultID == 0 {
+			continue
+		}
+		j, err := job(it.Tenant, it.JobKey)
+		if err != nil {
+			return err
+		}
+		if j == nil {
+			return fmt.Errorf("review: job %s: %w", short(it.JobKey), store.ErrNotFound)
+		}
+		it.SourceSystem, it.SourcePath, it.Attempts, it.Digest = j.SourceSystem, j.SourcePath, j.Attempts, j.SourceDigest
+		if res, ok := results[it.resultID]; ok {
+			v, err := ValuesOf(res)
+			if err != nil {
+				return fmt.Errorf("review: result of job %s: %w", short(it.JobKey), err)
+			}
+			it.Result = v
+		}
+		if d := it.Duplicate; d != nil {
+			other, err := job(it.Tenant, d.JobKey)
+			if err != nil {
+				return err
+			}
+			if other != nil {
+				d.SourcePath = other.SourcePath
+			}
+		}
+	}
+	return nil
 }
+
 
 // reasonItems turns the tenant's open review reasons (all of them, or of
 // one reason) into entries, grouped by reason in Reasons order, oldest
-// first within a group, with their results' values.
+// first within a group.
 func reasonItems(ctx context.Context, st QueueStore, tenant, reason string) ([]Item, error) {
 	open, err := st.ListReview(ctx, &store.ListReviewParams{Tenant: tenant, Reason: reason})
 	if err != nil {
 		return nil, fmt.Errorf("review queue: %w", err)
 	}
-	if len(open) == 0 {
-		return nil, nil
-	}
-	ids := make([]int64, 0, len(open))
-	for _, it := range open {
-		ids = append(ids, it.ResultID)
-	}
-	results, err := st.GetResults(ctx, &store.GetResultsParams{IDs: ids})
-	if err != nil {
-		return nil, fmt.Errorf("review queue: %w", err)
-	}
-	jobs := map[string]*store.Job{}
 	var out []Item
 	for _, group := range Reasons {
 		for _, it := range open {
 			if it.Reason != group {
 				continue
 			}
-			j, ok := jobs[it.JobKey]
-			if !ok {
-				if j, err = st.GetJob(ctx, &store.GetJobParams{Tenant: it.Tenant, Ref: it.JobKey}); err != nil {
-					return nil, fmt.Errorf("review: job %s: %w", short(it.JobKey), err)
-				}
-				jobs[it.JobKey] = j
-			}
-			e := Item{JobKey: it.JobKey, Tenant: it.Tenant, State: it.Reason, SourceSystem: j.SourceSystem,
-				SourcePath: j.SourcePath, DisplayPath: it.Path, SchemaVersion: it.SchemaVersion, Attempts: j.Attempts,
-				Digest: j.SourceDigest, UpdatedAt: ts(it.OpenedAt), Opened: it.OpenedAt}
-			if res, ok := results[it.ResultID]; ok {
-				v, err := ValuesOf(res)
-				if err != nil {
-					return nil, fmt.Errorf("review: result of job %s: %w", short(it.JobKey), err)
-				}
-				e.Result = v
-			}
+			e := Item{JobKey: it.JobKey, Tenant: it.Tenant, State: it.Reason, DisplayPath: it.Path,
+				SchemaVersion: it.SchemaVersion, UpdatedAt: ts(it.OpenedAt), Opened: it.OpenedAt, resultID: it.ResultID}
 			if err := e.readDetail(it.Detail); err != nil {
 				return nil, fmt.Errorf("review: %s of job %s: %w", it.Reason, short(it.JobKey), err)
-			}
-			if d := e.Duplicate; d != nil {
-				other, err := st.GetJob(ctx, &store.GetJobParams{Tenant: it.Tenant, Ref: d.JobKey})
-				switch {
-				case err == nil:
-					d.SourcePath = other.SourcePath
-				case !errors.Is(err, store.ErrNotFound):
-					return nil, err
-				}
 			}
 			out = append(out, e)
 		}

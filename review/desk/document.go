@@ -84,7 +84,7 @@ func (d *Desk) docView(r *http.Request, ref string) (*docView, error) {
 	}
 	v := &docView{Job: job, Key: short(job.JobKey), Path: firstOf(job.DisplayPath, job.SourcePath), CSRF: d.csrf,
 		Pruned: job.SourceText == ""}
-	all, err := review.Queue(ctx, st, d.cfg.Tenant, "")
+	all, err := review.Open(ctx, st, d.cfg.Tenant, "")
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +92,9 @@ func (d *Desk) docView(r *http.Request, ref string) (*docView, error) {
 		if it.JobKey == job.JobKey {
 			v.Open = append(v.Open, it)
 		}
+	}
+	if err := review.Fill(ctx, st, v.Open); err != nil {
+		return nil, err
 	}
 	v.HasReasons = slices.ContainsFunc(v.Open, func(it review.Item) bool { return slices.Contains(review.Reasons, it.State) })
 	v.CanDismiss = v.HasReasons || slices.Contains(review.States, job.State)

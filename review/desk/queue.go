@@ -48,7 +48,9 @@ func (d *Desk) queue(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("400 bad request: unknown kind %q", kind), http.StatusBadRequest)
 		return
 	}
-	all, err := review.Queue(r.Context(), d.cfg.Store, d.cfg.Tenant, "")
+	// Open reads the whole queue in a fixed number of queries; only the
+	// page's entries are filled with their jobs and values.
+	all, err := review.Open(r.Context(), d.cfg.Store, d.cfg.Tenant, "")
 	if err != nil {
 		d.fail(w, r, err)
 		return
@@ -78,6 +80,10 @@ func (d *Desk) queue(w http.ResponseWriter, r *http.Request) {
 	}
 	from := (v.Page - 1) * size
 	page := items[from:min(from+size, len(items))]
+	if err := review.Fill(r.Context(), d.cfg.Store, page); err != nil {
+		d.fail(w, r, err)
+		return
+	}
 	now := d.cfg.Now()
 	for i, it := range page {
 		v.Rows = append(v.Rows, queueRow{Item: it, First: i == 0 || page[i-1].State != it.State, Why: it.Why(), Age: age(now, it.Opened)})
