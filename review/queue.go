@@ -259,7 +259,6 @@ func Fill(ctx context.Context, st QueueStore, items []Item) error {
 	return nil
 }
 
-
 // reasonItems turns the tenant's open review reasons (all of them, or of
 // one reason) into entries, grouped by reason in Reasons order, oldest
 // first within a group.
