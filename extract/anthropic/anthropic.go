@@ -124,9 +124,11 @@ func New(cfg Config) (*Provider, error) {
 		}
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
-	if cfg.HTTPClient != nil {
-		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = extract.HTTPClient()
 	}
+	opts = append(opts, option.WithHTTPClient(hc))
 	return &Provider{client: sdk.NewClient(opts...), model: cfg.Model, mode: mode, maxTokens: maxTokens}, nil
 }
 

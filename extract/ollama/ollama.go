@@ -93,7 +93,7 @@ func New(cfg Config) (*Provider, error) {
 	client := cfg.HTTPClient
 	if client == nil {
 		// No client timeout: each call carries its own deadline.
-		client = &http.Client{}
+		client = extract.HTTPClient()
 	}
 	endpoint := *u
 	endpoint.Path = strings.TrimSuffix(u.Path, "/") + "/api/chat"

@@ -90,7 +90,7 @@ func New(cfg Config) (*Provider, error) {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{}
+		hc = extract.HTTPClient()
 	}
 	opts := []option.RequestOption{
 		option.WithBaseURL(base.String()),

@@ -1,0 +1,32 @@
+package extract
+
+import (
+	"net/http"
+	"sync"
+	"time"
+)
+
+// maxConnsPerHost is how many idle connections to one provider host are
+// kept for reuse: as many as the largest --concurrency, so a run at c256
+// does not open a new TCP (and TLS) connection for most calls, as the
+// default transport's 2 idle connections per host make it do.
+const maxConnsPerHost = 256
+
+var (
+	clientOnce sync.Once
+	client     *http.Client
+)
+
+// HTTPClient is the client the HTTP providers (openai, anthropic, ollama)
+// share when none is given: no client timeout (each call carries its own
+// deadline) and a connection pool sized for invx's concurrency.
+func HTTPClient() *http.Client {
+	clientOnce.Do(func() {
+		t := http.DefaultTransport.(*http.Transport).Clone()
+		t.MaxIdleConns = 2 * maxConnsPerHost
+		t.MaxIdleConnsPerHost = maxConnsPerHost
+		t.IdleConnTimeout = 90 * time.Second
+		client = &http.Client{Transport: t}
+	})
+	return client
+}
