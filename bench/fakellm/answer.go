@@ -33,17 +33,23 @@ func newAnswerer(dir, tenant string) (*answerer, error) {
 	return a, nil
 }
 
+// Where an answer came from.
+const (
+	fromRecording = "recording"
+	fromRules     = "rules"
+)
+
 // answer returns the JSON answer for text under version v and where it came
-// from ("recording" or "rules").
+// from (fromRecording or fromRules).
 func (a *answerer) answer(ctx context.Context, v *schema.Version, text string) ([]byte, string, error) {
 	if out := a.recorded(ctx, v, text); out != nil {
-		return out, "recording", nil
+		return out, fromRecording, nil
 	}
 	resp, err := a.rules.Extract(ctx, &extract.Request{Tenant: a.tenant, Attempt: 1, Text: text, Schema: v})
 	if err != nil {
 		return nil, "", fmt.Errorf("rules: %w", err)
 	}
-	return resp.Output, "rules", nil
+	return resp.Output, fromRules, nil
 }
 
 // recorded looks the document up in the recording by the job key invx gives

@@ -17,7 +17,9 @@
 //
 // Once it listens, it writes its base URL ("http://127.0.0.1:PORT/v1") to
 // stdout, or to FILE with -addr-file (written atomically, so a script can
-// wait for the file to appear). It stops on SIGINT or SIGTERM.
+// wait for the file to appear). It stops on SIGINT or SIGTERM and then says
+// on stderr how many answers came from the recording and how many from the
+// rules.
 package main
 
 import (
@@ -67,7 +69,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	base := "http://" + ln.Addr().String() + "/v1"
-	srv := &http.Server{Handler: newServer(a, *latency), ReadHeaderTimeout: 10 * time.Second}
+	fake := newServer(a, *latency)
+	srv := &http.Server{Handler: fake.handler(), ReadHeaderTimeout: 10 * time.Second}
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -83,6 +86,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fakellm: serve: %v\n", err)
 		return 1
 	}
+	fmt.Fprintf(stderr, "fakellm: answered %d from the recording, %d by the rules\n",
+		fake.fromRecording.Load(), fake.fromRules.Load())
 	return 0
 }
 

@@ -32,7 +32,7 @@ func setup(t *testing.T, answersDir string) (*openai.Provider, string) {
 	if err != nil {
 		t.Fatalf("newAnswerer: %v", err)
 	}
-	srv := httptest.NewServer(newServer(a, testLatency))
+	srv := httptest.NewServer(newServer(a, testLatency).handler())
 	t.Cleanup(srv.Close)
 	p, err := openai.New(openai.Config{BaseURL: srv.URL + "/v1", Model: "fake-model", Timeout: 10 * time.Second})
 	if err != nil {
