@@ -321,7 +321,7 @@ pg_work() {
 		committed=$((committed + $(field "$TMP/$name.$i.json" committed)))
 	done
 	[[ "$committed" -eq "$N" ]] || die "$name: the workers committed $committed, want $N"
-	echo "committed $committed by $w workers: $(for i in $(seq "$w"); do printf '%s ' "$(field "$TMP/$name.$i.json" committed)"; done | sed 's/ $//')" >"$TMP/$name.notes"
+	echo "committed $committed by $w worker(s): $(for i in $(seq "$w"); do printf '%s ' "$(field "$TMP/$name.$i.json" committed)"; done | sed 's/ $//')" >"$TMP/$name.notes"
 }
 
 PG_STATE="skipped (BENCH_POSTGRES=1 to measure)"
