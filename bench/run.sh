@@ -207,6 +207,7 @@ outcome() {
 # ---- the rows -------------------------------------------------------------
 
 say "sha256sum over the same files"
+# shellcheck disable=SC2016 # $1 is expanded by the inner sh, on purpose
 rc="$(measure sha sh -c 'find "$1" -type f -name "*.txt" -print0 | xargs -0 sha256sum >/dev/null' sh "$DOCS")"
 [[ "$rc" -eq 0 ]] || die "sha256sum: exit $rc"
 
@@ -301,6 +302,7 @@ fi
 # RSS the largest of them.
 pg_work() {
 	local name="$1" dsn="$2" w="$3" rc i
+	# shellcheck disable=SC2016 # the inner sh expands its own arguments
 	rc="$(measure "$name" env -u OPENAI_API_KEY -u OPENAI_BASE_URL sh -c '
 		tmp="$1" name="$2" w="$3"; shift 3
 		i=1

@@ -19,7 +19,7 @@
 // stdout, or to FILE with -addr-file (written atomically, so a script can
 // wait for the file to appear). It stops on SIGINT or SIGTERM and then says
 // on stderr how many answers came from the recording and how many from the
-// rules.
+// rules, and over how many TCP connections.
 package main
 
 import (
@@ -33,6 +33,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -70,7 +71,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	base := "http://" + ln.Addr().String() + "/v1"
 	fake := newServer(a, *latency)
-	srv := &http.Server{Handler: fake.handler(), ReadHeaderTimeout: 10 * time.Second}
+	// Connections are counted because a client that does not keep them
+	// alive pays a TCP handshake per call, which shows up as invx CPU.
+	var conns atomic.Int64
+	srv := &http.Server{Handler: fake.handler(), ReadHeaderTimeout: 10 * time.Second,
+		ConnState: func(_ net.Conn, st http.ConnState) {
+			if st == http.StateNew {
+				conns.Add(1)
+			}
+		}}
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
@@ -86,8 +95,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fakellm: serve: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stderr, "fakellm: answered %d from the recording, %d by the rules\n",
-		fake.fromRecording.Load(), fake.fromRules.Load())
+	fmt.Fprintf(stderr, "fakellm: answered %d from the recording, %d by the rules, over %d connections\n",
+		fake.fromRecording.Load(), fake.fromRules.Load(), conns.Load())
 	return 0
 }
 
