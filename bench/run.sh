@@ -239,7 +239,7 @@ for d in rules replay record; do
 done
 if [[ -n "$DB" ]]; then DB_BYTES="$(du -cb "$DB"* | tail -n 1 | cut -f1)"; fi
 
-if want rerun || want stat; then
+if want rerun || { want stat && [[ -n "$STAT_HOW" ]]; }; then
 	if [[ -z "$DB" ]]; then
 		say "first run for the reruns (untimed)"
 		invx_run record "$TMP/record.db"
