@@ -562,7 +562,7 @@ func (s *Store) Commit(ctx context.Context, p *store.CommitParams) (*store.Commi
 	var res *store.CommitResult
 	err = s.tx(ctx, func(tx pgx.Tx) error {
 		var err error
-		res, err = commitOne(ctx, tx, p, now)
+		res, err = s.commitOne(ctx, tx, p, now)
 		return err
 	})
 	if errors.Is(err, store.ErrStaleLease) {
@@ -574,7 +574,7 @@ func (s *Store) Commit(ctx context.Context, p *store.CommitParams) (*store.Commi
 	return res, nil
 }
 
-func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64) (*store.CommitResult, error) {
+func (s *Store) commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64) (*store.CommitResult, error) {
 	var out store.CommitResult
 	var reasons []store.ReviewReason
 	if p.Review != nil {
@@ -623,8 +623,12 @@ func commitOne(ctx context.Context, tx pgx.Tx, p *store.CommitParams, now int64)
 	}
 	out.Existing = attemptID != p.AttemptID
 	if review && !out.Existing {
-		if reasons, err = openReasons(ctx, tx, p.Tenant, p.JobKey, out.ResultID, p.JobID, p.Review.Identity, reasons, now); err != nil {
+		x := &execer{q: tx}
+		if reasons, err = s.OpenReasons(ctx, x, p.Tenant, p.JobKey, out.ResultID, p.JobID, p.Review.Identity, reasons, now); err != nil {
 			return nil, err
+		}
+		if err := x.Flush(ctx); err != nil {
+			return nil, fmt.Errorf("open review reasons: %w", err)
 		}
 		out.Reasons = driver.Reasons(reasons)
 	}

@@ -46,6 +46,7 @@ import (
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
+	"github.com/invx/invx/store/internal/jobs"
 )
 
 //go:embed migrations/*.sql
@@ -67,6 +68,9 @@ type Store struct {
 	name string // host/database, for error messages (never the password)
 	// callerClock keeps each call's Now instead of the database's clock.
 	callerClock bool
+
+	// Core is the job logic both drivers share, on this driver's engine.
+	jobs.Core
 }
 
 // Option configures Open.
@@ -94,6 +98,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(s)
 	}
+	s.Core = jobs.Core{E: engine{s}}
 	s.pool, err = pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres store %s: %w", s.name, err)

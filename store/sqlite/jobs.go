@@ -539,7 +539,7 @@ func (s *Store) commitBatch(batch []*commitReq) {
 			if _, err := tx.ExecContext(ctx, `SAVEPOINT job_commit`); err != nil {
 				return err
 			}
-			r.res, r.err = commitOne(ctx, tx, r.p)
+			r.res, r.err = s.commitOne(ctx, tx, r.p)
 			if r.err != nil {
 				r.res = nil
 				if _, err := tx.ExecContext(ctx, `ROLLBACK TO job_commit`); err != nil {
@@ -561,7 +561,7 @@ func (s *Store) commitBatch(batch []*commitReq) {
 	}
 }
 
-func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.CommitResult, error) {
+func (s *Store) commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.CommitResult, error) {
 	var out store.CommitResult
 	now := ms(p.Now)
 	var reasons []store.ReviewReason
@@ -628,7 +628,7 @@ func commitOne(ctx context.Context, tx *sql.Tx, p *store.CommitParams) (*store.C
 		}
 	}
 	if review && !out.Existing {
-		if reasons, err = openReasons(ctx, tx, p.Tenant, p.JobKey, out.ResultID, p.JobID, p.Review.Identity, reasons, now); err != nil {
+		if reasons, err = s.OpenReasons(ctx, execer{tx}, p.Tenant, p.JobKey, out.ResultID, p.JobID, p.Review.Identity, reasons, now); err != nil {
 			return nil, err
 		}
 		out.Reasons = driver.Reasons(reasons)

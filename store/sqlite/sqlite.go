@@ -17,6 +17,7 @@ import (
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
+	"github.com/invx/invx/store/internal/jobs"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -57,6 +58,9 @@ type Store struct {
 	quit          chan struct{}
 	committerDone chan struct{}
 	closeOnce     sync.Once
+
+	// Core is the job logic both drivers share, on this driver's engine.
+	jobs.Core
 }
 
 var _ store.Store = (*Store)(nil)
@@ -106,6 +110,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	r.SetMaxIdleConns(4)
 	s := &Store{path: path, w: w, r: r, commits: make(chan *commitReq), quit: make(chan struct{}),
 		committerDone: make(chan struct{})}
+	s.Core = jobs.Core{E: engine{s}}
 	go s.committer()
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
