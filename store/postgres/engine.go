@@ -160,3 +160,21 @@ func rebind(q string) string {
 	rebound.Store(q, out)
 	return out
 }
+
+// LockRows: concurrent claimers never wait for each other and never lease
+// one job twice; a job another claimer holds right now is simply not
+// offered.
+func (e engine) LockRows() string { return ` FOR UPDATE SKIP LOCKED` }
+
+// tenantLock is the first key of the two-key advisory lock that lets one
+// claimer at a time serve a tenant under MaxPerTenant ("invt"); the second
+// is the tenant's hash. A hash collision only makes two tenants take turns.
+const tenantLock int32 = 0x696e7674
+
+// LockTenant tries the tenant's transaction-scoped advisory lock, never
+// waiting for it.
+func (e engine) LockTenant(ctx context.Context, tx jobs.Tx, tenant string) (bool, error) {
+	var ok bool
+	err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(?, hashtext(?))`, tenantLock, tenant).Scan(&ok)
+	return ok, err
+}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
+	"github.com/invx/invx/store/internal/jobs"
 )
 
 // ListJobs implements store.Store.
@@ -437,24 +438,6 @@ func (s *Store) RequeueOutbox(ctx context.Context, p *store.RequeueOutboxParams)
 	return int(tag.RowsAffected()), nil
 }
 
-func (s *Store) reapOutbox(ctx context.Context, p *store.ReapLeasesParams, now int64) error {
-	owners, err := s.strings(ctx, `SELECT DISTINCT lease_owner FROM outbox WHERE state = 'pending' AND lease_owner IS NOT NULL
-		AND lease_expires_at > $1`, now)
-	if err != nil {
-		return fmt.Errorf("list outbox lease owners: %w", err)
-	}
-	for _, o := range owners {
-		if p.Alive(o) {
-			continue
-		}
-		if _, err := s.pool.Exec(ctx, `UPDATE outbox SET lease_expires_at = $1 WHERE state = 'pending' AND lease_owner = $2`,
-			now, o); err != nil {
-			return fmt.Errorf("expire outbox leases of %s: %w", o, interpret(err))
-		}
-	}
-	return nil
-}
-
 // Prune implements store.Store.
 func (s *Store) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneResult, error) {
 	var r store.PruneResult
@@ -487,4 +470,10 @@ func (s *Store) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneRe
 		return nil, fmt.Errorf("prune: %w", err)
 	}
 	return &r, nil
+}
+
+const jobColumns = jobs.JobColumns
+
+func scanJobs(r pgx.Rows) ([]*store.Job, error) {
+	return jobs.ScanJobs(rows{r}, nil)
 }

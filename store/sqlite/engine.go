@@ -83,3 +83,10 @@ func (r rows) Next() bool             { return r.r.Next() }
 func (r rows) Scan(dest ...any) error { return interpret(r.r.Scan(dest...)) }
 func (r rows) Err() error             { return interpret(r.r.Err()) }
 func (r rows) Close()                 { _ = r.r.Close() }
+
+// LockRows is empty: write transactions are serialised, so no other
+// claimer can hold the row.
+func (e engine) LockRows() string { return "" }
+
+// LockTenant always succeeds: claims are serialised already.
+func (e engine) LockTenant(context.Context, jobs.Tx, string) (bool, error) { return true, nil }

@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
+	"github.com/invx/invx/store/internal/jobs"
 )
 
 func placeholders(n int) string {
@@ -443,33 +445,6 @@ func (s *Store) RequeueOutbox(ctx context.Context, p *store.RequeueOutboxParams)
 	return int(n), nil
 }
 
-func (s *Store) reapOutbox(ctx context.Context, p *store.ReapLeasesParams) error {
-	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT lease_owner FROM outbox WHERE state = 'pending' AND lease_owner IS NOT NULL
-		AND lease_expires_at > ?`, ms(p.Now))
-	if err != nil {
-		return fmt.Errorf("list outbox lease owners: %w", interpret(err))
-	}
-	var gone []string
-	for rows.Next() {
-		var o string
-		if err := rows.Scan(&o); err != nil {
-			rows.Close()
-			return err
-		}
-		if !p.Alive(o) {
-			gone = append(gone, o)
-		}
-	}
-	rows.Close()
-	for _, o := range gone {
-		if _, err := s.w.ExecContext(ctx, `UPDATE outbox SET lease_expires_at = ? WHERE state = 'pending' AND lease_owner = ?`,
-			ms(p.Now), o); err != nil {
-			return fmt.Errorf("expire outbox leases of %s: %w", o, interpret(err))
-		}
-	}
-	return rows.Err()
-}
-
 // Prune implements store.Store.
 func (s *Store) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneResult, error) {
 	var r store.PruneResult
@@ -504,3 +479,29 @@ func (s *Store) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneRe
 	}
 	return &r, nil
 }
+
+const jobColumns = jobs.JobColumns
+
+func scanJob(row interface{ Scan(...any) error }) (*store.Job, error) {
+	j, err := jobs.ScanJob(row)
+	return j, interpret(err)
+}
+
+func queryIDs(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+func msDuration(v int64) time.Duration { return time.Duration(v) * time.Millisecond }

@@ -60,6 +60,14 @@ type Engine interface {
 	// duplicates of one invoice number, where write transactions can run
 	// side by side; a no-op where they are serialised anyway.
 	LockInvoice(ctx context.Context, tx Tx, tenant, number string) error
+	// LockRows ends a SELECT that picks a row to lease: " FOR UPDATE SKIP
+	// LOCKED" where claimers run side by side (a row another claimer holds
+	// is skipped, never waited for), "" where writes are serialised.
+	LockRows() string
+	// LockTenant tries to take, until tx ends, the right to serve tenant
+	// under ClaimParams.MaxPerTenant, never waiting for it; true where
+	// claims are serialised anyway.
+	LockTenant(ctx context.Context, tx Tx, tenant string) (bool, error)
 }
 
 // Core is the shared implementation of the store.Store methods on job

@@ -10,12 +10,12 @@ import (
 	"github.com/invx/invx/store/internal/driver"
 )
 
-// OpenReasons opens a result's review reasons, inside the commit's (or the
+// openReasons opens a result's review reasons, inside the commit's (or the
 // correction's) transaction: the caller's, then one per other live result
 // with the same identity. It returns every reason it opened. Of two commits
 // of one invoice the second always sees the first: SQLite serialises write
 // transactions, PostgreSQL takes the engine's invoice lock first.
-func (c *Core) OpenReasons(ctx context.Context, tx Tx, tenant, jobKey string, resultID, jobID int64, id *store.DocIdentity,
+func (c *Core) openReasons(ctx context.Context, tx Tx, tenant, jobKey string, resultID, jobID int64, id *store.DocIdentity,
 	reasons []store.ReviewReason, now int64) ([]store.ReviewReason, error) {
 	if driver.Matchable(id) {
 		if err := c.E.LockInvoice(ctx, tx, tenant, id.NumberKey); err != nil {
@@ -239,7 +239,7 @@ func (c *Core) CorrectResult(ctx context.Context, p *store.CorrectParams) (*stor
 		if p.Review != nil {
 			ident = p.Review.Identity
 		}
-		open, err := c.OpenReasons(ctx, tx, p.Tenant, p.JobKey, out.ResultID, jobID, ident, reasons, now)
+		open, err := c.openReasons(ctx, tx, p.Tenant, p.JobKey, out.ResultID, jobID, ident, reasons, now)
 		if err != nil {
 			return err
 		}
