@@ -295,31 +295,12 @@ func (s *Store) clock(ctx context.Context, t time.Time) (time.Time, int64, error
 	return time.UnixMilli(v).UTC(), v, nil
 }
 
-// later moves t, a time the caller computed on its own clock, whose now was
-// callerNow, to the same distance from now (the store's clock): a retry
-// "in 30s" stays 30s away however far the caller's clock is off.
-func later(t, callerNow, now time.Time) time.Time {
-	if t.IsZero() || callerNow.IsZero() {
-		return t
-	}
-	return now.Add(t.Sub(callerNow))
-}
-
 // ms is t in Unix milliseconds, 0 for the zero time (as in store/sqlite).
 func ms(t time.Time) int64 {
 	if t.IsZero() {
 		return 0
 	}
 	return t.UnixMilli()
-}
-
-// nullMS is t in Unix milliseconds, NULL for the zero time.
-func nullMS(t time.Time) *int64 {
-	if t.IsZero() {
-		return nil
-	}
-	v := t.UnixMilli()
-	return &v
 }
 
 // fromMS reads a nullable millisecond column; NULL and 0 are the zero time.
@@ -329,8 +310,6 @@ func fromMS(v *int64) time.Time {
 	}
 	return time.UnixMilli(*v).UTC()
 }
-
-func msDuration(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
 
 // args numbers query arguments as they are added: a.add(v) returns "$n".
 type args []any

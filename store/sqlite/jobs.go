@@ -21,25 +21,11 @@ func ms(t time.Time) int64 {
 	return t.UnixMilli()
 }
 
-func nullMS(t time.Time) sql.NullInt64 {
-	if t.IsZero() {
-		return sql.NullInt64{}
-	}
-	return sql.NullInt64{Int64: t.UnixMilli(), Valid: true}
-}
-
 func fromMS(v sql.NullInt64) time.Time {
 	if !v.Valid || v.Int64 == 0 {
 		return time.Time{}
 	}
 	return time.UnixMilli(v.Int64).UTC()
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // Commit implements store.Store. Commits from concurrent workers are
