@@ -294,27 +294,3 @@ func (s *Store) clock(ctx context.Context, t time.Time) (time.Time, int64, error
 	}
 	return time.UnixMilli(v).UTC(), v, nil
 }
-
-// ms is t in Unix milliseconds, 0 for the zero time (as in store/sqlite).
-func ms(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-// fromMS reads a nullable millisecond column; NULL and 0 are the zero time.
-func fromMS(v *int64) time.Time {
-	if v == nil || *v == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(*v).UTC()
-}
-
-// args numbers query arguments as they are added: a.add(v) returns "$n".
-type args []any
-
-func (a *args) add(v any) string {
-	*a = append(*a, v)
-	return fmt.Sprintf("$%d", len(*a))
-}

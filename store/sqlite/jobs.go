@@ -21,13 +21,6 @@ func ms(t time.Time) int64 {
 	return t.UnixMilli()
 }
 
-func fromMS(v sql.NullInt64) time.Time {
-	if !v.Valid || v.Int64 == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(v.Int64).UTC()
-}
-
 // Commit implements store.Store. Commits from concurrent workers are
 // grouped into one transaction (see committer), each under its own
 // savepoint, so a lost fence rolls back only its own job.

@@ -1,17 +1,16 @@
-package sqlite
+package jobs
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
 )
 
 // Stats implements store.Store. Each figure is one query, fed row by row to
-// a driver.StatsBuilder, which derives the same figures in both drivers.
-func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
-	q := &statsQuery{db: s.r, since: ms(p.Since), tenant: p.Tenant}
+// a driver.StatsBuilder.
+func (c *Core) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
+	q := &statsQuery{db: c.E.Read(), since: ms(p.Since), tenant: p.Tenant}
 	steps := driver.StatsSteps{Jobs: q.jobs, Attempts: q.attempts, Results: q.commits, Runs: q.runs, Queue: q.queue, Outbox: q.outbox,
 		Review: q.review}
 	if err := driver.RunStats(ctx, steps); err != nil {
@@ -22,7 +21,7 @@ func (s *Store) Stats(ctx context.Context, p *store.StatsParams) ([]*store.Tenan
 
 // statsQuery runs the queries of one Stats call, one method per figure.
 type statsQuery struct {
-	db     *sql.DB
+	db     Querier
 	since  int64
 	tenant string // empty: all tenants
 	b      driver.StatsBuilder
@@ -46,127 +45,88 @@ func (q *statsQuery) tenantOnly() (string, []any) {
 	return ` AND tenant = ?`, []any{q.tenant}
 }
 
-// each runs query and hands each row to scan.
-func (q *statsQuery) each(ctx context.Context, query string, args []any, scan func(*sql.Rows) error) error {
-	rows, err := q.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return interpret(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return interpret(err)
+// each runs query, scanning each row into dest before calling fn.
+func (q *statsQuery) each(ctx context.Context, query string, args []any, dest []any, fn func()) error {
+	rows, err := q.db.Query(ctx, query, args...)
+	return each(rows, err, func(r Rows) error {
+		if err := r.Scan(dest...); err != nil {
+			return err
 		}
-	}
-	return interpret(rows.Err())
+		fn()
+		return nil
+	})
 }
 
 // jobs counts jobs touched in the window by state, rejected ones by
 // category, and their lease recoveries.
 func (q *statsQuery) jobs(ctx context.Context) error {
 	w, args := q.window("updated_at", "tenant")
-	return q.each(ctx, `SELECT tenant, state, coalesce(nullif(last_category, ''), last_error_class, ''), count(*), sum(lease_recoveries)
-		FROM jobs WHERE `+w+` GROUP BY 1, 2, 3`, args, func(r *sql.Rows) error {
-		var t, st, cat string
-		var n, rec int
-		if err := r.Scan(&t, &st, &cat, &n, &rec); err != nil {
-			return err
-		}
-		q.b.AddJobs(t, st, cat, n, rec)
-		return nil
-	})
+	var t, st, cat string
+	var n, rec int
+	return q.each(ctx, `SELECT tenant, state, coalesce(nullif(last_category, ''), last_error_class, ''), count(*),
+			CAST(sum(lease_recoveries) AS BIGINT)
+		FROM jobs WHERE `+w+` GROUP BY 1, 2, 3`, args, []any{&t, &st, &cat, &n, &rec},
+		func() { q.b.AddJobs(t, st, cat, n, rec) })
 }
 
 // attempts counts attempts by outcome, provider and model: tokens,
 // rejections, stale leases.
 func (q *statsQuery) attempts(ctx context.Context) error {
 	w, args := q.window("a.started_at", "a.tenant")
-	return q.each(ctx, `SELECT a.tenant, a.outcome, a.provider, a.model, j.schema_version, count(*), sum(a.input_tokens), sum(a.output_tokens)
+	var t, outcome, prov, model, version string
+	var n int
+	var in, out int64
+	return q.each(ctx, `SELECT a.tenant, a.outcome, a.provider, a.model, j.schema_version, count(*),
+			CAST(sum(a.input_tokens) AS BIGINT), CAST(sum(a.output_tokens) AS BIGINT)
 		FROM attempts a JOIN jobs j ON j.id = a.job_id WHERE `+w+`
-		GROUP BY 1, 2, 3, 4, 5`, args, func(r *sql.Rows) error {
-		var t, outcome, prov, model, version string
-		var n int
-		var in, out int64
-		if err := r.Scan(&t, &outcome, &prov, &model, &version, &n, &in, &out); err != nil {
-			return err
-		}
-		q.b.AddAttempts(t, outcome, prov, model, version, n, in, out)
-		return nil
-	})
+		GROUP BY 1, 2, 3, 4, 5`, args, []any{&t, &outcome, &prov, &model, &version, &n, &in, &out},
+		func() { q.b.AddAttempts(t, outcome, prov, model, version, n, in, out) })
 }
 
 // commits counts commits and their enqueue-to-commit latency.
 func (q *statsQuery) commits(ctx context.Context) error {
 	w, args := q.window("r.committed_at", "r.tenant")
+	var t string
+	var d int64
 	return q.each(ctx, `SELECT r.tenant, r.committed_at - j.created_at FROM results r JOIN jobs j ON j.id = r.job_id
-		WHERE r.shadow = 0 AND `+w, args, func(r *sql.Rows) error {
-		var t string
-		var d int64
-		if err := r.Scan(&t, &d); err != nil {
-			return err
-		}
-		q.b.AddCommit(t, d)
-		return nil
-	})
+		WHERE NOT r.shadow AND `+w, args, []any{&t, &d}, func() { q.b.AddCommit(t, d) })
 }
 
-// runs sums documents seen and duplicates from the runs' summaries.
+// runs sums documents seen and duplicates from the runs' JSON summaries,
+// one row per run (a run is one invocation: there are few).
 func (q *statsQuery) runs(ctx context.Context) error {
 	w, args := q.window("started_at", "tenant")
-	return q.each(ctx, `SELECT tenant, summary FROM runs WHERE summary IS NOT NULL AND `+w, args, func(r *sql.Rows) error {
-		var t, body string
-		if err := r.Scan(&t, &body); err != nil {
-			return err
-		}
-		_ = q.b.AddRunSummary(t, []byte(body)) // a summary that is not JSON counts nothing
-		return nil
-	})
+	var t, body string
+	return q.each(ctx, `SELECT tenant, summary FROM runs WHERE summary IS NOT NULL AND `+w, args, []any{&t, &body},
+		func() { _ = q.b.AddRunSummary(t, []byte(body)) }) // a summary that is not JSON counts nothing
 }
 
 // queue finds the oldest queued job, at any time: a stuck queue is what
 // this figure is for.
 func (q *statsQuery) queue(ctx context.Context) error {
 	w, args := q.tenantOnly()
+	var t string
+	var at *int64
 	return q.each(ctx, `SELECT tenant, min(created_at) FROM jobs WHERE state IN ('queued', 'retry_wait')`+w+` GROUP BY tenant`, args,
-		func(r *sql.Rows) error {
-			var t string
-			var at sql.NullInt64
-			if err := r.Scan(&t, &at); err != nil {
-				return err
-			}
-			q.b.SetOldestQueued(t, fromMS(at))
-			return nil
-		})
+		[]any{&t, &at}, func() { q.b.SetOldestQueued(t, fromMS(at)) })
 }
 
 // outbox counts undelivered outbox events, with the oldest pending one.
 func (q *statsQuery) outbox(ctx context.Context) error {
 	w, args := q.tenantOnly()
+	var t, st string
+	var n int
+	var at *int64
 	return q.each(ctx, `SELECT tenant, state, count(*), min(created_at) FROM outbox WHERE state IN ('pending', 'failed')`+w+` GROUP BY 1, 2`,
-		args, func(r *sql.Rows) error {
-			var t, st string
-			var n int
-			var at sql.NullInt64
-			if err := r.Scan(&t, &st, &n, &at); err != nil {
-				return err
-			}
-			q.b.SetOutbox(t, st, n, fromMS(at))
-			return nil
-		})
+		args, []any{&t, &st, &n, &at}, func() { q.b.SetOutbox(t, st, n, fromMS(at)) })
 }
 
 // review counts open review reasons by reason, at any time: an open item
 // is work waiting, however old.
 func (q *statsQuery) review(ctx context.Context) error {
 	w, args := q.tenantOnly()
+	var t, reason string
+	var n int
 	return q.each(ctx, `SELECT tenant, reason, count(*) FROM review_reasons WHERE state = 'open'`+w+` GROUP BY 1, 2`, args,
-		func(r *sql.Rows) error {
-			var t, reason string
-			var n int
-			if err := r.Scan(&t, &reason, &n); err != nil {
-				return err
-			}
-			q.b.AddReviewOpen(t, reason, n)
-			return nil
-		})
+		[]any{&t, &reason, &n}, func() { q.b.AddReviewOpen(t, reason, n) })
 }
