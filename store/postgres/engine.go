@@ -113,6 +113,16 @@ func (x *execer) Flush(ctx context.Context) error {
 	return interpret(bq.SendBatch(ctx, b).Close())
 }
 
+// Script runs q with no arguments, which pgx sends with the simple
+// protocol: it runs a file of several statements.
+func (x *execer) Script(ctx context.Context, q string) error {
+	if err := x.Flush(ctx); err != nil {
+		return err
+	}
+	_, err := x.q.Exec(ctx, q)
+	return interpret(err)
+}
+
 type row struct{ r pgx.Row }
 
 func (r row) Scan(dest ...any) error { return interpret(r.r.Scan(dest...)) }
@@ -177,4 +187,13 @@ func (e engine) LockTenant(ctx context.Context, tx jobs.Tx, tenant string) (bool
 	var ok bool
 	err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock(?, hashtext(?))`, tenantLock, tenant).Scan(&ok)
 	return ok, err
+}
+
+// LockMigrations takes the migration lock until tx ends: a second process
+// opening a fresh database waits here, then finds the migrations applied.
+// It comes before CREATE TABLE IF NOT EXISTS, which is not safe against a
+// concurrent create of the same table.
+func (e engine) LockMigrations(ctx context.Context, tx jobs.Tx) error {
+	_, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(?)`, migrateLock)
+	return err
 }

@@ -129,42 +129,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ms, err := driver.LoadMigrations(sub)
-	if err != nil {
-		return err
-	}
-	return s.tx(ctx, func(tx pgx.Tx) error {
-		// Held until this transaction ends: a second process opening a
-		// fresh database waits here, then finds the migrations applied.
-		// It must come before CREATE TABLE IF NOT EXISTS, which is not
-		// safe against a concurrent create of the same table.
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrateLock); err != nil {
-			return fmt.Errorf("lock migrations: %w", err)
-		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-			version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
-			return fmt.Errorf("create schema_migrations: %w", err)
-		}
-		var cur int
-		if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&cur); err != nil {
-			return fmt.Errorf("read schema version: %w", err)
-		}
-		if cur > len(ms) {
-			return fmt.Errorf("database schema version %d is newer than this invx (%d): upgrade invx", cur, len(ms))
-		}
-		for _, m := range driver.PendingMigrations(ms, cur) {
-			// No arguments: pgx sends it with the simple protocol, which
-			// runs a file of several statements.
-			if _, err := tx.Exec(ctx, m.SQL); err != nil {
-				return fmt.Errorf("apply migration %03d_%s: %w", m.Version, m.Name, err)
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, `+clockSQL+`)`,
-				m.Version, m.Name); err != nil {
-				return fmt.Errorf("record migration %03d: %w", m.Version, err)
-			}
-		}
-		return nil
-	})
+	return s.Migrate(ctx, sub)
 }
 
 // tx runs fn in one transaction (READ COMMITTED) and commits it. A

@@ -73,6 +73,11 @@ func (x execer) Defer(ctx context.Context, q string, args ...any) error {
 
 func (x execer) Flush(context.Context) error { return nil }
 
+func (x execer) Script(ctx context.Context, q string) error {
+	_, err := x.c.ExecContext(ctx, q)
+	return interpret(err)
+}
+
 type row struct{ r *sql.Row }
 
 func (r row) Scan(dest ...any) error { return interpret(r.r.Scan(dest...)) }
@@ -90,3 +95,8 @@ func (e engine) LockRows() string { return "" }
 
 // LockTenant always succeeds: claims are serialised already.
 func (e engine) LockTenant(context.Context, jobs.Tx, string) (bool, error) { return true, nil }
+
+// LockMigrations is a no-op: BEGIN IMMEDIATE serialises processes that open
+// a new file at once; the second waits (busy_timeout), then sees the
+// migrations applied.
+func (e engine) LockMigrations(context.Context, jobs.Tx) error { return nil }

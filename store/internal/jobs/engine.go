@@ -38,6 +38,9 @@ type Tx interface {
 	Defer(ctx context.Context, q string, args ...any) error
 	// Flush runs what was deferred.
 	Flush(ctx context.Context) error
+	// Script runs a file of statements with no arguments (a migration),
+	// as it is: no placeholders are numbered.
+	Script(ctx context.Context, sql string) error
 }
 
 // Engine is what a driver supplies to the shared job logic.
@@ -68,6 +71,9 @@ type Engine interface {
 	// under ClaimParams.MaxPerTenant, never waiting for it; true where
 	// claims are serialised anyway.
 	LockTenant(ctx context.Context, tx Tx, tenant string) (bool, error)
+	// LockMigrations serialises, until tx ends, the processes that migrate
+	// one database, where write transactions alone do not.
+	LockMigrations(ctx context.Context, tx Tx) error
 }
 
 // Core is the shared implementation of the store.Store methods on job
