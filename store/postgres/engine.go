@@ -197,3 +197,7 @@ func (e engine) LockMigrations(ctx context.Context, tx jobs.Tx) error {
 	_, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock(?)`, migrateLock)
 	return err
 }
+
+// KeyOrder is true: enqueuers write side by side, and rows locked in one
+// order cannot deadlock.
+func (e engine) KeyOrder() bool { return true }

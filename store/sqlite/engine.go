@@ -100,3 +100,7 @@ func (e engine) LockTenant(context.Context, jobs.Tx, string) (bool, error) { ret
 // a new file at once; the second waits (busy_timeout), then sees the
 // migrations applied.
 func (e engine) LockMigrations(context.Context, jobs.Tx) error { return nil }
+
+// KeyOrder is false: write transactions are serialised, so documents keep
+// their order and job ids follow discovery order.
+func (e engine) KeyOrder() bool { return false }

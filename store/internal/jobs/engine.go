@@ -71,6 +71,12 @@ type Engine interface {
 	// under ClaimParams.MaxPerTenant, never waiting for it; true where
 	// claims are serialised anyway.
 	LockTenant(ctx context.Context, tx Tx, tenant string) (bool, error)
+	// KeyOrder reports whether an enqueue batch writes its rows in job key
+	// order: where writers run side by side, two processes enqueueing
+	// overlapping sets then lock the same keys in the same order, and wait
+	// for each other rather than deadlock. Where writes are serialised,
+	// documents keep their order, so job ids follow discovery order.
+	KeyOrder() bool
 	// LockMigrations serialises, until tx ends, the processes that migrate
 	// one database, where write transactions alone do not.
 	LockMigrations(ctx context.Context, tx Tx) error

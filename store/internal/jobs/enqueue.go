@@ -24,16 +24,15 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 	out := make([]store.EnqueueResult, len(p.Docs))
 	for start := 0; start < len(p.Docs); start += enqueueBatch {
 		end := min(start+enqueueBatch, len(p.Docs))
-		// Rows are written in job key order, whatever order the documents
-		// came in: two processes enqueueing overlapping sets then lock the
-		// same keys in the same order, and wait for each other rather than
-		// deadlock. The sort is stable, so the same text under two paths
-		// keeps its first path (new, then duplicate).
 		order := make([]int, 0, end-start)
 		for i := start; i < end; i++ {
 			order = append(order, i)
 		}
-		sort.SliceStable(order, func(a, b int) bool { return p.Docs[order[a]].JobKey < p.Docs[order[b]].JobKey })
+		if c.E.KeyOrder() {
+			// Stable, so the same text under two paths keeps its first
+			// path (new, then duplicate).
+			sort.SliceStable(order, func(a, b int) bool { return p.Docs[order[a]].JobKey < p.Docs[order[b]].JobKey })
+		}
 		err := c.E.Write(ctx, func(tx Tx) error {
 			for _, i := range order {
 				r, err := enqueueOne(ctx, tx, p, &p.Docs[i], now)
