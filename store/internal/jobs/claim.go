@@ -2,9 +2,9 @@ package jobs
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/invx/invx/store"
@@ -55,7 +55,7 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 	}
 	var leases []*store.Lease
 	err = c.E.Write(ctx, func(tx Tx) error {
-		leases = leases[:0]
+		leases = nil
 		inflight, err := liveLeases(ctx, tx, p.Tenant, now)
 		if err != nil {
 			return err
@@ -72,10 +72,17 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 		}
 		exhausted := map[string]bool{}
 		locked := map[string]bool{}
-		for len(leases) < p.Limit {
+		// Candidates are read once per tenant, as many as it could get,
+		// and granted together at the end: a claim of N jobs is a few
+		// statements, not a few per job.
+		cands := map[string][]pick{}
+		fetched := map[string]bool{}
+		var picks []pick
+		seq := newest(served)
+		for len(picks) < p.Limit {
 			t, ok := driver.NextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
 			if !ok {
-				return nil
+				break
 			}
 			if p.MaxPerTenant > 0 && !locked[t] {
 				n, ok, err := c.lockTenant(ctx, tx, t, now)
@@ -89,19 +96,30 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 				locked[t], inflight[t] = true, n
 				continue // choose again with the fresh count
 			}
-			l, err := c.claimOne(ctx, tx, p, t, nowT, now)
-			if err != nil {
-				return err
+			if !fetched[t] {
+				want := p.Limit - len(picks)
+				if p.MaxPerTenant > 0 {
+					want = min(want, p.MaxPerTenant-inflight[t])
+				}
+				if cands[t], err = c.candidates(ctx, tx, p, t, now, want); err != nil {
+					return err
+				}
+				fetched[t] = true
 			}
-			if l == nil {
+			if len(cands[t]) == 0 {
 				exhausted[t] = true
 				continue
 			}
+			picks = append(picks, cands[t][0])
+			cands[t] = cands[t][1:]
 			inflight[t]++
-			served[t] = l.AttemptID
-			leases = append(leases, l)
+			// Served now: after every tenant served before, as the new
+			// attempt's id will be.
+			seq++
+			served[t] = seq
 		}
-		return nil
+		leases, err = grant(ctx, tx, p, picks, nowT, now)
+		return err
 	})
 	if err != nil {
 		return nil, err // the caller names the claim; the steps name themselves
@@ -198,69 +216,158 @@ func tenantsWithWork(ctx context.Context, tx Tx, now int64, version string) ([]s
 	return out, nil
 }
 
-// claimOne leases the tenant's next claimable job, or returns nil: expired
-// leases and retries that came due before new work, oldest first.
-func (c *Core) claimOne(ctx context.Context, tx Tx, p *store.ClaimParams, tenant string, nowT time.Time, now int64) (*store.Lease, error) {
-	for _, k := range claimable {
-		w, args := claimWhere(k.state, k.due, now, p.SchemaVersion)
-		var id int64
-		err := tx.QueryRow(ctx, `SELECT id FROM jobs WHERE `+w+` AND tenant = ? ORDER BY id LIMIT 1`+c.E.LockRows(),
-			append(args, tenant)...).Scan(&id)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("find claimable job: %w", err)
-		}
-		l, err := grant(ctx, tx, p, id, k.recovered, nowT, now)
-		if err != nil {
-			return nil, fmt.Errorf("lease job %d: %w", id, err)
-		}
-		return l, nil
-	}
-	return nil, nil
+// pick is a job chosen to be leased.
+type pick struct {
+	id        int64
+	recovered bool
 }
 
-// grant leases job id: a new lease token, one more attempt, and the
-// attempt's row.
-func grant(ctx context.Context, tx Tx, p *store.ClaimParams, id int64, recovered bool, nowT time.Time, now int64) (*store.Lease, error) {
+// newest is the largest attempt id in served.
+func newest(served map[string]int64) int64 {
+	var n int64
+	for _, id := range served {
+		n = max(n, id)
+	}
+	return n
+}
+
+// candidates reads up to want of the tenant's claimable jobs, in the order
+// they are taken: expired leases and retries that came due before new work,
+// oldest first. The engine's LockRows keeps them from other claimers until
+// this transaction ends.
+func (c *Core) candidates(ctx context.Context, tx Tx, p *store.ClaimParams, tenant string, now int64, want int) ([]pick, error) {
+	var out []pick
+	for _, k := range claimable {
+		if len(out) >= want {
+			break
+		}
+		w, args := claimWhere(k.state, k.due, now, p.SchemaVersion)
+		got, err := ids(tx.Query(ctx, `SELECT id FROM jobs WHERE `+w+` AND tenant = ? ORDER BY id LIMIT ?`+c.E.LockRows(),
+			append(args, tenant, want-len(out))...))
+		if err != nil {
+			return nil, fmt.Errorf("find claimable jobs: %w", err)
+		}
+		for _, id := range got {
+			out = append(out, pick{id: id, recovered: k.recovered})
+		}
+	}
+	return out, nil
+}
+
+// grantBatch bounds the jobs one grant statement names.
+const grantBatch = 200
+
+// grant leases the picked jobs, in batches of grantBatch: each gets a new
+// lease token, one more attempt, and the attempt's row. The leases come
+// back in the order of picks.
+func grant(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, nowT time.Time, now int64) ([]*store.Lease, error) {
+	out := make([]*store.Lease, 0, len(picks))
+	for start := 0; start < len(picks); start += grantBatch {
+		ls, err := grantSome(ctx, tx, p, picks[start:min(start+grantBatch, len(picks))], nowT, now)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ls...)
+	}
+	return out, nil
+}
+
+func grantSome(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, nowT time.Time, now int64) ([]*store.Lease, error) {
+	if len(picks) == 0 {
+		return nil, nil
+	}
 	expires := nowT.Add(p.LeaseFor)
-	l := &store.Lease{JobID: id, ExpiresAt: expires.UTC(), Recovered: recovered}
-	recoveries := 0
-	if recovered {
-		recoveries = 1
+	var all, rec []any
+	for _, k := range picks {
+		all = append(all, k.id)
+		if k.recovered {
+			rec = append(rec, k.id)
+		}
 	}
-	err := tx.QueryRow(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_token = lease_token + 1,
-			lease_expires_at = ?, attempts = attempts + 1, lease_recoveries = lease_recoveries + ?, updated_at = ?
-		WHERE id = ?
-		RETURNING tenant, job_key, schema_version, source_path, coalesce(source_text, ''), lease_token, attempts, budget_base,
-			lease_recoveries - recovery_base`,
-		p.Owner, ms(expires), recoveries, now, id).
-		Scan(&l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &l.Text, &l.Token, &l.AttemptNo, &l.BudgetBase, &l.Recoveries)
+	recoveries := `lease_recoveries`
+	if len(rec) > 0 {
+		recoveries = `lease_recoveries + CASE WHEN id IN (` + Placeholders(len(rec)) + `) THEN 1 ELSE 0 END`
+	}
+	args := append([]any{p.Owner, ms(expires)}, rec...)
+	args = append(append(args, now), all...)
+	byID := make(map[int64]*store.Lease, len(picks))
+	rows, err := tx.Query(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_token = lease_token + 1,
+			lease_expires_at = ?, attempts = attempts + 1, lease_recoveries = `+recoveries+`, updated_at = ?
+		WHERE id IN (`+Placeholders(len(all))+`)
+		RETURNING id, tenant, job_key, schema_version, source_path, coalesce(source_text, ''), lease_token, attempts, budget_base,
+			lease_recoveries - recovery_base`, args...)
+	err = each(rows, err, func(r Rows) error {
+		l := &store.Lease{ExpiresAt: expires.UTC()}
+		if err := r.Scan(&l.JobID, &l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &l.Text, &l.Token, &l.AttemptNo,
+			&l.BudgetBase, &l.Recoveries); err != nil {
+			return err
+		}
+		// Attempts lost to expired leases are not provider attempts.
+		l.BudgetBase += l.Recoveries
+		l.PrevAttempts = l.AttemptNo - 1
+		byID[l.JobID] = l
+		return nil
+	})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("lease jobs: %w", err)
 	}
-	// Attempts lost to expired leases are not provider attempts.
-	l.BudgetBase += l.Recoveries
-	l.PrevAttempts = l.AttemptNo - 1
-	if l.PrevAttempts > 0 {
-		if err := tx.QueryRow(ctx, `SELECT CAST(coalesce(sum(input_tokens + output_tokens), 0) AS BIGINT) FROM attempts WHERE job_id = ?`,
-			id).Scan(&l.PrevTokens); err != nil {
+	var again []any
+	for _, k := range picks {
+		l := byID[k.id]
+		if l == nil {
+			return nil, fmt.Errorf("lease job %d: not updated", k.id)
+		}
+		l.Recovered = k.recovered
+		if l.PrevAttempts > 0 {
+			again = append(again, k.id)
+		}
+	}
+	if len(again) > 0 {
+		rows, err := tx.Query(ctx, `SELECT job_id, CAST(coalesce(sum(input_tokens + output_tokens), 0) AS BIGINT) FROM attempts
+			WHERE job_id IN (`+Placeholders(len(again))+`) GROUP BY job_id`, again...)
+		err = each(rows, err, func(r Rows) error {
+			var id, n int64
+			if err := r.Scan(&id, &n); err != nil {
+				return err
+			}
+			byID[id].PrevTokens = n
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("tokens of earlier attempts: %w", err)
+		}
+	}
+	if len(rec) > 0 {
+		// The previous holders' attempts never reported back. Before the
+		// new attempts are written: they are open too.
+		if err := tx.Defer(ctx, `UPDATE attempts SET outcome = ?, finished_at = ? WHERE job_id IN (`+Placeholders(len(rec))+`) AND outcome = ''`,
+			append([]any{store.OutcomeLeaseExpired, now}, rec...)...); err != nil {
 			return nil, err
 		}
 	}
-	if recovered {
-		// The previous holder's attempt never reported back.
-		if err := tx.Defer(ctx, `UPDATE attempts SET outcome = ?, finished_at = ? WHERE job_id = ? AND outcome = ''`,
-			store.OutcomeLeaseExpired, now, id); err != nil {
-			return nil, err
+	values := make([]string, len(picks))
+	args = args[:0]
+	for i, k := range picks {
+		l := byID[k.id]
+		values[i] = `(?, ?, ?, ?, ?, ?, ?)`
+		args = append(args, l.JobID, l.Tenant, l.AttemptNo, p.RunID, p.Owner, l.Token, now)
+	}
+	rows, err = tx.Query(ctx, `INSERT INTO attempts (job_id, tenant, attempt_no, run_id, owner, lease_token, started_at)
+		VALUES `+strings.Join(values, ", ")+` RETURNING id, job_id`, args...)
+	err = each(rows, err, func(r Rows) error {
+		var id, jobID int64
+		if err := r.Scan(&id, &jobID); err != nil {
+			return err
 		}
-	}
-	err = tx.QueryRow(ctx, `INSERT INTO attempts (job_id, tenant, attempt_no, run_id, owner, lease_token, started_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		id, l.Tenant, l.AttemptNo, p.RunID, p.Owner, l.Token, now).Scan(&l.AttemptID)
+		byID[jobID].AttemptID = id
+		return nil
+	})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("start attempts: %w", err)
 	}
-	return l, nil
+	out := make([]*store.Lease, len(picks))
+	for i, k := range picks {
+		out[i] = byID[k.id]
+	}
+	return out, nil
 }
