@@ -46,6 +46,7 @@ import (
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
+	"github.com/invx/invx/store/internal/jobs"
 )
 
 //go:embed migrations/*.sql
@@ -67,6 +68,9 @@ type Store struct {
 	name string // host/database, for error messages (never the password)
 	// callerClock keeps each call's Now instead of the database's clock.
 	callerClock bool
+
+	// Core is the job logic both drivers share, on this driver's engine.
+	jobs.Core
 }
 
 // Option configures Open.
@@ -94,6 +98,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	for _, o := range opts {
 		o(s)
 	}
+	s.Core = jobs.Core{E: engine{s}}
 	s.pool, err = pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("open postgres store %s: %w", s.name, err)
@@ -124,42 +129,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ms, err := driver.LoadMigrations(sub)
-	if err != nil {
-		return err
-	}
-	return s.tx(ctx, func(tx pgx.Tx) error {
-		// Held until this transaction ends: a second process opening a
-		// fresh database waits here, then finds the migrations applied.
-		// It must come before CREATE TABLE IF NOT EXISTS, which is not
-		// safe against a concurrent create of the same table.
-		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, migrateLock); err != nil {
-			return fmt.Errorf("lock migrations: %w", err)
-		}
-		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-			version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`); err != nil {
-			return fmt.Errorf("create schema_migrations: %w", err)
-		}
-		var cur int
-		if err := tx.QueryRow(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&cur); err != nil {
-			return fmt.Errorf("read schema version: %w", err)
-		}
-		if cur > len(ms) {
-			return fmt.Errorf("database schema version %d is newer than this invx (%d): upgrade invx", cur, len(ms))
-		}
-		for _, m := range driver.PendingMigrations(ms, cur) {
-			// No arguments: pgx sends it with the simple protocol, which
-			// runs a file of several statements.
-			if _, err := tx.Exec(ctx, m.SQL); err != nil {
-				return fmt.Errorf("apply migration %03d_%s: %w", m.Version, m.Name, err)
-			}
-			if _, err := tx.Exec(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, `+clockSQL+`)`,
-				m.Version, m.Name); err != nil {
-				return fmt.Errorf("record migration %03d: %w", m.Version, err)
-			}
-		}
-		return nil
-	})
+	return s.Migrate(ctx, sub)
 }
 
 // tx runs fn in one transaction (READ COMMITTED) and commits it. A
@@ -288,49 +258,4 @@ func (s *Store) clock(ctx context.Context, t time.Time) (time.Time, int64, error
 		return t, 0, fmt.Errorf("read database clock: %w", interpret(err))
 	}
 	return time.UnixMilli(v).UTC(), v, nil
-}
-
-// later moves t, a time the caller computed on its own clock, whose now was
-// callerNow, to the same distance from now (the store's clock): a retry
-// "in 30s" stays 30s away however far the caller's clock is off.
-func later(t, callerNow, now time.Time) time.Time {
-	if t.IsZero() || callerNow.IsZero() {
-		return t
-	}
-	return now.Add(t.Sub(callerNow))
-}
-
-// ms is t in Unix milliseconds, 0 for the zero time (as in store/sqlite).
-func ms(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-// nullMS is t in Unix milliseconds, NULL for the zero time.
-func nullMS(t time.Time) *int64 {
-	if t.IsZero() {
-		return nil
-	}
-	v := t.UnixMilli()
-	return &v
-}
-
-// fromMS reads a nullable millisecond column; NULL and 0 are the zero time.
-func fromMS(v *int64) time.Time {
-	if v == nil || *v == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(*v).UTC()
-}
-
-func msDuration(v int64) time.Duration { return time.Duration(v) * time.Millisecond }
-
-// args numbers query arguments as they are added: a.add(v) returns "$n".
-type args []any
-
-func (a *args) add(v any) string {
-	*a = append(*a, v)
-	return fmt.Sprintf("$%d", len(*a))
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
+	"github.com/invx/invx/store/internal/jobs"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver
 )
@@ -57,6 +58,9 @@ type Store struct {
 	quit          chan struct{}
 	committerDone chan struct{}
 	closeOnce     sync.Once
+
+	// Core is the job logic both drivers share, on this driver's engine.
+	jobs.Core
 }
 
 var _ store.Store = (*Store)(nil)
@@ -106,6 +110,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	r.SetMaxIdleConns(4)
 	s := &Store{path: path, w: w, r: r, commits: make(chan *commitReq), quit: make(chan struct{}),
 		committerDone: make(chan struct{})}
+	s.Core = jobs.Core{E: engine{s}}
 	go s.committer()
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
@@ -136,34 +141,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ms, err := driver.LoadMigrations(sub)
-	if err != nil {
-		return err
-	}
-	// BEGIN IMMEDIATE serialises processes that open a new file at once:
-	// the second waits (busy_timeout), then sees the migrations applied.
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
-			version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)`); err != nil {
-			return fmt.Errorf("create schema_migrations: %w", err)
-		}
-		var cur int
-		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&cur); err != nil {
-			return fmt.Errorf("read schema version: %w", err)
-		}
-		if cur > len(ms) {
-			return fmt.Errorf("database schema version %d is newer than this invx (%d): upgrade invx", cur, len(ms))
-		}
-		for _, m := range driver.PendingMigrations(ms, cur) {
-			if _, err := tx.ExecContext(ctx, m.SQL); err != nil {
-				return fmt.Errorf("apply migration %03d_%s: %w", m.Version, m.Name, err)
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, strftime('%s','now')*1000)`, m.Version, m.Name); err != nil {
-				return fmt.Errorf("record migration %03d: %w", m.Version, err)
-			}
-		}
-		return nil
-	})
+	return s.Migrate(ctx, sub)
 }
 
 // tx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it.

@@ -39,6 +39,7 @@ func Exercise(t *testing.T, open OpenFunc, opts ...Option) {
 		{"EnqueueIsIdempotent", testEnqueueIdempotent},
 		{"DuplicateTextUnderTwoPaths", testDuplicatePaths},
 		{"ClaimLeasesOnce", testClaimOnce},
+		{"ClaimBatchOfEveryKind", testClaimBatch},
 		{"CommitAndReturnExisting", testCommit},
 		{"StaleWorkerIsFenced", testStaleWorker},
 		{"StaleTokenFencedWhileAnotherHoldsTheLease", testFencedWhileLeased},

@@ -1,8 +1,7 @@
-package sqlite
+package jobs
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,22 +12,28 @@ import (
 
 // openReasons opens a result's review reasons, inside the commit's (or the
 // correction's) transaction: the caller's, then one per other live result
-// with the same identity. It returns every reason it opened. Write
-// transactions are serialised (BEGIN IMMEDIATE, one group committer), so
-// of two commits of one invoice the second always sees the first.
-func openReasons(ctx context.Context, tx *sql.Tx, tenant, jobKey string, resultID, jobID int64, id *store.DocIdentity,
+// with the same identity. It returns every reason it opened. Of two commits
+// of one invoice the second always sees the first: SQLite serialises write
+// transactions, PostgreSQL takes the engine's invoice lock first.
+func (c *Core) openReasons(ctx context.Context, tx Tx, tenant, jobKey string, resultID, jobID int64, id *store.DocIdentity,
 	reasons []store.ReviewReason, now int64) ([]store.ReviewReason, error) {
 	if driver.Matchable(id) {
+		if err := c.E.LockInvoice(ctx, tx, tenant, id.NumberKey); err != nil {
+			return nil, fmt.Errorf("lock invoice number: %w", err)
+		}
 		dups, err := findDuplicates(ctx, tx, tenant, resultID, jobID, id)
 		if err != nil {
 			return nil, err
 		}
-		for _, c := range dups {
-			reasons = append(reasons, driver.DuplicateReason(c, id))
+		for _, d := range dups {
+			reasons = append(reasons, driver.DuplicateReason(d, id))
 		}
 	}
+	if len(reasons) == 0 {
+		return nil, nil
+	}
 	for _, r := range reasons {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO review_reasons (tenant, job_key, result_id, reason, detail, state, opened_at)
+		if err := tx.Defer(ctx, `INSERT INTO review_reasons (tenant, job_key, result_id, reason, detail, state, opened_at)
 			VALUES (?, ?, ?, ?, ?, 'open', ?)`, tenant, jobKey, resultID, r.Reason, string(r.Detail), now); err != nil {
 			return nil, fmt.Errorf("open review reason %s: %w", r.Reason, err)
 		}
@@ -41,41 +46,33 @@ func openReasons(ctx context.Context, tx *sql.Tx, tenant, jobKey string, resultI
 // supplier (VAT keys when both have one, else name keys), leaving out the
 // result itself, results of the same text (another schema version) and
 // the result this job's text replaces (a held change accepted in review).
-func findDuplicates(ctx context.Context, tx *sql.Tx, tenant string, resultID, jobID int64, id *store.DocIdentity) ([]driver.Candidate, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT r.id, r.job_key, coalesce(j.display_path, j.source_path), r.schema_version,
+func findDuplicates(ctx context.Context, tx Tx, tenant string, resultID, jobID int64, id *store.DocIdentity) ([]driver.Candidate, error) {
+	rows, err := tx.Query(ctx, `SELECT r.id, r.job_key, coalesce(j.display_path, j.source_path), r.schema_version,
 			r.doc_total_minor, r.doc_issue_date
 		FROM results r JOIN jobs j ON j.id = r.job_id
-		WHERE r.tenant = ? AND r.number_key = ? AND r.superseded_by IS NULL AND r.shadow = 0 AND r.id <> ?
+		WHERE r.tenant = ? AND r.number_key = ? AND r.superseded_by IS NULL AND NOT r.shadow AND r.id <> ?
 			AND r.source_digest <> (SELECT source_digest FROM results WHERE id = ?)
 			AND r.job_key <> coalesce((SELECT prev_job_key FROM jobs WHERE id = ?), '')
 			AND CASE WHEN r.supplier_vat_key IS NOT NULL AND ? <> '' THEN r.supplier_vat_key = ? ELSE r.supplier_key = ? END
 		ORDER BY r.id LIMIT ?`,
 		tenant, id.NumberKey, resultID, resultID, jobID, id.VATKey, id.VATKey, id.NameKey, driver.MaxDuplicates)
+	var out []driver.Candidate
+	err = each(rows, err, func(r Rows) error {
+		var d driver.Candidate
+		if err := r.Scan(&d.ResultID, &d.JobKey, &d.Path, &d.SchemaVersion, &d.TotalMinor, &d.IssueDate); err != nil {
+			return err
+		}
+		out = append(out, d)
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("look for duplicates: %w", err)
 	}
-	defer rows.Close()
-	var out []driver.Candidate
-	for rows.Next() {
-		var c driver.Candidate
-		var total sql.NullInt64
-		var date sql.NullString
-		if err := rows.Scan(&c.ResultID, &c.JobKey, &c.Path, &c.SchemaVersion, &total, &date); err != nil {
-			return nil, fmt.Errorf("look for duplicates: %w", err)
-		}
-		if total.Valid {
-			c.TotalMinor = &total.Int64
-		}
-		if date.Valid {
-			c.IssueDate = &date.String
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // ListReview implements store.Store.
-func (s *Store) ListReview(ctx context.Context, p *store.ListReviewParams) ([]*store.ReviewItem, error) {
+func (c *Core) ListReview(ctx context.Context, p *store.ListReviewParams) ([]*store.ReviewItem, error) {
 	q := `SELECT v.id, v.tenant, v.job_key, v.result_id, r.revision, coalesce(j.display_path, j.source_path), r.schema_version,
 			v.reason, v.detail, v.opened_at
 		FROM review_reasons v JOIN results r ON r.id = v.result_id JOIN jobs j ON j.id = r.job_id
@@ -89,60 +86,63 @@ func (s *Store) ListReview(ctx context.Context, p *store.ListReviewParams) ([]*s
 		q += ` AND v.reason = ?`
 		args = append(args, p.Reason)
 	}
-	rows, err := s.r.QueryContext(ctx, q+` ORDER BY v.id`, args...)
-	if err != nil {
-		return nil, fmt.Errorf("list review: %w", interpret(err))
-	}
-	defer rows.Close()
+	rows, err := c.E.Read().Query(ctx, q+` ORDER BY v.id`, args...)
 	var out []*store.ReviewItem
-	for rows.Next() {
+	err = each(rows, err, func(r Rows) error {
 		var it store.ReviewItem
 		var detail string
-		var opened sql.NullInt64
-		if err := rows.Scan(&it.ID, &it.Tenant, &it.JobKey, &it.ResultID, &it.Revision, &it.Path, &it.SchemaVersion,
+		var opened *int64
+		if err := r.Scan(&it.ID, &it.Tenant, &it.JobKey, &it.ResultID, &it.Revision, &it.Path, &it.SchemaVersion,
 			&it.Reason, &detail, &opened); err != nil {
-			return nil, fmt.Errorf("list review: %w", interpret(err))
+			return err
 		}
 		it.Detail, it.OpenedAt = []byte(detail), fromMS(opened)
 		out = append(out, &it)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list review: %w", interpret(err))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list review: %w", err)
 	}
 	return out, nil
 }
 
 // closeReasons closes a job's open reasons as state and returns how many
 // and the result they belong to; ErrNotFound when none was open.
-func closeReasons(ctx context.Context, tx *sql.Tx, tenant, jobKey, state, actor, note string, now int64) (int, int64, error) {
-	ids, err := queryIDs(ctx, tx, `UPDATE review_reasons SET state = ?, closed_at = ?, actor = ?, note = ?
-		WHERE tenant = ? AND job_key = ? AND state = 'open' RETURNING result_id`, state, now, actor, note, tenant, jobKey)
+func (c *Core) closeReasons(ctx context.Context, tx Tx, tenant, jobKey, state, actor, note string, now int64) (int, int64, error) {
+	rows, err := tx.Query(ctx, `UPDATE review_reasons SET state = ?, closed_at = ?, actor = ?, note = ?
+		WHERE tenant = ? AND job_key = ? AND state = 'open' RETURNING result_id`,
+		state, now, c.E.Text(actor), c.E.Text(note), tenant, jobKey)
+	got, err := ids(rows, err)
 	if err != nil {
 		return 0, 0, fmt.Errorf("close review reasons: %w", err)
 	}
-	if len(ids) == 0 {
+	if len(got) == 0 {
 		return 0, 0, store.ErrNotFound
 	}
-	return len(ids), ids[0], nil
+	return len(got), got[0], nil
 }
 
 // moveHeld moves a job's held events to state (pending or cancelled).
-func moveHeld(ctx context.Context, tx *sql.Tx, tenant, jobKey, state string) (int, error) {
-	res, err := tx.ExecContext(ctx, `UPDATE outbox SET state = ? WHERE tenant = ? AND job_key = ? AND state = 'held'`,
+func moveHeld(ctx context.Context, tx Tx, tenant, jobKey, state string) (int, error) {
+	n, err := tx.Exec(ctx, `UPDATE outbox SET state = ? WHERE tenant = ? AND job_key = ? AND state = 'held'`,
 		state, tenant, jobKey)
 	if err != nil {
 		return 0, fmt.Errorf("move held events to %s: %w", state, err)
 	}
-	n, _ := res.RowsAffected()
 	return int(n), nil
 }
 
 // AcceptReview implements store.Store.
-func (s *Store) AcceptReview(ctx context.Context, p *store.ReviewActionParams) (*store.ReviewActionResult, error) {
+func (c *Core) AcceptReview(ctx context.Context, p *store.ReviewActionParams) (*store.ReviewActionResult, error) {
+	_, now, err := c.E.Clock(ctx, p.Now)
+	if err != nil {
+		return nil, fmt.Errorf("accept review of %s: %w", p.JobKey, err)
+	}
 	var out store.ReviewActionResult
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err = c.E.Write(ctx, func(tx Tx) error {
+		out = store.ReviewActionResult{}
 		var err error
-		if out.Reasons, _, err = closeReasons(ctx, tx, p.Tenant, p.JobKey, store.ReviewAccepted, p.Actor, p.Note, ms(p.Now)); err != nil {
+		if out.Reasons, _, err = c.closeReasons(ctx, tx, p.Tenant, p.JobKey, store.ReviewAccepted, p.Actor, p.Note, now); err != nil {
 			return err
 		}
 		out.Events, err = moveHeld(ctx, tx, p.Tenant, p.JobKey, store.OutboxPending)
@@ -155,19 +155,23 @@ func (s *Store) AcceptReview(ctx context.Context, p *store.ReviewActionParams) (
 }
 
 // DismissReview implements store.Store.
-func (s *Store) DismissReview(ctx context.Context, p *store.ReviewActionParams) (*store.ReviewActionResult, error) {
+func (c *Core) DismissReview(ctx context.Context, p *store.ReviewActionParams) (*store.ReviewActionResult, error) {
+	_, now, err := c.E.Clock(ctx, p.Now)
+	if err != nil {
+		return nil, fmt.Errorf("dismiss review of %s: %w", p.JobKey, err)
+	}
 	var out store.ReviewActionResult
-	now := ms(p.Now)
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err = c.E.Write(ctx, func(tx Tx) error {
+		out = store.ReviewActionResult{}
 		var resultID int64
 		var err error
-		if out.Reasons, resultID, err = closeReasons(ctx, tx, p.Tenant, p.JobKey, store.ReviewDismissed, p.Actor, p.Note, now); err != nil {
+		if out.Reasons, resultID, err = c.closeReasons(ctx, tx, p.Tenant, p.JobKey, store.ReviewDismissed, p.Actor, p.Note, now); err != nil {
 			return err
 		}
 		if out.Events, err = moveHeld(ctx, tx, p.Tenant, p.JobKey, store.OutboxCancelled); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
+		_, err = tx.Exec(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
 			p.Tenant, store.DismissedEventKey(p.JobKey), p.JobKey, resultID, store.EventDismissed, store.EventDismissed,
 			string(driver.DismissedPayload(p)), now)
@@ -183,7 +187,7 @@ func (s *Store) DismissReview(ctx context.Context, p *store.ReviewActionParams) 
 }
 
 // CorrectResult implements store.Store.
-func (s *Store) CorrectResult(ctx context.Context, p *store.CorrectParams) (*store.CorrectResult, error) {
+func (c *Core) CorrectResult(ctx context.Context, p *store.CorrectParams) (*store.CorrectResult, error) {
 	var reasons []store.ReviewReason
 	var err error
 	if p.Review != nil {
@@ -195,33 +199,39 @@ func (s *Store) CorrectResult(ctx context.Context, p *store.CorrectParams) (*sto
 	if err != nil {
 		return nil, fmt.Errorf("correct result of %s: %w", p.JobKey, err)
 	}
-	now := ms(p.Now)
+	_, now, err := c.E.Clock(ctx, p.Now)
+	if err != nil {
+		return nil, fmt.Errorf("correct result of %s: %w", p.JobKey, err)
+	}
 	var out store.CorrectResult
-	err = s.tx(ctx, func(tx *sql.Tx) error {
-		open := reasons
+	err = c.E.Write(ctx, func(tx Tx) error {
+		out = store.CorrectResult{}
 		id := driver.IdentityOf(p.Review, false)
 		var jobID int64
 		// The result's identity becomes the corrected one; the row's
-		// result column keeps revision 0.
-		err := tx.QueryRowContext(ctx, `UPDATE results SET revision = revision + 1, supplier_vat_key = ?, supplier_key = ?,
+		// result column keeps revision 0. Where writers run side by side
+		// the row stays locked until the transaction ends, so two
+		// corrections of one result take turns.
+		err := tx.QueryRow(ctx, `UPDATE results SET revision = revision + 1, supplier_vat_key = ?, supplier_key = ?,
 				number_key = ?, doc_total_minor = ?, doc_issue_date = ?,
 				source_digest = coalesce(source_digest, (SELECT source_digest FROM jobs WHERE id = results.job_id))
-			WHERE tenant = ? AND job_key = ? AND shadow = 0 AND superseded_by IS NULL
+			WHERE tenant = ? AND job_key = ? AND NOT shadow AND superseded_by IS NULL
 			RETURNING id, revision, job_id`,
 			id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, p.Tenant, p.JobKey).
 			Scan(&out.ResultID, &out.Revision, &jobID)
-		if errors.Is(err, sql.ErrNoRows) {
+		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("no result to correct: %w", store.ErrNotFound)
 		}
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO result_revisions (tenant, job_key, result_id, revision, result, actor, reason,
+		if _, err := tx.Exec(ctx, `INSERT INTO result_revisions (tenant, job_key, result_id, revision, result, actor, reason,
 				changes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			p.Tenant, p.JobKey, out.ResultID, out.Revision, string(p.Result), p.Actor, p.Reason, string(changes), now); err != nil {
+			p.Tenant, p.JobKey, out.ResultID, out.Revision, string(p.Result), c.E.Text(p.Actor), c.E.Text(p.Reason),
+			string(changes), now); err != nil {
 			return fmt.Errorf("insert revision %d: %w", out.Revision, err)
 		}
-		if _, _, err := closeReasons(ctx, tx, p.Tenant, p.JobKey, store.ReviewCorrected, p.Actor, p.Reason, now); err != nil &&
+		if _, _, err := c.closeReasons(ctx, tx, p.Tenant, p.JobKey, store.ReviewCorrected, p.Actor, p.Reason, now); err != nil &&
 			!errors.Is(err, store.ErrNotFound) {
 			return err
 		}
@@ -229,7 +239,8 @@ func (s *Store) CorrectResult(ctx context.Context, p *store.CorrectParams) (*sto
 		if p.Review != nil {
 			ident = p.Review.Identity
 		}
-		if open, err = openReasons(ctx, tx, p.Tenant, p.JobKey, out.ResultID, jobID, ident, open, now); err != nil {
+		open, err := c.openReasons(ctx, tx, p.Tenant, p.JobKey, out.ResultID, jobID, ident, reasons, now)
+		if err != nil {
 			return err
 		}
 		out.Open = driver.Reasons(open)
@@ -242,7 +253,7 @@ func (s *Store) CorrectResult(ctx context.Context, p *store.CorrectParams) (*sto
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at, state)
+		if _, err := tx.Exec(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at, state)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			p.Tenant, store.CorrectedEventKey(p.JobKey, out.Revision), p.JobKey, out.ResultID, store.EventCorrected,
 			store.EventCorrected, string(payload), now, driver.EventState(len(open))); err != nil {
@@ -257,42 +268,39 @@ func (s *Store) CorrectResult(ctx context.Context, p *store.CorrectParams) (*sto
 }
 
 // ListRevisions implements store.Store.
-func (s *Store) ListRevisions(ctx context.Context, p *store.ListRevisionsParams) ([]*store.Revision, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT revision, result_id, result, actor, reason, changes, created_at
+func (c *Core) ListRevisions(ctx context.Context, p *store.ListRevisionsParams) ([]*store.Revision, error) {
+	rows, err := c.E.Read().Query(ctx, `SELECT revision, result_id, result, actor, reason, changes, created_at
 		FROM result_revisions WHERE tenant = ? AND job_key = ? ORDER BY revision`, p.Tenant, p.JobKey)
-	if err != nil {
-		return nil, fmt.Errorf("list revisions of %s: %w", p.JobKey, interpret(err))
-	}
-	defer rows.Close()
 	out := []*store.Revision{}
-	for rows.Next() {
+	err = each(rows, err, func(rs Rows) error {
 		var r store.Revision
 		var body, changes string
-		var created sql.NullInt64
-		if err := rows.Scan(&r.Revision, &r.ResultID, &body, &r.Actor, &r.Reason, &changes, &created); err != nil {
-			return nil, fmt.Errorf("list revisions of %s: %w", p.JobKey, interpret(err))
+		var created *int64
+		if err := rs.Scan(&r.Revision, &r.ResultID, &body, &r.Actor, &r.Reason, &changes, &created); err != nil {
+			return err
 		}
 		if err := json.Unmarshal([]byte(changes), &r.Changes); err != nil {
-			return nil, fmt.Errorf("list revisions of %s: revision %d changes: %w", p.JobKey, r.Revision, err)
+			return fmt.Errorf("revision %d changes: %w", r.Revision, err)
 		}
 		r.JSON, r.CreatedAt = []byte(body), fromMS(created)
 		out = append(out, &r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list revisions of %s: %w", p.JobKey, interpret(err))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list revisions of %s: %w", p.JobKey, err)
 	}
 	return out, nil
 }
 
 // GetPolicy implements store.Store.
-func (s *Store) GetPolicy(ctx context.Context, p *store.GetPolicyParams) (*store.Policy, error) {
+func (c *Core) GetPolicy(ctx context.Context, p *store.GetPolicyParams) (*store.Policy, error) {
 	pol := store.Policy{Tenant: p.Tenant}
 	var require string
-	var updated sql.NullInt64
-	err := s.r.QueryRowContext(ctx, `SELECT require, updated_at, actor FROM review_policy WHERE tenant = ?`, p.Tenant).
+	var updated *int64
+	err := c.E.Read().QueryRow(ctx, `SELECT require, updated_at, actor FROM review_policy WHERE tenant = ?`, p.Tenant).
 		Scan(&require, &updated, &pol.Actor)
 	if err != nil {
-		return nil, fmt.Errorf("get review policy of %s: %w", p.Tenant, interpret(err))
+		return nil, fmt.Errorf("get review policy of %s: %w", p.Tenant, err)
 	}
 	if err := json.Unmarshal([]byte(require), &pol.Require); err != nil {
 		return nil, fmt.Errorf("get review policy of %s: %w", p.Tenant, err)
@@ -302,28 +310,16 @@ func (s *Store) GetPolicy(ctx context.Context, p *store.GetPolicyParams) (*store
 }
 
 // SetPolicy implements store.Store.
-func (s *Store) SetPolicy(ctx context.Context, p *store.SetPolicyParams) error {
-	_, err := s.w.ExecContext(ctx, `INSERT INTO review_policy (tenant, require, updated_at, actor) VALUES (?, ?, ?, ?)
-		ON CONFLICT (tenant) DO UPDATE SET require = excluded.require, updated_at = excluded.updated_at, actor = excluded.actor`,
-		p.Tenant, string(driver.PolicyJSON(p.Require)), ms(p.Now), p.Actor)
+func (c *Core) SetPolicy(ctx context.Context, p *store.SetPolicyParams) error {
+	_, now, err := c.E.Clock(ctx, p.Now)
 	if err != nil {
-		return fmt.Errorf("set review policy of %s: %w", p.Tenant, interpret(err))
+		return fmt.Errorf("set review policy of %s: %w", p.Tenant, err)
+	}
+	_, err = c.E.Writer().Exec(ctx, `INSERT INTO review_policy (tenant, require, updated_at, actor) VALUES (?, ?, ?, ?)
+		ON CONFLICT (tenant) DO UPDATE SET require = excluded.require, updated_at = excluded.updated_at, actor = excluded.actor`,
+		p.Tenant, string(driver.PolicyJSON(p.Require)), now, c.E.Text(p.Actor))
+	if err != nil {
+		return fmt.Errorf("set review policy of %s: %w", p.Tenant, err)
 	}
 	return nil
-}
-
-// review counts open review reasons by reason, at any time: an open item
-// is work waiting, however old.
-func (q *statsQuery) review(ctx context.Context) error {
-	w, args := q.tenantOnly()
-	return q.each(ctx, `SELECT tenant, reason, count(*) FROM review_reasons WHERE state = 'open'`+w+` GROUP BY 1, 2`, args,
-		func(r *sql.Rows) error {
-			var t, reason string
-			var n int
-			if err := r.Scan(&t, &reason, &n); err != nil {
-				return err
-			}
-			q.b.AddReviewOpen(t, reason, n)
-			return nil
-		})
 }

@@ -1,0 +1,373 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
+)
+
+// claimable lists the three ways a job becomes claimable, in the order a
+// tenant's jobs are taken: expired leases and retries that came due before
+// new work. Each query walks the (state, tenant, id) index, so finished jobs
+// are never scanned.
+var claimable = []struct {
+	state     string
+	due       string // the column that must have come due, if any
+	recovered bool
+}{
+	{store.StateRunning, "lease_expires_at", true},
+	{store.StateRetryWait, "next_attempt_at", false},
+	{store.StateQueued, "", false},
+}
+
+// claimWhere is a kind's condition, narrowed to one schema version when
+// version is set (ClaimParams.SchemaVersion), with its arguments.
+func claimWhere(state, due string, now int64, version string) (string, []any) {
+	w, args := `state = ?`, []any{state}
+	if due != "" {
+		w, args = w+` AND `+due+` <= ?`, append(args, now)
+	}
+	if version != "" {
+		w, args = w+` AND schema_version = ?`, append(args, version)
+	}
+	return w, args
+}
+
+// Claim implements store.Store. Leases go to tenants in turn, the tenant
+// with the fewest live leases first, then the one served longest ago, so one
+// tenant's large batch cannot starve a small one. The engine's LockRows
+// keeps concurrent claimers from leasing one job twice (and from waiting
+// for each other's rows). With MaxPerTenant, a tenant is served by one
+// claimer at a time (the engine's LockTenant, tried, never waited for),
+// which recounts its live leases first, so the cap holds across processes.
+func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease, error) {
+	if p.Limit <= 0 {
+		return nil, nil
+	}
+	nowT, now, err := c.E.Clock(ctx, p.Now)
+	if err != nil {
+		return nil, err // the caller names the claim; the steps name themselves
+	}
+	var leases []*store.Lease
+	err = c.E.Write(ctx, func(tx Tx) error {
+		leases = nil
+		inflight, err := liveLeases(ctx, tx, p.Tenant, now)
+		if err != nil {
+			return err
+		}
+		tenants := []string{p.Tenant}
+		if p.Tenant == "" {
+			if tenants, err = tenantsWithWork(ctx, tx, now, p.SchemaVersion); err != nil {
+				return err
+			}
+		}
+		served, err := lastServed(ctx, tx, tenants)
+		if err != nil {
+			return err
+		}
+		exhausted := map[string]bool{}
+		locked := map[string]bool{}
+		// Candidates are read once per tenant, as many as it could get,
+		// and granted together at the end: a claim of N jobs is a few
+		// statements, not a few per job.
+		cands := map[string][]pick{}
+		fetched := map[string]bool{}
+		var picks []pick
+		seq := newest(served)
+		for len(picks) < p.Limit {
+			t, ok := driver.NextTenant(tenants, inflight, served, exhausted, p.MaxPerTenant)
+			if !ok {
+				break
+			}
+			if p.MaxPerTenant > 0 && !locked[t] {
+				n, ok, err := c.lockTenant(ctx, tx, t, now)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					exhausted[t] = true // another claimer is serving it now
+					continue
+				}
+				locked[t], inflight[t] = true, n
+				continue // choose again with the fresh count
+			}
+			if !fetched[t] {
+				want := p.Limit - len(picks)
+				if p.MaxPerTenant > 0 {
+					want = min(want, p.MaxPerTenant-inflight[t])
+				}
+				if cands[t], err = c.candidates(ctx, tx, p, t, now, want); err != nil {
+					return err
+				}
+				fetched[t] = true
+			}
+			if len(cands[t]) == 0 {
+				exhausted[t] = true
+				continue
+			}
+			picks = append(picks, cands[t][0])
+			cands[t] = cands[t][1:]
+			inflight[t]++
+			// Served now: after every tenant served before, as the new
+			// attempt's id will be.
+			seq++
+			served[t] = seq
+		}
+		leases, err = grant(ctx, tx, p, picks, nowT, now)
+		return err
+	})
+	if err != nil {
+		return nil, err // the caller names the claim; the steps name themselves
+	}
+	return leases, nil
+}
+
+// lockTenant tries to take the tenant's claim lock for this transaction and
+// returns its live leases counted after taking it: any claimer that held it
+// before has committed, so its leases are counted.
+func (c *Core) lockTenant(ctx context.Context, tx Tx, tenant string, now int64) (int, bool, error) {
+	ok, err := c.E.LockTenant(ctx, tx, tenant)
+	if err != nil {
+		return 0, false, fmt.Errorf("lock tenant %s: %w", tenant, err)
+	}
+	if !ok {
+		return 0, false, nil
+	}
+	var n int
+	if err := tx.QueryRow(ctx, `SELECT count(*) FROM jobs WHERE state = 'running' AND lease_expires_at > ? AND tenant = ?`,
+		now, tenant).Scan(&n); err != nil {
+		return 0, false, fmt.Errorf("count live leases of %s: %w", tenant, err)
+	}
+	return n, true, nil
+}
+
+// lastServed is each tenant's newest attempt id: the attempt table is the
+// scheduler's memory of whom it served last.
+func lastServed(ctx context.Context, tx Tx, tenants []string) (map[string]int64, error) {
+	out := make(map[string]int64, len(tenants))
+	if len(tenants) < 2 {
+		return out, nil
+	}
+	for _, t := range tenants {
+		var id int64
+		if err := tx.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM attempts WHERE tenant = ?`, t).Scan(&id); err != nil {
+			return nil, fmt.Errorf("last attempt of tenant %s: %w", t, err)
+		}
+		out[t] = id
+	}
+	return out, nil
+}
+
+func liveLeases(ctx context.Context, tx Tx, tenant string, now int64) (map[string]int, error) {
+	q := `SELECT tenant, count(*) FROM jobs WHERE state = 'running' AND lease_expires_at > ?`
+	args := []any{now}
+	if tenant != "" {
+		q += ` AND tenant = ?`
+		args = append(args, tenant)
+	}
+	rows, err := tx.Query(ctx, q+` GROUP BY tenant`, args...)
+	out := map[string]int{}
+	err = each(rows, err, func(r Rows) error {
+		var t string
+		var n int
+		if err := r.Scan(&t, &n); err != nil {
+			return err
+		}
+		out[t] = n
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("count live leases: %w", err)
+	}
+	return out, nil
+}
+
+// tenantsWithWork lists the tenants with a claimable job, sorted. Each kind
+// is read as a loose index scan over (state, tenant, id): one index probe
+// per tenant, however many jobs a tenant has queued.
+func tenantsWithWork(ctx context.Context, tx Tx, now int64, version string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	for _, k := range claimable {
+		w, args := claimWhere(k.state, k.due, now, version)
+		q := `WITH RECURSIVE t (tenant) AS (
+				SELECT tenant FROM (SELECT tenant FROM jobs WHERE ` + w + ` ORDER BY tenant LIMIT 1) AS lowest
+				UNION ALL
+				SELECT (SELECT j.tenant FROM jobs j WHERE ` + w + ` AND j.tenant > t.tenant ORDER BY j.tenant LIMIT 1)
+				FROM t WHERE t.tenant IS NOT NULL)
+			SELECT tenant FROM t WHERE tenant IS NOT NULL`
+		ts, err := strs(tx.Query(ctx, q, append(args, args...)...))
+		if err != nil {
+			return nil, fmt.Errorf("find tenants with work: %w", err)
+		}
+		for _, t := range ts {
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// pick is a job chosen to be leased.
+type pick struct {
+	id        int64
+	recovered bool
+}
+
+// newest is the largest attempt id in served.
+func newest(served map[string]int64) int64 {
+	var n int64
+	for _, id := range served {
+		n = max(n, id)
+	}
+	return n
+}
+
+// candidates reads up to want of the tenant's claimable jobs, in the order
+// they are taken: expired leases and retries that came due before new work,
+// oldest first. The engine's LockRows keeps them from other claimers until
+// this transaction ends.
+func (c *Core) candidates(ctx context.Context, tx Tx, p *store.ClaimParams, tenant string, now int64, want int) ([]pick, error) {
+	var out []pick
+	for _, k := range claimable {
+		if len(out) >= want {
+			break
+		}
+		w, args := claimWhere(k.state, k.due, now, p.SchemaVersion)
+		got, err := ids(tx.Query(ctx, `SELECT id FROM jobs WHERE `+w+` AND tenant = ? ORDER BY id LIMIT ?`+c.E.LockRows(),
+			append(args, tenant, want-len(out))...))
+		if err != nil {
+			return nil, fmt.Errorf("find claimable jobs: %w", err)
+		}
+		for _, id := range got {
+			out = append(out, pick{id: id, recovered: k.recovered})
+		}
+	}
+	return out, nil
+}
+
+// grantBatch bounds the jobs one grant statement names.
+const grantBatch = 200
+
+// grant leases the picked jobs, in batches of grantBatch: each gets a new
+// lease token, one more attempt, and the attempt's row. The leases come
+// back in the order of picks.
+func grant(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, nowT time.Time, now int64) ([]*store.Lease, error) {
+	out := make([]*store.Lease, 0, len(picks))
+	for start := 0; start < len(picks); start += grantBatch {
+		ls, err := grantSome(ctx, tx, p, picks[start:min(start+grantBatch, len(picks))], nowT, now)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ls...)
+	}
+	return out, nil
+}
+
+func grantSome(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, nowT time.Time, now int64) ([]*store.Lease, error) {
+	if len(picks) == 0 {
+		return nil, nil
+	}
+	expires := nowT.Add(p.LeaseFor)
+	var all, rec []any
+	for _, k := range picks {
+		all = append(all, k.id)
+		if k.recovered {
+			rec = append(rec, k.id)
+		}
+	}
+	recoveries := `lease_recoveries`
+	if len(rec) > 0 {
+		recoveries = `lease_recoveries + CASE WHEN id IN (` + Placeholders(len(rec)) + `) THEN 1 ELSE 0 END`
+	}
+	args := append([]any{p.Owner, ms(expires)}, rec...)
+	args = append(append(args, now), all...)
+	byID := make(map[int64]*store.Lease, len(picks))
+	rows, err := tx.Query(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_token = lease_token + 1,
+			lease_expires_at = ?, attempts = attempts + 1, lease_recoveries = `+recoveries+`, updated_at = ?
+		WHERE id IN (`+Placeholders(len(all))+`)
+		RETURNING id, tenant, job_key, schema_version, source_path, coalesce(source_text, ''), lease_token, attempts, budget_base,
+			lease_recoveries - recovery_base`, args...)
+	err = each(rows, err, func(r Rows) error {
+		l := &store.Lease{ExpiresAt: expires.UTC()}
+		if err := r.Scan(&l.JobID, &l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &l.Text, &l.Token, &l.AttemptNo,
+			&l.BudgetBase, &l.Recoveries); err != nil {
+			return err
+		}
+		// Attempts lost to expired leases are not provider attempts.
+		l.BudgetBase += l.Recoveries
+		l.PrevAttempts = l.AttemptNo - 1
+		byID[l.JobID] = l
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("lease jobs: %w", err)
+	}
+	var again []any
+	for _, k := range picks {
+		l := byID[k.id]
+		if l == nil {
+			return nil, fmt.Errorf("lease job %d: not updated", k.id)
+		}
+		l.Recovered = k.recovered
+		if l.PrevAttempts > 0 {
+			again = append(again, k.id)
+		}
+	}
+	if len(again) > 0 {
+		rows, err := tx.Query(ctx, `SELECT job_id, CAST(coalesce(sum(input_tokens + output_tokens), 0) AS BIGINT) FROM attempts
+			WHERE job_id IN (`+Placeholders(len(again))+`) GROUP BY job_id`, again...)
+		err = each(rows, err, func(r Rows) error {
+			var id, n int64
+			if err := r.Scan(&id, &n); err != nil {
+				return err
+			}
+			byID[id].PrevTokens = n
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("tokens of earlier attempts: %w", err)
+		}
+	}
+	if len(rec) > 0 {
+		// The previous holders' attempts never reported back. Before the
+		// new attempts are written: they are open too.
+		if err := tx.Defer(ctx, `UPDATE attempts SET outcome = ?, finished_at = ? WHERE job_id IN (`+Placeholders(len(rec))+`) AND outcome = ''`,
+			append([]any{store.OutcomeLeaseExpired, now}, rec...)...); err != nil {
+			return nil, err
+		}
+	}
+	values := make([]string, len(picks))
+	args = args[:0]
+	for i, k := range picks {
+		l := byID[k.id]
+		values[i] = `(?, ?, ?, ?, ?, ?, ?)`
+		args = append(args, l.JobID, l.Tenant, l.AttemptNo, p.RunID, p.Owner, l.Token, now)
+	}
+	rows, err = tx.Query(ctx, `INSERT INTO attempts (job_id, tenant, attempt_no, run_id, owner, lease_token, started_at)
+		VALUES `+strings.Join(values, ", ")+` RETURNING id, job_id`, args...)
+	err = each(rows, err, func(r Rows) error {
+		var id, jobID int64
+		if err := r.Scan(&id, &jobID); err != nil {
+			return err
+		}
+		byID[jobID].AttemptID = id
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start attempts: %w", err)
+	}
+	out := make([]*store.Lease, len(picks))
+	for i, k := range picks {
+		out[i] = byID[k.id]
+	}
+	return out, nil
+}

@@ -1,0 +1,151 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
+)
+
+// CommitOne writes one job's commit inside tx: the fenced state change,
+// the result (insert or return the existing one), review reasons, the
+// outbox events and the attempt row. It returns store.ErrStaleLease, having
+// written nothing the caller must keep, when the lease was lost: the
+// caller rolls back (the whole transaction, or its savepoint) and calls
+// RecordStale. now is the commit's time (Engine.Clock).
+func (c *Core) CommitOne(ctx context.Context, tx Tx, p *store.CommitParams, now int64) (*store.CommitResult, error) {
+	var out store.CommitResult
+	var reasons []store.ReviewReason
+	if p.Review != nil {
+		// Checked before anything is written: a bad reason is a bug.
+		var err error
+		if reasons, err = driver.CheckReasons(p.Review.Reasons); err != nil {
+			return nil, err
+		}
+	}
+	// The fence: only the current lease holder moves the job on. Where
+	// writers run side by side, the row stays locked until the transaction
+	// ends, so no claimer can take the job over meanwhile.
+	var jobShadow bool
+	err := tx.QueryRow(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
+			next_attempt_at = NULL, updated_at = ?
+		WHERE id = ? AND lease_token = ? AND state = 'running' RETURNING shadow`, now, p.JobID, p.Token).Scan(&jobShadow)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, store.ErrStaleLease
+	}
+	if err != nil {
+		return nil, err
+	}
+	// A shadow run's job stays shadow whoever commits it.
+	shadow := p.Shadow || jobShadow
+	// A shadow result publishes nothing, so nothing of it is held for review.
+	review := p.Review != nil && !shadow
+	if !review {
+		reasons = nil
+	}
+	id := driver.IdentityOf(p.Review, shadow)
+	// Insert or return the existing result, atomically, in this
+	// transaction: the no-op update makes RETURNING yield the row that was
+	// already there.
+	var attemptID int64
+	err = tx.QueryRow(ctx, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow, committed_at,
+			supplier_vat_key, supplier_key, number_key, doc_total_minor, doc_issue_date, source_digest)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN (SELECT source_digest FROM jobs WHERE id = ?) END)
+		ON CONFLICT (tenant, job_key) DO UPDATE SET tenant = excluded.tenant
+		RETURNING id, attempt_id`,
+		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, shadow, now,
+		id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, id.Digest, p.JobID).
+		Scan(&out.ResultID, &attemptID)
+	if err != nil {
+		return nil, fmt.Errorf("insert result: %w", err)
+	}
+	out.Existing = attemptID != p.AttemptID
+	if review && !out.Existing {
+		if reasons, err = c.openReasons(ctx, tx, p.Tenant, p.JobKey, out.ResultID, p.JobID, p.Review.Identity, reasons, now); err != nil {
+			return nil, err
+		}
+		out.Reasons = driver.Reasons(reasons)
+	}
+	// The remaining writes depend only on the result id: deferred, so an
+	// engine may send them together.
+	if err := c.writeCommitted(ctx, tx, p, &out, shadow, len(reasons), now); err != nil {
+		return nil, fmt.Errorf("write result, outbox and attempt: %w", err)
+	}
+	return &out, nil
+}
+
+// writeCommitted links the job to its result, supersedes the result its
+// text replaces, moves the source reference, writes the outbox events (held
+// while reasons are open) and finishes the attempt row.
+func (c *Core) writeCommitted(ctx context.Context, tx Tx, p *store.CommitParams, out *store.CommitResult, shadow bool, open int, now int64) error {
+	if err := tx.Defer(ctx, `UPDATE jobs SET result_id = ? WHERE id = ?`, out.ResultID, p.JobID); err != nil {
+		return err
+	}
+	if !out.Existing {
+		// A job that replaces the text committed at its path (a held change
+		// accepted in review) supersedes that result; the old result keeps
+		// its outbox events, which are never sent again.
+		if err := tx.Defer(ctx, `UPDATE results SET superseded_by = ?
+			WHERE tenant = ? AND superseded_by IS NULL AND id <> ?
+				AND job_key = (SELECT prev_job_key FROM jobs WHERE id = ? AND prev_job_key IS NOT NULL)`,
+			out.ResultID, p.Tenant, out.ResultID, p.JobID); err != nil {
+			return fmt.Errorf("supersede previous result: %w", err)
+		}
+		if err := tx.Defer(ctx, `UPDATE sources SET digest = j.source_digest, job_key = j.job_key, updated_at = ?
+			FROM (SELECT source_digest, job_key, prev_job_key, source_system, source_path FROM jobs WHERE id = ?) AS j
+			WHERE sources.tenant = ? AND sources.source_system = j.source_system AND sources.path = j.source_path
+				AND sources.job_key = j.prev_job_key`, now, p.JobID, p.Tenant); err != nil {
+			return fmt.Errorf("move source reference: %w", err)
+		}
+	}
+	if !shadow && !out.Existing {
+		evState := driver.EventState(open)
+		for i := range p.Outbox {
+			ev := &p.Outbox[i]
+			if err := tx.Defer(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at, state)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
+				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now, evState); err != nil {
+				return fmt.Errorf("insert outbox event %s: %w", ev.ActionID, err)
+			}
+		}
+	}
+	if err := c.finishAttemptRow(ctx, tx, p.AttemptID, &p.Attempt, now); err != nil {
+		return err
+	}
+	return tx.Flush(ctx)
+}
+
+// RecordStale marks a fenced-out attempt; op names the fenced operation
+// (commit, finish attempt of, start next attempt of) for the error. It runs
+// on its own because the fenced transaction was rolled back whole. The
+// error it returns always wraps store.ErrStaleLease.
+func (c *Core) RecordStale(ctx context.Context, op string, jobID, attemptID int64, a store.AttemptInfo, now int64) error {
+	// Only an attempt still open (or closed by a lease recovery) becomes
+	// stale_lease: a replayed call must not rewrite a finished attempt.
+	_, err := c.E.Writer().Exec(ctx, `UPDATE attempts SET outcome = ?, finished_at = ?, error_class = ?, message = ?,
+			provider = ?, model = ?, duration_ms = ?, input_tokens = ?, output_tokens = ?, prompt_hash = ?
+		WHERE id = ? AND outcome IN ('', ?)`,
+		store.OutcomeStaleLease, now, c.E.Text(a.ErrorClass), c.E.Text(a.Message), c.E.Text(a.Provider), c.E.Text(a.Model),
+		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, c.E.Text(a.PromptHash), attemptID, store.OutcomeLeaseExpired)
+	if err != nil {
+		return fmt.Errorf("record stale attempt of job %d: %w (after %w)", jobID, err, store.ErrStaleLease)
+	}
+	return fmt.Errorf("%s job %d: %w", op, jobID, store.ErrStaleLease)
+}
+
+// finishAttemptRow writes an attempt's outcome (deferred).
+func (c *Core) finishAttemptRow(ctx context.Context, tx Tx, attemptID int64, a *store.AttemptInfo, now int64) error {
+	t := c.E.Text
+	err := tx.Defer(ctx, `UPDATE attempts SET outcome = ?, finished_at = ?, error_class = ?, category = ?, message = ?,
+			provider = ?, model = ?, http_status = ?, request_id = ?, duration_ms = ?, input_tokens = ?, output_tokens = ?,
+			next_delay_ms = ?, prompt_hash = ?, output = ?
+		WHERE id = ?`,
+		t(a.Outcome), now, t(a.ErrorClass), t(a.Category), t(a.Message), t(a.Provider), t(a.Model), a.HTTPStatus, t(a.RequestID),
+		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, a.NextDelay.Milliseconds(), t(a.PromptHash), a.Output, attemptID)
+	if err != nil {
+		return fmt.Errorf("finish attempt %d: %w", attemptID, err)
+	}
+	return nil
+}

@@ -1,0 +1,188 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
+)
+
+// enqueueBatch bounds one enqueue transaction: large enough to amortise the
+// commit (an fsync, or a round trip), small enough that other writers are
+// not kept waiting for long.
+const enqueueBatch = 500
+
+// Enqueue implements store.Store.
+func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.EnqueueResult, error) {
+	_, now, err := c.E.Clock(ctx, p.Now)
+	if err != nil {
+		return nil, err // the caller names the enqueue
+	}
+	out := make([]store.EnqueueResult, len(p.Docs))
+	for start := 0; start < len(p.Docs); start += enqueueBatch {
+		end := min(start+enqueueBatch, len(p.Docs))
+		order := make([]int, 0, end-start)
+		for i := start; i < end; i++ {
+			order = append(order, i)
+		}
+		if c.E.KeyOrder() {
+			// Stable, so the same text under two paths keeps its first
+			// path (new, then duplicate).
+			sort.SliceStable(order, func(a, b int) bool { return p.Docs[order[a]].JobKey < p.Docs[order[b]].JobKey })
+		}
+		err := c.E.Write(ctx, func(tx Tx) error {
+			for _, i := range order {
+				r, err := enqueueOne(ctx, tx, p, &p.Docs[i], now)
+				if err != nil {
+					return fmt.Errorf("enqueue %s: %w", p.Docs[i].Path, err)
+				}
+				out[i] = r
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// enqueueOne enqueues one document inside the batch's transaction: decide
+// whether a changed text is held, insert its job (or find the job that
+// already has its key), then record where the text was seen.
+func enqueueOne(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64) (store.EnqueueResult, error) {
+	res := store.EnqueueResult{JobKey: d.JobKey}
+	h, err := changeHold(ctx, tx, p, d)
+	if err != nil {
+		return res, err
+	}
+	if h.prevKey != nil {
+		res.PrevJobKey = *h.prevKey
+	}
+	if err := insertJob(ctx, tx, p, d, now, h, &res); err != nil {
+		return res, err
+	}
+	if err := recordSource(ctx, tx, p, d, now, res.Outcome); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// hold is the state a new job starts in, and why it is held if it is.
+type hold struct {
+	state           string
+	reason, prevKey *string
+}
+
+// changeHold decides whether the document is a changed text of a path
+// whose earlier text was committed: unless the user asked for changes to
+// be processed, such a job is held for a person (identity_conflict).
+func changeHold(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document) (hold, error) {
+	h := hold{state: store.StateQueued}
+	// Is this path known, and did its text change since?
+	var srcDigest, srcKey string
+	err := tx.QueryRow(ctx, `SELECT digest, job_key FROM sources WHERE tenant = ? AND source_system = ? AND path = ?`,
+		p.Tenant, d.SourceSystem, d.Path).Scan(&srcDigest, &srcKey)
+	known := err == nil
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return h, err
+	}
+	if known && srcDigest != d.Digest && srcKey != d.JobKey && p.OnChange != store.OnChangeProcess {
+		var prevState string
+		err := tx.QueryRow(ctx, `SELECT state FROM jobs WHERE tenant = ? AND job_key = ?`, p.Tenant, srcKey).Scan(&prevState)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return h, err
+		}
+		if prevState == store.StateSucceeded {
+			h.state = store.StateHeld
+			reason, key := "identity_conflict", srcKey
+			h.reason, h.prevKey = &reason, &key
+		}
+	}
+	return h, nil
+}
+
+// insertJob inserts the document's job and sets res's id and outcome; when
+// a job with the key exists already, existingJob reports on that one.
+func insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64, h hold, res *store.EnqueueResult) error {
+	// Insert-or-ignore: the unique (tenant, job_key) index decides, never a
+	// prior SELECT, so concurrent enqueuers cannot both insert. One that
+	// races another's uncommitted insert of the same key waits for it.
+	err := tx.QueryRow(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
+			source_system, source_path, source_text, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
+			display_path, source_encoding, shadow)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''), ?)
+		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
+		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, d.Text,
+		h.state, h.reason, h.prevKey, p.RunID, now, now, d.DisplayPath, d.Encoding, p.Shadow).Scan(&res.JobID)
+	switch {
+	case err == nil:
+		res.Outcome = store.EnqueueNew
+		if h.state == store.StateHeld {
+			res.Outcome = store.EnqueueHeld
+		}
+		return nil
+	case errors.Is(err, store.ErrNotFound):
+		return existingJob(ctx, tx, p, d, now, res)
+	default:
+		return err
+	}
+}
+
+// existingJob sets res from the job that already has the document's key,
+// releasing it if it was held and the user now asks for changes to be
+// processed.
+func existingJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64, res *store.EnqueueResult) error {
+	var jobState, jobPath string
+	var prev *string
+	if err := tx.QueryRow(ctx, `SELECT id, state, source_path, prev_job_key FROM jobs WHERE tenant = ? AND job_key = ?`,
+		p.Tenant, d.JobKey).Scan(&res.JobID, &jobState, &jobPath, &prev); err != nil {
+		return err
+	}
+	res.PrevJobKey = ""
+	if prev != nil {
+		res.PrevJobKey = *prev
+	}
+	if jobState != store.StateHeld || p.OnChange != store.OnChangeProcess {
+		res.Outcome = driver.ExistingOutcome(jobState, jobPath, d.Path)
+		return nil
+	}
+	// The user now asks for changed texts to be processed: a job
+	// held earlier for an identity conflict is released.
+	n, err := tx.Exec(ctx, `UPDATE jobs SET state = 'queued', held_reason = NULL, updated_at = ?
+				WHERE id = ? AND state = 'held' AND held_reason = 'identity_conflict'`, now, res.JobID)
+	if err != nil {
+		return err
+	}
+	res.Outcome = store.EnqueueHeld
+	if n == 1 {
+		res.Outcome = store.EnqueueNew
+	}
+	return nil
+}
+
+// recordSource resolves an earlier skip of the path and records where the
+// text was seen.
+func recordSource(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64, outcome string) error {
+	// The path was read and enqueued: an earlier skip of it is resolved.
+	if err := tx.Defer(ctx, `DELETE FROM skipped_inputs WHERE tenant = ? AND source_system = ? AND path = ?`,
+		p.Tenant, d.SourceSystem, d.Path); err != nil {
+		return fmt.Errorf("clear skipped input: %w", err)
+	}
+	// Record where this text was seen. A held change leaves the reference on
+	// the committed text until someone accepts the change.
+	if outcome != store.EnqueueHeld {
+		if err := tx.Defer(ctx, `INSERT INTO sources (tenant, source_system, path, digest, job_key, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (tenant, source_system, path) DO UPDATE SET digest = excluded.digest, job_key = excluded.job_key,
+				updated_at = excluded.updated_at
+			WHERE sources.digest <> excluded.digest`,
+			p.Tenant, d.SourceSystem, d.Path, d.Digest, d.JobKey, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,191 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/invx/invx/store"
+)
+
+// ListJobs implements store.Store.
+func (c *Core) ListJobs(ctx context.Context, p *store.ListJobsParams) ([]*store.Job, error) {
+	q := `SELECT ` + listColumns + ` FROM jobs WHERE 1 = 1`
+	var args []any
+	if p.Tenant != "" {
+		q += ` AND tenant = ?`
+		args = append(args, p.Tenant)
+	}
+	if len(p.States) > 0 {
+		q += ` AND state IN (` + Placeholders(len(p.States)) + `)`
+		for _, st := range p.States {
+			args = append(args, st)
+		}
+	}
+	if !p.Since.IsZero() {
+		q += ` AND updated_at >= ?`
+		args = append(args, ms(p.Since))
+	}
+	q += ` ORDER BY updated_at DESC, id DESC`
+	if p.Limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, p.Limit)
+	}
+	jobs, err := ScanJobs(c.E.Read().Query(ctx, q, args...))
+	if err != nil {
+		return nil, fmt.Errorf("list jobs: %w", err)
+	}
+	return jobs, nil
+}
+
+// ReleaseHeld implements store.Store.
+func (c *Core) ReleaseHeld(ctx context.Context, p *store.JobActionParams) error {
+	_, now, err := c.E.Clock(ctx, p.Now)
+	if err != nil {
+		return fmt.Errorf("release held job %s: %w", p.JobKey, err)
+	}
+	n, err := c.E.Writer().Exec(ctx, `UPDATE jobs SET state = 'queued', held_reason = NULL, updated_at = ?
+		WHERE tenant = ? AND job_key = ? AND state = 'held'`, now, p.Tenant, p.JobKey)
+	if err != nil {
+		return fmt.Errorf("release held job %s: %w", p.JobKey, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("release job %s: not held: %w", p.JobKey, store.ErrNotFound)
+	}
+	return nil
+}
+
+// Dismiss implements store.Store.
+func (c *Core) Dismiss(ctx context.Context, p *store.JobActionParams) error {
+	_, now, err := c.E.Clock(ctx, p.Now)
+	if err != nil {
+		return fmt.Errorf("dismiss job %s: %w", p.JobKey, err)
+	}
+	n, err := c.E.Writer().Exec(ctx, `UPDATE jobs SET state = 'dismissed', dismiss_reason = ?, updated_at = ?
+		WHERE tenant = ? AND job_key = ? AND state IN ('rejected', 'failed', 'held')`, c.E.Text(p.Reason), now, p.Tenant, p.JobKey)
+	if err != nil {
+		return fmt.Errorf("dismiss job %s: %w", p.JobKey, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("dismiss job %s: not rejected, failed or held: %w", p.JobKey, store.ErrNotFound)
+	}
+	return nil
+}
+
+// Requeue implements store.Store. A job whose text was pruned cannot be
+// run again, so it is left as it is.
+func (c *Core) Requeue(ctx context.Context, p *store.RequeueParams) (int, error) {
+	if len(p.Keys) == 0 && len(p.States) == 0 {
+		return 0, errors.New("requeue: name job keys or states")
+	}
+	_, now, err := c.E.Clock(ctx, p.Now)
+	if err != nil {
+		return 0, fmt.Errorf("requeue jobs: %w", err)
+	}
+	q := `UPDATE jobs SET state = 'queued', budget_base = attempts, recovery_base = lease_recoveries, next_attempt_at = NULL,
+			updated_at = ?
+		WHERE tenant = ? AND state IN ('failed', 'rejected') AND source_text IS NOT NULL`
+	args := []any{now, p.Tenant}
+	if len(p.Keys) > 0 {
+		q += ` AND job_key IN (` + Placeholders(len(p.Keys)) + `)`
+		for _, k := range p.Keys {
+			args = append(args, k)
+		}
+	} else {
+		q += ` AND state IN (` + Placeholders(len(p.States)) + `)`
+		for _, st := range p.States {
+			args = append(args, st)
+		}
+	}
+	n, err := c.E.Writer().Exec(ctx, q, args...)
+	if err != nil {
+		return 0, fmt.Errorf("requeue jobs: %w", err)
+	}
+	return int(n), nil
+}
+
+// ListResults implements store.Store.
+func (c *Core) ListResults(ctx context.Context, p *store.ListResultsParams, fn func(*store.ResultRow) error) error {
+	q := `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, coalesce((SELECT v.result FROM result_revisions v WHERE v.tenant = r.tenant AND v.job_key = r.job_key AND v.revision = r.revision), r.result),
+			r.attempt_id, r.run_id, r.shadow, r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path,
+			j.source_digest, coalesce(j.display_path, ''), r.revision
+		FROM results r JOIN jobs j ON j.id = r.job_id WHERE 1 = 1`
+	var args []any
+	if p.Tenant != "" {
+		q += ` AND r.tenant = ?`
+		args = append(args, p.Tenant)
+	}
+	if p.SchemaVersion != "" {
+		q += ` AND r.schema_version = ?`
+		args = append(args, p.SchemaVersion)
+	}
+	if !p.Since.IsZero() {
+		q += ` AND r.committed_at >= ?`
+		args = append(args, ms(p.Since))
+	}
+	if !p.IncludeSuperseded {
+		q += ` AND r.superseded_by IS NULL`
+	}
+	if !p.IncludeShadow {
+		q += ` AND NOT r.shadow`
+	}
+	q += ` ORDER BY r.committed_at, r.id`
+	rows, err := c.E.Read().Query(ctx, q, args...)
+	var fnErr error
+	err = each(rows, err, func(rs Rows) error {
+		var r store.ResultRow
+		var body string
+		var committed *int64
+		if err := rs.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &r.Shadow,
+			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest, &r.DisplayPath, &r.Revision); err != nil {
+			return err
+		}
+		r.JSON, r.CommittedAt = []byte(body), fromMS(committed)
+		fnErr = fn(&r)
+		return fnErr
+	})
+	if fnErr != nil {
+		return fnErr // the caller's own error, as it is
+	}
+	if err != nil {
+		return fmt.Errorf("list results: %w", err)
+	}
+	return nil
+}
+
+// Prune implements store.Store: the source text of finished jobs and the
+// provider output of their attempts go; jobs, attempts and results stay.
+func (c *Core) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneResult, error) {
+	var r store.PruneResult
+	terminal := `state IN ('succeeded', 'rejected', 'failed', 'dismissed') AND updated_at < ?`
+	args := []any{ms(p.Before)}
+	if p.Tenant != "" {
+		terminal += ` AND tenant = ?`
+		args = append(args, p.Tenant)
+	}
+	err := c.E.Write(ctx, func(tx Tx) error {
+		r = store.PruneResult{}
+		if err := tx.QueryRow(ctx, `SELECT count(*), CAST(coalesce(sum(octet_length(source_text)), 0) AS BIGINT) FROM jobs
+			WHERE source_text IS NOT NULL AND `+terminal, args...).Scan(&r.Jobs, &r.TextBytes); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, `SELECT count(*), CAST(coalesce(sum(octet_length(output)), 0) AS BIGINT) FROM attempts
+			WHERE (output IS NOT NULL OR message <> '') AND job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, args...).
+			Scan(&r.Attempts, &r.OutputBytes); err != nil {
+			return err
+		}
+		if p.DryRun {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE attempts SET output = NULL, message = ''
+			WHERE (output IS NOT NULL OR message <> '') AND job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, args...); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE jobs SET source_text = NULL WHERE source_text IS NOT NULL AND `+terminal, args...)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("prune: %w", err)
+	}
+	return &r, nil
+}

@@ -1,0 +1,106 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/invx/invx/store/internal/jobs"
+)
+
+// engine is what this driver gives the shared job logic (store/internal/jobs):
+// write transactions on the one writer connection (BEGIN IMMEDIATE), so they
+// are serialised and need no locks of their own, and the caller's clock.
+type engine struct{ s *Store }
+
+var _ jobs.Engine = engine{}
+
+func (e engine) Write(ctx context.Context, fn func(jobs.Tx) error) error {
+	return e.s.tx(ctx, func(tx *sql.Tx) error { return fn(execer{tx}) })
+}
+
+func (e engine) Read() jobs.Querier   { return execer{e.s.r} }
+func (e engine) Writer() jobs.Querier { return execer{e.s.w} }
+
+// Clock is the call's Now: every process on the file shares the host's clock.
+func (e engine) Clock(_ context.Context, t time.Time) (time.Time, int64, error) {
+	return t, ms(t), nil
+}
+
+// Text is s as it is: SQLite stores any bytes in a TEXT column.
+func (e engine) Text(s string) string { return s }
+
+// LockInvoice is a no-op: write transactions are serialised already.
+func (e engine) LockInvoice(context.Context, jobs.Tx, string, string) error { return nil }
+
+// conn is what *sql.DB and *sql.Tx both offer.
+type conn interface {
+	ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
+}
+
+// execer adapts a connection or transaction to jobs.Tx; errors come back
+// through interpret.
+type execer struct{ c conn }
+
+func (x execer) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	res, err := x.c.ExecContext(ctx, q, args...)
+	if err != nil {
+		return 0, interpret(err)
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
+}
+
+func (x execer) QueryRow(ctx context.Context, q string, args ...any) jobs.Row {
+	return row{x.c.QueryRowContext(ctx, q, args...)}
+}
+
+func (x execer) Query(ctx context.Context, q string, args ...any) (jobs.Rows, error) {
+	r, err := x.c.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, interpret(err)
+	}
+	return rows{r}, nil
+}
+
+// Defer runs the statement at once: there is no round trip to save.
+func (x execer) Defer(ctx context.Context, q string, args ...any) error {
+	_, err := x.Exec(ctx, q, args...)
+	return err
+}
+
+func (x execer) Flush(context.Context) error { return nil }
+
+func (x execer) Script(ctx context.Context, q string) error {
+	_, err := x.c.ExecContext(ctx, q)
+	return interpret(err)
+}
+
+type row struct{ r *sql.Row }
+
+func (r row) Scan(dest ...any) error { return interpret(r.r.Scan(dest...)) }
+
+type rows struct{ r *sql.Rows }
+
+func (r rows) Next() bool             { return r.r.Next() }
+func (r rows) Scan(dest ...any) error { return interpret(r.r.Scan(dest...)) }
+func (r rows) Err() error             { return interpret(r.r.Err()) }
+func (r rows) Close()                 { _ = r.r.Close() }
+
+// LockRows is empty: write transactions are serialised, so no other
+// claimer can hold the row.
+func (e engine) LockRows() string { return "" }
+
+// LockTenant always succeeds: claims are serialised already.
+func (e engine) LockTenant(context.Context, jobs.Tx, string) (bool, error) { return true, nil }
+
+// LockMigrations is a no-op: BEGIN IMMEDIATE serialises processes that open
+// a new file at once; the second waits (busy_timeout), then sees the
+// migrations applied.
+func (e engine) LockMigrations(context.Context, jobs.Tx) error { return nil }
+
+// KeyOrder is false: write transactions are serialised, so documents keep
+// their order and job ids follow discovery order.
+func (e engine) KeyOrder() bool { return false }
