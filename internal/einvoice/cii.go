@@ -56,17 +56,17 @@ func readCII(src string, root *node, v ciiNames) *Invoice {
 	inv.PONumber = f(agr.path("BuyerOrderReferencedDocument", "IssuerAssignedID"))
 
 	inv.Currency = f(set.child("InvoiceCurrencyCode"))
+	var other []Field
 	for _, pm := range set.children("SpecifiedTradeSettlementPaymentMeans") {
 		acct := pm.child("PayeePartyCreditorFinancialAccount")
-		a := f(acct.child("IBANID"))
-		if !a.Present() {
-			a = f(acct.child("ProprietaryID"))
+		if a := f(acct.child("IBANID")); a.Present() {
+			inv.Accounts = append(inv.Accounts, a)
 		}
-		if a.Present() {
-			inv.Account = a
-			break
+		if a := f(acct.child("ProprietaryID")); a.Present() {
+			other = append(other, a)
 		}
 	}
+	inv.Accounts = append(inv.Accounts, other...)
 	for _, pt := range set.children("SpecifiedTradePaymentTerms") {
 		if d := f(pt.path("DueDateDateTime", "DateTimeString")); d.Present() {
 			inv.DueDate = d

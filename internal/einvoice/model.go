@@ -31,7 +31,10 @@ type Invoice struct {
 	SellerVAT  Field // BT-31
 	BuyerName  Field // BT-44
 	PONumber   Field // BT-13
-	Account    Field // BT-84
+	// Accounts are the payment account ids (BT-84) of every payment
+	// means, IBANs first: the schema's supplier_iban takes an IBAN, and a
+	// document may list a bank-internal account before it.
+	Accounts []Field
 
 	Net   Field // BT-109
 	Tax   Field // BT-110, in the document currency

@@ -38,10 +38,11 @@ func readUBL(src string, root *node) *Invoice {
 	}
 	inv.BuyerName = partyName(f, root.path("AccountingCustomerParty", "Party"))
 	inv.PONumber = f(root.path("OrderReference", "ID"))
+	// UBL does not tell an IBAN from another account id (BT-84 is one
+	// element); the provider keeps the first the schema accepts as IBAN.
 	for _, pm := range root.children("PaymentMeans") {
 		if a := f(pm.path("PayeeFinancialAccount", "ID")); a.Present() {
-			inv.Account = a
-			break
+			inv.Accounts = append(inv.Accounts, a)
 		}
 	}
 	total := root.child("LegalMonetaryTotal")

@@ -176,11 +176,11 @@ func insertJob(ctx context.Context, tx pgx.Tx, p *store.EnqueueParams, d *store.
 	// races another's uncommitted insert of the same key waits for it.
 	err := tx.QueryRow(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
 			source_system, source_path, source_text, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
-			display_path, source_encoding, shadow)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, nullif($14, ''), nullif($15, ''), $16)
+			display_path, source_encoding, shadow, source_format, route)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, nullif($14, ''), nullif($15, ''), $16, nullif($17, ''), nullif($18, ''))
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
 		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, d.Text,
-		h.state, h.reason, h.prevKey, p.RunID, now, d.DisplayPath, d.Encoding, p.Shadow).Scan(&res.JobID)
+		h.state, h.reason, h.prevKey, p.RunID, now, d.DisplayPath, d.Encoding, p.Shadow, d.Format, d.Route).Scan(&res.JobID)
 	switch {
 	case err == nil:
 		res.Outcome = store.EnqueueNew
