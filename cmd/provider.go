@@ -31,13 +31,13 @@ type ProviderOptions struct {
 	// to (structured e-invoices go to einvoice).
 	TextProvider string
 	Model        string
-	BaseURL   string
-	Command   string
-	ReplayDir string
-	Record    string
-	Timeout   time.Duration
-	MaxTokens int64
-	Mode      string
+	BaseURL      string
+	Command      string
+	ReplayDir    string
+	Record       string
+	Timeout      time.Duration
+	MaxTokens    int64
+	Mode         string
 	// Schema, when set, is the schema version the jobs are worked under:
 	// a replay folder recorded under another version is refused before the
 	// run starts rather than failing every job.
