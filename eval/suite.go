@@ -162,7 +162,7 @@ func Load(ctx context.Context, root string) (*Suite, error) {
 		return nil, errors.Join(problems...)
 	}
 	if len(s.Docs) == 0 {
-		return nil, fmt.Errorf("suite %s: no NAME.txt (or NAME.xml) + NAME%s pairs", root, ExpectSuffix)
+		return nil, fmt.Errorf("suite %s: no NAME.txt + NAME%s pairs (or NAME.xml)", root, ExpectSuffix)
 	}
 	// The digest covers the files as they are on disk, each text and its
 	// expectation, so a report names exactly what it measured.
