@@ -213,3 +213,12 @@ func replaySchemaTry(cmdName, version, dir string) string {
 	}
 	return fmt.Sprintf("invx %s --schema %s --provider replay --replay-dir %s DIR", cmdName, version, dir)
 }
+
+// routes are the provider labels a run's attempts can carry besides the
+// text route: under --provider auto, the e-invoice provider.
+func routes(p extract.Provider) []string {
+	if r := extract.RouteOf(p, "ubl-invoice"); r != extract.RouteOf(p, extract.FormatText) {
+		return []string{r}
+	}
+	return nil
+}

@@ -219,7 +219,8 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 
 	ro := opts.runnerOptions(prov, defRepair, f.Tenant)
 	ctx, d, err := startDelivery(ctx, f, st, ro, opts.Telemetry, telemetry.InitParams{Tenant: f.Tenant,
-		SchemaVersion: ro.Schema.Name, Provider: prov.Name(), Discovery: true, Work: !opts.EnqueueOnly})
+		SchemaVersion: ro.Schema.Name, Provider: extract.RouteOf(prov, extract.FormatText), Routes: routes(prov),
+		Discovery: true, Work: !opts.EnqueueOnly})
 	if err != nil {
 		return err
 	}

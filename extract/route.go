@@ -11,9 +11,12 @@ const AutoName = "auto"
 
 // Router is a provider that hands each document to one of several
 // providers by its input format. Route names the provider a document of
-// that format goes to; the runner stores it on the job.
+// that format goes to (the runner stores it on the job); RouteText the one
+// a document's text goes to (attempts and metrics name it, so a text
+// document read by rules under auto is counted as rules).
 type Router interface {
 	Route(format string) string
+	RouteText(text string) string
 }
 
 // RouteOf names the provider that handles a document of format under p:
@@ -21,6 +24,14 @@ type Router interface {
 func RouteOf(p Provider, format string) string {
 	if r, ok := p.(Router); ok {
 		return r.Route(format)
+	}
+	return p.Name()
+}
+
+// RouteOfText names the provider that handles a document's text under p.
+func RouteOfText(p Provider, text string) string {
+	if r, ok := p.(Router); ok {
+		return r.RouteText(text)
 	}
 	return p.Name()
 }
@@ -48,6 +59,9 @@ func (a *Auto) Route(format string) string {
 	}
 	return a.Text.Name()
 }
+
+// RouteText implements Router.
+func (a *Auto) RouteText(text string) string { return a.pick(text).Name() }
 
 // Extract implements Provider: it detects the format of the text and calls
 // the provider of its route.
