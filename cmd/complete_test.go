@@ -38,8 +38,8 @@ func TestCompleteFlagValues(t *testing.T) {
 	}{
 		{[]string{"export", "--format", ""}, []string{"csv", "jsonl"}},
 		{[]string{"stats", "--format", ""}, []string{"table", "json", "prom"}},
-		{[]string{"run", "--provider", ""}, []string{"rules", "openai", "anthropic", "ollama", "command", "replay"}},
-		{[]string{"eval", "--provider", ""}, []string{"rules", "openai", "anthropic", "ollama", "command", "replay"}},
+		{[]string{"run", "--provider", ""}, []string{"auto", "einvoice", "rules", "openai", "anthropic", "ollama", "command", "replay"}},
+		{[]string{"eval", "--provider", ""}, []string{"auto", "einvoice", "rules", "openai", "anthropic", "ollama", "command", "replay"}},
 		{[]string{"jobs", "--state", ""}, []string{"queued", "running", "retry_wait", "succeeded", "rejected", "failed", "held", "dismissed"}},
 		{[]string{"retry", "--state", ""}, []string{"failed", "rejected"}},
 		{[]string{"jobs", "--log-level", ""}, []string{"debug", "info", "warn", "error"}},

@@ -14,6 +14,7 @@ import (
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/extract/anthropic"
 	"github.com/invx/invx/extract/command"
+	"github.com/invx/invx/extract/einvoice"
 	"github.com/invx/invx/extract/ollama"
 	"github.com/invx/invx/extract/openai"
 	"github.com/invx/invx/extract/replay"
@@ -21,19 +22,22 @@ import (
 )
 
 // providerNames are the providers invx knows, for help and errors.
-const providerNames = "rules, openai, anthropic, ollama, command, replay"
+const providerNames = "auto, einvoice, rules, openai, anthropic, ollama, command, replay"
 
 // ProviderOptions are the flags that choose and configure a provider.
 type ProviderOptions struct {
-	Name      string
-	Model     string
-	BaseURL   string
-	Command   string
-	ReplayDir string
-	Record    string
-	Timeout   time.Duration
-	MaxTokens int64
-	Mode      string
+	Name string
+	// TextProvider is the provider --provider auto sends text documents
+	// to (structured e-invoices go to einvoice).
+	TextProvider string
+	Model        string
+	BaseURL      string
+	Command      string
+	ReplayDir    string
+	Record       string
+	Timeout      time.Duration
+	MaxTokens    int64
+	Mode         string
 	// Schema, when set, is the schema version the jobs are worked under:
 	// a replay folder recorded under another version is refused before the
 	// run starts rather than failing every job.
@@ -47,7 +51,8 @@ type ProviderOptions struct {
 func addProviderFlags(fl *pflag.FlagSet, o *ProviderOptions) {
 	// cobra names a command's flag set after the command.
 	o.cmdName = fl.Name()
-	fl.StringVar(&o.Name, "provider", "rules", "provider: "+providerNames)
+	fl.StringVar(&o.Name, "provider", extract.AutoName, "provider: "+providerNames+" (auto: e-invoices to einvoice, text to --text-provider)")
+	fl.StringVar(&o.TextProvider, "text-provider", "rules", "with --provider auto, the provider for text documents")
 	fl.StringVar(&o.Model, "model", "", "model name (openai, anthropic, ollama)")
 	fl.StringVar(&o.BaseURL, "base-url", "", "API base URL (openai: any OpenAI-compatible server, env OPENAI_BASE_URL; anthropic; ollama: env OLLAMA_HOST)")
 	fl.StringVar(&o.Command, "command", "", `command for --provider command: "CMD ARGS", document on stdin, JSON on stdout`)
@@ -83,6 +88,21 @@ func (f *Factory) providerFor(o *ProviderOptions) (extract.Provider, int, error)
 }
 
 func (f *Factory) baseProvider(o *ProviderOptions) (extract.Provider, int, error) {
+	switch o.Name {
+	case extract.AutoName:
+		if o.TextProvider == extract.AutoName {
+			return nil, 0, &usageError{err: errors.New("--text-provider auto: name the provider for text documents"), try: o.try("auto", "")}
+		}
+		to := *o
+		to.Name = cmp.Or(o.TextProvider, "rules")
+		text, repair, err := f.baseProvider(&to)
+		if err != nil {
+			return nil, 0, err
+		}
+		return &extract.Auto{EInvoice: einvoice.New(), Text: text}, repair, nil
+	case einvoice.Name:
+		return einvoice.New(), 0, nil
+	}
 	switch o.Name {
 	case "openai", "anthropic", "ollama":
 		// A model is part of the command line, not of the environment: a
@@ -192,4 +212,13 @@ func replaySchemaTry(cmdName, version, dir string) string {
 		return fmt.Sprintf("invx eval SUITE --schema %s --provider replay,replay-dir=%s", version, dir)
 	}
 	return fmt.Sprintf("invx %s --schema %s --provider replay --replay-dir %s DIR", cmdName, version, dir)
+}
+
+// routes are the provider labels a run's attempts can carry besides the
+// text route: under --provider auto, the e-invoice provider.
+func routes(p extract.Provider) []string {
+	if r := extract.RouteOf(p, "ubl-invoice"); r != extract.RouteOf(p, extract.FormatText) {
+		return []string{r}
+	}
+	return nil
 }

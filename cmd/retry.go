@@ -95,7 +95,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	}
 	ro := opts.runnerOptions(prov, defRepair, f.Tenant)
 	ctx, d, err := startDelivery(ctx, f, st, ro, opts.Telemetry, telemetry.InitParams{Tenant: ro.Tenant,
-		SchemaVersion: ro.Schema.Name, Provider: prov.Name(), Work: true})
+		SchemaVersion: ro.Schema.Name, Provider: extract.RouteOf(prov, extract.FormatText), Routes: routes(prov), Work: true})
 	if err != nil {
 		return nil, err
 	}

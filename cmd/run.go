@@ -71,7 +71,15 @@ until it is empty: lease, provider call, strict validation, fenced commit.
 
 Text is decoded as --encoding says: auto (the default) takes valid UTF-8
 as it is, UTF-16 with a byte-order mark, and anything else as Windows-1252.
---include matches the extension in any case (*.txt takes INVOICE.TXT).
+--include matches the extension in any case (*.txt takes INVOICE.TXT);
+without it, *.txt and *.xml are taken.
+
+A .xml file must be a structured e-invoice (UBL 2.1 Invoice or CreditNote,
+UN/CEFACT CII D16B as in ZUGFeRD 2 / Factur-X / XRechnung, ZUGFeRD 1.0):
+--provider auto (the default) reads it exactly with the einvoice provider
+and sends text to --text-provider. Any other XML is skipped with its
+reason (not_einvoice). An e-invoice's digest is sha256 of the file's
+bytes; see docs/inputs.md.
 
 Files that are not regular, oversized, binary or cannot be decoded are
 invoices that were not processed: they are reported on stderr with the
@@ -146,7 +154,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&opts.Include, "include", "*.txt", "glob of file names to take")
+	fl.StringVar(&opts.Include, "include", "", "glob of file names to take (default: *.txt and *.xml)")
 	fl.Int64Var(&opts.MaxBytes, "max-bytes", 1<<20, "skip files larger than this many bytes")
 	fl.IntVar(&opts.Concurrency, "concurrency", defaultConcurrency, "documents processed at once")
 	fl.StringVar(&opts.OnChange, "on-change", "hold", "a committed path whose text changed: hold (for review) or process")
@@ -213,7 +221,8 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 
 	ro := opts.runnerOptions(prov, defRepair, f.Tenant)
 	ctx, d, err := startDelivery(ctx, f, st, ro, opts.Telemetry, telemetry.InitParams{Tenant: f.Tenant,
-		SchemaVersion: ro.Schema.Name, Provider: prov.Name(), Discovery: true, Work: !opts.EnqueueOnly})
+		SchemaVersion: ro.Schema.Name, Provider: extract.RouteOf(prov, extract.FormatText), Routes: routes(prov),
+		Discovery: true, Work: !opts.EnqueueOnly})
 	if err != nil {
 		return err
 	}
@@ -282,7 +291,7 @@ func enqueueDirs(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOp
 			// Said even with --quiet: an empty nightly folder usually means
 			// the export upstream failed, and cron mails stderr.
 			r.EmptyInput()
-			fmt.Fprintf(f.IO.ErrOut, "invx: warning: no file matching %s in %s\n", opts.Include, displayPath(dir))
+			fmt.Fprintf(f.IO.ErrOut, "invx: warning: no file matching %s in %s\n", includeShown(opts.Include), displayPath(dir))
 		}
 	}
 	return nil
@@ -489,4 +498,12 @@ func firstLine(err error) error {
 		}
 	}
 	return err
+}
+
+// includeShown is the --include pattern as messages name it.
+func includeShown(pattern string) string {
+	if pattern == "" {
+		return strings.Join(extract.DefaultIncludes, " or ")
+	}
+	return pattern
 }

@@ -73,6 +73,12 @@ var _ extract.Provider = (*scrubProvider)(nil)
 
 func (p *scrubProvider) Name() string { return p.inner.Name() }
 
+// Route keeps the inner provider's routing visible through the wrapper.
+func (p *scrubProvider) Route(format string) string { return extract.RouteOf(p.inner, format) }
+
+// RouteText keeps the inner provider's routing visible through the wrapper.
+func (p *scrubProvider) RouteText(text string) string { return extract.RouteOfText(p.inner, text) }
+
 func (p *scrubProvider) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
 	resp, err := p.inner.Extract(ctx, req)
 	if resp != nil {

@@ -122,6 +122,8 @@ type showJob struct {
 	DisplayPath     string        `json:"display_path,omitempty"`
 	SourceDigest    string        `json:"source_digest"`
 	SourceEncoding  string        `json:"source_encoding,omitempty"`
+	SourceFormat    string        `json:"source_format,omitempty"`
+	Route           string        `json:"route,omitempty"`
 	SchemaVersion   string        `json:"schema_version"`
 	Transformation  string        `json:"transformation"`
 	Attempts        int           `json:"attempt_count"`
@@ -175,6 +177,7 @@ func showRun(ctx context.Context, f *Factory, opts *ShowOptions) error {
 	}
 	out := showJob{JobKey: job.JobKey, Tenant: job.Tenant, State: job.State, SourceSystem: job.SourceSystem,
 		SourcePath: job.SourcePath, DisplayPath: job.DisplayPath, SourceDigest: job.SourceDigest, SourceEncoding: job.SourceEncoding,
+		SourceFormat: job.SourceFormat, Route: job.Route,
 		SchemaVersion: job.SchemaVersion, Transformation: job.Transformation, Attempts: job.Attempts, LeaseRecoveries: job.LeaseRecoveries,
 		HeldReason: job.HeldReason, PrevJobKey: job.PrevJobKey, LastErrorClass: job.LastErrorClass,
 		LastCategory: job.LastCategory, LastError: job.LastError, NextAttemptAt: ts(job.NextAttemptAt),
@@ -338,6 +341,8 @@ func renderJob(w io.Writer, j *showJob) {
 	p("source system", displayPath(j.SourceSystem))
 	p("digest", j.SourceDigest)
 	p("encoding", j.SourceEncoding)
+	p("format", j.SourceFormat)
+	p("route", j.Route)
 	p("schema", j.SchemaVersion)
 	p("held", j.HeldReason)
 	p("previous job", j.PrevJobKey)

@@ -77,9 +77,11 @@ func expectValue(k string, v any) (any, error) {
 			return nil, nil
 		case json.Number:
 			i, err := n.Int64()
-			// v1's total_minor stays as strict as it always was.
-			if err != nil || (k == FieldTotalMinor && i < 0) {
-				return nil, fmt.Errorf("%s is not a non-negative integer of minor units", n)
+			// A negative total (an e-invoice with a negative grand total,
+			// as its XML states it) is read as written and, like every
+			// amount, scored by its magnitude.
+			if err != nil {
+				return nil, fmt.Errorf("%s is not an integer of minor units", n)
 			}
 			return i, nil
 		}

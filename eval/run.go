@@ -280,7 +280,9 @@ func readResult(ctx context.Context, c *Config, key string, d *Doc) (*schema.Res
 	if err != nil {
 		return nil, fmt.Errorf("result of %s: %w", d.Found.Display, err)
 	}
-	res, err := v.Validate(row.JSON, d.Found.Text)
+	// Reviewable: a result committed with review reasons (arithmetic on a
+	// provider that cannot repair) is a committed result and is scored.
+	res, err := v.ValidateReviewable(row.JSON, d.Found.Text)
 	if err != nil {
 		return nil, fmt.Errorf("stored result of %s no longer validates: %w", d.Found.Display, err)
 	}

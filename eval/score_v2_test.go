@@ -133,7 +133,7 @@ func TestParseExpectV2(t *testing.T) {
 		{"alias and key at once", `{"iban": "X", "supplier_iban": "X"}`, "the same fact twice"},
 		{"line_count null", `{"line_count": null}`, "line_count: want a non-negative integer"},
 		{"negative line_count", `{"line_count": -1}`, "not a non-negative integer"},
-		{"v1 total stays non-negative", `{"total_minor": -1}`, "not a non-negative integer of minor units"},
+		{"total not an integer", `{"total_minor": 1.5}`, "not an integer of minor units"},
 		{"amount as a string", `{"net_minor": "12,00"}`, "net_minor: want an integer or null"},
 		{"unknown key", `{"gross": 1}`, `unknown key "gross"`},
 	}

@@ -36,8 +36,8 @@ type Suite struct {
 
 // Doc is one document of a suite with its expectation.
 type Doc struct {
-	// Name is the text file's path relative to the suite root, slash
-	// separated ("edge/de_crlf_bom_rechnung.txt").
+	// Name is the document's path relative to the suite root, slash
+	// separated ("edge/de_crlf_bom_rechnung.txt", "ubl_invoice.xml").
 	Name string
 	// SubSuite names the folder the document is in: the suite name, then
 	// the subfolders ("invoices/edge").
@@ -48,8 +48,8 @@ type Doc struct {
 	Expect Expect
 }
 
-// Load reads the suite under root: every NAME.txt with its NAME.expect.json,
-// in root and its subfolders. Hidden files and folders are ignored, as invx
+// Load reads the suite under root: every document invx run takes (NAME.txt,
+// NAME.xml) with its NAME.expect.json, in root and its subfolders. Hidden files and folders are ignored, as invx
 // run ignores them. A text without its expectation or the reverse, a text
 // run would skip (binary, not UTF-8, empty, oversized) and an expectation
 // with an unknown key or a badly typed value are errors naming the file.
@@ -68,11 +68,14 @@ func Load(ctx context.Context, root string) (*Suite, error) {
 	s := &Suite{Name: filepath.Base(abs), Root: root}
 
 	var problems []error
-	texts := map[string]extract.Found{}
-	skipped := map[string]bool{} // texts run would skip, already reported
-	err = extract.Discover(ctx, root, extract.DiscoverOptions{Include: "*.txt", MaxBytes: MaxDocumentBytes},
+	texts := map[string]extract.Found{} // by stem: path without extension
+	skipped := map[string]bool{}        // stems of documents run would skip, already reported
+	err = extract.Discover(ctx, root, extract.DiscoverOptions{MaxBytes: MaxDocumentBytes},
 		func(d extract.Found) error {
-			texts[d.Path] = d
+			if prev, dup := texts[stem(d.Path)]; dup {
+				problems = append(problems, fmt.Errorf("%s and %s: two documents for one %s", prev.Display, d.Display, ExpectSuffix))
+			}
+			texts[stem(d.Path)] = d
 			return nil
 		},
 		func(sk extract.Skipped) {
@@ -80,7 +83,7 @@ func Load(ctx context.Context, root string) (*Suite, error) {
 			case extract.SkipNotIncluded, extract.SkipHidden:
 				return
 			}
-			if !strings.HasSuffix(sk.Display, ".txt") {
+			if !extract.Taken(sk.Display) {
 				return
 			}
 			msg := sk.Reason
@@ -88,7 +91,7 @@ func Load(ctx context.Context, root string) (*Suite, error) {
 				msg = sk.Detail
 			}
 			if rel, err := filepath.Rel(root, sk.Display); err == nil {
-				skipped[filepath.ToSlash(rel)] = true
+				skipped[stem(filepath.ToSlash(rel))] = true
 			}
 			problems = append(problems, fmt.Errorf("%s: %s (invx run would skip it)", sk.Display, msg))
 		})
@@ -96,7 +99,7 @@ func Load(ctx context.Context, root string) (*Suite, error) {
 		return nil, err
 	}
 
-	expects := map[string]string{} // text path -> expectation display path
+	expects := map[string]string{} // document stem -> expectation display path
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -114,7 +117,7 @@ func Load(ctx context.Context, root string) (*Suite, error) {
 		if err != nil {
 			return err
 		}
-		expects[strings.TrimSuffix(filepath.ToSlash(rel), ExpectSuffix)+".txt"] = p
+		expects[strings.TrimSuffix(filepath.ToSlash(rel), ExpectSuffix)] = p
 		return nil
 	})
 	if err != nil {
@@ -126,11 +129,12 @@ func Load(ctx context.Context, root string) (*Suite, error) {
 		names = append(names, name)
 	}
 	slices.Sort(names)
-	for _, name := range names {
-		found := texts[name]
-		ep, ok := expects[name]
+	for _, st := range names {
+		found := texts[st]
+		name := found.Path
+		ep, ok := expects[st]
 		if !ok {
-			problems = append(problems, fmt.Errorf("%s: no %s beside it", found.Display, path.Base(strings.TrimSuffix(name, ".txt")+ExpectSuffix)))
+			problems = append(problems, fmt.Errorf("%s: no %s beside it", found.Display, path.Base(st+ExpectSuffix)))
 			continue
 		}
 		exp, err := readExpect(ep)
@@ -158,13 +162,13 @@ func Load(ctx context.Context, root string) (*Suite, error) {
 		return nil, errors.Join(problems...)
 	}
 	if len(s.Docs) == 0 {
-		return nil, fmt.Errorf("suite %s: no NAME.txt + NAME%s pairs", root, ExpectSuffix)
+		return nil, fmt.Errorf("suite %s: no NAME.txt + NAME%s pairs (or NAME.xml)", root, ExpectSuffix)
 	}
 	// The digest covers the files as they are on disk, each text and its
 	// expectation, so a report names exactly what it measured.
 	files := map[string][]byte{}
 	for _, d := range s.Docs {
-		exp := strings.TrimSuffix(d.Name, ".txt") + ExpectSuffix
+		exp := stem(d.Name) + ExpectSuffix
 		for _, name := range []string{d.Name, exp} {
 			b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
 			if err != nil {
@@ -196,4 +200,10 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// stem is a document path without its extension: the name its expectation
+// file shares.
+func stem(p string) string {
+	return strings.TrimSuffix(p, path.Ext(p))
 }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/invx/invx/internal/einvoice"
 )
 
 // Skip reasons, as they appear in summaries.
@@ -36,7 +38,7 @@ const (
 // files and unrepresentable names are not.
 func NeedsReview(reason string) bool {
 	switch reason {
-	case SkipNotUTF8, SkipUndecodable, SkipBinary, SkipOversized, SkipUnreadable, SkipNotRegular:
+	case SkipNotUTF8, SkipUndecodable, SkipBinary, SkipOversized, SkipUnreadable, SkipNotRegular, SkipNotEInvoice:
 		return true
 	}
 	return false
@@ -44,9 +46,12 @@ func NeedsReview(reason string) bool {
 
 // DiscoverOptions control which files are taken.
 type DiscoverOptions struct {
-	// Include is a path.Match pattern applied to base names ("*.txt").
+	// Include is a path.Match pattern applied to base names ("*.txt");
+	// empty takes every readable input (DefaultIncludes).
 	Include string
-	// MaxBytes caps a file's size; larger files are skipped.
+	// MaxBytes caps a text file's size; larger files are skipped. An
+	// e-invoice (.xml) is capped at einvoice.MaxBytes instead: XRechnung
+	// and Factur-X files often carry their PDF rendering in base64.
 	MaxBytes int64
 	// Encoding is how file bytes are decoded (see Encodings; "" is auto).
 	Encoding string
@@ -62,6 +67,10 @@ type Found struct {
 	Digest  string
 	// Encoding is the decoding the text was read with (DecodedUTF8, ...).
 	Encoding string
+	// Format is the input format: FormatText, or the e-invoice syntax
+	// (ubl-invoice, ubl-creditnote, cii, zugferd1). For an e-invoice the
+	// digest is sha256 of the file's bytes, not of the text.
+	Format string
 }
 
 // Skipped is a file that was not taken, with the reason.
@@ -84,9 +93,6 @@ type Skipped struct {
 // files; it never blocks on a file that is not regular (a FIFO swapped in
 // after the directory was listed is opened without blocking and refused).
 func Discover(ctx context.Context, root string, opts DiscoverOptions, found func(Found) error, skipped func(Skipped)) error {
-	if opts.Include == "" {
-		opts.Include = "*.txt"
-	}
 	if _, err := path.Match(opts.Include, "x"); err != nil {
 		return fmt.Errorf("--include %q: %w", opts.Include, err)
 	}
@@ -159,7 +165,7 @@ func (w *discovery) visit(p string, d fs.DirEntry, err error) error {
 		return passOver(SkipHidden, "")
 	case d.IsDir():
 		return nil
-	case !Included(w.opts.Include, d.Name()) && p != w.single:
+	case !includedAny(w.opts.Include, d.Name()) && p != w.single:
 		// --include first: a link or socket that was never a candidate is
 		// not an invoice that went missing.
 		return passOver(SkipNotIncluded, "")
@@ -171,24 +177,36 @@ func (w *discovery) visit(p string, d fs.DirEntry, err error) error {
 
 // read takes one candidate file: capped read, decoding, normalisation.
 func (w *discovery) read(p string) error {
-	raw, size, reason, detail := readCapped(w.r, p, w.opts.MaxBytes)
+	read := readerFor(p)
+	limit := w.opts.MaxBytes
+	if _, structured := inputReaders[strings.ToLower(path.Ext(p))]; structured {
+		limit = einvoice.MaxBytes
+	}
+	raw, size, reason, detail := readCapped(w.r, p, limit)
 	if reason != "" {
 		w.skip(p, reason, detail, size)
 		return nil
 	}
-	utf, enc, err := Decode(raw, w.opts.Encoding)
-	if err == nil {
-		var text string
-		if text, err = Normalize(utf); err == nil {
-			if strings.TrimSpace(text) == "" {
-				w.skip(p, SkipEmpty, "no text", size)
-				return nil
-			}
-			return w.found(Found{Path: p, Display: w.display(p), Text: text, Digest: Digest(text), Encoding: enc})
+	in, ierr := read(raw, w.opts.Encoding)
+	if ierr != nil {
+		w.skip(p, ierr.reason, ierr.detail, size)
+		return nil
+	}
+	return w.found(Found{Path: p, Display: w.display(p), Text: in.text, Digest: in.digest, Encoding: in.encoding, Format: in.format})
+}
+
+// includedAny is Included for the --include pattern, or, when none was
+// given, for any of DefaultIncludes.
+func includedAny(pattern, name string) bool {
+	if pattern != "" {
+		return Included(pattern, name)
+	}
+	for _, p := range DefaultIncludes {
+		if Included(p, name) {
+			return true
 		}
 	}
-	w.skip(p, decodeSkipReason(err, w.opts.Encoding), err.Error(), size)
-	return nil
+	return false
 }
 
 // decodeSkipReason names the skip reason of a Decode or Normalize error.

@@ -319,7 +319,7 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			return fmt.Errorf("%s: %w", d.Display, err)
 		}
 		sd[i] = store.Document{SourceSystem: r.SourceSystem, Path: d.Path, Digest: d.Digest, JobKey: key, Text: d.Text,
-			DisplayPath: d.Display, Encoding: d.Encoding}
+			DisplayPath: d.Display, Encoding: d.Encoding, Format: d.Format, Route: RouteOf(r.Provider, d.Format)}
 	}
 	res, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
 		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now(), Shadow: r.Shadow})
@@ -673,18 +673,20 @@ func (r *Runner) attempt(j *jobRun) (jobResult, bool) {
 // the call timeout, and accounts the tokens the call used.
 func (r *Runner) callProvider(j *jobRun) *call {
 	l, v := j.l, j.v
+	// The provider that answers: under auto, the one the document routes to.
+	name := RouteOfText(r.Provider, l.Text)
 	r.count(func(s *Summary) { s.Attempts++ })
 	actx, _ := r.tracer().Start(j.leaseCtx, "invx.attempt", trace.WithAttributes(
 		attribute.String("invx.tenant", l.Tenant), attribute.String("invx.job_key", l.JobKey),
 		attribute.Int("invx.attempt", l.AttemptNo), attribute.String("invx.run_id", r.RunID),
-		attribute.String("invx.provider", r.Provider.Name()), attribute.String("invx.schema_version", v.Name)))
+		attribute.String("invx.provider", name), attribute.String("invx.schema_version", v.Name)))
 	start := time.Now()
 	callCtx, cancelCall := actx, context.CancelFunc(func() {})
 	if r.CallTimeout > 0 {
 		callCtx, cancelCall = context.WithTimeout(actx, r.CallTimeout)
 	}
 	callCtx, callSpan := r.tracer().Start(callCtx, "invx.provider_call", trace.WithSpanKind(trace.SpanKindClient),
-		trace.WithAttributes(attribute.String("invx.provider", r.Provider.Name())))
+		trace.WithAttributes(attribute.String("invx.provider", name)))
 	resp, err := r.Provider.Extract(callCtx, &Request{Tenant: l.Tenant, JobKey: l.JobKey, Attempt: l.AttemptNo,
 		Text: l.Text, Schema: v, Feedback: j.feedback})
 	endCallSpan(callSpan, resp, err)
@@ -692,7 +694,7 @@ func (r *Runner) callProvider(j *jobRun) *call {
 	// What follows belongs to this attempt's span, and must be written
 	// even if the lease was lost meanwhile.
 	c := &call{ctx: context.WithoutCancel(actx), resp: resp, err: err}
-	c.info = store.AttemptInfo{Provider: r.Provider.Name(), Duration: time.Since(start), PromptHash: v.PromptHash()}
+	c.info = store.AttemptInfo{Provider: name, Duration: time.Since(start), PromptHash: v.PromptHash()}
 	if resp != nil {
 		c.info.Model, c.info.InputTokens, c.info.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
 		c.info.RequestID, c.info.HTTPStatus = resp.RequestID, resp.HTTPStatus

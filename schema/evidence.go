@@ -107,6 +107,9 @@ func checkFactEvidenceValues(d *InvoiceV2, corrected map[string]bool) *Validatio
 			ok = amountIn(e, *f.amount, exp)
 		}
 		if !ok {
+			ok = xmlLeafHolds(f.name, e, f.text, f.amount, exp)
+		}
+		if !ok {
 			return verr(CategoryEvidence, path, "does not hold the value of %s; quote the excerpt that states it", f.name)
 		}
 	}

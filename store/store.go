@@ -474,6 +474,11 @@ type Document struct {
 	// Encoding is the decoding the text was read with ("utf-8",
 	// "windows-1252", ...); kept on the job it creates.
 	Encoding string
+	// Format is the input format detected at discovery ("txt",
+	// "ubl-invoice", "cii", ...) and Route the provider the document is
+	// routed to ("einvoice", "rules", ...); kept on the job it creates.
+	Format string
+	Route  string
 }
 
 // EnqueueParams enqueue documents of one tenant.
@@ -743,6 +748,10 @@ type Job struct {
 	// SourceEncoding is the decoding of the text that created the job
 	// ("" when not recorded).
 	SourceEncoding string
+	// SourceFormat and Route are the job's input format and provider route
+	// (see Document; "" when not recorded).
+	SourceFormat string
+	Route        string
 }
 
 // ListAttemptsParams name the job whose attempts are listed.

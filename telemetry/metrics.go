@@ -158,7 +158,7 @@ func (m *Metrics) Init(p InitParams) {
 		return
 	}
 	m.seen(p.Tenant)
-	provider, version := bounded(p.Provider, "none"), bounded(p.SchemaVersion, "none")
+	version := bounded(p.SchemaVersion, "none")
 	if p.Discovery {
 		m.duplicates.WithLabelValues(p.Tenant)
 		for _, r := range extract.SkipReasons() {
@@ -168,19 +168,22 @@ func (m *Metrics) Init(p InitParams) {
 	if !p.Work {
 		return
 	}
-	for _, o := range outcomes {
-		m.attempts.WithLabelValues(p.Tenant, provider, o)
+	for _, name := range append([]string{p.Provider}, p.Routes...) {
+		provider := bounded(name, "none")
+		for _, o := range outcomes {
+			m.attempts.WithLabelValues(p.Tenant, provider, o)
+		}
+		for _, c := range categories() {
+			m.rejections.WithLabelValues(p.Tenant, c, version, provider)
+		}
+		for _, d := range []string{"input", "output"} {
+			m.tokens.WithLabelValues(p.Tenant, provider, d)
+		}
+		m.latency.WithLabelValues(p.Tenant, provider)
 	}
 	m.commits.WithLabelValues(p.Tenant, version)
-	for _, c := range categories() {
-		m.rejections.WithLabelValues(p.Tenant, c, version, provider)
-	}
 	m.leaseRecoveries.WithLabelValues(p.Tenant)
 	m.staleCommits.WithLabelValues(p.Tenant)
-	for _, d := range []string{"input", "output"} {
-		m.tokens.WithLabelValues(p.Tenant, provider, d)
-	}
-	m.latency.WithLabelValues(p.Tenant, provider)
 	for _, r := range extract.ReviewReasons() {
 		m.reviewOpened.WithLabelValues(p.Tenant, r)
 	}
@@ -189,6 +192,9 @@ func (m *Metrics) Init(p InitParams) {
 // InitParams say which series a run can touch.
 type InitParams struct {
 	Tenant, SchemaVersion, Provider string
+	// Routes are further provider labels the run's attempts can carry:
+	// under --provider auto, each provider a document routes to.
+	Routes []string
 	// Discovery: the run walks directories (invx run): skip reasons and
 	// duplicates.
 	Discovery bool

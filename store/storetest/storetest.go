@@ -68,6 +68,7 @@ func Exercise(t *testing.T, open OpenFunc, opts ...Option) {
 		{"SkippedDismissAndReopen", testSkippedDismiss},
 		{"SkippedClearedByEnqueue", testSkippedCleared},
 		{"EncodingKeptOnJob", testEncoding},
+		{"FormatAndRouteKeptOnJob", testFormatRoute},
 		{"DisplayPathAndFindJobs", testFindJobs},
 		{"GetResultsByID", testGetResults},
 		{"ListOutboxFilters", testListOutboxFilters},

@@ -96,7 +96,8 @@ const JobColumns = `id, tenant, job_key, transformation, schema_version, source_
 	coalesce(source_text, ''), state, attempts, coalesce(lease_owner, ''), lease_token, lease_expires_at, next_attempt_at,
 	coalesce(held_reason, ''), coalesce(prev_job_key, ''), coalesce(last_error_class, ''), coalesce(last_category, ''),
 	coalesce(last_error, ''), lease_recoveries, coalesce(result_id, 0), created_at, updated_at, coalesce(first_run_id, ''), shadow, coalesce(dismiss_reason, ''),
-	coalesce(display_path, ''), coalesce(source_encoding, '')`
+	coalesce(display_path, ''), coalesce(source_encoding, ''),
+	coalesce(source_format, ''), coalesce(route, '')`
 
 // ScanJob reads a row of JobColumns.
 func ScanJob(row Row) (*store.Job, error) {
@@ -105,7 +106,8 @@ func ScanJob(row Row) (*store.Job, error) {
 	err := row.Scan(&j.ID, &j.Tenant, &j.JobKey, &j.Transformation, &j.SchemaVersion, &j.SourceDigest, &j.SourceSystem,
 		&j.SourcePath, &j.SourceText, &j.State, &j.Attempts, &j.LeaseOwner, &j.LeaseToken, &lease, &next,
 		&j.HeldReason, &j.PrevJobKey, &j.LastErrorClass, &j.LastCategory, &j.LastError, &j.LeaseRecoveries,
-		&j.ResultID, &created, &updated, &j.FirstRunID, &j.Shadow, &j.DismissReason, &j.DisplayPath, &j.SourceEncoding)
+		&j.ResultID, &created, &updated, &j.FirstRunID, &j.Shadow, &j.DismissReason, &j.DisplayPath, &j.SourceEncoding,
+		&j.SourceFormat, &j.Route)
 	if err != nil {
 		return nil, err
 	}

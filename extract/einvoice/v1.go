@@ -1,0 +1,36 @@
+package einvoice
+
+import (
+	xinv "github.com/invx/invx/internal/einvoice"
+	"github.com/invx/invx/schema"
+)
+
+// mapV1 builds the invoice-summary-v1 document. Its total is the invoice
+// total, BT-112 (else the amount due, BT-115), as a magnitude: v1 has no
+// sign. The amount due after a prepayment is v2's amount_due_minor.
+func mapV1(inv *xinv.Invoice) *schema.InvoiceSummaryV1 {
+	f := readFacts(inv)
+	d := &schema.InvoiceSummaryV1{
+		SchemaVersion: schema.V1,
+		ActionItems:   []schema.ActionItem{},
+	}
+	d.Invoice.SupplierName = f.supplierName
+	d.Invoice.InvoiceNumber = f.invoiceNumber
+	d.Invoice.Currency = f.currency
+	d.Invoice.DueDate = f.dueDate
+	total := f.total
+	if total == nil {
+		total = f.due
+	}
+	if total != nil {
+		m := *total
+		if m < 0 {
+			m = -m
+		}
+		d.Invoice.TotalMinor = &m
+	}
+	v2 := &schema.InvoiceV2{DocumentType: f.docType, InvoiceNumber: f.invoiceNumber, SupplierName: f.supplierName,
+		Currency: f.currency, TotalMinor: f.total, DueDate: f.dueDate}
+	d.Title, d.Bullets = summary(inv.Format, v2)
+	return d
+}
