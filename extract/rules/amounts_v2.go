@@ -46,6 +46,9 @@ func (d *document) readAmountsV2() amountsV2 {
 	a.Total, a.Net = s.pickGrossNet()
 	a.Tax = s.tax
 	a.Due = s.pickDue(a.Total)
+	if a.Due == nil {
+		a.Due = s.adjustedDue
+	}
 	if a.Due == nil && a.Total != nil {
 		a.Due = d.roundedDue(s, a.Total, exp)
 	}
@@ -69,9 +72,10 @@ type labelledSet struct {
 	rated, plainTax    []labelled
 	tax                *fact[int64]
 	paid, fee, adjusts int
-	lastFee            int     // line of the last fee, -1
-	oddRate            bool    // a rate that tax lines cannot state: no tax lines
-	tableTax           []int64 // the taxes of a tax summary table's rows
+	lastFee            int          // line of the last fee, -1
+	oddRate            bool         // a rate that tax lines cannot state: no tax lines
+	tableTax           []int64      // the taxes of a tax summary table's rows
+	adjustedDue        *fact[int64] // a rounded total below the gross (adjustedLast)
 }
 
 func summarizeLabelled(ls []labelled) *labelledSet {
@@ -218,6 +222,9 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 	gross, _ = oneValue(grossCands)
 	if gross == nil {
 		gross = s.risingLast(grossCands)
+	}
+	if gross == nil {
+		gross, s.adjustedDue = s.adjustedLast(grossCands)
 	}
 	// Without a sum that adds up: an explicit net only when the document
 	// has no tax at all and the net is the total; a subtotal likewise, and

@@ -171,8 +171,9 @@ var reV2Included = foldedRegexp(`\(?\b(?:incl|inkl|inc|including|inclusive|inclu
 
 // reV2GapWord lists the words that may stand between a summary label and its
 // amount besides v1's (reAllowedGapWord): "VAT 19 % on 1.000,00",
-// "MwSt. 19 % auf", "TVA 20 % sur".
-var reV2GapWord = lexRE("amt", "rmb", "yuan", "euro", "euros", "dollars", "kd", "bd", "on", "over", "verlegd", "exempt", "exento", "esente", "van", "of", "auf", "von", "sur", "de", "sobre", "op", "su", "at", "rate", "satz", "taux", "tipo",
+// "MwSt. 19 % auf", "TVA 20 % sur"; a till's "TOTAL INCL. GST@6%" (the label
+// took "incl.", leaving the tax word) and "ROUNDING ADJ.".
+var reV2GapWord = lexRE("amt", "gst", "sst", "adj", "adjustment", "rmb", "yuan", "euro", "euros", "dollars", "kd", "bd", "on", "over", "verlegd", "exempt", "exento", "esente", "van", "of", "auf", "von", "sur", "de", "sobre", "op", "su", "at", "rate", "satz", "taux", "tipo",
 	"tarief", "aliquota", "mwst", "ust", "vat", "tax", "excl.", "exkl.", "ohne", "hors", "ht", "sin", "senza", "vom",
 	"aus", "x", "items", "positions", "credit", "avoir", "l'avoir", "gutschrift", "abono", "creditnota",
 	"nota di credito", "nota de credito", "this credit", "this credit note", "credit note", "chf", "sek", "nok", "dkk", "pln", "czk", "huf", "jpy", "aud", "cad", "nzd", "kwd", "bhd")
