@@ -190,8 +190,10 @@ func findCurrencies(raw string) []curHit {
 			if weak && i > 0 && raw[i-1] == '(' && end < len(raw) && raw[end] == ')' {
 				weak = false // "Total (KD)"
 			}
-			if weak && afterWord(raw, i, []string{"in", "AMT(", "AMOUNT("}) {
-				weak = false // "(AMOUNT IN RM)", "AMT(RM": a statement of the currency
+			if weak && afterWord(raw, i, []string{"in", "AMT(", "AMOUNT(", "TOTAL", "AMOUNT", "AMT"}) {
+				// "(AMOUNT IN RM)", "AMT(RM", "TOTAL RM INCLUDING GST": a
+				// statement of the currency right after the amount's label.
+				weak = false
 			}
 			hits = append(hits, curHit{i, end, s.code, weak})
 			i = end
