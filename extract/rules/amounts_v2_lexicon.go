@@ -30,6 +30,9 @@ var (
 		"totaal incl.", "totale ivato", "total con iva", "total factura", "totale fattura",
 		"rechnungsbetrag", "gesamtsumme", "bruttobetrag", "summe brutto", "brutto",
 		"total (incl.", "total general", "importe total", "total importe",
+		// "AMOUNT INCL. GST 3.00": an amount stated with its tax is the gross.
+		"amount incl. gst", "amount incl. vat", "amount incl. tax", "amount including gst",
+		"amount including vat", "amount including tax", "amount inclusive of gst", "amount inclusive of vat",
 	}, totalGrandPhrases...)
 
 	v2DuePhrases = append([]string{
@@ -211,7 +214,8 @@ var (
 	}
 	v2ReceiptIgnorePhrases = []string{
 		"cash", "cash tendered", "tendered", "cash received", "paid amount", "amount tendered",
-		"change", "change due", "change amt", "balance change", "customer change",
+		"change", "change due", "change amt", "balance change", "customer change", "change/balance", "change / balance",
+		"accepted total", "total accepted", "amount accepted", // a ticket machine's coins and notes taken
 		"total qty", "total quantity", "total item", "total items", "item(s)", "qty(s)", "no. of items",
 		"total discount", "total savings",
 		"balance before", "balance after", "card balance", "previous card balance", // a stored-value card's
