@@ -49,6 +49,11 @@ func (d *document) readAmountsV2() amountsV2 {
 	if a.Due == nil {
 		a.Due = s.adjustedDue
 	}
+	if a.Due != nil && a.Due.V == 0 && a.Total == nil {
+		// "RC BALANCE : 0.00" is a rewards balance as often as a settled
+		// invoice: a zero due is believed only beside the total it settles.
+		a.Due = nil
+	}
 	if a.Due == nil && a.Total != nil {
 		a.Due = d.roundedDue(s, a.Total, exp)
 	}
