@@ -16,7 +16,7 @@ import (
 // left out (right or silent).
 func (d *document) readAmountsV2() amountsV2 {
 	var a amountsV2
-	_, cur := d.findTotal()
+	_, cur := d.findTotalLabelled()
 	if cur == nil {
 		return a // an amount without a currency means nothing
 	}
@@ -178,6 +178,11 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 		}
 		if v, ok := oneValue(due); ok && (s.fee > 0 || len(s.gross) == 0) {
 			grossCands = []labelled{{minor: v.V, ev: v.Ev}}
+		}
+	}
+	if len(grossCands) == 0 {
+		if g, n := s.netAsTotal(); g != nil {
+			return g, n
 		}
 	}
 	// Explicit nets latest first, then subtotals latest first.

@@ -230,6 +230,32 @@ func amountOnly(ln *line, s, e int, toks []amountTok) bool {
 
 // findTotal returns the amount payable: its minor units and currency.
 func (d *document) findTotal() (total *int64, currency *string) {
+	total, currency = d.findTotalLabelled()
+	if total != nil || currency == nil {
+		return total, currency
+	}
+	// No label names the payable on its own; invoice-v2's summary reading
+	// may still find it by its sums ("NET TOTAL" = subtotal + tax), and it
+	// states nothing it cannot cross-check.
+	a := d.readAmountsV2()
+	if a.Currency == nil || a.Currency.V != *currency {
+		return nil, currency
+	}
+	for _, f := range []*fact[int64]{a.Due, a.Total} {
+		if f != nil {
+			if f.V == 0 {
+				return nil, currency // a zero payable is a balance of something else as often
+			}
+			v := f.V
+			return &v, currency
+		}
+	}
+	return nil, currency
+}
+
+// findTotalLabelled is findTotal by the labels alone: the strongest label
+// naming an amount payable, and the currency.
+func (d *document) findTotalLabelled() (total *int64, currency *string) {
 	var cands []totalCand
 	inTaxSummary := d.taxSummaryLines()
 	for i, ln := range d.lines {
