@@ -44,6 +44,9 @@ func (d *document) readAmountsV2() amountsV2 {
 	}
 
 	a.Total, a.Net = s.pickGrossNet()
+	if a.Total == nil {
+		a.Total = d.paidSubtotal(s, exp)
+	}
 	a.Tax = s.tax
 	a.Due = s.pickDue(a.Total)
 	if a.Due == nil {
