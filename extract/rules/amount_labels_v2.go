@@ -33,11 +33,29 @@ func summaryLabels(ln *line) []kindHit {
 				inside = true
 			}
 		}
-		if !inside {
+		if !inside && !includedInTotal(ln, h) {
 			out = append(out, kindHit{h.start, h.end, amtKind(h.cls)})
 		}
 	}
 	return out
+}
+
+// reIncludedIn is the wording of a remark on a total: "GST @6% INCLUDED IN
+// TOTAL 0.60" states the tax in the total, after the word "total".
+var reIncludedIn = lexRE("included in", "incl in", "incl. in", "inclusive in", "included in the", "inc in", "inc. in")
+
+// includedInTotal reports whether a total label is the tail of such a
+// remark: the amount after it is the tax, never the total.
+func includedInTotal(ln *line, h labelHit) bool {
+	if amtKind(h.cls) != akGross && amtKind(h.cls) != akDue {
+		return false
+	}
+	for _, m := range ln.labels(reIncludedIn) {
+		if m[1] <= h.start && strings.TrimSpace(ln.f.s[m[1]:h.start]) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // labelled is an amount a summary label names.
@@ -258,8 +276,9 @@ func gapAllowed(ln *line, from, to int) bool {
 			gap[k] = ' '
 		}
 	}
-	gapS := reV2GapWord.ReplaceAllString(string(gap), " ")
-	gapS = reV2Included().ReplaceAllString(gapS, " ")
+	// The qualifier first: "(INCLUSIVE GST)" must still hold its tax word.
+	gapS := reV2Included().ReplaceAllString(string(gap), " ")
+	gapS = reV2GapWord.ReplaceAllString(gapS, " ")
 	for _, dh := range ln.dates {
 		if dh.start >= from && dh.end <= to {
 			return false // "Total due on 30.04.2026: 500.00" reads fine, but a date in the gap is a sentence more often

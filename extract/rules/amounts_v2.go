@@ -16,7 +16,7 @@ import (
 // left out (right or silent).
 func (d *document) readAmountsV2() amountsV2 {
 	var a amountsV2
-	_, cur := d.findTotal()
+	_, cur := d.findTotalLabelled()
 	if cur == nil {
 		return a // an amount without a currency means nothing
 	}
@@ -44,8 +44,19 @@ func (d *document) readAmountsV2() amountsV2 {
 	}
 
 	a.Total, a.Net = s.pickGrossNet()
+	if a.Total == nil {
+		a.Total = d.paidSubtotal(s, exp)
+	}
 	a.Tax = s.tax
 	a.Due = s.pickDue(a.Total)
+	if a.Due == nil {
+		a.Due = s.adjustedDue
+	}
+	if a.Due != nil && a.Due.V == 0 && a.Total == nil {
+		// "RC BALANCE : 0.00" is a rewards balance as often as a settled
+		// invoice: a zero due is believed only beside the total it settles.
+		a.Due = nil
+	}
 	if a.Due == nil && a.Total != nil {
 		a.Due = d.roundedDue(s, a.Total, exp)
 	}
@@ -69,9 +80,10 @@ type labelledSet struct {
 	rated, plainTax    []labelled
 	tax                *fact[int64]
 	paid, fee, adjusts int
-	lastFee            int     // line of the last fee, -1
-	oddRate            bool    // a rate that tax lines cannot state: no tax lines
-	tableTax           []int64 // the taxes of a tax summary table's rows
+	lastFee            int          // line of the last fee, -1
+	oddRate            bool         // a rate that tax lines cannot state: no tax lines
+	tableTax           []int64      // the taxes of a tax summary table's rows
+	adjustedDue        *fact[int64] // a rounded total below the gross (adjustedLast)
 }
 
 func summarizeLabelled(ls []labelled) *labelledSet {
@@ -171,6 +183,11 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 			grossCands = []labelled{{minor: v.V, ev: v.Ev}}
 		}
 	}
+	if len(grossCands) == 0 {
+		if g, n := s.netAsTotal(); g != nil {
+			return g, n
+		}
+	}
 	// Explicit nets latest first, then subtotals latest first.
 	var nets []labelled
 	for k := len(s.net) - 1; k >= 0; k-- {
@@ -218,6 +235,9 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 	gross, _ = oneValue(grossCands)
 	if gross == nil {
 		gross = s.risingLast(grossCands)
+	}
+	if gross == nil {
+		gross, s.adjustedDue = s.adjustedLast(grossCands)
 	}
 	// Without a sum that adds up: an explicit net only when the document
 	// has no tax at all and the net is the total; a subtotal likewise, and

@@ -30,6 +30,9 @@ var (
 		"totaal incl.", "totale ivato", "total con iva", "total factura", "totale fattura",
 		"rechnungsbetrag", "gesamtsumme", "bruttobetrag", "summe brutto", "brutto",
 		"total (incl.", "total general", "importe total", "total importe",
+		// "AMOUNT INCL. GST 3.00": an amount stated with its tax is the gross.
+		"amount incl. gst", "amount incl. vat", "amount incl. tax", "amount including gst",
+		"amount including vat", "amount including tax", "amount inclusive of gst", "amount inclusive of vat",
 	}, totalGrandPhrases...)
 
 	v2DuePhrases = append([]string{
@@ -171,8 +174,9 @@ var reV2Included = foldedRegexp(`\(?\b(?:incl|inkl|inc|including|inclusive|inclu
 
 // reV2GapWord lists the words that may stand between a summary label and its
 // amount besides v1's (reAllowedGapWord): "VAT 19 % on 1.000,00",
-// "MwSt. 19 % auf", "TVA 20 % sur".
-var reV2GapWord = lexRE("amt", "rmb", "yuan", "euro", "euros", "dollars", "kd", "bd", "on", "over", "verlegd", "exempt", "exento", "esente", "van", "of", "auf", "von", "sur", "de", "sobre", "op", "su", "at", "rate", "satz", "taux", "tipo",
+// "MwSt. 19 % auf", "TVA 20 % sur"; a till's "TOTAL INCL. GST@6%" (the label
+// took "incl.", leaving the tax word) and "ROUNDING ADJ.".
+var reV2GapWord = lexRE("amt", "gst", "sst", "adj", "adjustment", "rmb", "yuan", "euro", "euros", "dollars", "kd", "bd", "on", "over", "verlegd", "exempt", "exento", "esente", "van", "of", "auf", "von", "sur", "de", "sobre", "op", "su", "at", "rate", "satz", "taux", "tipo",
 	"tarief", "aliquota", "mwst", "ust", "vat", "tax", "excl.", "exkl.", "ohne", "hors", "ht", "sin", "senza", "vom",
 	"aus", "x", "items", "positions", "credit", "avoir", "l'avoir", "gutschrift", "abono", "creditnota",
 	"nota di credito", "nota de credito", "this credit", "this credit note", "credit note", "chf", "sek", "nok", "dkk", "pln", "czk", "huf", "jpy", "aud", "cad", "nzd", "kwd", "bhd")
@@ -210,7 +214,8 @@ var (
 	}
 	v2ReceiptIgnorePhrases = []string{
 		"cash", "cash tendered", "tendered", "cash received", "paid amount", "amount tendered",
-		"change", "change due", "change amt", "balance change", "customer change",
+		"change", "change due", "change amt", "balance change", "customer change", "change/balance", "change / balance",
+		"accepted total", "total accepted", "amount accepted", // a ticket machine's coins and notes taken
 		"total qty", "total quantity", "total item", "total items", "item(s)", "qty(s)", "no. of items",
 		"total discount", "total savings",
 		"balance before", "balance after", "card balance", "previous card balance", // a stored-value card's

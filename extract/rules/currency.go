@@ -190,8 +190,14 @@ func findCurrencies(raw string) []curHit {
 			if weak && i > 0 && raw[i-1] == '(' && end < len(raw) && raw[end] == ')' {
 				weak = false // "Total (KD)"
 			}
-			if weak && afterWord(raw, i, []string{"in", "AMT(", "AMOUNT("}) {
-				weak = false // "(AMOUNT IN RM)", "AMT(RM": a statement of the currency
+			if weak && afterWord(raw, i, []string{"in", "AMT(", "AMOUNT(", "TOTAL", "AMOUNT", "AMT"}) {
+				// "(AMOUNT IN RM)", "AMT(RM", "TOTAL RM INCLUDING GST": a
+				// statement of the currency right after the amount's label.
+				weak = false
+			}
+			if weak && s.code != famSR && columnCurrency(raw, i, end) {
+				// ("SR" ending a line is a GST tax code far more often.)
+				weak = false
 			}
 			hits = append(hits, curHit{i, end, s.code, weak})
 			i = end
@@ -366,4 +372,27 @@ func gstTaxCodes(text string) bool {
 		}
 	}
 	return false
+}
+
+// columnCurrency reports whether a short symbol at raw[i:j] states the
+// currency of a column rather than standing in a word: the heading of an
+// amount column ("QTY  ITEM      RM", "RM(TOTAL)") or the currency of a
+// right-aligned amount ("SUB TOTAL : RM      4.69").
+func columnCurrency(raw string, i, j int) bool {
+	if byteAt(raw, j) == '(' {
+		return true // "RM(TOTAL)"
+	}
+	before := raw[:i]
+	gapBefore := i == 0 || strings.HasSuffix(before, "  ") || strings.HasSuffix(before, ":") || strings.HasSuffix(before, ": ")
+	rest := strings.TrimSpace(raw[j:])
+	if rest == "" {
+		return gapBefore // the last cell of a heading line
+	}
+	// The symbol, spaces, then one amount ending the line.
+	for k := 0; k < len(rest); k++ {
+		if c := rest[k]; !isDigit(c) && c != '.' && c != ',' && c != '-' {
+			return false
+		}
+	}
+	return isDigit(rest[len(rest)-1]) && (strings.Contains(rest, ".") || strings.Contains(rest, ","))
 }

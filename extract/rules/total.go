@@ -230,6 +230,32 @@ func amountOnly(ln *line, s, e int, toks []amountTok) bool {
 
 // findTotal returns the amount payable: its minor units and currency.
 func (d *document) findTotal() (total *int64, currency *string) {
+	total, currency = d.findTotalLabelled()
+	if total != nil || currency == nil {
+		return total, currency
+	}
+	// No label names the payable on its own; invoice-v2's summary reading
+	// may still find it by its sums ("NET TOTAL" = subtotal + tax), and it
+	// states nothing it cannot cross-check.
+	a := d.readAmountsV2()
+	if a.Currency == nil || a.Currency.V != *currency {
+		return nil, currency
+	}
+	for _, f := range []*fact[int64]{a.Due, a.Total} {
+		if f != nil {
+			if f.V == 0 {
+				return nil, currency // a zero payable is a balance of something else as often
+			}
+			v := f.V
+			return &v, currency
+		}
+	}
+	return nil, currency
+}
+
+// findTotalLabelled is findTotal by the labels alone: the strongest label
+// naming an amount payable, and the currency.
+func (d *document) findTotalLabelled() (total *int64, currency *string) {
 	var cands []totalCand
 	inTaxSummary := d.taxSummaryLines()
 	for i, ln := range d.lines {
@@ -324,6 +350,20 @@ func (d *document) findTotal() (total *int64, currency *string) {
 		}
 		return nil, nil
 	}
+	// A document that prints its labelled amounts, or any amount beside a
+	// currency, with decimals prints money so; a bare integer with no
+	// currency of its own ("CLOSING BALANCE 2307") counts points or pieces.
+	anyFrac, anyNonZero := false, false
+	for _, c := range cands {
+		exp, known := currencyExponent(c.cur)
+		if !known {
+			exp = 2
+		}
+		if minor, frac, ok := parseNumber(c.tok.text(c.ln.raw), exp, known); ok {
+			anyFrac = anyFrac || frac && exp > 0
+			anyNonZero = anyNonZero || minor != 0
+		}
+	}
 	best := -1
 	var bestMinor int64
 	for k, c := range cands {
@@ -340,6 +380,9 @@ func (d *document) findTotal() (total *int64, currency *string) {
 			continue
 		}
 		if !frac && exp > 0 && !c.curRaw {
+			if anyFrac || d.printsDecimalMoney() {
+				continue
+			}
 			c.score -= 3
 			cands[k].score = c.score
 		}
@@ -349,6 +392,17 @@ func (d *document) findTotal() (total *int64, currency *string) {
 		}
 	}
 	if best < 0 {
+		if c := d.dominantCurrency(); c != "" {
+			return nil, &c
+		}
+		return nil, nil
+	}
+	if bestMinor == 0 && anyNonZero {
+		// "RC BALANCE : 0.00" (a rewards balance) beside a non-zero total:
+		// the label reading is unsure, so silent rather than a zero payable.
+		if c := cands[best].cur; c != "" {
+			return nil, &c
+		}
 		return nil, nil
 	}
 	exp, known := currencyExponent(cands[best].cur)
@@ -423,4 +477,23 @@ func (d *document) taxSummaryLines() map[int]bool {
 		}
 	}
 	return out
+}
+
+// printsDecimalMoney reports whether some line prints an amount with
+// decimals right beside a currency ("RM41.43", "€ 12,50").
+func (d *document) printsDecimalMoney() bool {
+	for _, ln := range d.lines {
+		if ln.blank || len(ln.curs) == 0 {
+			continue
+		}
+		for _, t := range ln.nums {
+			if t.percent || !looksDecimal(t.text(ln.raw)) {
+				continue
+			}
+			if _, ok := curNextTo(ln, t); ok {
+				return true
+			}
+		}
+	}
+	return false
 }

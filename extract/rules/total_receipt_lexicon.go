@@ -19,7 +19,8 @@ var (
 		"total excluding", "total sales excluding", "excluding gst", "excluded gst", "exclusive of gst",
 		"total qty", "total quantity", "total item", "total items", "item(s)", "qty(s)", "no. of items",
 		"cash", "cash tendered", "tendered", "cash received", "paid amount", "amount paid", "amount tendered",
-		"change", "change due", "balance change", "customer change",
+		"change", "change due", "balance change", "customer change", "change/balance", "change / balance",
+		"accepted total", "total accepted", "amount accepted", // a ticket machine's coins and notes taken
 		"rounding", "rounding adj", "rounding adjustment", "round adj", "adj rounding",
 		"total discount", "total savings", "you saved", "discount",
 		// A stored-value card's balance before and after a top-up.

@@ -13,15 +13,17 @@ const maxRoundingMinor = 99
 // roundedTotal applies a rounding adjustment printed below the total read at
 // line at: till receipts round the total to the nearest five cents and the
 // rounded figure is what the customer pays. The adjustment counts only when
-// the rounded figure is confirmed, printed within the next lines or equal to
-// cash minus change; otherwise the total read stands.
+// the receipt prints the rounded figure within the next lines as a total of
+// its own; cash rounding applies to a cash payment only, so a figure that is
+// merely the cash tendered, or cash minus change, leaves the bill's printed
+// total standing.
 func (d *document) roundedTotal(at int, total int64, exp int, known bool) int64 {
 	v, _ := d.roundedAfter(at, total, exp, known)
 	return v
 }
 
 // roundedAfter is roundedTotal that also returns the line printing the
-// rounded figure (-1 when only cash minus change confirms it).
+// rounded figure (-1 when there is none).
 func (d *document) roundedAfter(at int, total int64, exp int, known bool) (int64, int) {
 	for i := at + 1; i < len(d.lines) && i <= at+4; i++ {
 		ln := d.lines[i]
@@ -53,13 +55,6 @@ func (d *document) roundedAfter(at int, total int64, exp int, known bool) (int64
 				}
 			}
 		}
-		if pay, ok := d.cashLessChange(exp, known); ok {
-			for _, w := range want {
-				if pay == w {
-					return w, -1
-				}
-			}
-		}
 		return total, -1
 	}
 	return total, -1
@@ -72,11 +67,15 @@ type printedAmount struct {
 }
 
 // printedAfter lists the money amounts printed on the line i itself and the
-// three lines after it.
+// three lines after it, but for what the customer handed over ("CASH 1.40"
+// after "TOTAL 1.38 / ROUNDING 0.02" is the tender, not a total).
 func (d *document) printedAfter(i int, exp int, known bool) []printedAmount {
 	var out []printedAmount
 	for k := i; k < len(d.lines) && k <= i+3; k++ {
 		ln := d.lines[k]
+		if len(ln.labels(reCash)) > 0 {
+			continue
+		}
 		for _, t := range usableNums(ln, nil) {
 			if !looksDecimal(t.text(ln.raw)) {
 				continue
@@ -89,59 +88,8 @@ func (d *document) printedAfter(i int, exp int, known bool) []printedAmount {
 	return out
 }
 
-// reCash and reChange find what a customer handed over and got back.
-var (
-	reCash   = lexRE("cash", "cash tendered", "tendered", "cash received", "amount tendered", "bar", "espèces", "efectivo", "contanti")
-	reChange = lexRE("change", "change due", "change amt", "rückgeld", "monnaie rendue", "cambio", "resto")
-)
-
-// cashLessChange returns cash minus change when each is printed exactly
-// once with one amount.
-func (d *document) cashLessChange(exp int, known bool) (int64, bool) {
-	cash, okC := d.oneLabelledAmount(reCash, exp, known)
-	change, okG := d.oneLabelledAmount(reChange, exp, known)
-	if !okC || !okG || change > cash {
-		return 0, false
-	}
-	return cash - change, true
-}
-
-// oneLabelledAmount returns the amount of the one line that carries the
-// label and one money amount after it.
-func (d *document) oneLabelledAmount(re *lexicon, exp int, known bool) (int64, bool) {
-	var found []int64
-	for _, ln := range d.lines {
-		if ln.blank {
-			continue
-		}
-		ls := ln.labels(re)
-		if len(ls) == 0 {
-			continue
-		}
-		_, le := ln.f.rawSpan(ls[0][0], ls[0][1])
-		var vals []int64
-		for _, t := range usableNums(ln, nil) {
-			if t.numStart < le || !looksDecimal(t.text(ln.raw)) {
-				continue
-			}
-			if v, _, ok := parseNumber(t.text(ln.raw), exp, known); ok {
-				vals = append(vals, v)
-			}
-		}
-		if len(vals) == 0 {
-			if v, _ := bareFraction(ln.raw[le:], exp); v >= 0 {
-				vals = append(vals, v)
-			}
-		}
-		if len(vals) == 1 {
-			found = append(found, vals[0])
-		}
-	}
-	if len(found) != 1 {
-		return 0, false
-	}
-	return found[0], true
-}
+// reCash finds what a customer handed over.
+var reCash = lexRE("cash", "cash tendered", "tendered", "cash received", "amount tendered", "bar", "espèces", "efectivo", "contanti")
 
 // bareFraction reads an amount printed without its integer part at the end
 // of a line ("ROUNDING ADJUSTMENT RM .02", "CHANGE RM -.01"), which the

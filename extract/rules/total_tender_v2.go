@@ -1,0 +1,72 @@
+package rules
+
+// reChange finds what a customer got back.
+var reChange = lexRE("change", "change due", "change amt", "your change", "cash change", "rückgeld", "monnaie rendue", "cambio", "resto")
+
+// cashLessChange returns cash minus change when each is printed exactly
+// once with one amount.
+func (d *document) cashLessChange(exp int, known bool) (int64, bool) {
+	cash, okC := d.oneLabelledAmount(reCash, reChange, exp, known)
+	change, okG := d.oneLabelledAmount(reChange, nil, exp, known)
+	if !okC || !okG || change > cash {
+		return 0, false
+	}
+	return cash - change, true
+}
+
+// oneLabelledAmount returns the amount of the one line that carries the
+// label and one money amount after it.
+func (d *document) oneLabelledAmount(re, not *lexicon, exp int, known bool) (int64, bool) {
+	var found []int64
+	for _, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		ls := ln.labels(re)
+		if len(ls) == 0 || not != nil && len(ln.labels(not)) > 0 {
+			continue // "CASH CHANGE" is the change, not the cash
+		}
+		_, le := ln.f.rawSpan(ls[0][0], ls[0][1])
+		var vals []int64
+		for _, t := range usableNums(ln, nil) {
+			if t.numStart < le || !looksDecimal(t.text(ln.raw)) {
+				continue
+			}
+			if v, _, ok := parseNumber(t.text(ln.raw), exp, known); ok {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			if v, _ := bareFraction(ln.raw[le:], exp); v >= 0 {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 1 {
+			found = append(found, vals[0])
+		}
+	}
+	if len(found) != 1 {
+		return 0, false
+	}
+	return found[0], true
+}
+
+// paidSubtotal reads a till receipt that prints no total: its last subtotal
+// is the amount payable when nothing but tax stands below it and what the
+// customer paid, cash minus change, is exactly that figure.
+func (d *document) paidSubtotal(s *labelledSet, exp int) *fact[int64] {
+	if len(s.sub) == 0 || len(s.gross) > 0 || len(s.due) > 0 || len(s.net) > 0 || s.paid > 0 || s.fee > 0 {
+		return nil
+	}
+	sub := s.sub[len(s.sub)-1]
+	for _, a := range s.all {
+		if a.line > sub.line && a.kind != akTax && a.kind != akTaxSum && !(a.kind == akAdjust && a.minor == 0) {
+			return nil
+		}
+	}
+	pay, ok := d.cashLessChange(exp, true)
+	if !ok || pay != sub.minor || pay == 0 {
+		return nil
+	}
+	return &fact[int64]{V: sub.minor, Ev: sub.ev}
+}
