@@ -72,7 +72,7 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 		ownNumber := func() bool {
 			if own < 0 {
 				own = 0
-				if reDocTitle.MatchString(f) || len(ln.labels(reInvNo)) > 0 {
+				if _, title := parseTitleRef(f); title || reDocTitle.MatchString(f) || len(ln.labels(reInvNo)) > 0 {
 					own = 1
 				}
 			}
