@@ -100,6 +100,10 @@ func (d *document) dueDateFact() *fact[string] {
 				continue
 			}
 			ls, le := ln.f.rawSpan(m[0], m[1])
+			if vl, dh, ok := d.dueColumnDate(i, ls, le); ok {
+				// A due-date column whose rows wrap text around its dates.
+				consider(base-2, dh.date, vl, dh)
+			}
 			for _, sp := range d.valueSpans(i, ls, le)[1:] {
 				vl := d.lines[sp.line]
 				fs, fe := vl.f.foldPos(sp.start), vl.f.foldPos(sp.end)
