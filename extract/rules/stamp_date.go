@@ -27,7 +27,7 @@ func (d *document) stampDate() (*line, dateHit, bool) {
 	var (
 		timedLn, loneLn *line
 		timed, lone     dateHit
-		nTimed, nLone   int // distinct dates seen
+		nTimed, nLone   int  // distinct dates seen
 		order           = -1 // slashOrder decided: -1 unknown, 0 no, 1 yes
 	)
 	decided := func() bool {
