@@ -142,7 +142,7 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 	if best == nil {
 		// No label names the date: a till slip's time stamp, or the one
 		// date the document prints.
-		if ln, dh, ok := d.stampDate(); ok {
+		if ln, dh, ok := d.stampDate(refersBack); ok {
 			s, e := ln.f.rawSpan(dh.start, dh.end)
 			best = &fact[string]{V: dh.date.String(), Ev: evidence(ln, s, e)}
 		}

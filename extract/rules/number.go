@@ -219,7 +219,14 @@ func (d *document) invoiceNumberFact(credit bool) *fact[string] {
 			try(i, m[0], m[1], creditScore, false)
 		}
 		for _, m := range ln.labels(reInvNo) {
-			try(i, m[0], m[1], invScore, false)
+			score := invScore
+			if ln.insideValue(m[0]) {
+				// "Zahlungsreferenz:  Kundennr.: 88 Rechnungsnummer: 6069":
+				// quoted in another reference's text, it may name another
+				// document than this one.
+				score -= 5
+			}
+			try(i, m[0], m[1], score, false)
 		}
 		for _, m := range ln.labels(reDocNo) {
 			try(i, m[0], m[1], 8, false)
@@ -233,7 +240,7 @@ func (d *document) invoiceNumberFact(credit bool) *fact[string] {
 				t.titleRefDate(ln, ln.f.foldPos(ve))
 				switch {
 				case t.dated:
-					try(i, t.labelStart, t.labelEnd, 23, true)
+					try(i, t.labelStart, t.labelEnd, 21, true)
 				case !t.trailing:
 					try(i, t.labelStart, t.labelEnd, 12, true)
 				}

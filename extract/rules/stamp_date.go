@@ -23,7 +23,10 @@ var stampStopWords = map[string]bool{
 // named as another date (expiry, due, delivery, print stamp, a range) do not
 // count; two different candidates, or a numeric date whose day and month
 // order the document cannot tell, give nothing.
-func (d *document) stampDate() (*line, dateHit, bool) {
+//
+// On a credit note or reminder (refersBack) only a time stamp counts: its
+// one other date is as likely the invoice it refers to.
+func (d *document) stampDate(refersBack bool) (*line, dateHit, bool) {
 	var (
 		timedLn, loneLn *line
 		timed, lone     dateHit
@@ -43,10 +46,12 @@ func (d *document) stampDate() (*line, dateHit, bool) {
 		if ln.blank || len(ln.dates) == 0 {
 			continue
 		}
-		if len(ln.labels(reDueLabel)) > 0 {
+		if len(ln.labels(reDueLabel)) > 0 || reRefContext.MatchString(ln.f.s) {
 			continue
 		}
 		clock := hasClock(ln.f.s)
+		// A date on a line with an amount dates an item or a payment.
+		itemLine := hasDecimalAmount(ln)
 		for k, dh := range ln.dates {
 			if d.stampNamedOther(ln, k) || !d.orderKnown(ln, dh, decided) {
 				continue
@@ -60,6 +65,7 @@ func (d *document) stampDate() (*line, dateHit, bool) {
 				}
 			}
 			switch {
+			case refersBack || itemLine:
 			case nLone == 0:
 				loneLn, lone, nLone = ln, dh, 1
 			case lone.date != dh.date:
@@ -161,3 +167,14 @@ var (
 	// reMonthFirstCue names a US company form or place.
 	reMonthFirstCue = lexRE("llc", "inc", "inc.", "usa", "u.s.a.", "united states", "sales tax")
 )
+
+// hasDecimalAmount reports whether ln holds an amount with decimals that is
+// not part of a code or a percentage.
+func hasDecimalAmount(ln *line) bool {
+	for _, t := range ln.nums {
+		if !t.code && !t.percent && looksDecimal(t.text(ln.raw)) {
+			return true
+		}
+	}
+	return false
+}

@@ -102,3 +102,17 @@ func (t *titleRef) titleRefDate(ln *line, ve int) {
 		rest = rest[k:]
 	}
 }
+
+// insideValue reports whether the label at folded offset fs stands inside a
+// cell after another label's colon and value ("Kundennummer: 88 Rechnungs-
+// nummer: 7"), not at the start of its own cell or line.
+func (ln *line) insideValue(fs int) bool {
+	rs, _ := ln.f.rawSpan(fs, fs)
+	k := ln.cellAt(rs)
+	if k < 0 || ln.cells[k].start >= rs {
+		return false
+	}
+	before := ln.raw[ln.cells[k].start:rs]
+	c := strings.IndexByte(before, ':')
+	return c >= 0 && strings.TrimSpace(strings.Trim(before[c+1:], ".: ")) != ""
+}
