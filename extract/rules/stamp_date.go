@@ -10,11 +10,20 @@ const (
 
 // stampStopWords name another date when they stand right before one: a card
 // expiry, a validity, a print or generation stamp, the end of a range.
-var stampStopWords = map[string]bool{
-	"expiry": true, "exp": true, "expires": true, "expiration": true, "expire": true, "valid": true, "validity": true,
-	"until": true, "till": true, "bis": true, "to": true, "from": true, "printed": true, "print": true, "generated": true,
-	"gedruckt": true, "erstellt": true, "due": true, "by": true, "before": true, "birth": true, "since": true, "seit": true,
-	"ab": true, "au": true, "jusqu'au": true, "hasta": true, "desde": true, "tot": true, "van": true, "dal": true, "al": true,
+// Folded on first use ("until" folds to "untii").
+var stampStopWords = onFirstUse(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range stampStopList {
+		m[foldString(w)] = true
+	}
+	return m
+})
+
+var stampStopList = []string{
+	"expiry", "exp", "expires", "expiration", "expire", "valid", "validity",
+	"until", "till", "bis", "to", "from", "printed", "print", "generated",
+	"gedruckt", "erstellt", "due", "by", "before", "birth", "since", "seit",
+	"ab", "au", "jusqu'au", "hasta", "desde", "tot", "van", "dal", "al",
 }
 
 // stampDate returns the document's date when no label names it: the one
@@ -98,7 +107,7 @@ func (d *document) stampNamedOther(ln *line, k int) bool {
 	if reOtherDate().MatchString(before) {
 		return true
 	}
-	if stampStopWords[before[strings.LastIndexByte(before, ' ')+1:]] {
+	if stampStopWords()[before[strings.LastIndexByte(before, ' ')+1:]] {
 		return true
 	}
 	// A range "1 Jan 2018 - 31 Mar 2018": both ends are period bounds.
