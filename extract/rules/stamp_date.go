@@ -24,6 +24,9 @@ var stampStopList = []string{
 	"until", "till", "bis", "to", "from", "printed", "print", "generated",
 	"gedruckt", "erstellt", "due", "by", "before", "birth", "since", "seit",
 	"ab", "au", "jusqu'au", "hasta", "desde", "tot", "van", "dal", "al",
+	// "Lieferschein Nr. 84 vom ...", "Bestellung am ...": the date of
+	// something the line names, not of the document.
+	"vom", "dated", "del", "du", "of", "am", "on", "um",
 }
 
 // stampDate returns the document's date when no label names it: the one

@@ -1,0 +1,30 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/invx/invx/schema"
+)
+
+// TestStampDate covers the unlabelled issue date: a till slip's time stamp
+// or the document's one date, never a date the line names as another.
+func TestStampDate(t *testing.T) {
+	t.Parallel()
+	issue := func(v schema.InvoiceV2) *string { return v.IssueDate }
+	cases := []factCase{
+		{"time stamp", "KEDAI MAJU SDN BHD\n19/10/2018 20:49:59 #01\nTOTAL RM 5.00\n", "2018-10-19"},
+		{"dash two-digit year beside a time", "KEDAI MAJU SDN BHD\n 12-01-19 21:13 SH01 T4 R0001\nTOTAL RM 5.00\n", "2019-01-12"},
+		{"dash two-digit year without a time is a code", "KEDAI MAJU SDN BHD\nITEM 12-01-19\nTOTAL RM 5.00\n", ""},
+		{"us receipt month first", "CORNER DELI\n03/04/2024 10:22\nTOTAL $5.00\n", "2024-03-04"},
+		{"no locale: null", "CORNER DELI\n03/04/2024 10:22\nTOTAL 5.00\n", ""},
+		{"day above twelve needs no locale", "CORNER DELI\n23/04/2024 10:22\nTOTAL 5.00\n", "2024-04-23"},
+		{"two different time stamps", "KEDAI MAJU SDN BHD\n19/10/2018 20:49\nTOTAL RM 5.00\n21/10/2018 09:12\n", ""},
+		{"print stamp is not the date", "Acme Ltd\nInvoice\nPrinted: 06/05/2024 10:22\nTotal 12.00 GBP\n", ""},
+		{"delivery note's date", "Muster GmbH\nRechnung\nLieferschein Nr. 8408 vom 10.04.2026\nSumme 10,00 €\n", ""},
+		{"a period", "Acme Ltd\nInvoice 2024-77\n01/03/2024 - 31/03/2024\nTotal 12.00 EUR\n", ""},
+		{"an item line's date", "Muster GmbH\nRechnung\n1  02.03.2026  Transport   640,00 €\n", ""},
+		{"lone date beside a validity", "KEDAI MAJU SDN BHD\n07/06/2018   NO : CS-1\nTOTAL RM 5.00\nVALID UNTIL : 30/09/21\n", "2018-06-07"},
+		{"a label wins", "KEDAI MAJU SDN BHD\nDATE : 20/10/2018\n19/10/2018 20:49:59\nTOTAL RM 5.00\n", "2018-10-20"},
+	}
+	runFactCases(t, cases, issue)
+}
