@@ -60,8 +60,9 @@ func (d *document) dueDateFact() *fact[string] {
 	var best civil
 	var bestLn *line
 	bestS, bestE := 0, 0
+	known := d.orderGate()
 	consider := func(score int, c civil, ln *line, dh dateHit) {
-		if score > 0 && score > bestScore {
+		if score > 0 && score > bestScore && known(ln, dh) {
 			bestScore, best = score, c
 			bestLn = ln
 			bestS, bestE = ln.f.rawSpan(dh.start, dh.end)

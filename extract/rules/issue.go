@@ -41,8 +41,11 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 	refersBack := docType == schema.DocReminder || docType == schema.DocCreditNote
 	bestScore := 0
 	var best *fact[string]
+	known := d.orderGate()
 	consider := func(score int, ln *line, dh dateHit) {
-		if score > bestScore {
+		// "03/04/2026" on a document that does not say where it is from
+		// could be either day: null rather than a guess.
+		if score > bestScore && known(ln, dh) {
 			s, e := ln.f.rawSpan(dh.start, dh.end)
 			bestScore, best = score, &fact[string]{V: dh.date.String(), Ev: evidence(ln, s, e)}
 		}

@@ -142,7 +142,8 @@ func (d *document) orderKnown(ln *line, dh dateHit, decided func() bool) bool {
 	if len(s) >= 5 && isDigitByte(s[1]) && isDigitByte(s[2]) && isDigitByte(s[3]) {
 		return true
 	}
-	if dh.date.d > 12 || dh.date.d == dh.date.m {
+	// "02.04.2026": dots are written day first (findDates reads them so).
+	if dh.date.d > 12 || dh.date.d == dh.date.m || strings.IndexByte(s, '.') >= 0 {
 		return true
 	}
 	return decided() || d.localeCue()
@@ -189,4 +190,20 @@ func hasDecimalAmount(ln *line) bool {
 		}
 	}
 	return false
+}
+
+// orderGate returns a check that a numeric date's day/month order is known
+// (orderKnown), with the document's slashOrder computed at most once.
+func (d *document) orderGate() func(ln *line, dh dateHit) bool {
+	order := -1
+	decided := func() bool {
+		if order < 0 {
+			order = 0
+			if _, ok := slashOrder(d.ftext); ok {
+				order = 1
+			}
+		}
+		return order == 1
+	}
+	return func(ln *line, dh dateHit) bool { return d.orderKnown(ln, dh, decided) }
 }

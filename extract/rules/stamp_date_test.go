@@ -28,3 +28,22 @@ func TestStampDate(t *testing.T) {
 	}
 	runFactCases(t, cases, issue)
 }
+
+// TestLabelledDateOrder: a labelled numeric date whose day and month could
+// be swapped is read only when the document says which comes first.
+func TestLabelledDateOrder(t *testing.T) {
+	t.Parallel()
+	issue := func(v schema.InvoiceV2) *string { return v.IssueDate }
+	due := func(v schema.InvoiceV2) *string { return v.DueDate }
+	runFactCases(t, []factCase{
+		{"no locale: null", "Acme\nInvoice No: 7\nInvoice date: 03/04/2026\n", ""},
+		{"pound sterling: day first", "Acme Ltd\nInvoice No: 7\nInvoice date: 03/04/2026\nTotal £5.00\n", "2026-04-03"},
+		{"us dollars: month first", "Acme Inc\nInvoice No: 7\nInvoice date: 03/04/2026\nTotal $5.00\n", "2026-03-04"},
+		{"another date decides", "Acme\nInvoice No: 7\nInvoice date: 03/04/2026\nDelivered: 25/03/2026\n", "2026-04-03"},
+		{"dots are day first", "Acme\nInvoice No: 7\nInvoice date: 03.04.2026\n", "2026-04-03"},
+	}, issue)
+	runFactCases(t, []factCase{
+		{"due, no locale: null", "Acme\nInvoice No: 7\nDue date: 03/04/2026\n", ""},
+		{"due, euro", "Acme\nInvoice No: 7\nDue date: 03/04/2026\nTotal 5,00 €\n", "2026-04-03"},
+	}, due)
+}
