@@ -27,6 +27,8 @@ var stampStopList = []string{
 	// "Lieferschein Nr. 84 vom ...", "Bestellung am ...": the date of
 	// something the line names, not of the document.
 	"vom", "dated", "del", "du", "of", "am", "on", "um",
+	// "Faktura nr 2024/05/17": a reference that looks like a date.
+	"nr", "no", "n°", "nº", "number", "nummer", "numero", "ref", "reference", "id",
 }
 
 // stampDate returns the document's date when no label names it: the one

@@ -24,6 +24,7 @@ func TestStampDate(t *testing.T) {
 		{"a period", "Acme Ltd\nInvoice 2024-77\n01/03/2024 - 31/03/2024\nTotal 12.00 EUR\n", ""},
 		{"an item line's date", "Muster GmbH\nRechnung\n1  02.03.2026  Transport   640,00 €\n", ""},
 		{"lone date beside a validity", "KEDAI MAJU SDN BHD\n07/06/2018   NO : CS-1\nTOTAL RM 5.00\nVALID UNTIL : 30/09/21\n", "2018-06-07"},
+		{"a number that looks like a date", "Faktura nr 2024/05/17\nRazem 10,00 zł\n", ""},
 		{"a label wins", "KEDAI MAJU SDN BHD\nDATE : 20/10/2018\n19/10/2018 20:49:59\nTOTAL RM 5.00\n", "2018-10-20"},
 	}
 	runFactCases(t, cases, issue)
