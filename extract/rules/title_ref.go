@@ -34,15 +34,25 @@ func parseTitleRef(f string) (titleRef, bool) {
 		i++
 	}
 	w0 := i
-	for i < len(f) && (f[i] >= 'a' && f[i] <= 'z' || f[i] == '-') {
-		i++
-	}
-	first := f[w0:i]
+	// The noun ends the first or the second word ("Handelsrechnung",
+	// "Commercial invoice (380) No. 4711 of ...").
 	noun := false
-	for _, n := range titleNouns {
-		if strings.HasSuffix(first, n) {
-			noun = true
-			break
+	for w := 0; w < 2 && !noun; w++ {
+		if w == 1 {
+			if i >= len(f) || f[i] != ' ' {
+				break
+			}
+			i++
+		}
+		s := i
+		for i < len(f) && (f[i] >= 'a' && f[i] <= 'z' || f[i] == '-') {
+			i++
+		}
+		for _, n := range titleNouns {
+			if i > s && strings.HasSuffix(f[s:i], n) {
+				noun = true
+				break
+			}
 		}
 	}
 	if !noun {
