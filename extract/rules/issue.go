@@ -70,6 +70,12 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 				consider(7, ln, dh)
 			}
 		}
+		if len(ln.dates) > 0 && !refersBack {
+			// A dated headline dates the document whatever its preposition.
+			if dh, ok := d.titleDate(ln); ok {
+				consider(6, ln, dh)
+			}
+		}
 		dues := ln.labels(reDueLabel)
 		own := -1
 		ownNumber := func() bool {

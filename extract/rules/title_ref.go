@@ -20,6 +20,7 @@ var titleDatePreps = map[string]bool{"vom": true, "dated": true, "du": true, "de
 type titleRef struct {
 	labelStart, labelEnd int  // the number label ("nr.")
 	dated                bool // "vom <date>" follows the reference directly
+	date                 dateHit
 	trailing             bool // other words stand between the reference and "vom"
 }
 
@@ -104,6 +105,7 @@ func (t *titleRef) titleRefDate(ln *line, ve int) {
 				if dh.start >= at && strings.TrimSpace(f[at:dh.start]) == "" {
 					t.dated = w == 0
 					t.trailing = w > 0
+					t.date = dh
 					return
 				}
 			}
@@ -125,4 +127,20 @@ func (ln *line) insideValue(fs int) bool {
 	before := ln.raw[ln.cells[k].start:rs]
 	c := strings.IndexByte(before, ':')
 	return c >= 0 && strings.TrimSpace(strings.Trim(before[c+1:], ".: ")) != ""
+}
+
+// titleDate returns the date of a dated headline on ln ("Handelsrechnung
+// Nr. 4711 vom 15.11.2024", "Commercial invoice No. 4711 of 15.11.2024").
+func (d *document) titleDate(ln *line) (dateHit, bool) {
+	t, ok := parseTitleRef(ln.f.s)
+	if !ok {
+		return dateHit{}, false
+	}
+	_, le := ln.f.rawSpan(t.labelStart, t.labelEnd)
+	_, _, ve, ok := readReference(ln, le, len(ln.raw), d.mdy)
+	if !ok {
+		return dateHit{}, false
+	}
+	t.titleRefDate(ln, ln.f.foldPos(ve))
+	return t.date, t.dated
 }

@@ -22,5 +22,6 @@ func TestTitleRef(t *testing.T) {
 	}, num)
 	runFactCases(t, []factCase{
 		{"headline date", "Muster AG\n Handelsrechnung (380) Nr. 4711 vom 15.11.2024\n   Liefer- und Leistungsdatum:    14.11.2024\nSumme 10,00 €\n", "2024-11-15"},
+		{"english headline date", "Acme Ltd\nCommercial invoice (380) No. 4711 of 15.11.2024\nTotal 10.00 EUR\n", "2024-11-15"},
 	}, issue)
 }
