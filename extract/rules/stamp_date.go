@@ -178,9 +178,12 @@ var (
 	// reDayFirstCue names a company form or place of a day-first country.
 	reDayFirstCue = lexRE("sdn bhd", "sdn. bhd", "sdn. bhd.", "bhd", "berhad", "s/b", "pte ltd", "pte. ltd", "pty ltd", "pty. ltd",
 		"limited", "ltd", "gmbh", "sarl", "malaysia", "singapore", "united kingdom", "australia", "new zealand", "india",
-		"ireland", "kuala lumpur", "selangor", "johor", "penang", "london")
+		"ireland", "kuala lumpur", "selangor", "johor", "penang", "london",
+		// Malay, written day first: thanks and week days.
+		"terima kasih", "isnin", "selasa", "rabu", "khamis", "jumaat", "sabtu", "ahad")
 	// reMonthFirstCue names a US company form or place.
-	reMonthFirstCue = lexRE("llc", "inc", "inc.", "usa", "u.s.a.", "united states", "sales tax")
+	// Not "Inc": till slips print "(GST INC)" for tax inclusive.
+	reMonthFirstCue = lexRE("llc", "usa", "u.s.a.", "united states", "sales tax")
 )
 
 // hasDecimalAmount reports whether ln holds an amount with decimals that is

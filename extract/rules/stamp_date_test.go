@@ -17,6 +17,8 @@ func TestStampDate(t *testing.T) {
 		{"dash two-digit year without a time is a code", "KEDAI MAJU SDN BHD\nITEM 12-01-19\nTOTAL RM 5.00\n", ""},
 		{"us receipt month first", "CORNER DELI\n03/04/2024 10:22\nTOTAL $5.00\n", "2024-03-04"},
 		{"no locale: null", "CORNER DELI\n03/04/2024 10:22\nTOTAL 5.00\n", ""},
+		{"gst inc is no us cue", "KEDAI MAJU SDN BHD\n03/04/2024 10:22\nTOTAL DUE (GST INC): 5.00\n", "2024-04-03"},
+		{"malay week day", "KEDAI MAJU\nRABU, 03-04-2024 TIME : 10:22\nTOTAL 5.00\n", "2024-04-03"},
 		{"day above twelve needs no locale", "CORNER DELI\n23/04/2024 10:22\nTOTAL 5.00\n", "2024-04-23"},
 		{"two different time stamps", "KEDAI MAJU SDN BHD\n19/10/2018 20:49\nTOTAL RM 5.00\n21/10/2018 09:12\n", ""},
 		{"print stamp is not the date", "Acme Ltd\nInvoice\nPrinted: 06/05/2024 10:22\nTotal 12.00 GBP\n", ""},
