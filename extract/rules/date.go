@@ -133,14 +133,8 @@ func findDates(f string, mdy bool) []dateHit {
 		d, _ := strconv.Atoi(f[m[10]:m[11]])
 		add(m[0], m[1], y, mo, d)
 	}
-	for _, m := range find(reDateNum, 4) {
+	for _, m := range numDateMatches(f, digits) {
 		sep := f[m[4]:m[5]]
-		if sep != f[m[8]:m[9]] {
-			continue
-		}
-		if len(f[m[10]:m[11]]) == 2 && sep != "." && sep != "/" {
-			continue
-		}
 		a, _ := strconv.Atoi(f[m[2]:m[3]])
 		b, _ := strconv.Atoi(f[m[6]:m[7]])
 		y := year2(f[m[10]:m[11]])
@@ -173,6 +167,37 @@ func findDates(f string, mdy bool) []dateHit {
 		add(m[0], m[1], y, mo, d)
 	}
 	return finishDates(hits, f, digits)
+}
+
+// numDateMatches lists the reDateNum matches of f that may be dates: both
+// separators alike, and a two-digit year after "-" only on a time stamp
+// line ("12-01-19 21:13"; elsewhere "12-01-19" is as likely a code). A
+// rejected match is searched again from its second number, so "REG #19-
+// 10/03/2018" still finds "10/03/2018".
+func numDateMatches(f string, digits int) [][]int {
+	if digits < 4 {
+		return nil
+	}
+	var out [][]int
+	for pos := 0; pos < len(f); {
+		m := reDateNum().FindStringSubmatchIndex(f[pos:])
+		if m == nil {
+			break
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += pos
+			}
+		}
+		sep := f[m[4]:m[5]]
+		if sep != f[m[8]:m[9]] || len(f[m[10]:m[11]]) == 2 && sep != "." && sep != "/" && !hasClock(f) {
+			pos = m[6]
+			continue
+		}
+		out = append(out, m)
+		pos = m[1]
+	}
+	return out
 }
 
 // finishDates adds the CJK dates to hits and orders them, dropping hits

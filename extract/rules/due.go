@@ -60,8 +60,9 @@ func (d *document) dueDateFact() *fact[string] {
 	var best civil
 	var bestLn *line
 	bestS, bestE := 0, 0
+	known := d.orderGate()
 	consider := func(score int, c civil, ln *line, dh dateHit) {
-		if score > 0 && score > bestScore {
+		if score > 0 && score > bestScore && known(ln, dh) {
 			bestScore, best = score, c
 			bestLn = ln
 			bestS, bestE = ln.f.rawSpan(dh.start, dh.end)
@@ -100,6 +101,10 @@ func (d *document) dueDateFact() *fact[string] {
 				continue
 			}
 			ls, le := ln.f.rawSpan(m[0], m[1])
+			if vl, dh, ok := d.dueColumnDate(i, ls, le); ok {
+				// A due-date column whose rows wrap text around its dates.
+				consider(base-2, dh.date, vl, dh)
+			}
 			for _, sp := range d.valueSpans(i, ls, le)[1:] {
 				vl := d.lines[sp.line]
 				fs, fe := vl.f.foldPos(sp.start), vl.f.foldPos(sp.end)

@@ -41,8 +41,11 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 	refersBack := docType == schema.DocReminder || docType == schema.DocCreditNote
 	bestScore := 0
 	var best *fact[string]
+	known := d.orderGate()
 	consider := func(score int, ln *line, dh dateHit) {
-		if score > bestScore {
+		// "03/04/2026" on a document that does not say where it is from
+		// could be either day: null rather than a guess.
+		if score > bestScore && known(ln, dh) {
 			s, e := ln.f.rawSpan(dh.start, dh.end)
 			bestScore, best = score, &fact[string]{V: dh.date.String(), Ev: evidence(ln, s, e)}
 		}
@@ -67,12 +70,18 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 				consider(7, ln, dh)
 			}
 		}
+		if len(ln.dates) > 0 && !refersBack {
+			// A dated headline dates the document whatever its preposition.
+			if dh, ok := d.titleDate(ln); ok {
+				consider(6, ln, dh)
+			}
+		}
 		dues := ln.labels(reDueLabel)
 		own := -1
 		ownNumber := func() bool {
 			if own < 0 {
 				own = 0
-				if reDocTitle.MatchString(f) || len(ln.labels(reInvNo)) > 0 {
+				if _, title := parseTitleRef(f); title || reDocTitle.MatchString(f) || len(ln.labels(reInvNo)) > 0 {
 					own = 1
 				}
 			}
@@ -137,6 +146,14 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 					}
 				}
 			}
+		}
+	}
+	if best == nil {
+		// No label names the date: a till slip's time stamp, or the one
+		// date the document prints.
+		if ln, dh, ok := d.stampDate(refersBack); ok {
+			s, e := ln.f.rawSpan(dh.start, dh.end)
+			best = &fact[string]{V: dh.date.String(), Ev: evidence(ln, s, e)}
 		}
 	}
 	return best

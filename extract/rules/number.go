@@ -219,10 +219,32 @@ func (d *document) invoiceNumberFact(credit bool) *fact[string] {
 			try(i, m[0], m[1], creditScore, false)
 		}
 		for _, m := range ln.labels(reInvNo) {
-			try(i, m[0], m[1], invScore, false)
+			score := invScore
+			if ln.insideValue(m[0]) {
+				// "Zahlungsreferenz:  Kundennr.: 88 Rechnungsnummer: 6069":
+				// quoted in another reference's text, it may name another
+				// document than this one.
+				score -= 5
+			}
+			try(i, m[0], m[1], score, false)
 		}
 		for _, m := range ln.labels(reDocNo) {
 			try(i, m[0], m[1], 8, false)
+		}
+		if t, ok := parseTitleRef(ln.f.s); ok {
+			// A headline "Handelsrechnung (380) Nr. 4711 vom 15.11.2024"
+			// names the document's own number: dated, it outranks a
+			// "Rechnungsnummer" quoted inside another reference.
+			ls, le := ln.f.rawSpan(t.labelStart, t.labelEnd)
+			if _, _, ve, ok := readReference(ln, le, len(ln.raw), d.mdy); ok && ls < le {
+				t.titleRefDate(ln, ln.f.foldPos(ve))
+				switch {
+				case t.dated:
+					try(i, t.labelStart, t.labelEnd, 21, true)
+				case !t.trailing:
+					try(i, t.labelStart, t.labelEnd, 12, true)
+				}
+			}
 		}
 		for _, c := range ln.cells {
 			cf := ln.foldCell(c)
