@@ -20,7 +20,11 @@ const (
 		`b\.\s?v\.|n\.\s?v\.|v\.\s?o\.\s?f\.|c\.\s?v\.|bvba|sprl|` +
 		`pty\.?\s*ltd\.?|co\.,?\s*ltd\.?|ltd\.?|limited|l\.\s?l\.\s?c\.|llc|llp|l\.\s?l\.\s?p\.|inc\.|inc|incorporated|corp\.|corp|corporation|plc|` +
 		`oyj|aps|a/s|sp\.\s?z\s?o\.\s?o\.|sp\.\s?j\.|sp\.\s?k\.|s\.\s?r\.\s?o\.|a\.\s?s\.|d\.\s?o\.\s?o\.|kft\.|kft|zrt\.|ltda\.?|lda\.?|` +
-		`e\.\s?k\.|e\.\s?kfm\.|e\.\s?v\.|ohg|gbr|mbh|sagl|s\.\s?a\.\s?p\.\s?a\.|s\.\s?a\.\s?l\.|&\s*co\.`
+		`e\.\s?k\.|e\.\s?kfm\.|e\.\s?v\.|ohg|gbr|mbh|sagl|s\.\s?a\.\s?p\.\s?a\.|s\.\s?a\.\s?l\.|&\s*co\.|` +
+		// Malaysian and Singaporean forms: receipts there name the issuer
+		// "ACME SDN BHD", "ACME S/B", "ACME BERHAD" (BHD is also a currency
+		// code: legalNamesIn drops it before an amount).
+		`sdn\.?\s*bhd\.?|s\s?/\s?b|berhad|bhd\.?|pte\.?\s*ltd\.?`
 	legalFormsExactCase = `AG|KG|OG|SE|SA|SL|SLU|AB|AS|ASA|Oy|BV|NV|SAS|SRL|Srl|SpA|SPA|SNC|Snc|UG|eG|KG|LP|PC|GbR|OHG|SCS|SCA|SC|Sas`
 )
 
@@ -198,6 +202,9 @@ func legalNamesIn(raw string, s, e int, matches [][]int) []string {
 			continue
 		}
 		form := seg[fs:fe]
+		if isCurrencyForm(seg, fs, fe) {
+			continue
+		}
 		if weakForms[form] {
 			// A weak form must end its segment.
 			rest := strings.TrimLeft(seg[fe:], " ")
