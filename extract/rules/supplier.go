@@ -385,7 +385,11 @@ var reHeaderNoise = lexPrefixRE("original", "copy", "duplicate", "kopie", "copie
 	"duplikat", "page", "seite", "pagina", "página", "draft", "entwurf", "brouillon", "borrador", "concept", "bozza",
 	"paid", "bezahlt", "payé", "pagado", "betaald", "pagato", "receipt", "quittung", "reçu", "recibo", "kwitantie", "ricevuta",
 	"statement", "remittance", "reminder", "mahnung", "zahlungserinnerung", "relance", "recordatorio", "herinnering", "sollecito",
-	"logo", "www", "http")
+	"logo", "www", "http",
+	// Till-receipt banners above or instead of the issuer's name.
+	"cash sale", "cash sales", "cash bill", "cash receipt", "official receipt", "posted", "welcome", "tq for",
+	"thank you", "terima kasih", "your order number", "order number", "simplified tax invoice", "simplified invoice",
+	"formerly known as")
 
 var reSalutation = lexRE("frau", "herr", "herrn", "mr", "mrs", "ms", "miss", "messrs", "madame", "monsieur", "mme", "sr", "sra",
 	"dhr", "mevr", "sig", "sig.ra", "famille", "familie", "famiglia", "dear", "hello", "hi", "sehr geehrte", "sehr geehrter", "liebe", "hallo", "bonjour", "madame", "monsieur",
@@ -426,7 +430,8 @@ func normName(s string) string {
 
 type supCand struct {
 	name  string
-	line  int // the line name was read from
+	ev    string // verbatim evidence when name spans lines, else ""
+	line  int    // the line name was read from
 	score int // best single occurrence
 	count int
 	order int
@@ -513,6 +518,8 @@ func (d *document) findSupplier() *string {
 func (d *document) supplierFact(regs [][]region) *fact[string] {
 	s := &supplierScan{d: d, regs: regs, customers: map[string]int{}, cands: map[string]*supCand{}}
 	s.scanLines()
+	s.scanLetterhead()
+	s.scanNotIssuer()
 	headerKey := s.scanHeader()
 	s.mergeHeaderBrand(headerKey)
 	c := s.best()
@@ -520,6 +527,9 @@ func (d *document) supplierFact(regs [][]region) *fact[string] {
 		return nil
 	}
 	n := strings.TrimSpace(c.name)
+	if c.ev != "" {
+		return &fact[string]{V: n, Ev: c.ev}
+	}
 	ln := d.lines[c.line]
 	if k := strings.Index(ln.raw, n); k >= 0 {
 		if ev := evidence(ln, k, k+len(n)); strings.Contains(ev, n) {
@@ -535,6 +545,7 @@ type supplierScan struct {
 	d         *document
 	regs      [][]region
 	customers map[string]int
+	notIssuer map[string]bool // former names, licensors: never the issuer
 	cands     map[string]*supCand
 	order     int
 	line      int // the line being scanned, recorded with each name
@@ -543,6 +554,12 @@ type supplierScan struct {
 // add records one occurrence of a candidate name. Occurrences of the same
 // normalised name merge, so a name repeated across the document counts more.
 func (s *supplierScan) add(name string, score int) {
+	s.addEv(name, "", score)
+}
+
+// addEv is add with the evidence of a name read across lines ("" for a
+// name on one line, whose evidence is that line).
+func (s *supplierScan) addEv(name, ev string, score int) {
 	key := normName(name)
 	if key == "" {
 		return
@@ -550,13 +567,14 @@ func (s *supplierScan) add(name string, score int) {
 	c, ok := s.cands[key]
 	if !ok {
 		s.order++
-		s.cands[key] = &supCand{name: name, line: s.line, score: score, count: 1, order: s.order}
+		s.cands[key] = &supCand{name: name, ev: ev, line: s.line, score: score, count: 1, order: s.order}
 		return
 	}
 	c.count++
 	// Keep the cleanest spelling (OCR noise loses), then the best score.
 	if q, cq := nameQuality(name), nameQuality(c.name); q > cq || q == cq && score > c.score {
 		c.name = name
+		c.ev = ev
 		c.line = s.line
 	}
 	if score > c.score {
@@ -644,7 +662,15 @@ func (s *supplierScan) scanCells(sl *supLine) {
 			continue
 		}
 		for _, n := range names {
-			s.add(n, legalNameScore(n, reg, sl))
+			score := legalNameScore(n, reg, sl)
+			if c.start == ln.cells[0].start {
+				// A name wrapped over lines ("POPULAR BOOK / CO. (M) SDN BHD").
+				if jn, ev, ok := s.d.unwrapName(i, n); ok {
+					s.addEv(jn, ev, score)
+					continue
+				}
+			}
+			s.add(n, score)
 		}
 		if len(names) > 0 {
 			continue
@@ -755,6 +781,11 @@ func (s *supplierScan) scanHeader() string {
 			if seen == 1 {
 				score = 11 // the very first line of an invoice
 			}
+			if jn, ev, ok := s.d.joinBelow(i, t); ok {
+				// "HOME MASTER HARDWARE &" / "ELECTRICAL": one name.
+				s.addEv(jn, ev, score)
+				return normName(jn)
+			}
 			s.add(t, score)
 			return normName(t)
 		}
@@ -793,7 +824,7 @@ func (s *supplierScan) best() *supCand {
 	var best *supCand
 	bestScore := 0
 	for key, c := range s.cands {
-		if s.customers[key] >= c.count {
+		if s.customers[key] >= c.count || s.notIssuer[key] {
 			continue
 		}
 		score := c.score + 2*min(c.count-1, 3) - 10*s.customers[key]
