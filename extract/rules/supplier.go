@@ -432,7 +432,7 @@ type supCand struct {
 	name  string
 	ev    string // verbatim evidence when name spans lines, else ""
 	line  int    // the line name was read from
-	score int // best single occurrence
+	score int    // best single occurrence
 	count int
 	order int
 }

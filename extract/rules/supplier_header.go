@@ -274,7 +274,10 @@ func (s *supplierScan) scanLetterhead() {
 		if k := strings.LastIndexByte(t, '('); k > 0 && hasRegCode(t[k:]) {
 			// "99 SPEED MART S/B (519537-X)": the name before its number.
 			name = strings.TrimSpace(t[:k])
-		} else if !d.regCue(next) {
+		} else if !d.regCue(next) || next < len(d.lines) && hasLegalForm(d.lines[next].raw) {
+			// The registration line must be the name's own: a company
+			// with its number below ("MIZU MENTAI SDN. BHD. (1248446-V)")
+			// owns that number, not the brand or branch above it.
 			continue
 		}
 		if reRegCue.MatchString(foldString(name)) || !headerNameLine(name) {
