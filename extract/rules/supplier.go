@@ -519,6 +519,7 @@ func (d *document) supplierFact(regs [][]region) *fact[string] {
 	s := &supplierScan{d: d, regs: regs, customers: map[string]int{}, cands: map[string]*supCand{}}
 	s.scanLines()
 	s.scanLetterhead()
+	s.scanPartySections()
 	s.scanNotIssuer()
 	headerKey := s.scanHeader()
 	s.mergeHeaderBrand(headerKey)
