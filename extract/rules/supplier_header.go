@@ -25,6 +25,13 @@ var reRegCue = lexRE("co reg", "co.reg", "co-reg", "co. reg", "co no", "co. no",
 // name above it: a former name or a licensor is never the issuer.
 var reNotIssuer = lexRE("formerly known as", "formerly", "f.k.a", "fka", "licensee of", "licensed by", "franchisee of")
 
+// reAddressWord marks an address line that has no number.
+var reAddressWord = lexRE("road", "rd", "street", "st", "avenue", "ave", "boulevard", "blvd", "lane", "highway",
+	"jalan", "jln", "lorong", "lebuh", "lebuhraya", "persiaran", "taman", "tmn", "kawasan", "seksyen", "bandar",
+	"lot", "floor", "flr", "level", "suite", "unit", "block", "blk", "building", "bangunan", "tower", "menara",
+	"plaza", "straße", "strasse", "platz", "weg", "rue", "avenue", "chemin", "via", "piazza", "calle", "plaza",
+	"straat", "laan", "p.o. box", "po box", "postfach")
+
 // tradeWords are words that say a line names a business ("YONGFATT
 // ENTERPRISE", "RESTORAN WAN SHENG", "SIN THYE & COMPANY") and, at the start
 // of a line, that the line continues the name above it ("CO. (M) SDN BHD").
@@ -60,12 +67,12 @@ func wordKey(w string) string {
 	return strings.Trim(w, ".,;:'\"")
 }
 
-// hasRegCode reports a registration code: four or more digits, a hyphen and
+// hasRegCode reports a registration code: five or more digits, a hyphen and
 // a check letter ("519537-X", "002643278-A"), or a code of letters and
 // digits alone in parentheses ("(JM0517726)").
 func hasRegCode(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if s[i] != '-' || i < 4 || i+1 >= len(s) || !isASCIILetter(s[i+1]) {
+		if s[i] != '-' || i < 5 || i+1 >= len(s) || !isASCIILetter(s[i+1]) {
 			continue
 		}
 		if i+2 < len(s) && isASCIILetter(s[i+2]) {
@@ -75,7 +82,7 @@ func hasRegCode(s string) bool {
 		for j := i - 1; j >= 0 && isDigit(s[j]); j-- {
 			n++
 		}
-		if n >= 4 {
+		if n >= 5 {
 			return true
 		}
 	}
@@ -136,8 +143,13 @@ func headerNameLine(t string) bool {
 	if reDocTitle.MatchString(ft) || reHeaderNoise.MatchString(ft) || reNotIssuer.MatchString(ft) || startsWithLabel(ft) {
 		return false
 	}
-	if reSalutation.MatchString(ft) && !hasLegalForm(t) {
+	legal := hasLegalForm(t)
+	if reSalutation.MatchString(ft) && !legal {
 		// "MR D.I.Y. (M) SDN BHD" is a company, "MR TAN" a person.
+		return false
+	}
+	if !legal && (strings.Contains(t, ",") || reAddressWord.MatchString(ft)) {
+		// "King Fahd Road, Riyadh": an address line without numbers.
 		return false
 	}
 	letters := 0
