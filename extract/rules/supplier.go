@@ -521,10 +521,12 @@ func (d *document) supplierFact(regs [][]region) *fact[string] {
 	s.scanLetterhead()
 	s.scanPartySections()
 	s.scanNotIssuer()
+	s.scanOwners()
 	headerKey := s.scanHeader()
 	s.mergeHeaderBrand(headerKey)
 	c := s.best()
-	if c == nil {
+	if c == nil || s.ownerConflict(c) {
+		// Reason: trading name or owner, clerks differ: abstain.
 		return nil
 	}
 	n := strings.TrimSpace(c.name)
@@ -547,6 +549,7 @@ type supplierScan struct {
 	regs      [][]region
 	customers map[string]int
 	notIssuer map[string]bool // former names, licensors: never the issuer
+	owners    map[string]int  // owners named under a trading name, by line
 	cands     map[string]*supCand
 	order     int
 	line      int // the line being scanned, recorded with each name

@@ -57,6 +57,11 @@ func TestReceiptLetterheadSupplier(t *testing.T) {
 		// "MR" opens a brand here, not a salutation: the legal form says so.
 		{"brand that opens with a salutation", "    TAN AH KOW\n  MR KEDAI (JOHOR) SDN BHD\n  (CO.REG : 933109-X)\n  LOT 5, JALAN KPB\n",
 			"MR KEDAI (JOHOR) SDN BHD"},
+		// Trading name or owner: clerks record either, so the extractor abstains.
+		{"trading name above a different owner", "  PINANG BOOK CORNER\n  NO 7, JALAN API\n  TAX INVOICE\n  OWNED BY :\n  LITERASI UTAMA SDN BHD (1099887-T)\n",
+			""},
+		{"trading name above its own company", "  BUNGA RAYA CAFE\nDIMILIKI: BUNGA RAYA CAFE SDN BHD 1110645-W\n  NO 1 JALAN PUTERI\n",
+			"BUNGA RAYA CAFE SDN BHD"},
 		{"bahraini dinar is no legal form", "Invoice No. 7\nNet BHD 12.500\nTotal BHD 13.125\n", ""},
 	}
 	for _, tc := range tests {
