@@ -25,11 +25,11 @@ const (
 		// "ACME SDN BHD", "ACME S/B", "ACME BERHAD" (BHD is also a currency
 		// code: legalNamesIn drops it before an amount).
 		`sdn\.?\s*bhd\.?|s\s?/\s?b|berhad|bhd\.?|pte\.?\s*ltd\.?`
-	legalFormsExactCase = `AG|KG|OG|SE|SA|SL|SLU|AB|AS|ASA|Oy|BV|NV|SAS|SRL|Srl|SpA|SPA|SNC|Snc|UG|eG|KG|LP|PC|GbR|OHG|SCS|SCA|SC|Sas`
+	legalFormsExactCase = `SB|AG|KG|OG|SE|SA|SL|SLU|AB|AS|ASA|Oy|BV|NV|SAS|SRL|Srl|SpA|SPA|SNC|Snc|UG|eG|KG|LP|PC|GbR|OHG|SCS|SCA|SC|Sas`
 )
 
 // Legal forms that are also common words or abbreviations: weaker evidence.
-var weakForms = map[string]bool{"SA": true, "SL": true, "AS": true, "SE": true, "SC": true, "LP": true, "PC": true,
+var weakForms = map[string]bool{"SB": true, "SA": true, "SL": true, "AS": true, "SE": true, "SC": true, "LP": true, "PC": true,
 	"c.v.": true, "C.V.": true, "OG": true, "eG": true, "AB": true, "Sas": true}
 
 var nameConnectors = map[string]bool{
@@ -679,6 +679,16 @@ func (s *supplierScan) scanCells(sl *supLine) {
 		if len(names) > 0 {
 			continue
 		}
+		if k == 0 {
+			// A line that is only a legal form ends a name wrapped from
+			// above ("NANDO'S CHICKENLAND MALAYSIA" / "SDN BHD").
+			if t := strings.TrimSpace(cellRaw); legalFormOnly(t) {
+				if jn, ev, ok := s.d.unwrapName(i, t); ok {
+					s.addEv(jn, ev, legalNameScore(jn, reg, sl))
+					continue
+				}
+			}
+		}
 		// A supplier block without a legal form.
 		if reg == regSupplier {
 			t := cellRaw
@@ -779,7 +789,8 @@ func (s *supplierScan) scanHeader() string {
 		if ft := foldString(t); reDocTitle.MatchString(ft) || reHeaderNoise.MatchString(ft) {
 			continue
 		}
-		if looksLikeName(t) {
+		if looksLikeName(t) && letterCount(t) >= 3 {
+			// Two letters alone ("OZ") are a logo, not a name.
 			s.line = i
 			score := 7
 			if seen == 1 {

@@ -19,3 +19,14 @@ func isCurrencyForm(raw string, fs, fe int) bool {
 	}
 	return before != "" && unicode.IsDigit(rune(before[len(before)-1]))
 }
+
+// letterCount is the number of letters in s.
+func letterCount(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n
+}

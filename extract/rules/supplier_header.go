@@ -87,6 +87,9 @@ func hasRegCode(s string) bool {
 		}
 	}
 	t := strings.TrimSpace(s)
+	if k := strings.LastIndexByte(t, '('); k > 0 {
+		t = t[k:] // "GARDENIA BAKERIES SDN BHD (139386 X)"
+	}
 	if len(t) > 6 && t[0] == '(' && t[len(t)-1] == ')' {
 		in := t[1 : len(t)-1]
 		letters, digits := 0, 0
@@ -96,7 +99,7 @@ func hasRegCode(s string) bool {
 				digits++
 			case isASCIILetter(in[i]):
 				letters++
-			case in[i] != '-':
+			case in[i] != '-' && in[i] != ' ':
 				return false
 			}
 		}
@@ -325,18 +328,20 @@ func (s *supplierScan) scanNotIssuer() {
 			continue
 		}
 		rs, _ := ln.f.rawSpan(m[1], m[1])
-		at, rest := i, strings.TrimSpace(ln.raw[rs:])
+		at, from, rest := i, rs, strings.TrimSpace(ln.raw[rs:])
 		if strings.Trim(rest, " :-") == "" {
 			if at = d.nextNonBlank(i, 1); at < 0 {
 				continue
 			}
-			rest = strings.TrimSpace(d.lines[at].raw)
+			from, rest = 0, strings.TrimSpace(d.lines[at].raw)
 		}
 		if s.notIssuer == nil {
 			s.notIssuer = map[string]bool{}
 		}
 		al := d.lines[at]
-		for _, n := range legalNamesIn(al.raw, 0, len(al.raw), reLegalForm.FindAllStringIndex(al.raw, -1)) {
+		// Only the names after the phrase: "ACME SB (123456-X) FKA OLD SB"
+		// keeps ACME.
+		for _, n := range legalNamesIn(al.raw, from, len(al.raw), reLegalForm.FindAllStringIndex(al.raw, -1)) {
 			s.notIssuer[normName(n)] = true
 		}
 		if n := cutName(rest); n != "" {

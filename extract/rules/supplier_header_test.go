@@ -62,6 +62,14 @@ func TestReceiptLetterheadSupplier(t *testing.T) {
 			""},
 		{"trading name above its own company", "  BUNGA RAYA CAFE\nDIMILIKI: BUNGA RAYA CAFE SDN BHD 1110645-W\n  NO 1 JALAN PUTERI\n",
 			"BUNGA RAYA CAFE SDN BHD"},
+		{"sb abbreviates sdn bhd", "RECEIPT 5\n  KEDAI MAJU JAYA SB\n  NO 2, JALAN REKO\n", "KEDAI MAJU JAYA SB"},
+		{"former name later on the same line", "  THANK YOU\n  BANGSAR CORNER\n  LOT 2, JALAN 3\n  KAYU MANIS RETAIL SB(306299-X) FKA KAYU STORES SB\n",
+			"KAYU MANIS RETAIL SB"},
+		{"legal form alone under a wrapped name", "   PERI GRILL,\n  PERI GRILL RESTAURANTS MALAYSIA\n       SDN BHD\n  PERI GRILL 1 MONT\n  UNIT G-13, JALAN KIARA\n",
+			"PERI GRILL RESTAURANTS MALAYSIA SDN BHD"},
+		{"registration code with a space", " MERBAU BAKERIES (KL ) SDN BHD (139388 X)\n  LOT 3, JALAN PELABUR\n  TAX INVOICE\nKENARI FRESH MART SDN BHD\n",
+			"MERBAU BAKERIES (KL ) SDN BHD"},
+		{"two letters are a logo", "P\n        OZ\n   8\n", ""},
 		{"bahraini dinar is no legal form", "Invoice No. 7\nNet BHD 12.500\nTotal BHD 13.125\n", ""},
 	}
 	for _, tc := range tests {
@@ -118,7 +126,7 @@ func TestHasRegCode(t *testing.T) {
 	t.Parallel()
 	for s, want := range map[string]bool{
 		"(519537-X)": true, "CO-REG:860671-D": true, "002643278-A": true, "(JM0517726)": true,
-		"TEL: 03-5123 4455": false, "NO. 17-G, JALAN": false, "(M)": false, "1851-A & 1851-B": false,
+		"SDN BHD (139386 X)": true, "TEL: 03-5123 4455": false, "NO. 17-G, JALAN": false, "(M)": false, "1851-A & 1851-B": false,
 	} {
 		if got := hasRegCode(s); got != want {
 			t.Errorf("hasRegCode(%q) = %v, want %v", s, got, want)
