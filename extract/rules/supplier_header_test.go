@@ -60,6 +60,8 @@ func TestReceiptLetterheadSupplier(t *testing.T) {
 		// Trading name or owner: clerks record either, so the extractor abstains.
 		{"trading name above a different owner", "  PINANG BOOK CORNER\n  NO 7, JALAN API\n  TAX INVOICE\n  OWNED BY :\n  LITERASI UTAMA SDN BHD (1099887-T)\n",
 			""},
+		{"trading name under a title, owner in the footer", "       TAX INVOICE\n      PIZZA PALACE\n  GST REF NO : 001694261249\n  PIZZA PALACE SEGAMBUT\n" +
+			"  D-08, JLN 1\nTOTAL RM 20.00\nTHANK YOU\n        OWNED BY\n  PALACE FOOD SERVICES SDN BHD\n", ""},
 		{"trading name above its own company", "  BUNGA RAYA CAFE\nDIMILIKI: BUNGA RAYA CAFE SDN BHD 1110645-W\n  NO 1 JALAN PUTERI\n",
 			"BUNGA RAYA CAFE SDN BHD"},
 		{"sb abbreviates sdn bhd", "RECEIPT 5\n  KEDAI MAJU JAYA SB\n  NO 2, JALAN REKO\n", "KEDAI MAJU JAYA SB"},

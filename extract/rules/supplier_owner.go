@@ -57,6 +57,9 @@ func (s *supplierScan) ownerConflict(best *supCand) bool {
 		return false
 	}
 	bk := normName(best.name)
+	if _, isOwner := s.owners[bk]; isOwner && s.headerTradingName(bk) {
+		return true
+	}
 	for ok, line := range s.owners {
 		for key, c := range s.cands {
 			if c.line >= line || s.customers[key] >= c.count || s.notIssuer[key] || strings.HasPrefix(ok, key) {
@@ -65,6 +68,31 @@ func (s *supplierScan) ownerConflict(best *supCand) bool {
 			if bk == ok || bk == key {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// headerTradingName reports whether one of the first lines of the document
+// (past a document title) is a name other than the owner's (ownerKey): a
+// trading name that a labelled block above may have hidden from the
+// candidates ("TAX INVOICE" / "PIZZA PALACE" ... "OWNED BY" / "X SDN BHD").
+func (s *supplierScan) headerTradingName(ownerKey string) bool {
+	seen := 0
+	for _, ln := range s.d.lines {
+		if ln.blank {
+			continue
+		}
+		if seen++; seen > 4 {
+			break
+		}
+		t := strings.TrimSpace(ln.raw)
+		if reDocTitle.MatchString(strings.TrimLeft(ln.f.s, " ")) || !headerNameLine(t) || letterCount(t) < 3 {
+			continue
+		}
+		k := normName(t)
+		if k != ownerKey && !strings.HasPrefix(ownerKey, k) {
+			return true
 		}
 	}
 	return false
