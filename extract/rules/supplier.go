@@ -682,7 +682,7 @@ func (s *supplierScan) scanCells(sl *supLine) {
 		if k == 0 {
 			// A line that is only a legal form ends a name wrapped from
 			// above ("NANDO'S CHICKENLAND MALAYSIA" / "SDN BHD").
-			if t := strings.TrimSpace(cellRaw); legalFormOnly(t) {
+			if t := strings.TrimSpace(cellRaw); len(forms) > 0 && legalFormOnly(t) {
 				if jn, ev, ok := s.d.unwrapName(i, t); ok {
 					s.addEv(jn, ev, legalNameScore(jn, reg, sl))
 					continue
