@@ -20,12 +20,16 @@ const (
 		`b\.\s?v\.|n\.\s?v\.|v\.\s?o\.\s?f\.|c\.\s?v\.|bvba|sprl|` +
 		`pty\.?\s*ltd\.?|co\.,?\s*ltd\.?|ltd\.?|limited|l\.\s?l\.\s?c\.|llc|llp|l\.\s?l\.\s?p\.|inc\.|inc|incorporated|corp\.|corp|corporation|plc|` +
 		`oyj|aps|a/s|sp\.\s?z\s?o\.\s?o\.|sp\.\s?j\.|sp\.\s?k\.|s\.\s?r\.\s?o\.|a\.\s?s\.|d\.\s?o\.\s?o\.|kft\.|kft|zrt\.|ltda\.?|lda\.?|` +
-		`e\.\s?k\.|e\.\s?kfm\.|e\.\s?v\.|ohg|gbr|mbh|sagl|s\.\s?a\.\s?p\.\s?a\.|s\.\s?a\.\s?l\.|&\s*co\.`
-	legalFormsExactCase = `AG|KG|OG|SE|SA|SL|SLU|AB|AS|ASA|Oy|BV|NV|SAS|SRL|Srl|SpA|SPA|SNC|Snc|UG|eG|KG|LP|PC|GbR|OHG|SCS|SCA|SC|Sas`
+		`e\.\s?k\.|e\.\s?kfm\.|e\.\s?v\.|ohg|gbr|mbh|sagl|s\.\s?a\.\s?p\.\s?a\.|s\.\s?a\.\s?l\.|&\s*co\.|` +
+		// Malaysian and Singaporean forms: receipts there name the issuer
+		// "ACME SDN BHD", "ACME S/B", "ACME BERHAD" (BHD is also a currency
+		// code: legalNamesIn drops it before an amount).
+		`sdn\.?\s*bhd\.?|s\s?/\s?b|berhad|bhd\.?|pte\.?\s*ltd\.?`
+	legalFormsExactCase = `SB|AG|KG|OG|SE|SA|SL|SLU|AB|AS|ASA|Oy|BV|NV|SAS|SRL|Srl|SpA|SPA|SNC|Snc|UG|eG|KG|LP|PC|GbR|OHG|SCS|SCA|SC|Sas`
 )
 
 // Legal forms that are also common words or abbreviations: weaker evidence.
-var weakForms = map[string]bool{"SA": true, "SL": true, "AS": true, "SE": true, "SC": true, "LP": true, "PC": true,
+var weakForms = map[string]bool{"SB": true, "SA": true, "SL": true, "AS": true, "SE": true, "SC": true, "LP": true, "PC": true,
 	"c.v.": true, "C.V.": true, "OG": true, "eG": true, "AB": true, "Sas": true}
 
 var nameConnectors = map[string]bool{
@@ -198,6 +202,9 @@ func legalNamesIn(raw string, s, e int, matches [][]int) []string {
 			continue
 		}
 		form := seg[fs:fe]
+		if isCurrencyForm(seg, fs, fe) {
+			continue
+		}
 		if weakForms[form] {
 			// A weak form must end its segment.
 			rest := strings.TrimLeft(seg[fe:], " ")
@@ -378,7 +385,11 @@ var reHeaderNoise = lexPrefixRE("original", "copy", "duplicate", "kopie", "copie
 	"duplikat", "page", "seite", "pagina", "página", "draft", "entwurf", "brouillon", "borrador", "concept", "bozza",
 	"paid", "bezahlt", "payé", "pagado", "betaald", "pagato", "receipt", "quittung", "reçu", "recibo", "kwitantie", "ricevuta",
 	"statement", "remittance", "reminder", "mahnung", "zahlungserinnerung", "relance", "recordatorio", "herinnering", "sollecito",
-	"logo", "www", "http")
+	"logo", "www", "http",
+	// Till-receipt banners above or instead of the issuer's name.
+	"cash sale", "cash sales", "cash bill", "cash receipt", "official receipt", "posted", "welcome", "tq for",
+	"thank you", "terima kasih", "your order number", "order number", "simplified tax invoice", "simplified invoice",
+	"formerly known as")
 
 var reSalutation = lexRE("frau", "herr", "herrn", "mr", "mrs", "ms", "miss", "messrs", "madame", "monsieur", "mme", "sr", "sra",
 	"dhr", "mevr", "sig", "sig.ra", "famille", "familie", "famiglia", "dear", "hello", "hi", "sehr geehrte", "sehr geehrter", "liebe", "hallo", "bonjour", "madame", "monsieur",
@@ -419,8 +430,9 @@ func normName(s string) string {
 
 type supCand struct {
 	name  string
-	line  int // the line name was read from
-	score int // best single occurrence
+	ev    string // verbatim evidence when name spans lines, else ""
+	line  int    // the line name was read from
+	score int    // best single occurrence
 	count int
 	order int
 }
@@ -506,13 +518,21 @@ func (d *document) findSupplier() *string {
 func (d *document) supplierFact(regs [][]region) *fact[string] {
 	s := &supplierScan{d: d, regs: regs, customers: map[string]int{}, cands: map[string]*supCand{}}
 	s.scanLines()
+	s.scanLetterhead()
+	s.scanPartySections()
+	s.scanNotIssuer()
+	s.scanOwners()
 	headerKey := s.scanHeader()
 	s.mergeHeaderBrand(headerKey)
 	c := s.best()
-	if c == nil {
+	if c == nil || s.ownerConflict(c) {
+		// Reason: trading name or owner, clerks differ: abstain.
 		return nil
 	}
 	n := strings.TrimSpace(c.name)
+	if c.ev != "" {
+		return &fact[string]{V: n, Ev: c.ev}
+	}
 	ln := d.lines[c.line]
 	if k := strings.Index(ln.raw, n); k >= 0 {
 		if ev := evidence(ln, k, k+len(n)); strings.Contains(ev, n) {
@@ -528,6 +548,8 @@ type supplierScan struct {
 	d         *document
 	regs      [][]region
 	customers map[string]int
+	notIssuer map[string]bool // former names, licensors: never the issuer
+	owners    map[string]int  // owners named under a trading name, by line
 	cands     map[string]*supCand
 	order     int
 	line      int // the line being scanned, recorded with each name
@@ -536,6 +558,12 @@ type supplierScan struct {
 // add records one occurrence of a candidate name. Occurrences of the same
 // normalised name merge, so a name repeated across the document counts more.
 func (s *supplierScan) add(name string, score int) {
+	s.addEv(name, "", score)
+}
+
+// addEv is add with the evidence of a name read across lines ("" for a
+// name on one line, whose evidence is that line).
+func (s *supplierScan) addEv(name, ev string, score int) {
 	key := normName(name)
 	if key == "" {
 		return
@@ -543,13 +571,14 @@ func (s *supplierScan) add(name string, score int) {
 	c, ok := s.cands[key]
 	if !ok {
 		s.order++
-		s.cands[key] = &supCand{name: name, line: s.line, score: score, count: 1, order: s.order}
+		s.cands[key] = &supCand{name: name, ev: ev, line: s.line, score: score, count: 1, order: s.order}
 		return
 	}
 	c.count++
 	// Keep the cleanest spelling (OCR noise loses), then the best score.
 	if q, cq := nameQuality(name), nameQuality(c.name); q > cq || q == cq && score > c.score {
 		c.name = name
+		c.ev = ev
 		c.line = s.line
 	}
 	if score > c.score {
@@ -637,10 +666,28 @@ func (s *supplierScan) scanCells(sl *supLine) {
 			continue
 		}
 		for _, n := range names {
-			s.add(n, legalNameScore(n, reg, sl))
+			score := legalNameScore(n, reg, sl)
+			if c.start == ln.cells[0].start {
+				// A name wrapped over lines ("POPULAR BOOK / CO. (M) SDN BHD").
+				if jn, ev, ok := s.d.unwrapName(i, n); ok {
+					s.addEv(jn, ev, score)
+					continue
+				}
+			}
+			s.add(n, score)
 		}
 		if len(names) > 0 {
 			continue
+		}
+		if k == 0 {
+			// A line that is only a legal form ends a name wrapped from
+			// above ("NANDO'S CHICKENLAND MALAYSIA" / "SDN BHD").
+			if t := strings.TrimSpace(cellRaw); len(forms) > 0 && legalFormOnly(t) {
+				if jn, ev, ok := s.d.unwrapName(i, t); ok {
+					s.addEv(jn, ev, legalNameScore(jn, reg, sl))
+					continue
+				}
+			}
 		}
 		// A supplier block without a legal form.
 		if reg == regSupplier {
@@ -742,11 +789,17 @@ func (s *supplierScan) scanHeader() string {
 		if ft := foldString(t); reDocTitle.MatchString(ft) || reHeaderNoise.MatchString(ft) {
 			continue
 		}
-		if looksLikeName(t) {
+		if looksLikeName(t) && letterCount(t) >= 3 {
+			// Two letters alone ("OZ") are a logo, not a name.
 			s.line = i
 			score := 7
 			if seen == 1 {
 				score = 11 // the very first line of an invoice
+			}
+			if jn, ev, ok := s.d.joinBelow(i, t); ok {
+				// "HOME MASTER HARDWARE &" / "ELECTRICAL": one name.
+				s.addEv(jn, ev, score)
+				return normName(jn)
 			}
 			s.add(t, score)
 			return normName(t)
@@ -786,7 +839,7 @@ func (s *supplierScan) best() *supCand {
 	var best *supCand
 	bestScore := 0
 	for key, c := range s.cands {
-		if s.customers[key] >= c.count {
+		if s.customers[key] >= c.count || s.notIssuer[key] {
 			continue
 		}
 		score := c.score + 2*min(c.count-1, 3) - 10*s.customers[key]
