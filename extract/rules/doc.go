@@ -170,7 +170,7 @@ func newDocument(text string) *document {
 			injectedNext = false
 		}
 		ln.cells = splitCells(raw)
-		ln.curs = findCurrencies(raw)
+		ln.curs = scanCurrencies(raw)
 		ln.nums = findNumbers(raw, ln.curs)
 		d.lines = append(d.lines, ln)
 		fl = append(fl, ln.f.s)
