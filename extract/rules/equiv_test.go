@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -12,9 +13,9 @@ import (
 // equivLines lists the lines a fast scanner is held to its reference on:
 // every line of the fixtures and development texts (and of the local dev
 // set when present; its texts are never committed), each line upper- and
-// lower-cased, and random lines drawn from an alphabet rich in currency
+// lower-cased if cased, and random lines drawn from an alphabet rich in currency
 // symbols, letters, digits and separators.
-func equivLines(t *testing.T) []string {
+func equivLines(t *testing.T, cased bool, random int) []string {
 	t.Helper()
 	var files []string
 	for _, pat := range []string{"../../fixtures/*/*.txt", "../../fixtures/*/*/*.txt", "testdata/dev/*.txt",
@@ -35,7 +36,10 @@ func equivLines(t *testing.T) []string {
 			t.Fatalf("read %s: %v", f, err)
 		}
 		for _, ln := range strings.Split(normalizeText(b), "\n") {
-			lines = append(lines, ln, strings.ToUpper(ln), strings.ToLower(ln))
+			lines = append(lines, ln)
+			if cased {
+				lines = append(lines, strings.ToUpper(ln), strings.ToLower(ln))
+			}
 		}
 	}
 	alphabet := []string{"a", "e", "i", "l", "r", "s", "k", "m", "t", "R", "M", "S", "D", "B", "H", "K", "U", "E",
@@ -43,27 +47,105 @@ func equivLines(t *testing.T) []string {
 		"0", "1", "5", "9", "sdn", "SDN", "BHD", "EUR", "eur", "usd", "RM", "Rs.", "kr.", "SFr.", "US$", "in ", "AMT(",
 		"AMOUNT(", "é", "ß", "\u00a0", "\u200b", "|", "¦", "│", "Ä", "ñ", "K", "ſ", "i̇", "元", "円"}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
+	for range random {
 		var b strings.Builder
 		for range rng.IntN(24) {
 			b.WriteString(alphabet[rng.IntN(len(alphabet))])
 		}
 		lines = append(lines, b.String())
 	}
-	return lines
+	slices.Sort(lines)
+	return slices.Compact(lines)
 }
 
 // TestScanCurrenciesMatchesFind holds scanCurrencies to findCurrencies.
 func TestScanCurrenciesMatchesFind(t *testing.T) {
 	t.Parallel()
 	bad := 0
-	for _, ln := range equivLines(t) {
+	for _, ln := range equivLines(t, true, 20000) {
 		want, got := findCurrencies(ln), scanCurrencies(ln)
 		if !reflect.DeepEqual(want, got) {
 			bad++
 			if bad <= 5 {
 				t.Errorf("line %q:\nfindCurrencies %v\nscanCurrencies %v", ln, want, got)
 			}
+		}
+	}
+}
+
+// TestGuardsNeverHideAMatch holds every guarded regexp's cheap test to its
+// regexp: wherever the guard says no, the regexp finds nothing, on raw and
+// folded lines.
+func TestGuardsNeverHideAMatch(t *testing.T) {
+	t.Parallel()
+	lines := equivLines(t, false, 5000)
+	for _, ln := range lines[:len(lines):len(lines)] {
+		lines = append(lines, foldString(ln))
+	}
+	if len(guardedREs) < 10 {
+		t.Fatalf("only %d guarded regexps registered", len(guardedREs))
+	}
+	guarded := 0
+	for _, get := range guardedREs {
+		g := get()
+		if g.need != nil {
+			guarded++
+		}
+		said := 0
+		for _, ln := range lines {
+			if g.may(ln) {
+				continue
+			}
+			said++
+			if g.Regexp.MatchString(ln) {
+				t.Errorf("%s: guard says no on %q, the regexp matches", g.Regexp, ln)
+				break
+			}
+		}
+		if g.need != nil && said == 0 {
+			t.Errorf("%s: the guard never said no", g.Regexp)
+		}
+	}
+	if guarded < len(guardedREs)/2 {
+		t.Errorf("only %d of %d regexps have a guard", guarded, len(guardedREs))
+	}
+}
+
+// TestNeedSet pins what the guard reads off a pattern.
+func TestNeedSet(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		src  string
+		want string // the set's strings, sorted, joined by "|"; "-" for no guard
+	}{
+		{`\b(?:incl|inkl)\b[^()]{0,30}?\b(?:vat|tax|taxes)\b`, "tax|vat"},
+		{`\bttc\b|\bivato\b`, "ivato|ttc"},
+		{`(?i)\bbank\b`, "ban"},
+		{`(?i)\b(?:ks)\b`, "-"},
+		{`\d\s*$`, "-"},
+		{`a?b*`, "-"},
+		{`^(?:due|fallig)`, "due|faiiig"},
+		{`x[./-]y`, "-"},
+		{`\d+[./-]\d+`, "-|.|/"},
+		{`(?:foo|)bar`, "bar"},
+		{`(?:foo|)`, "-"},
+		{`é+t`, "é"},
+	} {
+		src := strings.ReplaceAll(tc.src, "l", "i")
+		n := newNeedSet(src)
+		got := "-"
+		if n != nil {
+			var lits []string
+			for _, b := range n.byFirst {
+				for _, l := range b {
+					lits = append(lits, l.lit)
+				}
+			}
+			slices.Sort(lits)
+			got = strings.Join(lits, "|")
+		}
+		if got != tc.want {
+			t.Errorf("%s: need %q, want %q", src, got, tc.want)
 		}
 	}
 }

@@ -30,7 +30,7 @@ func anchoredRegexp(src string) *startRE {
 		panic("rules: anchoredRegexp needs a pattern anchored with ^: " + src)
 	}
 	re := foldedRegexp(src)
-	x := &startRE{get: onFirstUse(func() *startTables { return newStartTables(re()) })}
+	x := &startRE{get: onFirstUse(func() *startTables { return newStartTables(re().Regexp) })}
 	startREs = append(startREs, x)
 	return x
 }

@@ -668,8 +668,9 @@ func lexSource(phrases []string) string {
 
 // foldedRegexp compiles, on first use, a hand-written pattern that is
 // matched against folded text, where every "l" has become "i".
-func foldedRegexp(src string) func() *regexp.Regexp {
-	return onFirstUse(func() *regexp.Regexp { return regexp.MustCompile(strings.ReplaceAll(src, "l", "i")) })
+// It is guarded (guardedRE): most lines hold none of its words.
+func foldedRegexp(src string) func() *guardedRE {
+	return mustGuardRE(strings.ReplaceAll(src, "l", "i"))
 }
 
 // longest compiles a pattern with leftmost-longest matching.
