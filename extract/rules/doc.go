@@ -31,7 +31,8 @@ type line struct {
 	nums  []amountTok
 	dates []dateHit // in folded coordinates
 
-	cellF []string // folded text of each cell, filled by foldCell on first use
+	cellF []string  // folded text of each cell, filled by foldCell on first use
+	lk    *lineKeys // word beginnings for the lexicons, filled by keysOf on first use
 
 	labelOnly int8 // 0 unknown, 1 yes, 2 no
 	bankWord  int8 // hasBankWord: 0 unknown, 1 yes, 2 no
@@ -515,6 +516,9 @@ func adjacentToNumber(ln *line, h curHit) bool {
 // matching resumes there; a label merely spread by OCR spacing ("Invoice
 // No: 7") is kept.
 func (ln *line) labels(re *lexicon) [][]int {
+	if t := re.tables(); !t.full && !t.mayFind(ln.keysOf()) {
+		return nil // no phrase of the lexicon opens anywhere on the line
+	}
 	var out [][]int
 	f := ln.f.s
 	pos := 0

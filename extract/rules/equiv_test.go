@@ -149,3 +149,33 @@ func TestNeedSet(t *testing.T) {
 		}
 	}
 }
+
+// TestMayFindNeverHidesALabel holds the per-line key test to the lexicons'
+// search: wherever it says no, the lexicon finds nothing on the line.
+func TestMayFindNeverHidesALabel(t *testing.T) {
+	t.Parallel()
+	var lines []string
+	for _, ln := range equivLines(t, false, 5000) {
+		lines = append(lines, foldString(ln))
+	}
+	said, tried := 0, 0
+	for _, lx := range lexicons {
+		tb := lx.tables()
+		if tb.full {
+			continue
+		}
+		tried++
+		for _, f := range lines {
+			if tb.mayFind(newLineKeys(f)) {
+				continue
+			}
+			said++
+			if m := lx.FindStringIndex(f); m != nil {
+				t.Fatalf("%s: mayFind says no on %q, the lexicon finds %q", tb.Regexp, f, f[m[0]:m[1]])
+			}
+		}
+	}
+	if tried < 20 || said < 1000 {
+		t.Fatalf("only %d lexicons and %d refusals: the comparison proves little", tried, said)
+	}
+}

@@ -360,8 +360,9 @@ type lexTables struct {
 
 	// byFirst holds the phrases by first byte, their leading \b taken off
 	// and checked by find instead (bounded[c]); unused when full.
-	byFirst [256][]phraseProg
-	bounded [256]bool
+	byFirst  [256][]phraseProg
+	bounded  [256]bool
+	firstSet [4]uint64 // the bytes byFirst holds phrases for, as bits
 	// byKey holds instead the phrases that open with an ASCII letter or
 	// digit, by the code (keySet's) of their first one to three word bytes,
 	// so find tries only the phrases that share the text's first letters.
@@ -431,6 +432,11 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 	if lx.full {
 		lx.byFirst = [256][]phraseProg{}
 		lx.byKey = nil
+	}
+	for c, progs := range lx.byFirst {
+		if progs != nil {
+			lx.firstSet[c/64] |= 1 << (c % 64)
+		}
 	}
 	return lx
 }
