@@ -31,8 +31,9 @@ type line struct {
 	nums  []amountTok
 	dates []dateHit // in folded coordinates
 
-	cellF []string  // folded text of each cell, filled by foldCell on first use
-	lk    *lineKeys // word beginnings for the lexicons, filled by keysOf on first use
+	cellF  []string // folded text of each cell, filled by foldCell on first use
+	lk     lineKeys // word beginnings for the lexicons (keysOf)
+	lkDone bool     // lk is filled
 
 	labelOnly int8 // 0 unknown, 1 yes, 2 no
 	bankWord  int8 // hasBankWord: 0 unknown, 1 yes, 2 no
@@ -182,6 +183,7 @@ func newDocument(text string) *document {
 		off += len(parts[n]) + 1
 	}
 	d.ftext = strings.Join(fl, "\n")
+	d.gatherKeys()
 	d.cur = resolveDocCurrency(kept.String(), d.ftext, d.hasKrona())
 	if mdy, ok := slashOrder(d.ftext); ok {
 		d.mdy = mdy

@@ -11,9 +11,11 @@ type lineKeys struct {
 }
 
 // newLineKeys gathers the keys of f, with find's notion of a word start
-// (a-z or 0-9 after anything but an ASCII letter, digit or "_").
-func newLineKeys(f string) *lineKeys {
-	lk := &lineKeys{}
+// (a-z or 0-9 after anything but an ASCII letter, digit or "_"),
+// appending them to buf (one buffer for the whole document).
+func newLineKeys(f string, buf []int32) (lineKeys, []int32) {
+	var lk lineKeys
+	from := len(buf)
 	for s := 0; s < len(f); s++ {
 		c := f[s]
 		if !isAlnumByte[c] {
@@ -26,10 +28,11 @@ func newLineKeys(f string) *lineKeys {
 		k := 0
 		for n := 0; n < 3 && s+n < len(f) && isWordByte(f[s+n]); n++ {
 			k = k*keyBase + wordCode(f[s+n])
-			lk.keys = append(lk.keys, int32(k))
+			buf = append(buf, int32(k))
 		}
 	}
-	return lk
+	lk.keys = buf[from:len(buf):len(buf)]
+	return lk, buf
 }
 
 // mayFind reports whether find(f, 0) could find anything on the line
@@ -54,8 +57,23 @@ func (lx *lexTables) mayFind(lk *lineKeys) bool {
 
 // keysOf returns the line's keys, gathered on first use.
 func (ln *line) keysOf() *lineKeys {
-	if ln.lk == nil {
-		ln.lk = newLineKeys(ln.f.s)
+	if !ln.lkDone {
+		ln.lk, _ = newLineKeys(ln.f.s, nil)
+		ln.lkDone = true
 	}
-	return ln.lk
+	return &ln.lk
+}
+
+// gatherKeys fills every line's keys from one buffer: a slice per line
+// was a tenth of the document's allocations.
+func (d *document) gatherKeys() {
+	n := 0
+	for _, ln := range d.lines {
+		n += len(ln.f.s) / 2
+	}
+	buf := make([]int32, 0, n)
+	for _, ln := range d.lines {
+		ln.lk, buf = newLineKeys(ln.f.s, buf)
+		ln.lkDone = true
+	}
 }
