@@ -518,18 +518,28 @@ func adjacentToNumber(ln *line, h curHit) bool {
 // matching resumes there; a label merely spread by OCR spacing ("Invoice
 // No: 7") is kept.
 func (ln *line) labels(re *lexicon) [][]int {
-	if t := re.tables(); !t.full && !t.mayFind(ln.keysOf()) {
+	t := re.tables()
+	if !t.full && !t.mayFind(ln.keysOf()) {
 		return nil // no phrase of the lexicon opens anywhere on the line
 	}
 	var out [][]int
 	f := ln.f.s
 	pos := 0
 	for pos <= len(f) {
-		m := re.FindStringIndex(f[pos:])
-		if m == nil {
+		// t.find is FindStringIndex without the []int it returns.
+		var ms, me int
+		var ok bool
+		if t.full {
+			if m := t.FindStringIndex(f[pos:]); m != nil {
+				ms, me, ok = m[0], m[1], true
+			}
+		} else {
+			ms, me, ok = t.find(f[pos:], 0)
+		}
+		if !ok {
 			break
 		}
-		s, e := pos+m[0], pos+m[1]
+		s, e := pos+ms, pos+me
 		if e == s {
 			pos = e + 1
 			continue
