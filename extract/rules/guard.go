@@ -17,7 +17,8 @@ import (
 // are the regexp's own, unguarded.
 type guardedRE struct {
 	*regexp.Regexp
-	need *needSet // nil: no guard
+	need  *needSet          // nil: no guard
+	extra func(string) bool // a further necessary condition, hand-written; nil: none
 }
 
 // guardRE compiles src with a guard.
@@ -37,8 +38,22 @@ func mustGuardRE(src string) func() *guardedRE {
 	return get
 }
 
+// guardedFoldedRegexp is foldedRegexp with a further test a text must
+// pass to hold a match (the test must never say no where it could).
+func guardedFoldedRegexp(src string, extra func(string) bool) func() *guardedRE {
+	get := onFirstUse(func() *guardedRE {
+		g := guardRE(strings.ReplaceAll(src, "l", "i"))
+		g.extra = extra
+		return g
+	})
+	guardedREs = append(guardedREs, get)
+	return get
+}
+
 // may reports whether s could hold a match.
-func (g *guardedRE) may(s string) bool { return g.need == nil || g.need.in(s) }
+func (g *guardedRE) may(s string) bool {
+	return (g.need == nil || g.need.in(s)) && (g.extra == nil || g.extra(s))
+}
 
 // MatchString is regexp's.
 func (g *guardedRE) MatchString(s string) bool { return g.may(s) && g.Regexp.MatchString(s) }
