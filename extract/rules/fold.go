@@ -564,6 +564,9 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 					continue // the bitsets answer most positions without the map
 				}
 				for _, prog := range lx.byKey[k] {
+					if !prog.mayOpen(f[s:]) {
+						continue
+					}
 					best = max(best, prog.longestAt(f[s:], pos[:0], next[:0]))
 				}
 			}
@@ -588,6 +591,9 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 		}
 		best := -1
 		for _, prog := range progs {
+			if !prog.mayOpen(f[s:]) {
+				continue
+			}
 			best = max(best, prog.longestAt(f[s:], pos[:0], next[:0]))
 		}
 		if best >= 0 {
