@@ -45,7 +45,8 @@ func equivLines(t *testing.T, cased bool, random int) []string {
 	alphabet := []string{"a", "e", "i", "l", "r", "s", "k", "m", "t", "R", "M", "S", "D", "B", "H", "K", "U", "E",
 		"Z", "Ł", "ł", "č", "Č", "$", "€", "£", "¥", "￥", "₹", "＄", "(", ")", ".", ",", "-", "/", " ", "  ", "\t",
 		"0", "1", "5", "9", "sdn", "SDN", "BHD", "EUR", "eur", "usd", "RM", "Rs.", "kr.", "SFr.", "US$", "in ", "AMT(",
-		"AMOUNT(", "é", "ß", "\u00a0", "\u200b", "|", "¦", "│", "Ä", "ñ", "K", "ſ", "i̇", "元", "円"}
+		"AMOUNT(", "é", "ß", "ltd", "LTD", "Ltd.", "inc", "INC.", "SA", "S.A.", "GmbH", "gmbh & co", "&", "AG", "Oy",
+		"sdn", "a/s", "kft", "\u212a", "\u017f", "aps", "sas", "\u00a0", "\u200b", "|", "¦", "│", "Ä", "ñ", "K", "ſ", "i̇", "元", "円"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range random {
 		var b strings.Builder
@@ -177,5 +178,49 @@ func TestMayFindNeverHidesALabel(t *testing.T) {
 	}
 	if tried < 20 || said < 1000 {
 		t.Fatalf("only %d lexicons and %d refusals: the comparison proves little", tried, said)
+	}
+}
+
+// TestLegalFormLiteralsMatchRegexp holds reLegalForm's search, whose plain
+// alternatives are matched without the regexp, to its full expression.
+func TestLegalFormLiteralsMatchRegexp(t *testing.T) {
+	t.Parallel()
+	full := reLegalForm.tables().Regexp
+	hits := 0
+	for _, ln := range equivLines(t, true, 20000) {
+		want, got := full.FindAllStringIndex(ln, -1), reLegalForm.FindAllStringIndex(ln, -1)
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("%q: got %v, want %v", ln, got, want)
+		}
+		hits += len(want)
+	}
+	if hits < 1000 {
+		t.Fatalf("only %d legal forms found; the comparison proves little", hits)
+	}
+}
+
+// TestLongestLit pins the plain-literal match: longest wins, case as
+// marked, and a byte above 0x7f hands the decision to the regexp.
+func TestLongestLit(t *testing.T) {
+	t.Parallel()
+	lits := []litPrefix{{"inc", true}, {"inc.", true}, {"incorporated", true}, {"SaS", false}}
+	for _, tc := range []struct {
+		s      string
+		i, end int
+		ok     bool
+	}{
+		{"Acme Inc. x", 5, 9, true},
+		{"Acme INCORPORATED", 5, 17, true},
+		{"Acme Inc", 5, 8, true},
+		{"Acme In", 5, -1, true},
+		{"SaS", 0, 3, true},
+		{"sas", 0, -1, true},
+		{"Sa\u017f", 0, 0, false},
+		{"in\u212a", 0, 0, false},
+	} {
+		end, ok := longestLit(lits, tc.s, tc.i)
+		if end != tc.end || ok != tc.ok {
+			t.Errorf("%q at %d: got %d %v, want %d %v", tc.s, tc.i, end, ok, tc.end, tc.ok)
+		}
 	}
 }

@@ -731,6 +731,11 @@ type firstByteTables struct {
 	// where one of them is there, since a regexp per letter of a line was
 	// most of the supplier search.
 	prefixes [256][]litPrefix
+
+	// lits holds, by first byte, the alternatives when every one of that
+	// byte is plain text (litPrefix.lit is then the whole alternative):
+	// the longest that is there is the match, without the regexp.
+	lits [256][]litPrefix
 }
 
 // litPrefix is an alternative's literal prefix and whether it is matched
@@ -817,6 +822,7 @@ func compileFirstByte(anyCase, exactCase string) *firstByteTables {
 		x.prefixes[lowerByte(a[0])] = append(x.prefixes[lowerByte(a[0])], litPrefix{literalPrefix(a), false})
 	}
 	for c := 0; c < 256; c++ {
+		x.lits[c] = plainAlternatives(ci[byte(c)], cs[byte(c)])
 		var parts []string
 		if l := ci[byte(c)]; l != nil {
 			parts = append(parts, `(?i:`+strings.Join(l, `|`)+`)`)
@@ -836,6 +842,73 @@ func compileFirstByte(anyCase, exactCase string) *firstByteTables {
 		}
 	}
 	return x
+}
+
+// plainAlternatives returns the alternatives (anyCase, then exactCase) as
+// literals, or nil unless every one is plain text.
+func plainAlternatives(anyCase, exactCase []string) []litPrefix {
+	var out []litPrefix
+	for k, list := range [][]string{anyCase, exactCase} {
+		for _, a := range list {
+			lit, ok := plainLiteral(a)
+			if !ok {
+				return nil
+			}
+			out = append(out, litPrefix{lit: lit, anyCase: k == 0})
+		}
+	}
+	return out
+}
+
+// plainLiteral returns the text an alternative matches when it is plain
+// text (ASCII letters, digits, "&", "/" and escaped punctuation), with
+// ok false otherwise.
+func plainLiteral(alt string) (string, bool) {
+	var b []byte
+	for i := 0; i < len(alt); {
+		c := alt[i]
+		switch {
+		case c == '\\' && i+1 < len(alt) && strings.IndexByte(".&()/-", alt[i+1]) >= 0:
+			b = append(b, alt[i+1])
+			i += 2
+		case isASCIILetter(c) || c >= '0' && c <= '9' || c == '&' || c == '/':
+			b = append(b, c)
+			i++
+		default:
+			return "", false
+		}
+	}
+	return string(b), len(b) > 0
+}
+
+// longestLit is the end of the longest of lits at s[i:], -1 for none, or
+// ok false when a byte above 0x7f is in the way (it may be a rune (?i)
+// folds to ASCII: the regexp decides).
+func longestLit(lits []litPrefix, s string, i int) (end int, ok bool) {
+	end = -1
+	for _, p := range lits {
+		// A rune (?i) folds to ASCII is longer than its letter: too few
+		// bytes left cannot match either. A literal no longer than the
+		// match found reads only its ASCII bytes.
+		if i+len(p.lit) > len(s) || i+len(p.lit) <= end {
+			continue
+		}
+		match := true
+		for k := 0; k < len(p.lit); k++ {
+			b := s[i+k]
+			if b >= utf8.RuneSelf {
+				return 0, false
+			}
+			if b != p.lit[k] && !(p.anyCase && lowerByte(b) == lowerByte(p.lit[k])) {
+				match = false
+				break
+			}
+		}
+		if match {
+			end = i + len(p.lit)
+		}
+	}
+	return end, true
 }
 
 func lowerByte(c byte) byte {
@@ -887,6 +960,14 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 		re := x.byFirst[lowerByte(c)]
 		if re == nil || s[i] < utf8.RuneSelf && !x.mayStartAt(s, i, lowerByte(c)) {
 			continue
+		}
+		if lits := x.lits[lowerByte(c)]; lits != nil && s[i] < utf8.RuneSelf {
+			if end, ok := longestLit(lits, s, i); ok {
+				if end > i {
+					return i, end, true
+				}
+				continue
+			}
 		}
 		if m := re.FindStringIndex(s[i:]); m != nil {
 			return i, i + m[1], true
