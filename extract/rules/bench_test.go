@@ -59,5 +59,5 @@ func BenchmarkExtract(b *testing.B) {
 // (../shared/devset/README.md builds it outside the repository); it skips
 // where the dev set is absent, and its texts are never committed.
 func BenchmarkExtractDevSet(b *testing.B) {
-	benchBoth(b, benchTexts(b, "/tmp/devset/receipts/*.txt", "/tmp/devset/invoices/*.txt"))
+	benchBoth(b, benchTexts(b, "/tmp/devset2/receipts/*.txt", "/tmp/devset2/invoices/*.txt"))
 }

@@ -31,7 +31,9 @@ type line struct {
 	nums  []amountTok
 	dates []dateHit // in folded coordinates
 
-	cellF []string // folded text of each cell, filled by foldCell on first use
+	cellF  []string // folded text of each cell, filled by foldCell on first use
+	lk     lineKeys // word beginnings for the lexicons (keysOf)
+	lkDone bool     // lk is filled
 
 	labelOnly int8 // 0 unknown, 1 yes, 2 no
 	bankWord  int8 // hasBankWord: 0 unknown, 1 yes, 2 no
@@ -170,7 +172,7 @@ func newDocument(text string) *document {
 			injectedNext = false
 		}
 		ln.cells = splitCells(raw)
-		ln.curs = findCurrencies(raw)
+		ln.curs = scanCurrencies(raw)
 		ln.nums = findNumbers(raw, ln.curs)
 		d.lines = append(d.lines, ln)
 		fl = append(fl, ln.f.s)
@@ -181,6 +183,7 @@ func newDocument(text string) *document {
 		off += len(parts[n]) + 1
 	}
 	d.ftext = strings.Join(fl, "\n")
+	d.gatherKeys()
 	d.cur = resolveDocCurrency(kept.String(), d.ftext, d.hasKrona())
 	if mdy, ok := slashOrder(d.ftext); ok {
 		d.mdy = mdy
@@ -515,15 +518,28 @@ func adjacentToNumber(ln *line, h curHit) bool {
 // matching resumes there; a label merely spread by OCR spacing ("Invoice
 // No: 7") is kept.
 func (ln *line) labels(re *lexicon) [][]int {
+	t := re.tables()
+	if !t.full && !t.mayFind(ln.keysOf()) {
+		return nil // no phrase of the lexicon opens anywhere on the line
+	}
 	var out [][]int
 	f := ln.f.s
 	pos := 0
 	for pos <= len(f) {
-		m := re.FindStringIndex(f[pos:])
-		if m == nil {
+		// t.find is FindStringIndex without the []int it returns.
+		var ms, me int
+		var ok bool
+		if t.full {
+			if m := t.FindStringIndex(f[pos:]); m != nil {
+				ms, me, ok = m[0], m[1], true
+			}
+		} else {
+			ms, me, ok = t.find(f[pos:], 0)
+		}
+		if !ok {
 			break
 		}
-		s, e := pos+m[0], pos+m[1]
+		s, e := pos+ms, pos+me
 		if e == s {
 			pos = e + 1
 			continue

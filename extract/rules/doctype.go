@@ -13,7 +13,7 @@ import (
 // Rechnung Nr. 7" in a credit note or "this is not a reminder" start no cell
 // with a title.
 var (
-	reTitleOrdinal  = foldedRegexp(`^[\s*#>\-•]*(?:\d{1,2}\s*\.?\s*(?:st|nd|rd|th|e|er|re|o|a)?\s+|(?:erste|zweite|dritte|letzte|first|second|third|final|last|premier|premiere|deuxieme|dernier|primer|segundo|ultimo|eerste|tweede|laatste|primo|secondo|terzo)\s+)?`)
+	reTitleOrdinal  = anchoredRegexp(`^[\s*#>\-•]*(?:\d{1,2}\s*\.?\s*(?:st|nd|rd|th|e|er|re|o|a)?\s+|(?:erste|zweite|dritte|letzte|first|second|third|final|last|premier|premiere|deuxieme|dernier|primer|segundo|ultimo|eerste|tweede|laatste|primo|secondo|terzo)\s+)?`)
 	reTitleProforma = anchoredRegexp(`^(?:pro\s*-?\s*forma|proforma)\b`)
 	reTitleDebit    = anchoredRegexp(`^(?:debit\s*note|debit\s*memo|belastungsanzeige|belastungsnota|note\s*de\s*debit|avis\s*de\s*debit|nota\s*de\s*debito|debetnota|nota\s*di\s*debito|nota\s*debito)\b`)
 	reTitleReminder = anchoredRegexp(`^(?:(?:overdue|final|friendly|urgent|second|third)\s+(?:payment\s+)?(?:reminder|notice)|zahlungserinnerung|erinnerung|mahnung|payment\s*reminder|reminder|overdue\s*notice|past\s*due\s*notice|overdue\s*invoice\s*notice|rappel(?:\s*de\s*paiement)?|relance|lettre\s*de\s*relance|recordatorio(?:\s*de\s*pago)?|aviso\s*de\s*pago\s*pendiente|requerimiento\s*de\s*pago|betalingsherinnering|herinnering|aanmaning|sollecito(?:\s*di\s*pagamento)?)\b`)
@@ -50,7 +50,7 @@ func titleKind(cf string) string {
 	if t := strings.TrimLeft(cf, " \t\n\f\r*#>-•"); t == "" || !(t[0] >= 'a' && t[0] <= 'z' || t[0] >= '0' && t[0] <= '9') {
 		return ""
 	}
-	o := reTitleOrdinal().FindStringIndex(cf)
+	o := reTitleOrdinal.FindStringIndex(cf)
 	f := cf
 	if o != nil {
 		f = cf[o[1]:]

@@ -20,7 +20,12 @@ type startRE struct {
 type startTables struct {
 	re    *regexp.Regexp
 	first [256]bool
-	empty bool // the expression may match without reading a byte, or is not anchored: no filter
+	empty bool // the expression may match without reading a byte only after an assertion, or is not anchored: no filter
+	// emptyAt0: the expression matches the empty string at the start of
+	// any text (a path to the match passes no assertion but "^"), so a
+	// text whose first byte opens no longer match yields [0 0], not nil.
+	emptyAt0 bool
+	need     *needSet // strings one of which a non-empty match holds (guardedRE's), or nil
 }
 
 // anchoredRegexp compiles src (which must start with "^") on first use,
@@ -30,7 +35,7 @@ func anchoredRegexp(src string) *startRE {
 		panic("rules: anchoredRegexp needs a pattern anchored with ^: " + src)
 	}
 	re := foldedRegexp(src)
-	x := &startRE{get: onFirstUse(func() *startTables { return newStartTables(re()) })}
+	x := &startRE{get: onFirstUse(func() *startTables { return newStartTables(re().Regexp) })}
 	startREs = append(startREs, x)
 	return x
 }
@@ -49,15 +54,13 @@ func newStartTables(re *regexp.Regexp) *startTables {
 		panic("rules: " + err.Error())
 	}
 	// Each path is followed with whether it has passed the start-of-text
-	// assertion: a rune reachable without it (an unanchored alternative,
-	// "^a|b") turns the filter off.
-	seen := map[[2]uint32]bool{}
-	var walk func(pc uint32, anchored bool)
-	walk = func(pc uint32, anchored bool) {
-		key := [2]uint32{pc, 0}
-		if anchored {
-			key[1] = 1
-		}
+	// assertion (a rune reachable without it, "^a|b", turns the filter
+	// off) and whether it has passed any other assertion (an empty match
+	// after one, "^(?:$|x)", depends on the text: the filter is off too).
+	seen := map[[3]uint32]bool{}
+	var walk func(pc uint32, anchored, cond bool)
+	walk = func(pc uint32, anchored, cond bool) {
+		key := [3]uint32{pc, b2u(anchored), b2u(cond)}
 		if seen[key] || t.empty {
 			return
 		}
@@ -65,15 +68,21 @@ func newStartTables(re *regexp.Regexp) *startTables {
 		in := &prog.Inst[pc]
 		switch in.Op {
 		case syntax.InstAlt, syntax.InstAltMatch:
-			walk(in.Out, anchored)
-			walk(in.Arg, anchored)
+			walk(in.Out, anchored, cond)
+			walk(in.Arg, anchored, cond)
 		case syntax.InstEmptyWidth:
 			// Other assertions are passed over: the set only grows.
-			walk(in.Out, anchored || syntax.EmptyOp(in.Arg)&syntax.EmptyBeginText != 0)
+			op := syntax.EmptyOp(in.Arg)
+			walk(in.Out, anchored || op&syntax.EmptyBeginText != 0, cond || op&^syntax.EmptyBeginText != 0)
 		case syntax.InstCapture, syntax.InstNop:
-			walk(in.Out, anchored)
-		case syntax.InstMatch, syntax.InstFail:
-			t.empty = t.empty || in.Op == syntax.InstMatch
+			walk(in.Out, anchored, cond)
+		case syntax.InstMatch:
+			if cond {
+				t.empty = true
+				return
+			}
+			t.emptyAt0 = true
+		case syntax.InstFail:
 		default:
 			if !anchored {
 				t.empty = true
@@ -82,8 +91,18 @@ func newStartTables(re *regexp.Regexp) *startTables {
 			t.addRunes(in)
 		}
 	}
-	walk(uint32(prog.Start), false)
+	walk(uint32(prog.Start), false, false)
+	if !t.emptyAt0 {
+		t.need = newNeedSet(re.String())
+	}
 	return t
+}
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // addRunes adds the first bytes of the runes a rune instruction accepts.
@@ -122,6 +141,12 @@ func (t *startTables) addRunes(in *syntax.Inst) {
 func (x *startRE) FindStringIndex(s string) []int {
 	t := x.get()
 	if !t.empty && (s == "" || !t.first[s[0]]) {
+		if t.emptyAt0 {
+			return []int{0, 0}
+		}
+		return nil
+	}
+	if t.need != nil && !t.need.in(s) {
 		return nil
 	}
 	return t.re.FindStringIndex(s)

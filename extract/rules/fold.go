@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -347,7 +348,21 @@ func phraseRE(p string) string {
 // optional ("-", ".") would break this; such a lexicon keeps the full
 // expression, behind a cheap test of word beginnings (mayMatch).
 type lexicon struct {
-	tables func() *lexTables // built once, on first use
+	build func() *lexTables // builds the tables once, on first use
+	// t holds the built tables: a lexicon is asked some thousand times
+	// per document, and the call through sync.OnceValue's closure was a
+	// twentieth of the time.
+	t atomic.Pointer[lexTables]
+}
+
+// tables returns the compiled lexicon, built on first use.
+func (lx *lexicon) tables() *lexTables {
+	if t := lx.t.Load(); t != nil {
+		return t
+	}
+	t := lx.build()
+	lx.t.Store(t)
+	return t
 }
 
 // lexTables is a compiled lexicon.
@@ -360,8 +375,9 @@ type lexTables struct {
 
 	// byFirst holds the phrases by first byte, their leading \b taken off
 	// and checked by find instead (bounded[c]); unused when full.
-	byFirst [256][]phraseProg
-	bounded [256]bool
+	byFirst  [256][]phraseProg
+	bounded  [256]bool
+	firstSet [4]uint64 // the bytes byFirst holds phrases for, as bits
 	// byKey holds instead the phrases that open with an ASCII letter or
 	// digit, by the code (keySet's) of their first one to three word bytes,
 	// so find tries only the phrases that share the text's first letters.
@@ -383,7 +399,7 @@ func lexPrefixRE(phrases ...string) *lexicon {
 // newLexicon returns a lexicon of the phrases listed by list, which runs
 // (like the compilation) on first use.
 func newLexicon(anchor string, list func() []string) *lexicon {
-	lx := &lexicon{tables: onFirstUse(func() *lexTables { return compileLexicon(anchor, list()) })}
+	lx := &lexicon{build: onFirstUse(func() *lexTables { return compileLexicon(anchor, list()) })}
 	lexicons = append(lexicons, lx)
 	return lx
 }
@@ -431,6 +447,11 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 	if lx.full {
 		lx.byFirst = [256][]phraseProg{}
 		lx.byKey = nil
+	}
+	for c, progs := range lx.byFirst {
+		if progs != nil {
+			lx.firstSet[c/64] |= 1 << (c % 64)
+		}
 	}
 	return lx
 }
@@ -543,6 +564,9 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 					continue // the bitsets answer most positions without the map
 				}
 				for _, prog := range lx.byKey[k] {
+					if !prog.mayOpen(f[s:]) {
+						continue
+					}
 					best = max(best, prog.longestAt(f[s:], pos[:0], next[:0]))
 				}
 			}
@@ -567,6 +591,9 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 		}
 		best := -1
 		for _, prog := range progs {
+			if !prog.mayOpen(f[s:]) {
+				continue
+			}
 			best = max(best, prog.longestAt(f[s:], pos[:0], next[:0]))
 		}
 		if best >= 0 {
@@ -668,8 +695,9 @@ func lexSource(phrases []string) string {
 
 // foldedRegexp compiles, on first use, a hand-written pattern that is
 // matched against folded text, where every "l" has become "i".
-func foldedRegexp(src string) func() *regexp.Regexp {
-	return onFirstUse(func() *regexp.Regexp { return regexp.MustCompile(strings.ReplaceAll(src, "l", "i")) })
+// It is guarded (guardedRE): most lines hold none of its words.
+func foldedRegexp(src string) func() *guardedRE {
+	return mustGuardRE(strings.ReplaceAll(src, "l", "i"))
 }
 
 // longest compiles a pattern with leftmost-longest matching.
@@ -703,6 +731,11 @@ type firstByteTables struct {
 	// where one of them is there, since a regexp per letter of a line was
 	// most of the supplier search.
 	prefixes [256][]litPrefix
+
+	// lits holds, by first byte, the alternatives when every one of that
+	// byte is plain text (litPrefix.lit is then the whole alternative):
+	// the longest that is there is the match, without the regexp.
+	lits [256][]litPrefix
 }
 
 // litPrefix is an alternative's literal prefix and whether it is matched
@@ -789,6 +822,7 @@ func compileFirstByte(anyCase, exactCase string) *firstByteTables {
 		x.prefixes[lowerByte(a[0])] = append(x.prefixes[lowerByte(a[0])], litPrefix{literalPrefix(a), false})
 	}
 	for c := 0; c < 256; c++ {
+		x.lits[c] = plainAlternatives(ci[byte(c)], cs[byte(c)])
 		var parts []string
 		if l := ci[byte(c)]; l != nil {
 			parts = append(parts, `(?i:`+strings.Join(l, `|`)+`)`)
@@ -808,6 +842,73 @@ func compileFirstByte(anyCase, exactCase string) *firstByteTables {
 		}
 	}
 	return x
+}
+
+// plainAlternatives returns the alternatives (anyCase, then exactCase) as
+// literals, or nil unless every one is plain text.
+func plainAlternatives(anyCase, exactCase []string) []litPrefix {
+	var out []litPrefix
+	for k, list := range [][]string{anyCase, exactCase} {
+		for _, a := range list {
+			lit, ok := plainLiteral(a)
+			if !ok {
+				return nil
+			}
+			out = append(out, litPrefix{lit: lit, anyCase: k == 0})
+		}
+	}
+	return out
+}
+
+// plainLiteral returns the text an alternative matches when it is plain
+// text (ASCII letters, digits, "&", "/" and escaped punctuation), with
+// ok false otherwise.
+func plainLiteral(alt string) (string, bool) {
+	var b []byte
+	for i := 0; i < len(alt); {
+		c := alt[i]
+		switch {
+		case c == '\\' && i+1 < len(alt) && strings.IndexByte(".&()/-", alt[i+1]) >= 0:
+			b = append(b, alt[i+1])
+			i += 2
+		case isASCIILetter(c) || c >= '0' && c <= '9' || c == '&' || c == '/':
+			b = append(b, c)
+			i++
+		default:
+			return "", false
+		}
+	}
+	return string(b), len(b) > 0
+}
+
+// longestLit is the end of the longest of lits at s[i:], -1 for none, or
+// ok false when a byte above 0x7f is in the way (it may be a rune (?i)
+// folds to ASCII: the regexp decides).
+func longestLit(lits []litPrefix, s string, i int) (end int, ok bool) {
+	end = -1
+	for _, p := range lits {
+		// A rune (?i) folds to ASCII is longer than its letter: too few
+		// bytes left cannot match either. A literal no longer than the
+		// match found reads only its ASCII bytes.
+		if i+len(p.lit) > len(s) || i+len(p.lit) <= end {
+			continue
+		}
+		match := true
+		for k := 0; k < len(p.lit); k++ {
+			b := s[i+k]
+			if b >= utf8.RuneSelf {
+				return 0, false
+			}
+			if b != p.lit[k] && !(p.anyCase && lowerByte(b) == lowerByte(p.lit[k])) {
+				match = false
+				break
+			}
+		}
+		if match {
+			end = i + len(p.lit)
+		}
+	}
+	return end, true
 }
 
 func lowerByte(c byte) byte {
@@ -859,6 +960,14 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 		re := x.byFirst[lowerByte(c)]
 		if re == nil || s[i] < utf8.RuneSelf && !x.mayStartAt(s, i, lowerByte(c)) {
 			continue
+		}
+		if lits := x.lits[lowerByte(c)]; lits != nil && s[i] < utf8.RuneSelf {
+			if end, ok := longestLit(lits, s, i); ok {
+				if end > i {
+					return i, end, true
+				}
+				continue
+			}
 		}
 		if m := re.FindStringIndex(s[i:]); m != nil {
 			return i, i + m[1], true

@@ -4,8 +4,6 @@ import (
 	"strings"
 )
 
-var _ = strings.TrimSpace
-
 // Label lexicons in English, German, French, Spanish, Dutch and Italian.
 // Phrases are written naturally and compiled over folded text (see
 // phraseRE): case, accents, spacing, optional dots and OCR "l/I" confusions
@@ -108,7 +106,18 @@ var (
 	}
 	// Absorbers: "incl. 19% VAT", "(inkl. 190,00 EUR MwSt.)" qualify a total
 	// and are not labels of their own.
-	reTotalAbsorb = foldedRegexp(`\(?\b(?:incl|inkl|inc|including|inclusive|included|incluido|incluida|incluye|inclus|incluse|compris|comprise|inclusa|incluso|inclusief|inbegrepen|con|with|plus|zzgl|zuzuglich|y)\b\.?[^()\n]{0,30}?\b(?:vat|tax|taxes|mwst|ust|umsatzsteuer|mehrwertsteuer|btw|iva|tva|gst|steuer|igic)\b\.?\)?|\(\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst)\s*(?:incl|inkl|included|inclusa|incluida|incluido|incluse|compris)\b\.?\s*\)?|\bttc\b|\bivato\b`)
+	reTotalAbsorb = guardedFoldedRegexp(`\(?\b(?:`+strings.Join(absorbIncl, "|")+`)\b\.?[^()\n]{0,30}?\b(?:vat|tax|taxes|mwst|ust|umsatzsteuer|mehrwertsteuer|btw|iva|tva|gst|steuer|igic)\b\.?\)?|\(\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst)\s*(?:incl|inkl|included|inclusa|incluida|incluido|incluse|compris)\b\.?\s*\)?|\bttc\b|\bivato\b`,
+		// Beyond a tax word, the first alternative needs one of absorbIncl
+		// as a word and the second a "(": receipts print "GST" on most
+		// lines, and the regexp backtracked through each of them.
+		func(f string) bool {
+			return strings.Contains(f, "(") || strings.Contains(f, "ttc") || strings.Contains(f, "ivato") || reAbsorbIncl.MatchString(f)
+		})
+	// absorbIncl are the words that open an absorber ("incl", "with").
+	absorbIncl = []string{"incl", "inkl", "inc", "including", "inclusive", "included", "incluido", "incluida",
+		"incluye", "inclus", "incluse", "compris", "comprise", "inclusa", "incluso", "inclusief", "inbegrepen",
+		"con", "with", "plus", "zzgl", "zuzuglich", "y"}
+	reAbsorbIncl = lexRE(absorbIncl...)
 )
 
 // Invoice-number labels.
@@ -322,7 +331,7 @@ var (
 		"cap. soc", "capitale sociale", "vat reg", "vat registration", "vat no", "vat number", "org.nr", "cvr",
 		"abn", "ein", "tax id", "director", "directors", "managing director", "inscrite au", "r.c.s", "ape", "naf",
 		"numéro tva", "vat id", "handelsregisternummer", "company reg")
-	reBankWord = mustRE(`(?i)\b(?:bank|banque|banco|banca|sparkasse|volksbank|raiffeisen\w*|commerzbank|postbank|rabobank|abn amro|ing|bnp paribas|cr[ée]dit agricole|caisse d'[ée]pargne|soci[ée]t[ée] g[ée]n[ée]rale|unicredit|intesa|bbva|santander|caixabank|hsbc|barclays|lloyds|natwest|revolut|paypal|stripe|iban|bic|swift|kreissparkasse|stadtsparkasse|deutsche bank|dz bank|triodos|belfius|kbc|sabadell|bankinter|mediobanca|fineco|monte dei paschi|bper)\b`)
+	reBankWord = mustGuardRE(`(?i)\b(?:bank|banque|banco|banca|sparkasse|volksbank|raiffeisen\w*|commerzbank|postbank|rabobank|abn amro|ing|bnp paribas|cr[ée]dit agricole|caisse d'[ée]pargne|soci[ée]t[ée] g[ée]n[ée]rale|unicredit|intesa|bbva|santander|caixabank|hsbc|barclays|lloyds|natwest|revolut|paypal|stripe|iban|bic|swift|kreissparkasse|stadtsparkasse|deutsche bank|dz bank|triodos|belfius|kbc|sabadell|bankinter|mediobanca|fineco|monte dei paschi|bper)\b`)
 )
 
 // Action item lexicons.

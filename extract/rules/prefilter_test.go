@@ -45,17 +45,23 @@ func TestStartTablesAnchoring(t *testing.T) {
 	for _, tc := range []struct {
 		src      string
 		filtered bool
+		emptyAt0 bool // the filter answers [0 0], not nil
 	}{
-		{`^abc`, true},
-		{`^\s*(?:tax|vat)\s*invoice`, true},
-		{`^abc|def`, false},
-		{`(?m)^abc`, false},
-		{`^(?:$|x)`, false},
-		{`^a?`, false},
+		{`^abc`, true, false},
+		{`^\s*(?:tax|vat)\s*invoice`, true, false},
+		{`^abc|def`, false, false},
+		{`(?m)^abc`, false, false},
+		{`^(?:$|x)`, false, false},
+		{`^a?`, true, true},
+		{`^[\s*]*(?:\d+\s+|first\s+)?`, true, true},
+		{`^\ba?`, false, false},
 	} {
 		tb := newStartTables(regexp.MustCompile(tc.src))
 		if got := !tb.empty; got != tc.filtered {
 			t.Errorf("%s: filtered %v, want %v", tc.src, got, tc.filtered)
+		}
+		if tb.emptyAt0 != tc.emptyAt0 {
+			t.Errorf("%s: emptyAt0 %v, want %v", tc.src, tb.emptyAt0, tc.emptyAt0)
 		}
 	}
 }
