@@ -76,7 +76,7 @@ func TestFindNumbers(t *testing.T) {
 		{"Item 30days", nil, nil, nil},
 	}
 	for _, tc := range tests {
-		curs := findCurrencies(tc.line)
+		curs := scanCurrencies(tc.line)
 		got := findNumbers(tc.line, curs)
 		if len(got) != len(tc.want) {
 			t.Errorf("%q: got %d numbers, want %d", tc.line, len(got), len(tc.want))

@@ -59,21 +59,6 @@ func equivLines(t *testing.T, cased bool, random int) []string {
 	return slices.Compact(lines)
 }
 
-// TestScanCurrenciesMatchesFind holds scanCurrencies to findCurrencies.
-func TestScanCurrenciesMatchesFind(t *testing.T) {
-	t.Parallel()
-	bad := 0
-	for _, ln := range equivLines(t, true, 20000) {
-		want, got := findCurrencies(ln), scanCurrencies(ln)
-		if !reflect.DeepEqual(want, got) {
-			bad++
-			if bad <= 5 {
-				t.Errorf("line %q:\nfindCurrencies %v\nscanCurrencies %v", ln, want, got)
-			}
-		}
-	}
-}
-
 // TestGuardsNeverHideAMatch holds every guarded regexp's cheap test to its
 // regexp: wherever the guard says no, the regexp finds nothing, on raw and
 // folded lines.
