@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"time"
 
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/webassembly"
@@ -64,13 +63,11 @@ func compilationCache() wazero.CompilationCache {
 }
 
 // instance borrows a fresh engine instance, waiting for a free slot until ctx ends.
-func instance(ctx context.Context, timeout time.Duration) (pdfium.Pdfium, error) {
+func instance(ctx context.Context) (pdfium.Pdfium, error) {
 	pool, err := engine()
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	inst, err := pool.GetInstanceWithContext(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("wait for pdf engine: %w", err)

@@ -111,8 +111,10 @@ func (l *line) render(left, pitch float64) string {
 		col := max(int(math.Round((s.X0-left)/pitch)), 0)
 		if len(row) > 0 && col <= len(row) {
 			col = len(row)
+			// A small gap (kerning, a font change mid-word) joins; a wider one,
+			// or text printed over text, is a word break.
 			gap := s.X0 - prevEnd
-			if gap > 0.15*s.Size && row[len(row)-1] != ' ' {
+			if (gap > 0.15*s.Size || gap < -0.5*s.Size) && row[len(row)-1] != ' ' {
 				col++
 			}
 		}
@@ -123,6 +125,9 @@ func (l *line) render(left, pitch float64) string {
 			switch {
 			case r == unicode.ReplacementChar:
 				continue // an unmapped glyph: silent beats a wrong character
+			case r == 0x02 || r == 0xAD:
+				// PDFium marks a hyphen that ends a line as U+0002; the page shows "-".
+				r = '-'
 			case unicode.IsControl(r) || unicode.IsSpace(r):
 				r = ' '
 			}

@@ -77,12 +77,12 @@ func Read(ctx context.Context, b []byte, limits Limits) (doc *Doc, err error) {
 	if !bytes.Contains(b[:min(len(b), 1024)], []byte("%PDF-")) {
 		return nil, fmt.Errorf("%w: no %%PDF header", ErrMalformed)
 	}
-	inst, err := instance(ctx, lim.Timeout)
-	if err != nil {
-		return nil, err
-	}
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	defer cancel()
+	inst, err := instance(ctx)
+	if err != nil {
+		return nil, timeoutError(ctx, lim, err)
+	}
 
 	type result struct {
 		doc *Doc
@@ -107,11 +107,17 @@ func Read(ctx context.Context, b []byte, limits Limits) (doc *Doc, err error) {
 		// Kill interrupts the running WebAssembly call and discards the instance;
 		// the goroutine then returns with an error into the buffered channel.
 		_ = inst.Kill()
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%w after %s", ErrTimeout, lim.Timeout)
-		}
-		return nil, ctx.Err()
+		return nil, timeoutError(ctx, lim, ctx.Err())
 	}
+}
+
+// timeoutError names a spent deadline ErrTimeout; cancellation and other
+// errors pass through.
+func timeoutError(ctx context.Context, lim Limits, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("%w after %s", ErrTimeout, lim.Timeout)
+	}
+	return err
 }
 
 // read does the work on one engine instance; Read guards it.

@@ -9,6 +9,7 @@ import (
 	"image/png"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-pdf/fpdf"
 )
@@ -255,5 +256,36 @@ func TestReadUnlocatableAttachmentLeftOut(t *testing.T) {
 	}
 	if _, ok := doc.Attachments["factur-x.xml"]; ok {
 		t.Errorf("attachments = %q, want the unlocatable file left out", doc.Attachments)
+	}
+}
+
+func TestReadRawPDF(t *testing.T) {
+	t.Parallel()
+	doc, err := Read(context.Background(), rawPDF(t, []byte("BT /F1 12 Tf 72 700 Td (Total 42.00 EUR) Tj ET")), Limits{})
+	if err != nil {
+		t.Fatalf("Read: %v", err)
+	}
+	if got := strings.TrimSpace(doc.Text); got != "Total 42.00 EUR" {
+		t.Errorf("text = %q", got)
+	}
+}
+
+// A document that outlasts Limits.Timeout is abandoned in time, its engine
+// instance killed, and the next document is read normally.
+func TestReadTimeoutKillsInstance(t *testing.T) {
+	t.Parallel()
+	slow := slowPDF(t, 400_000)
+	start := time.Now()
+	_, err := Read(context.Background(), slow, Limits{Timeout: 100 * time.Millisecond})
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("err = %v, want ErrTimeout", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Read returned after %v, want soon after its 100ms timeout", d)
+	}
+	for range maxInstances + 1 { // every engine slot must have been given back
+		if _, err := Read(context.Background(), rawPDF(t, []byte("BT /F1 12 Tf 72 700 Td (ok) Tj ET")), Limits{Timeout: 30 * time.Second}); err != nil {
+			t.Fatalf("Read after a timeout: %v", err)
+		}
 	}
 }
