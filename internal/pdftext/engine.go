@@ -67,11 +67,7 @@ func compilationCache() wazero.CompilationCache {
 }
 
 // instance borrows a fresh engine instance, waiting for a free slot until ctx ends.
-func instance(ctx context.Context) (pdfium.Pdfium, error) {
-	pool, err := engine()
-	if err != nil {
-		return nil, err
-	}
+func instance(ctx context.Context, pool pdfium.Pool) (pdfium.Pdfium, error) {
 	inst, err := pool.GetInstanceWithContext(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("wait for pdf engine: %w", err)

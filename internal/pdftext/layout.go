@@ -109,13 +109,20 @@ func (l *line) render(left, pitch float64) string {
 	prevEnd := math.Inf(-1)
 	for _, s := range l.spans {
 		col := max(int(math.Round((s.X0-left)/pitch)), 0)
-		if len(row) > 0 && col <= len(row) {
-			col = len(row)
-			// A small gap (kerning, a font change mid-word) joins; a wider one,
-			// or text printed over text, is a word break.
+		if len(row) > 0 {
+			// A small gap (kerning, a font change mid-word) continues the word
+			// wherever the grid would put it: wide letters run ahead of the
+			// median pitch. A wider gap, or text printed over text, is a word
+			// break of at least one space.
 			gap := s.X0 - prevEnd
-			if (gap > 0.15*s.Size || gap < -0.5*s.Size) && row[len(row)-1] != ' ' {
-				col++
+			switch {
+			case gap <= 0.15*s.Size && gap >= -0.5*s.Size:
+				col = len(row)
+			case col <= len(row):
+				col = len(row)
+				if row[len(row)-1] != ' ' {
+					col++
+				}
 			}
 		}
 		for len(row) < col {

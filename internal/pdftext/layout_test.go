@@ -37,6 +37,9 @@ func TestLayoutPage(t *testing.T) {
 		{"touching runs join", // a word split into two runs by a font change
 			[]span{run(50, 100, "Rech"), run(70, 100, "nung")},
 			"Rechnung\n"},
+		{"touching runs join even where the grid is behind", // wide letters, narrow median pitch
+			[]span{{X0: 50, X1: 80, Y: 100, Size: 10, S: "Glob"}, {X0: 80, X1: 95, Y: 100, Size: 10, S: "al"}, run(50, 112, "narrow"), run(50, 124, "narrow"), run(50, 136, "narrow")},
+			"Global\nnarrow\nnarrow\nnarrow\n"},
 		{"unmapped glyphs are dropped, line-end hyphens kept",
 			[]span{run(50, 100, "Bau-\uFFFD"), run(50, 112, "Abschlags\u0002")},
 			"Bau-\nAbschlags-\n"},

@@ -77,9 +77,15 @@ func Read(ctx context.Context, b []byte, limits Limits) (doc *Doc, err error) {
 	if !bytes.Contains(b[:min(len(b), 1024)], []byte("%PDF-")) {
 		return nil, fmt.Errorf("%w: no %%PDF header", ErrMalformed)
 	}
+	// Started before the deadline: compiling the engine (once per process,
+	// seconds when the disk cache is cold) is not this document's time.
+	pool, err := engine()
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
 	defer cancel()
-	inst, err := instance(ctx)
+	inst, err := instance(ctx, pool)
 	if err != nil {
 		return nil, timeoutError(ctx, lim, err)
 	}
