@@ -15,7 +15,7 @@ import (
 )
 
 // newPDF starts an A4 document in points with Helvetica 10.
-func newPDF(t *testing.T) *fpdf.Fpdf {
+func newPDF(t testing.TB) *fpdf.Fpdf {
 	t.Helper()
 	f := fpdf.New("P", "pt", "A4", "")
 	f.SetFont("Helvetica", "", 10)
@@ -24,7 +24,7 @@ func newPDF(t *testing.T) *fpdf.Fpdf {
 }
 
 // render writes f out and fails the test on any generator error.
-func render(t *testing.T, f *fpdf.Fpdf) []byte {
+func render(t testing.TB, f *fpdf.Fpdf) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := f.Output(&buf); err != nil {
@@ -39,7 +39,7 @@ func render(t *testing.T, f *fpdf.Fpdf) []byte {
 }
 
 // invoicePDF is a two-page invoice with label/value columns.
-func invoicePDF(t *testing.T) *fpdf.Fpdf {
+func invoicePDF(t testing.TB) *fpdf.Fpdf {
 	t.Helper()
 	f := newPDF(t)
 	f.AddPage()
@@ -141,7 +141,7 @@ func TestReadErrors(t *testing.T) {
 		limits Limits
 		want   error
 	}{
-		{"image only", imageOnlyPDF, Limits{}, ErrNoTextLayer},
+		{"image only", func(t *testing.T) []byte { return imageOnlyPDF(t) }, Limits{}, ErrNoTextLayer},
 		{"user password", func(t *testing.T) []byte {
 			f := invoicePDF(t)
 			f.SetProtection(fpdf.CnProtectPrint, "secret", "owner")
@@ -204,7 +204,7 @@ func TestReadCancelled(t *testing.T) {
 	}
 }
 
-func imageOnlyDoc(t *testing.T) *fpdf.Fpdf {
+func imageOnlyDoc(t testing.TB) *fpdf.Fpdf {
 	t.Helper()
 	img := image.NewRGBA(image.Rect(0, 0, 40, 20))
 	for x := range 40 {
@@ -221,7 +221,7 @@ func imageOnlyDoc(t *testing.T) *fpdf.Fpdf {
 	return f
 }
 
-func imageOnlyPDF(t *testing.T) []byte { return render(t, imageOnlyDoc(t)) }
+func imageOnlyPDF(t testing.TB) []byte { return render(t, imageOnlyDoc(t)) }
 
 func nonBlank(s string) []string {
 	var out []string

@@ -10,7 +10,7 @@ import (
 // rawPDF builds a one-page PDF around a content stream (Helvetica as /F1),
 // Flate-compressed, with a correct cross-reference table: for documents fpdf
 // cannot make, such as one whose page costs the engine seconds.
-func rawPDF(t *testing.T, content []byte) []byte {
+func rawPDF(t testing.TB, content []byte) []byte {
 	t.Helper()
 	var z bytes.Buffer
 	zw := zlib.NewWriter(&z)
@@ -44,7 +44,7 @@ func rawPDF(t *testing.T, content []byte) []byte {
 }
 
 // slowPDF is one page of n tiny text objects: cheap to store, slow to lay out.
-func slowPDF(t *testing.T, n int) []byte {
+func slowPDF(t testing.TB, n int) []byte {
 	t.Helper()
 	op := []byte("BT /F1 9 Tf 72 700 Td (slow) Tj ET\n")
 	return rawPDF(t, bytes.Repeat(op, n))
