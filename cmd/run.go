@@ -72,14 +72,19 @@ until it is empty: lease, provider call, strict validation, fenced commit.
 Text is decoded as --encoding says: auto (the default) takes valid UTF-8
 as it is, UTF-16 with a byte-order mark, and anything else as Windows-1252.
 --include matches the extension in any case (*.txt takes INVOICE.TXT);
-without it, *.txt and *.xml are taken.
+without it, *.txt, *.xml and *.pdf are taken.
 
 A .xml file must be a structured e-invoice (UBL 2.1 Invoice or CreditNote,
 UN/CEFACT CII D16B as in ZUGFeRD 2 / Factur-X / XRechnung, ZUGFeRD 1.0):
 --provider auto (the default) reads it exactly with the einvoice provider
 and sends text to --text-provider. Any other XML is skipped with its
-reason (not_einvoice). An e-invoice's digest is sha256 of the file's
-bytes; see docs/inputs.md.
+reason (not_einvoice). A .pdf is read in the binary (no external
+program): an embedded e-invoice (factur-x.xml, zugferd-invoice.xml,
+ZUGFeRD-invoice.xml, xrechnung.xml) is read exactly as a .xml, else its
+text layer goes the way of a .txt; a PDF without a text layer is skipped
+(no_text_layer: it needs OCR), an encrypted or broken one too
+(unreadable_pdf). The digest of an e-invoice or a PDF is sha256 of the
+file's bytes; see docs/inputs.md.
 
 Files that are not regular, oversized, binary or cannot be decoded are
 invoices that were not processed: they are reported on stderr with the
@@ -154,7 +159,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 		},
 	}
 	fl := c.Flags()
-	fl.StringVar(&opts.Include, "include", "", "glob of file names to take (default: *.txt and *.xml)")
+	fl.StringVar(&opts.Include, "include", "", "glob of file names to take (default: *.txt, *.xml and *.pdf)")
 	fl.Int64Var(&opts.MaxBytes, "max-bytes", 1<<20, "skip files larger than this many bytes")
 	fl.IntVar(&opts.Concurrency, "concurrency", defaultConcurrency, "documents processed at once")
 	fl.StringVar(&opts.OnChange, "on-change", "hold", "a committed path whose text changed: hold (for review) or process")

@@ -176,9 +176,9 @@ func TestEmptyInputWarns(t *testing.T) {
 		wantCode int
 		warn     string // the warning line, "" for none
 	}{
-		{[]string{"run", "--quiet", empty}, cmd.ExitNeedsReview, "no file matching *.txt or *.xml in " + empty},
-		{[]string{"run", "--quiet", "--allow-empty", empty}, 0, "no file matching *.txt or *.xml in " + empty},
-		{[]string{"run", "--quiet", e.in, empty}, cmd.ExitNeedsReview, "no file matching *.txt or *.xml in " + empty},
+		{[]string{"run", "--quiet", empty}, cmd.ExitNeedsReview, "no file matching *.txt or *.xml or *.pdf in " + empty},
+		{[]string{"run", "--quiet", "--allow-empty", empty}, 0, "no file matching *.txt or *.xml or *.pdf in " + empty},
+		{[]string{"run", "--quiet", e.in, empty}, cmd.ExitNeedsReview, "no file matching *.txt or *.xml or *.pdf in " + empty},
 		{[]string{"run", "--quiet", "--include", "*.xml", e.in}, cmd.ExitNeedsReview, "no file matching *.xml in " + e.in},
 		{[]string{"run", "--quiet", e.in}, 0, ""},
 	} {

@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/invx/invx/internal/einvoice"
 )
 
 // Skip reasons, as they appear in summaries.
@@ -38,7 +36,8 @@ const (
 // files and unrepresentable names are not.
 func NeedsReview(reason string) bool {
 	switch reason {
-	case SkipNotUTF8, SkipUndecodable, SkipBinary, SkipOversized, SkipUnreadable, SkipNotRegular, SkipNotEInvoice:
+	case SkipNotUTF8, SkipUndecodable, SkipBinary, SkipOversized, SkipUnreadable, SkipNotRegular, SkipNotEInvoice,
+		SkipNoTextLayer, SkipBadPDF:
 		return true
 	}
 	return false
@@ -179,8 +178,8 @@ func (w *discovery) visit(p string, d fs.DirEntry, err error) error {
 func (w *discovery) read(p string) error {
 	read := readerFor(p)
 	limit := w.opts.MaxBytes
-	if _, structured := inputReaders[strings.ToLower(path.Ext(p))]; structured {
-		limit = einvoice.MaxBytes
+	if c, ok := inputCaps[strings.ToLower(path.Ext(p))]; ok {
+		limit = c
 	}
 	raw, size, reason, detail := readCapped(w.r, p, limit)
 	if reason != "" {

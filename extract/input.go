@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/invx/invx/internal/einvoice"
+	"github.com/invx/invx/internal/pdftext"
 )
 
 // Input formats stored on a job. The e-invoice formats are those of
@@ -38,11 +39,20 @@ type reader func(raw []byte, encoding string) (input, *inputError)
 // extension is read as text.
 var inputReaders = map[string]reader{
 	".xml": readXML,
+	".pdf": readPDF,
+}
+
+// inputCaps are the size caps of the formats with a reader, instead of
+// --max-bytes (which is about text): an e-invoice may carry its PDF
+// rendering in base64, a PDF its images.
+var inputCaps = map[string]int64{
+	".xml": einvoice.MaxBytes,
+	".pdf": pdftext.DefaultLimits.MaxBytes,
 }
 
 // DefaultIncludes are the file names taken when --include is not given:
 // every extension with a reader, and text.
-var DefaultIncludes = []string{"*.txt", "*.xml"}
+var DefaultIncludes = []string{"*.txt", "*.xml", "*.pdf"}
 
 // readerFor returns the reader of a file name.
 func readerFor(name string) reader {

@@ -47,7 +47,7 @@ func ReviewReasons() []string {
 // counter at 0. A test checks that it names every Skip constant.
 func SkipReasons() []string {
 	return []string{SkipHidden, SkipNotRegular, SkipOversized, SkipBinary, SkipNotUTF8, SkipEmpty,
-		SkipNotIncluded, SkipUnreadable, SkipBadName, SkipUndecodable, SkipNotEInvoice}
+		SkipNotIncluded, SkipUnreadable, SkipBadName, SkipUndecodable, SkipNotEInvoice, SkipNoTextLayer, SkipBadPDF}
 }
 
 // GenAISystem is the OpenTelemetry gen_ai.system of a provider: the

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"strings"
 
 	"github.com/invx/invx/internal/einvoice"
 )
@@ -54,7 +55,8 @@ func (*Auto) Name() string { return AutoName }
 
 // Route implements Router.
 func (a *Auto) Route(format string) string {
-	if einvoice.IsEInvoice(format) {
+	// A PDF's embedded e-invoice ("pdf/cii") is read as the e-invoice.
+	if einvoice.IsEInvoice(strings.TrimPrefix(format, FormatPDF+"/")) {
 		return a.EInvoice.Name()
 	}
 	return a.Text.Name()
