@@ -3,11 +3,11 @@ package rules
 import (
 	"strings"
 	"testing"
-	"time"
 )
 
-// TestLongInputs keeps the extractor near-linear on large, odd inputs (the
-// bound is loose so that it holds under -race on a busy machine).
+// TestLongInputs runs the extractor on large, odd inputs and checks its
+// invariants; a blow-up shows as go test's timeout, and the speed is
+// BenchmarkRulesExtract's business, never a timed assertion.
 func TestLongInputs(t *testing.T) {
 	t.Parallel()
 	inputs := map[string]string{
@@ -18,15 +18,11 @@ func TestLongInputs(t *testing.T) {
 		"digits":               strings.Repeat("1", 50000),
 		"spaces":               strings.Repeat(" ", 50000) + "Total 1,00 EUR",
 	}
-	for name, text := range inputs {
+	for _, text := range inputs {
 		if raceOn {
 			text = text[:len(text)/4]
 		}
-		start := time.Now()
 		got := Extract(text)
-		if d := time.Since(start); d > 30*time.Second {
-			t.Errorf("%s: %v", name, d)
-		}
 		checkInvariants(t, text, got)
 		checkV2Invariants(t, text)
 	}
