@@ -102,6 +102,21 @@ func Score(exp Expect, res *schema.Result) *Scored {
 	return ScoreVersion(schema.V1, exp, res)
 }
 
+// wantV1 returns the expectation of an invoice-summary-v1 field and
+// whether it is scored. v1's total_minor is the amount payable, so an
+// expectation that states the amount due (amount_due_minor, or the dev
+// set's payable_minor, EN 16931 BT-115) scores the total against it; its
+// total_minor may be the gross (BT-112), which a prepayment makes larger.
+func wantV1(exp Expect, field string) (any, bool) {
+	if field == FieldTotalMinor {
+		if due, ok := exp[FieldAmountDueMinor]; ok && due != nil {
+			return due, true
+		}
+	}
+	want, ok := exp[field]
+	return want, ok
+}
+
 // ScoreVersion compares a result validated under schema version with its
 // expectation, on the fields FieldsFor(version) names. res is nil for a
 // document whose answer never passed validation: every scored field counts
@@ -119,7 +134,7 @@ func ScoreVersion(version string, exp Expect, res *schema.Result) *Scored {
 		if v2 {
 			want, ok, payable = wantV2(exp, field)
 		} else {
-			want, ok = exp[field]
+			want, ok = wantV1(exp, field)
 		}
 		if !ok {
 			continue

@@ -83,6 +83,19 @@ func TestScore(t *testing.T) {
 			kinds: map[string]*KindCount{"review_tax": {TP: 1}, "verify_purchase_order": {FN: 1}, "contact_supplier": {FP: 1}},
 		},
 		{
+			name:  "v1's total is the amount payable: scored against a stated amount due, not the gross",
+			exp:   Expect{"total_minor": int64(20000), "amount_due_minor": int64(12345)},
+			res:   res,
+			right: map[string]bool{"total_minor": true},
+		},
+		{
+			name:       "v1's total against the amount due: the gross is wrong after a prepayment",
+			exp:        Expect{"total_minor": int64(12345), "amount_due_minor": int64(2345)},
+			res:        res,
+			right:      map[string]bool{"total_minor": false},
+			mismatches: []Mismatch{{Field: "total_minor", Want: int64(2345), Got: int64(12345)}},
+		},
+		{
 			name:  "no result: every scored field wrong, nothing listed",
 			exp:   Expect{"supplier_name": "Acme", "action_kinds": []string{"review_tax"}},
 			res:   nil,

@@ -5,9 +5,10 @@ import (
 	"github.com/invx/invx/schema"
 )
 
-// mapV1 builds the invoice-summary-v1 document. Its total is the invoice
-// total, BT-112 (else the amount due, BT-115), as a magnitude: v1 has no
-// sign. The amount due after a prepayment is v2's amount_due_minor.
+// mapV1 builds the invoice-summary-v1 document. Its total is v1's amount
+// payable: the amount due, BT-115 (else the invoice total, BT-112), as a
+// magnitude: v1 has no sign. After a prepayment the two differ; v2 keeps
+// both (total_minor and amount_due_minor).
 func mapV1(inv *xinv.Invoice) *schema.InvoiceSummaryV1 {
 	f := readFacts(inv)
 	d := &schema.InvoiceSummaryV1{
@@ -18,9 +19,9 @@ func mapV1(inv *xinv.Invoice) *schema.InvoiceSummaryV1 {
 	d.Invoice.InvoiceNumber = f.invoiceNumber
 	d.Invoice.Currency = f.currency
 	d.Invoice.DueDate = f.dueDate
-	total := f.total
+	total := f.due
 	if total == nil {
-		total = f.due
+		total = f.total
 	}
 	if total != nil {
 		m := *total
