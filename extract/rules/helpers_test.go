@@ -46,3 +46,30 @@ var testLegalForms = map[string]bool{
 	"srl": true, "spa": true, "ltd": true, "limited": true, "llc": true, "inc": true, "corp": true, "plc": true,
 	"ab": true, "aps": true, "as": true, "oy": true, "co": true, "ug": true, "ek": true, "spzoo": true, "wll": true, "kk": true,
 }
+
+// raceStride is how much the regexp equivalence tests thin their corpora
+// under the race detector, which slows regular-expression matching about
+// tenfold: every raceStride-th text is compared there, every text in a
+// plain run (.ci/run runs them plainly too).
+const raceStride = 8
+
+// raceSample is xs, or every raceStride-th element of it under -race.
+func raceSample[T any](xs []T) []T {
+	if !raceOn {
+		return xs
+	}
+	var out []T
+	for i := 0; i < len(xs); i += raceStride {
+		out = append(out, xs[i])
+	}
+	return out
+}
+
+// atLeast is a "the comparison proves something" floor, scaled down with
+// the corpus under -race.
+func atLeast(n int) int {
+	if raceOn {
+		return n / raceStride
+	}
+	return n
+}
