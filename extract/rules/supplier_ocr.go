@@ -1,0 +1,140 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Receipts are scanned and OCR'd: a letter in the issuer's name may be
+// misread. Two cheap, general checks use what the document itself and a
+// small vocabulary say about the spelling; when either says a letter was
+// misread, the extractor abstains (the value must be the document's text).
+
+// ocrTradeWords are long business words that shop names end with; a word
+// one misread letter away from one of them is that word ("ENTERORISE",
+// "ENTYERPRISE"). Only words of eight letters or more: shorter ones have
+// too many real neighbours.
+var ocrTradeWords = []string{
+	"enterprise", "enterprises", "restaurant", "restaurants", "stationery", "hardware", "marketing", "services",
+	"industries", "corporation", "bakeries", "confectionery", "resources", "ventures", "supplies", "electrical",
+	"engineering", "machinery", "perniagaan", "supermarket", "hypermarket", "minimarket", "distributor",
+	"distributors", "holdings",
+}
+
+// ocrRealWords are real spellings one letter from a trade word: never
+// "corrected".
+var ocrRealWords = map[string]bool{
+	"supplier": true, "suppliers": true, "stationer": true, "stationers": true, "stationary": true,
+	"confectionary": true, "distributer": true, "distributers": true, "hardwares": true,
+}
+
+// garbledTradeWord reports whether an upper-case word of name is one
+// misread or one stray letter away from a trade word. A word that differs
+// only by a final letter (a plural, "ENTERPRISES") is no misreading.
+func garbledTradeWord(name string) bool {
+	for _, w := range strings.Fields(name) {
+		if len(w) < 8 || !allUpperASCII(w) {
+			continue
+		}
+		lw := strings.ToLower(w)
+		if ocrRealWords[lw] || isTradeWord(lw) {
+			continue
+		}
+		for _, t := range ocrTradeWords {
+			if oneSubstitution(lw, t) || oneInsertion(lw, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isTradeWord(w string) bool {
+	for _, t := range ocrTradeWords {
+		if w == t {
+			return true
+		}
+	}
+	return false
+}
+
+// allUpperASCII reports a word of upper-case ASCII letters only.
+func allUpperASCII(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'A' || w[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// oneSubstitution reports whether a and b have the same length and differ
+// in exactly one byte.
+func oneSubstitution(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	diff := 0
+	for i := 0; i < len(a); i++ {
+		if a[i] != b[i] {
+			diff++
+		}
+	}
+	return diff == 1
+}
+
+// oneInsertion reports whether a is b with one byte inserted before b's
+// last byte (an insertion at the end is a suffix, not noise).
+func oneInsertion(a, b string) bool {
+	if len(a) != len(b)+1 {
+		return false
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i < len(b) && a[i+1:] == b[i:]
+}
+
+// garbledRepeat reports whether the header repeats the name with one letter
+// different ("DONINO'S PIZZA" above "DOMINO'S PIZZA TAMAN ..."): one of
+// the two spellings is misread and the text cannot say which.
+func (d *document) garbledRepeat(name string, line int) bool {
+	key := normName(name)
+	if len(key) < 6 {
+		return false
+	}
+	seen := 0
+	for i, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		if seen++; seen > 12 {
+			break
+		}
+		if i == line || !hasLetterRun(ln.raw) {
+			continue
+		}
+		other := normName(ln.raw)
+		if len(other) >= len(key) && oneSubstitution(key, other[:len(key)]) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasLetterRun reports whether s holds at least three letters in a row,
+// so lines of digits and symbols are not normalised for nothing.
+func hasLetterRun(s string) bool {
+	run := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			if run++; run >= 3 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
