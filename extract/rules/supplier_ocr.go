@@ -96,13 +96,18 @@ func oneInsertion(a, b string) bool {
 	return i < len(b) && a[i+1:] == b[i:]
 }
 
-// garbledRepeat reports whether the header repeats the name with one letter
-// different ("DONINO'S PIZZA" above "DOMINO'S PIZZA TAMAN ..."): one of
-// the two spellings is misread and the text cannot say which.
+// garbledRepeat reports whether the header repeats the name, or its first
+// two words as another line's first two, with one letter different ("DONINO'S PIZZA" above "DOMINO'S
+// PIZZA TAMAN ..."): one of the two spellings is misread and the text
+// cannot say which.
 func (d *document) garbledRepeat(name string, line int) bool {
 	key := normName(name)
 	if len(key) < 6 {
 		return false
+	}
+	lead := ""
+	if w := strings.Fields(name); len(w) >= 2 {
+		lead = normName(w[0] + w[1])
 	}
 	seen := 0
 	for i, ln := range d.lines {
@@ -117,6 +122,11 @@ func (d *document) garbledRepeat(name string, line int) bool {
 		}
 		other := normName(ln.raw)
 		if len(other) >= len(key) && oneSubstitution(key, other[:len(key)]) {
+			return true
+		}
+		if w := strings.Fields(ln.raw); len(lead) >= 5 && len(w) >= 2 && oneSubstitution(lead, normName(w[0]+w[1])) {
+			// The brand alone repeated ("MR D.T.Y. (JOHOR) SDN BHD" over
+			// "(MR DIY TESCO)").
 			return true
 		}
 	}
