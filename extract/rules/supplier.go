@@ -823,7 +823,13 @@ func (s *supplierScan) scanHeader() string {
 			// Two letters alone ("OZ") are a logo, not a name.
 			if s.d.brokenLogo(i, t) {
 				// Reason: one word a line ("THE" / "ROTI" / "MAN"): a logo
-				// read apart; no one line of it is the name.
+				// read apart; no one line of it is the name, unless the
+				// words end with a business word ("... BAKERY").
+				if jn, ev, ok := s.d.joinLogo(i); ok {
+					s.line = i
+					s.addEv(jn, ev, 11)
+					return normName(jn)
+				}
 				break
 			}
 			score := 7

@@ -492,3 +492,37 @@ func (d *document) brokenLogo(i int, name string) bool {
 	next := strings.TrimSpace(d.lines[j].raw)
 	return len(strings.Fields(next)) == 1 && headerNameLine(next)
 }
+
+// joinLogo joins a logo read one word a line from line i ("THE" / "ROTI"
+// / "MAN" / "BAKERY  000965911.P") when its last word is a business word;
+// it returns the name and its verbatim evidence.
+func (d *document) joinLogo(i int) (string, string, bool) {
+	var words []string
+	start, end := -1, -1
+	for j := i; j < len(d.lines) && len(words) < 5; j++ {
+		ln := d.lines[j]
+		if ln.blank || len(ln.cells) == 0 {
+			break
+		}
+		if j > i && d.lines[j-1].off+len(d.lines[j-1].raw)+1 != ln.off {
+			break
+		}
+		c := ln.cells[0]
+		w := strings.TrimSpace(ln.raw[c.start:c.end])
+		if strings.ContainsRune(w, ' ') || !headerNameLine(w) {
+			break
+		}
+		if start < 0 {
+			start = ln.off + c.start + strings.Index(ln.raw[c.start:c.end], w)
+		}
+		end = ln.off + c.start + strings.Index(ln.raw[c.start:c.end], w) + len(w)
+		words = append(words, w)
+		if len(ln.cells) > 1 {
+			break // a code beside the last word ends the logo
+		}
+	}
+	if len(words) < 3 || !tradeWords[wordKey(words[len(words)-1])] || start < 0 || end > len(d.text) {
+		return "", "", false
+	}
+	return strings.Join(words, " "), d.text[start:end], true
+}

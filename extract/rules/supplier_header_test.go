@@ -81,6 +81,8 @@ func TestReceiptLetterheadSupplier(t *testing.T) {
 		{"scan id above the letterhead", "3190101\n   KL BATIK & TAILORING\n   19, JALAN RUSA,\n   55100 KUALA LUMPUR\n",
 			"KL BATIK & TAILORING"},
 		{"logo read word by word", "3190101\n      THE\n   HONEY\n     BEE CAKES   001122334.P\n  7, JALAN RADIN\n", ""},
+		{"logo read word by word ending with a business word", "3190101\n      THE\n   HONEY\n     BEE\n   BAKERY      000911111.P\n  7, JALAN RADIN\n",
+			"THE HONEY BEE BAKERY"},
 		{"title above the shop name", "     TAX INVOICE\n     PETROMAS KAJANG UTARA\n   JALAN KAJANG 4\n   43000 KAJANG\n" +
 			"      RIVERBANK SERVSTATION\n   CO. REG. NO: 000912345-V\n", "PETROMAS KAJANG UTARA"},
 		{"misread trade word", "   MAJU FAJAR ENTERPRRISE\n   (002033311 - U)\n   5, JALAN ANGSANA\n", ""},
