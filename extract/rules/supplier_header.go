@@ -422,7 +422,12 @@ func titleOnly(cf string) bool {
 	if len(t) < 5 || len(t) > 30 {
 		return false
 	}
-	return bareTitles[strings.Join(strings.Fields(t), " ")]
+	if bareTitles[t] {
+		return true
+	}
+	// Collapse spaces ("TAX   INVOICE") only when there are runs of them:
+	// regions asks this of every cell.
+	return strings.Contains(t, "  ") && bareTitles[strings.Join(strings.Fields(t), " ")]
 }
 
 // hasTradeWord reports whether a word of s says it names a business.
