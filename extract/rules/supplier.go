@@ -170,7 +170,7 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 		start += rs
 		start += len(raw[start:]) - len(strings.TrimLeft(raw[start:], " :,.-"))
 	}
-	if w := strings.Fields(raw[start:fs]); len(w) >= 3 && strings.EqualFold(w[1], "by") && strings.TrimSpace(raw[:start]) == "" {
+	if w := byPrefix(raw[start:fs]); len(w) >= 3 && strings.TrimSpace(raw[:start]) == "" {
 		// Reason: "OWNED BY ACME S/B", its first word misread or not: the
 		// company follows "BY".
 		start += strings.Index(raw[start:], w[0]) + len(w[0])
@@ -956,4 +956,23 @@ func (ln *line) hasBankWord() bool {
 		}
 	}
 	return ln.bankWord == 1
+}
+
+// byPrefix returns the words of s when its second word is "BY" ("OWNED BY
+// ACME"), else nil; it splits only when s holds " by " in some case.
+func byPrefix(s string) []string {
+	k := strings.Index(s, " BY ")
+	if k < 0 {
+		k = strings.Index(s, " by ")
+	}
+	if k < 0 {
+		k = strings.Index(s, " By ")
+	}
+	if k < 0 {
+		return nil
+	}
+	if w := strings.Fields(s); len(w) >= 2 && strings.EqualFold(w[1], "by") {
+		return w
+	}
+	return nil
 }

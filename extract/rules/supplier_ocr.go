@@ -3,6 +3,7 @@ package rules
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Receipts are scanned and OCR'd: a letter in the issuer's name may be
@@ -70,7 +71,7 @@ func allUpperASCII(w string) bool {
 
 // oneSubstitution reports whether a and b have the same length and differ
 // in exactly one byte.
-func oneSubstitution(a, b string) bool {
+func oneSubstitution[T string | []byte](a string, b T) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -97,9 +98,10 @@ func oneInsertion(a, b string) bool {
 }
 
 // garbledRepeat reports whether the header repeats the name, or its first
-// two words as another line's first two, with one letter different ("DONINO'S PIZZA" above "DOMINO'S
-// PIZZA TAMAN ..."): one of the two spellings is misread and the text
-// cannot say which.
+// two words as another line's first two, with one letter different
+// ("DONINO'S PIZZA" above "DOMINO'S PIZZA TAMAN ..."): one of the two
+// spellings is misread and the text cannot say which. It compares the
+// lines' folded text in one reused buffer: no allocation per line.
 func (d *document) garbledRepeat(name string, line int) bool {
 	key := normName(name)
 	if len(key) < 6 {
@@ -109,6 +111,7 @@ func (d *document) garbledRepeat(name string, line int) bool {
 	if w := strings.Fields(name); len(w) >= 2 {
 		lead = normName(w[0] + w[1])
 	}
+	var buf [128]byte
 	seen := 0
 	for i, ln := range d.lines {
 		if ln.blank {
@@ -120,17 +123,58 @@ func (d *document) garbledRepeat(name string, line int) bool {
 		if i == line || !hasLetterRun(ln.raw) {
 			continue
 		}
-		other := normName(ln.raw)
-		if len(other) >= len(key) && oneSubstitution(key, other[:len(key)]) {
-			return true
+		if len(key) <= len(buf) {
+			if other := alnumOf(buf[:0], ln.f.s, len(key)); len(other) == len(key) && oneSubstitution(key, other) {
+				return true
+			}
 		}
-		if w := strings.Fields(ln.raw); len(lead) >= 5 && len(w) >= 2 && oneSubstitution(lead, normName(w[0]+w[1])) {
+		if len(lead) >= 5 && len(lead) <= len(buf) {
 			// The brand alone repeated ("MR D.T.Y. (JOHOR) SDN BHD" over
 			// "(MR DIY TESCO)").
-			return true
+			if w2 := firstTwoWords(ln.f.s); w2 != "" {
+				if other := alnumOf(buf[:0], w2, len(lead)+1); len(other) == len(lead) && oneSubstitution(lead, other) {
+					return true
+				}
+			}
 		}
 	}
 	return false
+}
+
+// alnumOf appends the letters and digits of the folded text f to dst, at
+// most limit bytes of them: normName's key without allocating.
+func alnumOf(dst []byte, f string, limit int) []byte {
+	for _, r := range f {
+		if len(dst) >= limit {
+			break
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			dst = utf8.AppendRune(dst, r)
+		}
+	}
+	return dst
+}
+
+// firstTwoWords is s up to the end of its second space-separated word, ""
+// when s has fewer than two.
+func firstTwoWords(s string) string {
+	words, in := 0, false
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\t' {
+			if in {
+				if words++; words == 2 {
+					return s[:i]
+				}
+			}
+			in = false
+			continue
+		}
+		in = true
+	}
+	if in && words == 1 {
+		return s
+	}
+	return ""
 }
 
 // hasLetterRun reports whether s holds at least three letters in a row,

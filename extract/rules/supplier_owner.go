@@ -109,7 +109,7 @@ func (s *supplierScan) headerTradingName(ownerKey string) bool {
 func misreadOwnerMark(raw string) int {
 	t := strings.TrimLeft(raw, " ")
 	sp := strings.IndexByte(t, ' ')
-	if sp < 3 || !ownerWordMisread(strings.ToLower(t[:sp])) {
+	if sp < 3 || !ownerWordMisread(t[:sp]) {
 		return 0
 	}
 	rest := strings.TrimLeft(t[sp:], " ")
@@ -123,11 +123,25 @@ func misreadOwnerMark(raw string) int {
 	return end
 }
 
-// ownerWordMisread reports whether the lower-case word w is "owned",
-// "owner" or "own", or one of them with one letter misread.
+// ownerWordMisread reports whether the word w is "owned", "owner" or "own"
+// in any case, or one of them with one letter misread. It compares bytes
+// without allocating: scanOwners asks it of every line.
 func ownerWordMisread(w string) bool {
-	for _, o := range []string{"owned", "owner", "own"} {
-		if w == o || oneSubstitution(w, o) {
+	for _, o := range [...]string{"owned", "owner", "own"} {
+		if len(w) != len(o) {
+			continue
+		}
+		diff := 0
+		for i := 0; i < len(w); i++ {
+			c := w[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != o[i] {
+				diff++
+			}
+		}
+		if diff <= 1 {
 			return true
 		}
 	}
