@@ -170,6 +170,13 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 		start += rs
 		start += len(raw[start:]) - len(strings.TrimLeft(raw[start:], " :,.-"))
 	}
+	if w := byPrefix(raw[start:fs]); len(w) >= 3 && strings.TrimSpace(raw[:start]) == "" {
+		// Reason: "OWNED BY ACME S/B", its first word misread or not: the
+		// company follows "BY".
+		start += strings.Index(raw[start:], w[0]) + len(w[0])
+		start += strings.Index(raw[start:], w[1]) + len(w[1])
+		start += len(raw[start:]) - len(strings.TrimLeft(raw[start:], " :"))
+	}
 	name := strings.TrimSpace(raw[start:fe])
 	name = strings.TrimLeft(name, "([\"'«“ ")
 	if name == "" || len(name) > 120 {
@@ -332,6 +339,11 @@ func (d *document) regions() [][]region {
 		blankRun = 0
 		for k, c := range ln.cells {
 			cf := ln.foldCell(c)
+			if titleOnly(cf) {
+				// Reason: a bare title ("TAX INVOICE") labels the document,
+				// not the lines under it; the issuer's name often follows it.
+				continue
+			}
 			kind, end := blockLabel(cf, ln.raw[c.start:c.end])
 			if kind == regCustomer && d.bankContext(i) {
 				// "Empfänger: ..." beside an IBAN is the payee, not the customer.
@@ -529,17 +541,33 @@ func (d *document) supplierFact(regs [][]region) *fact[string] {
 		// Reason: trading name or owner, clerks differ: abstain.
 		return nil
 	}
+	if s.nameAboveAddress(headerKey, c) {
+		// Reason: the header names a shop and the company is printed only
+		// below its address: brand or company, clerks differ: abstain.
+		return nil
+	}
 	n := strings.TrimSpace(c.name)
+	if d.garbledRepeat(n, c.line) {
+		// Reason: the header spells the name twice, one letter apart: OCR
+		// misread one of them; abstain.
+		return nil
+	}
+	if garbledTradeWord(n) {
+		// Reason: a trade word one misread letter off ("ENTERORISE"): the
+		// name is misread; abstain rather than return it.
+		return nil
+	}
+	v := n
 	if c.ev != "" {
-		return &fact[string]{V: n, Ev: c.ev}
+		return &fact[string]{V: v, Ev: c.ev}
 	}
 	ln := d.lines[c.line]
 	if k := strings.Index(ln.raw, n); k >= 0 {
 		if ev := evidence(ln, k, k+len(n)); strings.Contains(ev, n) {
-			return &fact[string]{V: n, Ev: ev}
+			return &fact[string]{V: v, Ev: ev}
 		}
 	}
-	return &fact[string]{V: n, Ev: n}
+	return &fact[string]{V: v, Ev: n}
 }
 
 // supplierScan is the state findSupplier's steps share: the candidates
@@ -775,7 +803,9 @@ func (s *supplierScan) scanPayTo(sl *supLine) {
 func (s *supplierScan) scanHeader() string {
 	seen := 0
 	for i, ln := range s.d.lines {
-		if ln.blank || len(ln.cells) == 0 {
+		if ln.blank || len(ln.cells) == 0 || seen == 0 && letterCount(ln.raw) == 0 {
+			// Reason: a number alone above the letterhead ("3180303") is a
+			// scan or till id, not the first line of the letterhead.
 			continue
 		}
 		seen++
@@ -791,11 +821,27 @@ func (s *supplierScan) scanHeader() string {
 		}
 		if looksLikeName(t) && letterCount(t) >= 3 {
 			// Two letters alone ("OZ") are a logo, not a name.
-			s.line = i
+			if s.d.brokenLogo(i, t) {
+				// Reason: one word a line ("THE" / "ROTI" / "MAN"): a logo
+				// read apart; no one line of it is the name, unless the
+				// words end with a business word ("... BAKERY").
+				if jn, ev, ok := s.d.joinLogo(i); ok {
+					s.line = i
+					s.addEv(jn, ev, 11)
+					return normName(jn)
+				}
+				break
+			}
 			score := 7
 			if seen == 1 {
 				score = 11 // the very first line of an invoice
+				if j, shop := s.d.shopBelowPerson(i, t); j >= 0 {
+					// Reason: a person's name (the cashier, the scan's owner)
+					// above a shop name: the shop issued the receipt.
+					i, t = j, shop
+				}
 			}
+			s.line = i
 			if jn, ev, ok := s.d.joinBelow(i, t); ok {
 				// "HOME MASTER HARDWARE &" / "ELECTRICAL": one name.
 				s.addEv(jn, ev, score)
@@ -910,4 +956,23 @@ func (ln *line) hasBankWord() bool {
 		}
 	}
 	return ln.bankWord == 1
+}
+
+// byPrefix returns the words of s when its second word is "BY" ("OWNED BY
+// ACME"), else nil; it splits only when s holds " by " in some case.
+func byPrefix(s string) []string {
+	k := strings.Index(s, " BY ")
+	if k < 0 {
+		k = strings.Index(s, " by ")
+	}
+	if k < 0 {
+		k = strings.Index(s, " By ")
+	}
+	if k < 0 {
+		return nil
+	}
+	if w := strings.Fields(s); len(w) >= 2 && strings.EqualFold(w[1], "by") {
+		return w
+	}
+	return nil
 }

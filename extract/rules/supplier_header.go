@@ -295,6 +295,11 @@ func (s *supplierScan) scanLetterhead() {
 			// owns that number, not the brand or branch above it.
 			continue
 		}
+		if k := misreadOwnerMark(name); k > 0 {
+			// "OWNED BY ACME S/B" under a trading name: the owner, which
+			// scanOwners weighs against the name above.
+			name = strings.TrimLeft(name[k:], " :")
+		}
 		if reRegCue.MatchString(foldString(name)) || !headerNameLine(name) {
 			continue
 		}
@@ -399,4 +404,130 @@ func (d *document) joinBelow(i int, name string) (string, string, bool) {
 	}
 	ev := d.text[start:end]
 	return strings.Join(strings.Fields(ev), " "), ev, true
+}
+
+// bareTitles are document titles as a whole cell, folded, one space
+// between words.
+var bareTitles = map[string]bool{
+	"invoice": true, "tax invoice": true, "vat invoice": true, "sales invoice": true, "commercial invoice": true,
+	"proforma invoice": true, "simplified tax invoice": true, "simplified invoice": true, "full tax invoice": true,
+	"credit note": true, "rechnung": true, "facture": true, "factura": true, "factuur": true, "fattura": true,
+	"faktura": true, "gutschrift": true, "avoir": true,
+}
+
+// titleOnly reports whether the folded cell cf is nothing but a document
+// title, in any decoration ("-INVOICE-", "* TAX INVOICE *").
+func titleOnly(cf string) bool {
+	t := strings.Trim(cf, " *-:#=._")
+	if len(t) < 5 || len(t) > 30 {
+		return false
+	}
+	if bareTitles[t] {
+		return true
+	}
+	// Collapse spaces ("TAX   INVOICE") only when there are runs of them:
+	// regions asks this of every cell.
+	return strings.Contains(t, "  ") && bareTitles[strings.Join(strings.Fields(t), " ")]
+}
+
+// hasTradeWord reports whether a word of s says it names a business.
+func hasTradeWord(s string) bool {
+	for _, w := range strings.Fields(s) {
+		if tradeWords[wordKey(w)] {
+			return true
+		}
+	}
+	return false
+}
+
+// shopBelowPerson returns the next line and its name when the first line,
+// name, has no business word or legal form and the line right under it is
+// a name with a business word ("INDAH GIFT & HOME DECO"); -1 otherwise.
+func (d *document) shopBelowPerson(i int, name string) (int, string) {
+	if hasTradeWord(name) || hasLegalForm(name) {
+		return -1, ""
+	}
+	j := d.nextNonBlank(i, 0)
+	if j < 0 || len(d.lines[j].cells) != 1 {
+		return -1, ""
+	}
+	next := strings.TrimSpace(d.lines[j].raw)
+	if !headerNameLine(next) || !looksLikeName(next) || !hasTradeWord(next) || hasLegalForm(next) ||
+		tradeWords[wordKey(strings.Fields(next)[0])] {
+		// A line that opens with a business word ("BISTRO & CAFE")
+		// continues the name above it.
+		return -1, ""
+	}
+	return j, next
+}
+
+// nameAboveAddress reports whether the header candidate (headerKey) heads
+// the letterhead above an address line while best, a different name, was
+// read below that address but still within the letterhead: a shop name and
+// the company printed under its address compete.
+func (s *supplierScan) nameAboveAddress(headerKey string, best *supCand) bool {
+	h, ok := s.cands[headerKey]
+	if !ok || headerKey == "" || h == best || normName(best.name) == headerKey {
+		return false
+	}
+	d := s.d
+	if best.line >= d.headerEnd() {
+		// A company below the title, the date or the items (a footer)
+		// signs the document: no competition.
+		return false
+	}
+	for i := h.line + 1; i < best.line; i++ {
+		if !d.lines[i].blank && isAddressLine(d.lines[i].raw) {
+			return true
+		}
+	}
+	return false
+}
+
+// brokenLogo reports whether name, on line i, is a single word and the
+// next line is a single name-like word too: a logo OCR read word by word.
+func (d *document) brokenLogo(i int, name string) bool {
+	if len(strings.Fields(name)) != 1 {
+		return false
+	}
+	j := d.nextNonBlank(i, 0)
+	if j < 0 || len(d.lines[j].cells) != 1 {
+		return false
+	}
+	next := strings.TrimSpace(d.lines[j].raw)
+	return len(strings.Fields(next)) == 1 && headerNameLine(next)
+}
+
+// joinLogo joins a logo read one word a line from line i ("THE" / "ROTI"
+// / "MAN" / "BAKERY  000965911.P") when its last word is a business word;
+// it returns the name and its verbatim evidence.
+func (d *document) joinLogo(i int) (string, string, bool) {
+	var words []string
+	start, end := -1, -1
+	for j := i; j < len(d.lines) && len(words) < 5; j++ {
+		ln := d.lines[j]
+		if ln.blank || len(ln.cells) == 0 {
+			break
+		}
+		if j > i && d.lines[j-1].off+len(d.lines[j-1].raw)+1 != ln.off {
+			break
+		}
+		c := ln.cells[0]
+		w := strings.TrimSpace(ln.raw[c.start:c.end])
+		if strings.ContainsRune(w, ' ') || !headerNameLine(w) {
+			break
+		}
+		if start < 0 {
+			start = ln.off + c.start + strings.Index(ln.raw[c.start:c.end], w)
+		}
+		end = ln.off + c.start + strings.Index(ln.raw[c.start:c.end], w) + len(w)
+		words = append(words, w)
+		if len(ln.cells) > 1 {
+			break // a code beside the last word ends the logo
+		}
+	}
+	if len(words) < 3 || !tradeWords[wordKey(words[len(words)-1])] || start < 0 || end > len(d.text) {
+		return "", "", false
+	}
+	return strings.Join(words, " "), d.text[start:end], true
 }

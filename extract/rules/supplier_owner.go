@@ -20,13 +20,17 @@ func (s *supplierScan) scanOwners() {
 		if ln.blank {
 			continue
 		}
-		m := reOwnerMark.FindStringIndex(ln.f.s)
-		if m == nil {
+		rs, misread := 0, false
+		if m := reOwnerMark.FindStringIndex(ln.f.s); m != nil {
+			rs, _ = ln.f.rawSpan(m[1], m[1])
+		} else if rs = misreadOwnerMark(ln.raw); rs > 0 {
+			misread = true
+		} else {
 			continue
 		}
-		rs, _ := ln.f.rawSpan(m[1], m[1])
 		at, from := i, rs
-		if strings.Trim(ln.raw[rs:], " :-") == "" {
+		if rest := strings.Trim(ln.raw[rs:], " :-"); rest == "" || titleOnly(foldString(rest)) {
+			// "OWNED BY :      TAX INVOICE": the owner is on the next line.
 			if at = d.nextNonBlank(i, 1); at < 0 {
 				continue
 			}
@@ -34,7 +38,7 @@ func (s *supplierScan) scanOwners() {
 		}
 		al := d.lines[at]
 		names := legalNamesIn(al.raw, from, len(al.raw), reLegalForm.FindAllStringIndex(al.raw, -1))
-		if len(names) == 0 {
+		if len(names) == 0 && !misread {
 			if n := cutName(al.raw[from:]); looksLikeName(n) {
 				names = []string{n}
 			}
@@ -92,6 +96,52 @@ func (s *supplierScan) headerTradingName(ownerKey string) bool {
 		}
 		k := normName(t)
 		if k != ownerKey && !strings.HasPrefix(ownerKey, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// misreadOwnerMark returns the raw offset after "BY" on a line that opens
+// with "OWNED", "OWNER" or "OWN", or one of them with a letter misread, and
+// "BY" before a company with its legal form ("DWNER BY CASTLE BLUE S/B"),
+// else 0.
+func misreadOwnerMark(raw string) int {
+	t := strings.TrimLeft(raw, " ")
+	sp := strings.IndexByte(t, ' ')
+	if sp < 3 || !ownerWordMisread(t[:sp]) {
+		return 0
+	}
+	rest := strings.TrimLeft(t[sp:], " ")
+	if len(rest) < 3 || !strings.EqualFold(rest[:2], "by") || rest[2] != ' ' && rest[2] != ':' {
+		return 0
+	}
+	end := len(raw) - len(rest) + 2
+	if !hasLegalForm(raw[end:]) {
+		return 0
+	}
+	return end
+}
+
+// ownerWordMisread reports whether the word w is "owned", "owner" or "own"
+// in any case, or one of them with one letter misread. It compares bytes
+// without allocating: scanOwners asks it of every line.
+func ownerWordMisread(w string) bool {
+	for _, o := range [...]string{"owned", "owner", "own"} {
+		if len(w) != len(o) {
+			continue
+		}
+		diff := 0
+		for i := 0; i < len(w); i++ {
+			c := w[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != o[i] {
+				diff++
+			}
+		}
+		if diff <= 1 {
 			return true
 		}
 	}

@@ -1,0 +1,194 @@
+package rules
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Receipts are scanned and OCR'd: a letter in the issuer's name may be
+// misread. Two cheap, general checks use what the document itself and a
+// small vocabulary say about the spelling; when either says a letter was
+// misread, the extractor abstains (the value must be the document's text).
+
+// ocrTradeWords are long business words that shop names end with; a word
+// one misread letter away from one of them is that word ("ENTERORISE",
+// "ENTYERPRISE"). Only words of eight letters or more: shorter ones have
+// too many real neighbours.
+var ocrTradeWords = []string{
+	"enterprise", "enterprises", "restaurant", "restaurants", "stationery", "hardware", "marketing", "services",
+	"industries", "corporation", "bakeries", "confectionery", "resources", "ventures", "supplies", "electrical",
+	"engineering", "machinery", "perniagaan", "supermarket", "hypermarket", "minimarket", "distributor",
+	"distributors", "holdings",
+}
+
+// ocrRealWords are real spellings one letter from a trade word: never
+// "corrected".
+var ocrRealWords = map[string]bool{
+	"supplier": true, "suppliers": true, "stationer": true, "stationers": true, "stationary": true,
+	"confectionary": true, "distributer": true, "distributers": true, "hardwares": true,
+}
+
+// garbledTradeWord reports whether an upper-case word of name is one
+// misread or one stray letter away from a trade word. A word that differs
+// only by a final letter (a plural, "ENTERPRISES") is no misreading.
+func garbledTradeWord(name string) bool {
+	for _, w := range strings.Fields(name) {
+		if len(w) < 8 || !allUpperASCII(w) {
+			continue
+		}
+		lw := strings.ToLower(w)
+		if ocrRealWords[lw] || isTradeWord(lw) {
+			continue
+		}
+		for _, t := range ocrTradeWords {
+			if oneSubstitution(lw, t) || oneInsertion(lw, t) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isTradeWord(w string) bool {
+	for _, t := range ocrTradeWords {
+		if w == t {
+			return true
+		}
+	}
+	return false
+}
+
+// allUpperASCII reports a word of upper-case ASCII letters only.
+func allUpperASCII(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'A' || w[i] > 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+// oneSubstitution reports whether a and b have the same length and differ
+// in exactly one byte.
+func oneSubstitution[T string | []byte](a string, b T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	diff := 0
+	for i := 0; i < len(a); i++ {
+		if a[i] != b[i] {
+			diff++
+		}
+	}
+	return diff == 1
+}
+
+// oneInsertion reports whether a is b with one byte inserted before b's
+// last byte (an insertion at the end is a suffix, not noise).
+func oneInsertion(a, b string) bool {
+	if len(a) != len(b)+1 {
+		return false
+	}
+	i := 0
+	for i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i < len(b) && a[i+1:] == b[i:]
+}
+
+// garbledRepeat reports whether the header repeats the name, or its first
+// two words as another line's first two, with one letter different
+// ("DONINO'S PIZZA" above "DOMINO'S PIZZA TAMAN ..."): one of the two
+// spellings is misread and the text cannot say which. It compares the
+// lines' folded text in one reused buffer: no allocation per line.
+func (d *document) garbledRepeat(name string, line int) bool {
+	key := normName(name)
+	if len(key) < 6 {
+		return false
+	}
+	lead := ""
+	if w := strings.Fields(name); len(w) >= 2 {
+		lead = normName(w[0] + w[1])
+	}
+	var buf [128]byte
+	seen := 0
+	for i, ln := range d.lines {
+		if ln.blank {
+			continue
+		}
+		if seen++; seen > 12 {
+			break
+		}
+		if i == line || !hasLetterRun(ln.raw) {
+			continue
+		}
+		if len(key) <= len(buf) {
+			if other := alnumOf(buf[:0], ln.f.s, len(key)); len(other) == len(key) && oneSubstitution(key, other) {
+				return true
+			}
+		}
+		if len(lead) >= 5 && len(lead) <= len(buf) {
+			// The brand alone repeated ("MR D.T.Y. (JOHOR) SDN BHD" over
+			// "(MR DIY TESCO)").
+			if w2 := firstTwoWords(ln.f.s); w2 != "" {
+				if other := alnumOf(buf[:0], w2, len(lead)+1); len(other) == len(lead) && oneSubstitution(lead, other) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// alnumOf appends the letters and digits of the folded text f to dst, at
+// most limit bytes of them: normName's key without allocating.
+func alnumOf(dst []byte, f string, limit int) []byte {
+	for _, r := range f {
+		if len(dst) >= limit {
+			break
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			dst = utf8.AppendRune(dst, r)
+		}
+	}
+	return dst
+}
+
+// firstTwoWords is s up to the end of its second space-separated word, ""
+// when s has fewer than two.
+func firstTwoWords(s string) string {
+	words, in := 0, false
+	for i := 0; i < len(s); i++ {
+		if s[i] == ' ' || s[i] == '\t' {
+			if in {
+				if words++; words == 2 {
+					return s[:i]
+				}
+			}
+			in = false
+			continue
+		}
+		in = true
+	}
+	if in && words == 1 {
+		return s
+	}
+	return ""
+}
+
+// hasLetterRun reports whether s holds at least three letters in a row,
+// so lines of digits and symbols are not normalised for nothing.
+func hasLetterRun(s string) bool {
+	run := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			if run++; run >= 3 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
