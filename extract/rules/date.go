@@ -178,7 +178,7 @@ func findDates(f string, mdy bool) []dateHit {
 // rejected match is searched again from its second number, so "REG #19-
 // 10/03/2018" still finds "10/03/2018".
 func numDateMatches(f string, digits int) [][]int {
-	if digits < 4 {
+	if digits < 4 || !mayNumDate(f) {
 		return nil
 	}
 	var out [][]int
