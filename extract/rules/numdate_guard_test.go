@@ -23,6 +23,8 @@ func TestMayNumDateNeverHidesAMatch(t *testing.T) {
 		}
 		lines = append(lines, b.String())
 	}
+	// The widest spacing the pattern allows, and the narrowest.
+	lines = append(lines, "Date: 05 / 03 / 2026", "1 . 12 . 19 x", "3 -12 - 2026", "1.2.26", "x 1/2/2026")
 	matched, said := 0, 0
 	for _, s := range lines {
 		may := mayNumDate(s)
