@@ -375,13 +375,13 @@ type lexTables struct {
 
 	// byFirst holds the phrases by first byte, their leading \b taken off
 	// and checked by find instead (bounded[c]); unused when full.
-	byFirst  [256]*phraseTrie
+	byFirst  [256][]phraseProg
 	bounded  [256]bool
 	firstSet [4]uint64 // the bytes byFirst holds phrases for, as bits
 	// byKey holds instead the phrases that open with an ASCII letter or
 	// digit, by the code (keySet's) of their first one to three word bytes,
 	// so find tries only the phrases that share the text's first letters.
-	byKey map[int]*phraseTrie
+	byKey map[int][]phraseProg
 	full  bool // some phrase may start with more than one byte ("-", "."): use the full expression
 }
 
@@ -433,25 +433,19 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
 			// phraseRE opens these with \b: find checks it.
 			if lx.byKey == nil {
-				lx.byKey = map[int]*phraseTrie{}
+				lx.byKey = map[int][]phraseProg{}
 			}
 			k := keyCode(f[:n])
-			if lx.byKey[k] == nil {
-				lx.byKey[k] = &phraseTrie{}
-			}
-			lx.byKey[k].add(compilePhrase(p))
+			lx.byKey[k] = append(lx.byKey[k], compilePhrase(p))
 			continue
 		}
 		if strings.HasPrefix(phraseRE(p), `\b`) {
 			lx.bounded[c] = true
 		}
-		if lx.byFirst[c] == nil {
-			lx.byFirst[c] = &phraseTrie{}
-		}
-		lx.byFirst[c].add(compilePhrase(p))
+		lx.byFirst[c] = append(lx.byFirst[c], compilePhrase(p))
 	}
 	if lx.full {
-		lx.byFirst = [256]*phraseTrie{}
+		lx.byFirst = [256][]phraseProg{}
 		lx.byKey = nil
 	}
 	for c, progs := range lx.byFirst {
@@ -569,8 +563,11 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 					}
 					continue // the bitsets answer most positions without the map
 				}
-				if tr := lx.byKey[k]; tr != nil {
-					best = max(best, tr.longestAt(f[s:], pos[:0], next[:0]))
+				for _, prog := range lx.byKey[k] {
+					if !prog.mayOpen(f[s:]) {
+						continue
+					}
+					best = max(best, prog.longestAt(f[s:], pos[:0], next[:0]))
 				}
 			}
 			if best >= 0 {
@@ -592,7 +589,14 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 		if lx.bounded[c] && (s > 0 && isREWordByte(f[s-1])) == isREWordByte(c) {
 			continue
 		}
-		if best := progs.longestAt(f[s:], pos[:0], next[:0]); best >= 0 {
+		best := -1
+		for _, prog := range progs {
+			if !prog.mayOpen(f[s:]) {
+				continue
+			}
+			best = max(best, prog.longestAt(f[s:], pos[:0], next[:0]))
+		}
+		if best >= 0 {
 			return s, s + best, true
 		}
 	}

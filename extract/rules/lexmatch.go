@@ -79,6 +79,13 @@ func wordAt(t string, i int) bool { return i >= 0 && i < len(t) && isREWordByte(
 // anchored pattern sees).
 func atBoundary(t string, i int) bool { return wordAt(t, i-1) != wordAt(t, i) }
 
+// mayOpen reports whether t opens with the phrase's first literal (when
+// it has one): longestAt's first step, without setting up the position
+// sets, for the many phrases that share a key ("tot") and differ after.
+func (prog phraseProg) mayOpen(t string) bool {
+	return len(prog) == 0 || prog[0].kind != stepLit || strings.HasPrefix(t, prog[0].lit)
+}
+
 // longestAt returns the end of the longest match of prog anchored at the
 // start of t, or -1. pos and next are scratch sets of reachable positions.
 func (prog phraseProg) longestAt(t string, pos, next []int) int {
