@@ -12,8 +12,18 @@ type kindHit struct {
 
 // summaryLabels lists the v2 amount labels of a line, leftmost and then
 // longest first, leaving out the tax words of an "incl. VAT" qualifier
-// (which make the label before them a gross total).
+// (which make the label before them a gross total). The totals, the line
+// items and the tax table each ask about the same lines, so the answer is
+// kept on the line; callers only read the slice.
 func summaryLabels(ln *line) []kindHit {
+	if !ln.sumDone {
+		ln.sumHits, ln.sumDone = findSummaryLabels(ln), true
+	}
+	return ln.sumHits
+}
+
+// findSummaryLabels is summaryLabels computed anew.
+func findSummaryLabels(ln *line) []kindHit {
 	f := ln.f.s
 	var hits []labelHit
 	for _, lx := range v2Lexicons {

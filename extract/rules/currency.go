@@ -149,10 +149,6 @@ type docCurrency struct {
 	sr     string // "SAR", or "" when "SR" is a tax code
 }
 
-var (
-	reCNY = mustRE(`元|人民币|\bRMB\b|\bCNY\b|\bChina\b|\bP\.?R\.?C\.?\b|中国`)
-)
-
 // nordic hints, matched on folded text. Every hint counts for the listed code.
 var nordicHints = []struct {
 	re   *lexicon
@@ -170,6 +166,7 @@ var (
 )
 
 // mayCNY reports whether text holds a literal some alternative of reCNY
+// (cny_test.go)
 // needs ("P.R.C." in any dotting needs "RC" or "R.C").
 func mayCNY(text string) bool {
 	for _, lit := range []string{"元", "人民币", "RMB", "CNY", "China", "中国", "RC", "R.C"} {
@@ -217,7 +214,7 @@ func resolveDocCurrency(text, ftext string, krona bool) docCurrency {
 		// after every item: there "SR" is a tax code, not Saudi riyals.
 		dc.sr = ""
 	}
-	if mayCNY(text) && reCNY().MatchString(text) {
+	if mayCNY(text) && hasCNY(text) {
 		dc.yen = "CNY"
 	}
 	counts := map[string]int{}

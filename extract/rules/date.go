@@ -67,17 +67,20 @@ var monthAlt = onFirstUse(func() string {
 	return `(` + strings.Join(names, "|") + `)`
 })
 
+// The date patterns are guarded (guard.go): a line without the bytes a
+// match needs is answered without running the regexp, and findDates's own
+// digit and month tests come on top.
 var (
-	reDateISO = mustRE(`\b(\d{4})([-./])(\d{1,2})([-./])(\d{1,2})\b`)
-	reDateNum = mustRE(`\b(\d{1,2})\s?([./-])\s?(\d{1,2})\s?([./-])\s?(\d{4}|\d{2})\b`)
-	reDateDMY = onFirstUse(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th|er|e|o)?\.?\s*(?:de\s+|-|/)?` + monthAlt() + `\b\.?(?:\s*,?\s*de\s+|[\s,\-/.']*)(\d{4}|\d{2})\b`)
+	reDateISO = mustGuardRE(`\b(\d{4})([-./])(\d{1,2})([-./])(\d{1,2})\b`)
+	reDateNum = mustGuardRE(`\b(\d{1,2})\s?([./-])\s?(\d{1,2})\s?([./-])\s?(\d{4}|\d{2})\b`)
+	reDateDMY = mustGuardREOf(func() string {
+		return `\b(\d{1,2})(?:st|nd|rd|th|er|e|o)?\.?\s*(?:de\s+|-|/)?` + monthAlt() + `\b\.?(?:\s*,?\s*de\s+|[\s,\-/.']*)(\d{4}|\d{2})\b`
 	})
-	reDateMDY = onFirstUse(func() *regexp.Regexp {
-		return regexp.MustCompile(`\b` + monthAlt() + `\b\.?\s*(\d{1,2})(?:st|nd|rd|th)?\b\s*,?\s*(\d{4})\b`)
+	reDateMDY = mustGuardREOf(func() string {
+		return `\b` + monthAlt() + `\b\.?\s*(\d{1,2})(?:st|nd|rd|th)?\b\s*,?\s*(\d{4})\b`
 	})
-	reDateCJK  = mustRE(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`)
-	reSlashNum = mustRE(`\b(\d{1,2})[/-](\d{1,2})[/-](\d{4}|\d{2})\b`)
+	reDateCJK  = mustGuardRE(`(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日`)
+	reSlashNum = mustGuardRE(`\b(\d{1,2})[/-](\d{1,2})[/-](\d{4}|\d{2})\b`)
 )
 
 // dateHit is a date found in folded text.
@@ -114,7 +117,7 @@ func findDates(f string, mdy bool) []dateHit {
 	if digits < 3 {
 		return nil
 	}
-	find := func(re func() *regexp.Regexp, minDigits int) [][]int {
+	find := func(re func() *guardedRE, minDigits int) [][]int {
 		if digits < minDigits {
 			return nil
 		}
@@ -175,7 +178,7 @@ func findDates(f string, mdy bool) []dateHit {
 // rejected match is searched again from its second number, so "REG #19-
 // 10/03/2018" still finds "10/03/2018".
 func numDateMatches(f string, digits int) [][]int {
-	if digits < 4 {
+	if digits < 4 || !mayNumDate(f) {
 		return nil
 	}
 	var out [][]int

@@ -37,7 +37,12 @@ type line struct {
 
 	labelOnly int8 // 0 unknown, 1 yes, 2 no
 	bankWord  int8 // hasBankWord: 0 unknown, 1 yes, 2 no
-	injected  bool // text addressed to a machine; read as blank
+
+	sumHits  []kindHit // summaryLabels of the line, once sumDone
+	sumDone  bool
+	idr      []idRun // idRuns of raw, once idrDone
+	idrDone  bool
+	injected bool // text addressed to a machine; read as blank
 }
 
 // document is the parsed input shared by the field extractors. It is built

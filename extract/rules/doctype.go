@@ -35,6 +35,21 @@ var (
 // non-blank lines is in the body.
 const docTypeHeadLines = 25
 
+// titleKinds are the titles titleKind tries, in order. A table of
+// method values built per call allocated six closures for every heading
+// cell.
+var titleKinds = []struct {
+	kind string
+	re   *startRE
+}{
+	{schema.DocProforma, reTitleProforma},
+	{schema.DocCreditNote, reCreditTitle},
+	{schema.DocDebitNote, reTitleDebit},
+	{schema.DocReminder, reTitleReminder},
+	{schema.DocReceipt, reTitleReceipt},
+	{schema.DocInvoice, reTitleInvoice},
+}
+
 // titleKind returns the document type a cell's folded text opens with as a
 // title, or "" when it is not a title.
 func titleKind(cf string) string {
@@ -60,19 +75,8 @@ func titleKind(cf string) string {
 	if t := strings.TrimLeft(f, " \t\n\f\r"); t == "" || t[0] < 'a' || t[0] > 'z' {
 		return ""
 	}
-	type kre struct {
-		kind string
-		find func(string) []int
-	}
-	for _, k := range []kre{
-		{schema.DocProforma, reTitleProforma.FindStringIndex},
-		{schema.DocCreditNote, reCreditTitle.FindStringIndex},
-		{schema.DocDebitNote, reTitleDebit.FindStringIndex},
-		{schema.DocReminder, reTitleReminder.FindStringIndex},
-		{schema.DocReceipt, reTitleReceipt.FindStringIndex},
-		{schema.DocInvoice, reTitleInvoice.FindStringIndex},
-	} {
-		m := k.find(f)
+	for _, k := range titleKinds {
+		m := k.re.FindStringIndex(f)
 		if m == nil || m[0] != 0 {
 			continue
 		}

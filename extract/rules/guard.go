@@ -38,6 +38,14 @@ func mustGuardRE(src string) func() *guardedRE {
 	return get
 }
 
+// mustGuardREOf is mustGuardRE of a pattern written on first use (one
+// built from a table, such as the month names).
+func mustGuardREOf(src func() string) func() *guardedRE {
+	get := onFirstUse(func() *guardedRE { return guardRE(src()) })
+	guardedREs = append(guardedREs, get)
+	return get
+}
+
 // guardedFoldedRegexp is foldedRegexp with a further test a text must
 // pass to hold a match (the test must never say no where it could).
 func guardedFoldedRegexp(src string, extra func(string) bool) func() *guardedRE {

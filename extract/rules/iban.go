@@ -46,7 +46,7 @@ func (d *document) supplierIBAN(regs [][]region, buyer *buyerBlock, ids *idCheck
 		if ln.blank {
 			continue
 		}
-		for _, r := range idRuns(ln.raw) {
+		for _, r := range ln.idRuns() {
 			iban, end := r.longestValid(ids.iban)
 			if iban == "" {
 				continue
