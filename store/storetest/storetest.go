@@ -38,6 +38,7 @@ func Exercise(t *testing.T, open OpenFunc, opts ...Option) {
 	}{
 		{"EnqueueIsIdempotent", testEnqueueIdempotent},
 		{"DuplicateTextUnderTwoPaths", testDuplicatePaths},
+		{"EnqueueMixedBatchKeepsOutcomes", testEnqueueMixedBatch},
 		{"ClaimLeasesOnce", testClaimOnce},
 		{"ClaimBatchOfEveryKind", testClaimBatch},
 		{"CommitAndReturnExisting", testCommit},

@@ -34,8 +34,29 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 			sort.SliceStable(order, func(a, b int) bool { return p.Docs[order[a]].JobKey < p.Docs[order[b]].JobKey })
 		}
 		err := c.E.Write(ctx, func(tx Tx) error {
+			k, err := lookupBatch(ctx, tx, p.Tenant, p.Docs, order)
+			if err != nil {
+				return err
+			}
+			if err := clearSkipped(ctx, tx, p.Tenant, p.Docs, order); err != nil {
+				return err
+			}
+			// A document the lookup settles costs no statement; one whose
+			// key or path an earlier document of the batch wrote takes the
+			// full path, as the lookup no longer describes it.
+			touchedKeys := map[string]bool{}
+			touchedPaths := map[sourceRef]bool{}
 			for _, i := range order {
-				r, err := enqueueOne(ctx, tx, p, &p.Docs[i], now)
+				d := &p.Docs[i]
+				ref := sourceRef{d.SourceSystem, d.Path}
+				if !touchedKeys[d.JobKey] && !touchedPaths[ref] {
+					if r, ok := k.settled(p, d); ok {
+						out[i] = r
+						continue
+					}
+				}
+				touchedKeys[d.JobKey], touchedPaths[ref] = true, true
+				r, err := enqueueOne(ctx, tx, p, d, now)
 				if err != nil {
 					return fmt.Errorf("enqueue %s: %w", p.Docs[i].Path, err)
 				}
@@ -164,14 +185,9 @@ func existingJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Do
 	return nil
 }
 
-// recordSource resolves an earlier skip of the path and records where the
-// text was seen.
+// recordSource records where the text was seen (clearSkipped resolved an
+// earlier skip of the path for the whole batch).
 func recordSource(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64, outcome string) error {
-	// The path was read and enqueued: an earlier skip of it is resolved.
-	if err := tx.Defer(ctx, `DELETE FROM skipped_inputs WHERE tenant = ? AND source_system = ? AND path = ?`,
-		p.Tenant, d.SourceSystem, d.Path); err != nil {
-		return fmt.Errorf("clear skipped input: %w", err)
-	}
 	// Record where this text was seen. A held change leaves the reference on
 	// the committed text until someone accepts the change.
 	if outcome != store.EnqueueHeld {
