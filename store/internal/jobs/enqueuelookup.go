@@ -14,7 +14,14 @@ import (
 // no statement per document.
 type known struct {
 	jobs    map[string]knownJob
-	sources map[sourceRef]string // digest the path was last seen with
+	sources map[sourceRef]knownSource
+}
+
+// knownSource is a path's reference: the digest it was last seen with and
+// the file's stat beside it.
+type knownSource struct {
+	digest string
+	stat   *store.FileStat
 }
 
 type knownJob struct {
@@ -28,7 +35,7 @@ type sourceRef struct{ system, path string }
 // lookupBatch reads, in one query per table (per source system for the
 // references), the jobs and source references the batch's documents name.
 func lookupBatch(ctx context.Context, tx Tx, tenant string, docs []store.Document, order []int) (*known, error) {
-	k := &known{jobs: make(map[string]knownJob, len(order)), sources: make(map[sourceRef]string, len(order))}
+	k := &known{jobs: make(map[string]knownJob, len(order)), sources: make(map[sourceRef]knownSource, len(order))}
 	keys := make([]any, 0, len(order)+1)
 	keys = append(keys, tenant)
 	paths := map[string][]any{} // source system -> tenant, system, paths...
@@ -55,15 +62,8 @@ func lookupBatch(ctx context.Context, tx Tx, tenant string, docs []store.Documen
 		return nil, fmt.Errorf("look up jobs: %w", err)
 	}
 	for system, args := range paths {
-		rows, err := tx.Query(ctx, `SELECT path, digest FROM sources WHERE tenant = ? AND source_system = ? AND path IN (`+
-			Placeholders(len(args)-2)+`)`, args...)
-		err = each(rows, err, func(r Rows) error {
-			var p, digest string
-			if err := r.Scan(&p, &digest); err != nil {
-				return err
-			}
-			k.sources[sourceRef{system, p}] = digest
-			return nil
+		err := querySources(ctx, tx, args, func(p string, ks knownSource) {
+			k.sources[sourceRef{system, p}] = ks
 		})
 		if err != nil {
 			return nil, fmt.Errorf("look up sources: %w", err)
@@ -76,24 +76,87 @@ func lookupBatch(ctx context.Context, tx Tx, tenant string, docs []store.Documen
 // nothing: its job exists (so the insert would find it and the change
 // check would not matter), its path already points at its text (so the
 // reference would not be rewritten), and no held job is to be released.
-// ok is false when the document must take the full path.
-func (k *known) settled(p *store.EnqueueParams, d *store.Document) (res store.EnqueueResult, ok bool) {
+// ok is false when the document must take the full path. restat is set
+// when the reference's file stat is to be brought up to date.
+func (k *known) settled(p *store.EnqueueParams, d *store.Document) (res store.EnqueueResult, restat, ok bool) {
 	j, found := k.jobs[d.JobKey]
 	if !found {
-		return res, false
+		return res, false, false
 	}
 	if j.state == store.StateHeld && p.OnChange == store.OnChangeProcess {
-		return res, false // existingJob may release it
+		return res, false, false // existingJob may release it
 	}
 	outcome := driver.ExistingOutcome(j.state, j.path, d.Path)
 	if outcome != store.EnqueueHeld {
 		// recordSource would insert or rewrite the reference unless the
 		// path already points at this text.
-		if digest, seen := k.sources[sourceRef{d.SourceSystem, d.Path}]; !seen || digest != d.Digest {
-			return res, false
+		src, seen := k.sources[sourceRef{d.SourceSystem, d.Path}]
+		if !seen || src.digest != d.Digest {
+			return res, false, false
+		}
+		restat = d.Stat != nil && (src.stat == nil || *src.stat != *d.Stat)
+	}
+	return store.EnqueueResult{Outcome: outcome, JobID: j.id, JobKey: d.JobKey, PrevJobKey: j.prevKey}, restat, true
+}
+
+// restat records the file stat of a reference that already points at the
+// document's text; the digest guard keeps a stat beside only the digest it
+// was read with.
+func restat(ctx context.Context, tx Tx, tenant string, d *store.Document) error {
+	size, mtime, inode, opts := statArgs(d.Stat)
+	return tx.Defer(ctx, `UPDATE sources SET file_size = ?, file_mtime_ns = ?, file_inode = ?, read_opts = ?
+		WHERE tenant = ? AND source_system = ? AND path = ? AND digest = ?`,
+		size, mtime, inode, opts, tenant, d.SourceSystem, d.Path, d.Digest)
+}
+
+// statArgs are a stat's columns, NULL when there is none.
+func statArgs(st *store.FileStat) (size, mtime, inode *int64, opts *string) {
+	if st == nil {
+		return nil, nil, nil, nil
+	}
+	in := int64(st.Inode) // the 64 bits as they are
+	return &st.Size, &st.MtimeNS, &in, &st.ReadOpts
+}
+
+// querySources reads the references of args' paths (tenant, source system,
+// paths...) with their file stats.
+func querySources(ctx context.Context, q Querier, args []any, fn func(path string, ks knownSource)) error {
+	rows, err := q.Query(ctx, `SELECT path, digest, file_size, file_mtime_ns, file_inode, read_opts
+		FROM sources WHERE tenant = ? AND source_system = ? AND path IN (`+Placeholders(len(args)-2)+`)`, args...)
+	return each(rows, err, func(r Rows) error {
+		var p string
+		var ks knownSource
+		var size, mtime, inode *int64
+		var opts *string
+		if err := r.Scan(&p, &ks.digest, &size, &mtime, &inode, &opts); err != nil {
+			return err
+		}
+		if size != nil && mtime != nil && inode != nil && opts != nil {
+			ks.stat = &store.FileStat{Size: *size, MtimeNS: *mtime, Inode: uint64(*inode), ReadOpts: *opts}
+		}
+		fn(p, ks)
+		return nil
+	})
+}
+
+// KnownFiles implements store.Store.
+func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[string]store.KnownFile, error) {
+	out := make(map[string]store.KnownFile, len(p.Paths))
+	for start := 0; start < len(p.Paths); start += enqueueBatch {
+		chunk := p.Paths[start:min(start+enqueueBatch, len(p.Paths))]
+		args := make([]any, 0, len(chunk)+2)
+		args = append(args, p.Tenant, p.SourceSystem)
+		for _, path := range chunk {
+			args = append(args, path)
+		}
+		err := querySources(ctx, c.E.Read(), args, func(path string, ks knownSource) {
+			out[path] = store.KnownFile{Digest: ks.digest, Stat: ks.stat}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read source references: %w", err)
 		}
 	}
-	return store.EnqueueResult{Outcome: outcome, JobID: j.id, JobKey: d.JobKey, PrevJobKey: j.prevKey}, true
+	return out, nil
 }
 
 // clearSkipped resolves, in one statement per source system, earlier skips
