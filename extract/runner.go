@@ -320,10 +320,16 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			return fmt.Errorf("%s: %w", d.Display, err)
 		}
 		sd[i] = store.Document{SourceSystem: r.SourceSystem, Path: d.Path, Digest: d.Digest, JobKey: key, Text: d.Text,
-			DisplayPath: d.Display, Encoding: d.Encoding, Format: d.Format, Route: RouteOf(r.Provider, d.Format)}
+			DisplayPath: d.Display, Encoding: d.Encoding, Format: d.Format, Route: RouteOf(r.Provider, d.Format),
+			Stat: d.Stat, Unread: d.Unread}
 	}
 	res, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
 		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now(), Shadow: r.Shadow})
+	if errors.Is(err, store.ErrUnreadUnknown) {
+		// Another process pruned or changed what the stat check saw, in
+		// the moment between the check and this enqueue.
+		return fmt.Errorf("enqueue: %w: files changed in the store while this run looked; run again (or with --rehash)", err)
+	}
 	if err != nil {
 		return fmt.Errorf("enqueue: %w", err)
 	}
