@@ -45,7 +45,9 @@ type RunOptions struct {
 	Shadow       bool
 	SourceSystem string
 	EnqueueOnly  bool
-	Telemetry    TelemetryOptions
+	// Rehash reads every file, turning the stat check off (--rehash).
+	Rehash    bool
+	Telemetry TelemetryOptions
 
 	// MaxRecoveries bounds the lease takeovers of one job (crashed workers).
 	MaxRecoveries int
@@ -93,7 +95,11 @@ or they are dismissed, and the run exits 3. Hidden files and files outside
 --include are passed over quietly. A DIR holding no matching file at all
 is a warning and exit 3 (an empty nightly folder usually means the export
 failed) unless --allow-empty. A rerun makes no provider call for documents
-already committed. A path whose text changed
+already committed, and does not even read a file whose size, modification
+time and inode are those recorded when it was last read (the stat check);
+--rehash reads every file, for a file rewritten without changing them (the
+same size within one tick of a coarse file system clock, a copy that keeps
+the old times onto the same inode). A path whose text changed
 after it was committed is held for review (--on-change=hold) unless
 --on-change=process.
 
@@ -176,6 +182,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl.DurationVar(&opts.Lease, "lease", defaultLease, "lease duration; leases are renewed while a call runs")
 	fl.BoolVar(&opts.Shadow, "shadow", false, "commit results without publishing outbox events (compare a schema version)")
 	fl.BoolVar(&opts.EnqueueOnly, "enqueue-only", false, "only enqueue: leave the work to invx work processes")
+	fl.BoolVar(&opts.Rehash, "rehash", false, "read every file, even those the stat check (size, mtime, inode) finds unchanged")
 	fl.StringVar(&opts.SourceSystem, "source-system", "", "name of the document source (default: fs:<absolute DIR>)")
 	fl.StringVar(&opts.Encoding, "encoding", extract.EncodingAuto, "text encoding of the files: auto, utf-8, windows-1252, iso-8859-1 or utf-16")
 	fl.BoolVar(&opts.AllowEmpty, "allow-empty", false, "a DIR without any matching file is not an error (exit 0, not 3)")
@@ -328,7 +335,11 @@ func enqueueDir(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOpt
 		return err
 	}
 	var skipErr error
-	err = extract.Discover(ctx, dir, extract.DiscoverOptions{Include: opts.Include, MaxBytes: opts.MaxBytes, Encoding: opts.Encoding},
+	dopts := extract.DiscoverOptions{Include: opts.Include, MaxBytes: opts.MaxBytes, Encoding: opts.Encoding}
+	if !opts.Rehash {
+		dopts.Known = r.KnownFiles
+	}
+	err = extract.Discover(ctx, dir, dopts,
 		func(d extract.Found) error {
 			if skipErr != nil {
 				return skipErr // the store failed recording a skip: stop the walk

@@ -10,7 +10,10 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
+
+	"github.com/invx/invx/store"
 )
 
 // Skip reasons, as they appear in summaries.
@@ -54,6 +57,12 @@ type DiscoverOptions struct {
 	MaxBytes int64
 	// Encoding is how file bytes are decoded (see Encodings; "" is auto).
 	Encoding string
+	// Known, when set, is the stat check: it is asked, a batch at a time,
+	// which candidate files are unchanged since they were read (same size,
+	// modification time, inode and read options), and returns for each the
+	// recorded digest, or "" to read the file. An unchanged file is handed
+	// to found unread (Found.Unread). nil reads every file (--rehash).
+	Known func(ctx context.Context, c []Candidate) ([]string, error)
 }
 
 // Found is one readable, normalised document.
@@ -70,6 +79,12 @@ type Found struct {
 	// (ubl-invoice, ubl-creditnote, cii, zugferd1). For an e-invoice the
 	// digest is sha256 of the file's bytes, not of the text.
 	Format string
+	// Stat is the file's stat when it was read, recorded with its source
+	// reference for the stat check (nil: unknown).
+	Stat *store.FileStat
+	// Unread: the stat check found the file unchanged, so it was not read;
+	// Text, Encoding and Format are empty and Digest is the recorded one.
+	Unread bool
 }
 
 // Skipped is a file that was not taken, with the reason.
@@ -112,7 +127,10 @@ func Discover(ctx context.Context, root string, opts DiscoverOptions, found func
 		return fmt.Errorf("open %s: %w", dir, unwrapPathError(err))
 	}
 	defer w.r.Close()
-	return fs.WalkDir(w.r.FS(), start, w.visit)
+	if err := fs.WalkDir(w.r.FS(), start, w.visit); err != nil {
+		return err
+	}
+	return w.check() // the files still queued for the stat check
 }
 
 // discovery is one walk of Discover: every read goes through r, so nothing
@@ -125,6 +143,7 @@ type discovery struct {
 	opts    DiscoverOptions
 	found   func(Found) error
 	skipped func(Skipped)
+	queue   []Candidate // waiting for the stat check (opts.Known)
 }
 
 func (w *discovery) display(rel string) string {
@@ -171,17 +190,25 @@ func (w *discovery) visit(p string, d fs.DirEntry, err error) error {
 	case !d.Type().IsRegular():
 		return passOver(SkipNotRegular, "not a regular file ("+d.Type().String()+")")
 	}
+	if w.opts.Known != nil {
+		return w.candidate(p, d)
+	}
 	return w.read(p)
+}
+
+// limit is the size cap of the file at p: --max-bytes, or its input's own.
+func (w *discovery) limit(p string) int64 {
+	if c, ok := inputCaps[strings.ToLower(path.Ext(p))]; ok {
+		return c
+	}
+	return w.opts.MaxBytes
 }
 
 // read takes one candidate file: capped read, decoding, normalisation.
 func (w *discovery) read(p string) error {
 	read := readerFor(p)
-	limit := w.opts.MaxBytes
-	if c, ok := inputCaps[strings.ToLower(path.Ext(p))]; ok {
-		limit = c
-	}
-	raw, size, reason, detail := readCapped(w.r, p, limit)
+	limit := w.limit(p)
+	raw, fi, size, reason, detail := readCapped(w.r, p, limit)
 	if reason != "" {
 		w.skip(p, reason, detail, size)
 		return nil
@@ -191,7 +218,8 @@ func (w *discovery) read(p string) error {
 		w.skip(p, ierr.reason, ierr.detail, size)
 		return nil
 	}
-	return w.found(Found{Path: p, Display: w.display(p), Text: in.text, Digest: in.digest, Encoding: in.encoding, Format: in.format})
+	return w.found(Found{Path: p, Display: w.display(p), Text: in.text, Digest: in.digest, Encoding: in.encoding, Format: in.format,
+		Stat: settledStat(fi, w.opts, limit, time.Now())})
 }
 
 // includedAny is Included for the --include pattern, or, when none was
@@ -244,25 +272,29 @@ var beforeOpen func(rel string)
 // file can be replaced in between), so the file is opened without blocking
 // (opening a FIFO for reading would otherwise wait for a writer forever)
 // and the type is checked again on the open descriptor before any read.
-func readCapped(r *os.Root, p string, maxBytes int64) (raw []byte, size int64, reason, detail string) {
+//
+// fi is the file's stat before the read: recorded for the stat check, it
+// describes these bytes or an older version (a file written during the
+// read then differs from it on the next run, and is read again).
+func readCapped(r *os.Root, p string, maxBytes int64) (raw []byte, fi os.FileInfo, size int64, reason, detail string) {
 	if beforeOpen != nil {
 		beforeOpen(p)
 	}
 	f, err := r.OpenFile(p, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
-		return nil, 0, SkipUnreadable, unwrapPathError(err).Error()
+		return nil, nil, 0, SkipUnreadable, unwrapPathError(err).Error()
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, 0, SkipUnreadable, unwrapPathError(err).Error()
+		return nil, nil, 0, SkipUnreadable, unwrapPathError(err).Error()
 	}
 	if !st.Mode().IsRegular() {
-		return nil, 0, SkipNotRegular, "not a regular file (" + st.Mode().Type().String() + ")"
+		return nil, nil, 0, SkipNotRegular, "not a regular file (" + st.Mode().Type().String() + ")"
 	}
 	size = st.Size()
 	if maxBytes > 0 && size > maxBytes {
-		return nil, size, SkipOversized, fmt.Sprintf("%d bytes, over the %d byte limit (--max-bytes)", size, maxBytes)
+		return nil, nil, size, SkipOversized, fmt.Sprintf("%d bytes, over the %d byte limit (--max-bytes)", size, maxBytes)
 	}
 	// The limit also guards a file that grows while it is read.
 	lim := io.Reader(f)
@@ -271,12 +303,12 @@ func readCapped(r *os.Root, p string, maxBytes int64) (raw []byte, size int64, r
 	}
 	raw, err = io.ReadAll(lim)
 	if err != nil {
-		return nil, size, SkipUnreadable, unwrapPathError(err).Error()
+		return nil, nil, size, SkipUnreadable, unwrapPathError(err).Error()
 	}
 	if maxBytes > 0 && int64(len(raw)) > maxBytes {
-		return nil, int64(len(raw)), SkipOversized, fmt.Sprintf("over the %d byte limit (--max-bytes)", maxBytes)
+		return nil, nil, int64(len(raw)), SkipOversized, fmt.Sprintf("over the %d byte limit (--max-bytes)", maxBytes)
 	}
-	return raw, int64(len(raw)), "", ""
+	return raw, st, int64(len(raw)), "", ""
 }
 
 // unwrapPathError drops the *PathError's op and path, which the caller

@@ -106,14 +106,11 @@ func (r *Runner) validate(j *jobRun, c *call) (*schema.Result, error) {
 	return j.v.ValidateReviewable(c.resp.Output, j.l.Text)
 }
 
-// jobRef names a job across tenants (invx work --all-tenants).
-type jobRef struct{ tenant, key string }
-
 // reviewed records what a commit opened for review: the run's counts and
 // metrics by reason, and the job, whose reasons Finish looks up.
 func (r *Runner) reviewed(l *store.Lease, reasons []string) {
 	r.mu.Lock()
-	r.committed = append(r.committed, jobRef{l.Tenant, l.JobKey})
+	r.committed.add(l.Tenant, l.JobKey)
 	for _, reason := range reasons {
 		r.summary.ReviewOpened[reason]++
 	}
@@ -129,18 +126,12 @@ func (r *Runner) reviewed(l *store.Lease, reasons []string) {
 // it enqueued (a rerun's already committed ones included, so a batch keeps
 // exiting 3 until a clerk acts) and those it committed. docs is the number
 // of documents with at least one open reason.
-func (r *Runner) openReview(ctx context.Context) (docs int, byReason map[string]int, err error) {
+func (r *Runner) openReview(ctx context.Context, enqueued frozen) (docs int, byReason map[string]int, err error) {
 	r.mu.Lock()
-	mine := make(map[jobRef]bool, len(r.keys)+len(r.committed))
-	for _, k := range r.keys {
-		mine[jobRef{r.Tenant, k}] = true
-	}
-	for _, k := range r.committed {
-		mine[k] = true
-	}
+	mine := enqueued.merge(r.committed.freeze())
 	r.mu.Unlock()
 	byReason = map[string]int{}
-	if len(mine) == 0 {
+	if mine.empty() {
 		return 0, byReason, nil
 	}
 	var items []*store.ReviewItem
@@ -152,10 +143,11 @@ func (r *Runner) openReview(ctx context.Context) (docs int, byReason map[string]
 	if err != nil {
 		return 0, byReason, fmt.Errorf("read open review reasons: %w", err)
 	}
+	type jobRef struct{ tenant, key string }
 	flagged := map[jobRef]bool{}
 	for _, it := range items {
 		ref := jobRef{it.Tenant, it.JobKey}
-		if !mine[ref] {
+		if !mine.has(it.Tenant, it.JobKey) {
 			continue
 		}
 		byReason[it.Reason]++

@@ -151,10 +151,11 @@ type Runner struct {
 
 	mu      sync.Mutex
 	summary Summary
-	keys    []string
+	// enqueued are the job keys of the documents this runner enqueued.
+	enqueued keySet
 	// committed are the jobs this runner committed, whose open review
 	// reasons Finish counts (invx work enqueues nothing of its own).
-	committed []jobRef
+	committed keySet
 	policies  policyCache
 	// limit is the in-flight bound, lowered while providers answer 429 and
 	// raised again after successes.
@@ -319,10 +320,16 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			return fmt.Errorf("%s: %w", d.Display, err)
 		}
 		sd[i] = store.Document{SourceSystem: r.SourceSystem, Path: d.Path, Digest: d.Digest, JobKey: key, Text: d.Text,
-			DisplayPath: d.Display, Encoding: d.Encoding, Format: d.Format, Route: RouteOf(r.Provider, d.Format)}
+			DisplayPath: d.Display, Encoding: d.Encoding, Format: d.Format, Route: RouteOf(r.Provider, d.Format),
+			Stat: d.Stat, Unread: d.Unread}
 	}
 	res, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
 		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now(), Shadow: r.Shadow})
+	if errors.Is(err, store.ErrUnreadUnknown) {
+		// Another process pruned or changed what the stat check saw, in
+		// the moment between the check and this enqueue.
+		return fmt.Errorf("enqueue: %w: files changed in the store while this run looked; run again (or with --rehash)", err)
+	}
 	if err != nil {
 		return fmt.Errorf("enqueue: %w", err)
 	}
@@ -336,7 +343,7 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 		}
 	}()
 	for i, e := range res {
-		r.keys = append(r.keys, e.JobKey)
+		r.enqueued.add(r.Tenant, e.JobKey)
 		r.log().Debug("enqueued", "stage", "enqueued", "tenant", r.Tenant, "job_key", e.JobKey, "run_id", r.RunID,
 			"outcome", e.Outcome)
 		switch e.Outcome {
@@ -366,7 +373,7 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 func (r *Runner) Keys() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]string(nil), r.keys...)
+	return r.enqueued.keys(r.Tenant)
 }
 
 type jobResult struct {
@@ -1082,6 +1089,9 @@ func outboxEvents(l *store.Lease, res *schema.Result) []store.OutboxInput {
 	return evs
 }
 
+// finishChunk bounds the job keys one final-state read names.
+const finishChunk = 500
+
 // Finish computes the final state of this run's documents and records the
 // run. It uses its own context so an interrupted run is still recorded, and
 // rides out a database that is away (up to DBRetry), so a run that stopped
@@ -1089,48 +1099,37 @@ func outboxEvents(l *store.Lease, res *schema.Result) []store.OutboxInput {
 // be reaped as abandoned.
 func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (*Summary, error) {
 	ctx = context.WithoutCancel(ctx)
-	keys := r.Keys()
-	var states map[string]store.JobState
-	err := r.withStore(ctx, "finish_run", r.log(), func() error {
-		var err error
-		states, err = r.Store.JobStates(ctx, &store.JobStatesParams{Tenant: r.Tenant, Keys: keys})
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("read final job states: %w", err)
-	}
 	r.mu.Lock()
 	s := r.summary
 	s.copyMaps(&r.summary)
+	mine := r.enqueued.freeze()
 	r.mu.Unlock()
-	seen := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		if seen[k] {
-			continue
+	// The states are read a chunk at a time, so the finish of a large run
+	// holds its keys (32 bytes each) and one chunk's states, not a map of
+	// every job.
+	err := mine.each(r.Tenant, finishChunk, func(keys []string) error {
+		var states map[string]store.JobState
+		err := r.withStore(ctx, "finish_run", r.log(), func() error {
+			var err error
+			states, err = r.Store.JobStates(ctx, &store.JobStatesParams{Tenant: r.Tenant, Keys: keys})
+			return err
+		})
+		if err != nil {
+			return err
 		}
-		seen[k] = true
-		st := states[k]
-		switch st.State {
-		case store.StateSucceeded:
-			s.Final.Succeeded++
-		case store.StateRejected:
-			s.Final.Rejected++
-			s.Final.RejectedBy[cmp.Or(st.Category, "unknown")]++
-		case store.StateFailed:
-			s.Final.Failed++
-		case store.StateHeld:
-			s.Final.Held++
-		case store.StateDismissed:
-			s.Final.Dismissed++
-		default:
-			s.Final.Unfinished++
+		for _, k := range keys {
+			s.Final.count(states[k])
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read final job states: %w", err)
 	}
 	// Without the review counts the run could exit 0 over documents that
 	// must not be paid blindly: the run is still recorded, and the error
 	// returned.
 	var reviewErr error
-	s.Final.Review, s.Final.ReviewOpen, reviewErr = r.openReview(ctx)
+	s.Final.Review, s.Final.ReviewOpen, reviewErr = r.openReview(ctx, mine)
 	s.Status = status
 	s.WallMS = r.now().Sub(started).Milliseconds()
 	if sc := trace.SpanFromContext(ctx).SpanContext(); sc.HasTraceID() {

@@ -1,5 +1,11 @@
 package extract
 
+import (
+	"cmp"
+
+	"github.com/invx/invx/store"
+)
+
 // Summary is what a run did. It holds counts only, never document content, so
 // it can be printed, logged and stored with the run.
 type Summary struct {
@@ -65,6 +71,25 @@ type FinalStates struct {
 	// document may have more than one.
 	Review     int            `json:"review"`
 	ReviewOpen map[string]int `json:"review_open"`
+}
+
+// count adds one job in state st to the tally.
+func (f *FinalStates) count(st store.JobState) {
+	switch st.State {
+	case store.StateSucceeded:
+		f.Succeeded++
+	case store.StateRejected:
+		f.Rejected++
+		f.RejectedBy[cmp.Or(st.Category, "unknown")]++
+	case store.StateFailed:
+		f.Failed++
+	case store.StateHeld:
+		f.Held++
+	case store.StateDismissed:
+		f.Dismissed++
+	default:
+		f.Unfinished++
+	}
 }
 
 // NeedsReview is the number of documents a person has to look at: jobs

@@ -19,6 +19,10 @@ import (
 var (
 	// ErrNotFound: the job, result or run does not exist (for this tenant).
 	ErrNotFound = errors.New("not found")
+	// ErrUnreadUnknown: an Unread document's job or reference is not what
+	// KnownFiles reported (pruned or changed since); read it and enqueue
+	// again.
+	ErrUnreadUnknown = errors.New("unread document no longer known")
 	// ErrStaleLease: the caller's lease token is no longer the job's current
 	// one (its lease expired and was granted to another worker, or the job is
 	// no longer running). Nothing was written.
@@ -100,6 +104,9 @@ type Store interface {
 	// references, in as few transactions as the driver likes. It returns one
 	// outcome per document, in order.
 	Enqueue(ctx context.Context, p *EnqueueParams) ([]EnqueueResult, error)
+	// KnownFiles returns the source references of the given paths (paths
+	// without one are left out), with the file stat recorded beside each.
+	KnownFiles(ctx context.Context, p *KnownFilesParams) (map[string]KnownFile, error)
 
 	// Claim leases up to Limit claimable jobs of a tenant (any tenant when
 	// Tenant is empty): queued jobs, retry_wait jobs whose time has come and
@@ -479,6 +486,43 @@ type Document struct {
 	// routed to ("einvoice", "rules", ...); kept on the job it creates.
 	Format string
 	Route  string
+
+	// Stat is the file's stat when its bytes were read (nil: not a file,
+	// or not known). It is recorded with the source reference, only beside
+	// the digest it was read with, so a later run can tell the file is
+	// unchanged without reading it (KnownFiles).
+	Stat *FileStat
+	// Unread marks a document the caller did not read because KnownFiles
+	// said its file is unchanged: Text is empty and Digest is the recorded
+	// one. Enqueue only reports on its existing job; if the store no longer
+	// knows it as it was (the job pruned in between), Enqueue fails with
+	// ErrUnreadUnknown and writes nothing of the batch.
+	Unread bool
+}
+
+// FileStat identifies one version of a file without reading it: size,
+// modification time, inode, and the options its bytes were read with
+// (ReadOpts: decoding and size cap, which the digest depends on). A file
+// rewritten with the same size and modification time, on a file system
+// whose clock is coarse, looks unchanged: invx run --rehash reads anyway.
+type FileStat struct {
+	Size     int64
+	MtimeNS  int64
+	Inode    uint64
+	ReadOpts string
+}
+
+// KnownFilesParams name paths of one source system.
+type KnownFilesParams struct {
+	Tenant, SourceSystem string
+	Paths                []string
+}
+
+// KnownFile is a path's source reference: the digest it was last seen with
+// and the file's stat when it was read (nil when none was recorded).
+type KnownFile struct {
+	Digest string
+	Stat   *FileStat
 }
 
 // EnqueueParams enqueue documents of one tenant.

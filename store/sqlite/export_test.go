@@ -1,7 +1,69 @@
 package sqlite
 
-import "database/sql"
+import (
+	"context"
+	"database/sql"
+	"sync/atomic"
+
+	"github.com/invx/invx/store/internal/jobs"
+)
 
 // Pools hands the driver's own tests the store's writer and reader pools,
 // to check their settings; nothing outside this package's tests sees them.
 func Pools(s *Store) (writer, reader *sql.DB) { return s.w, s.r }
+
+// CountStatements makes s count the statements its job logic sends (in
+// and outside transactions) and returns the counter.
+func CountStatements(s *Store) *atomic.Int64 {
+	c := &countingEngine{Engine: s.Core.E, n: new(atomic.Int64)}
+	s.Core.E = c
+	return c.n
+}
+
+type countingEngine struct {
+	jobs.Engine
+	n *atomic.Int64
+}
+
+func (e *countingEngine) Write(ctx context.Context, fn func(jobs.Tx) error) error {
+	return e.Engine.Write(ctx, func(tx jobs.Tx) error { return fn(countingTx{tx, e.n}) })
+}
+
+func (e *countingEngine) Read() jobs.Querier {
+	return countingTx{Tx: readOnly{e.Engine.Read()}, n: e.n}
+}
+func (e *countingEngine) Writer() jobs.Querier {
+	return countingTx{Tx: readOnly{e.Engine.Writer()}, n: e.n}
+}
+
+// readOnly is a Querier posing as a Tx, for the counter.
+type readOnly struct{ jobs.Querier }
+
+func (readOnly) Defer(context.Context, string, ...any) error { panic("not a transaction") }
+func (readOnly) Flush(context.Context) error                 { panic("not a transaction") }
+func (readOnly) Script(context.Context, string) error        { panic("not a transaction") }
+
+type countingTx struct {
+	jobs.Tx
+	n *atomic.Int64
+}
+
+func (t countingTx) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	t.n.Add(1)
+	return t.Tx.Exec(ctx, q, args...)
+}
+
+func (t countingTx) QueryRow(ctx context.Context, q string, args ...any) jobs.Row {
+	t.n.Add(1)
+	return t.Tx.QueryRow(ctx, q, args...)
+}
+
+func (t countingTx) Query(ctx context.Context, q string, args ...any) (jobs.Rows, error) {
+	t.n.Add(1)
+	return t.Tx.Query(ctx, q, args...)
+}
+
+func (t countingTx) Defer(ctx context.Context, q string, args ...any) error {
+	t.n.Add(1)
+	return t.Tx.Defer(ctx, q, args...)
+}

@@ -39,7 +39,8 @@ var pragmas = []string{
 	// WAL lets readers run beside the one writer, across processes too.
 	"journal_mode(WAL)",
 	// FULL syncs the WAL at each commit: a committed result survives power
-	// loss, which exactly-once delivery depends on.
+	// loss, which exactly-once delivery depends on. NORMAL was measured and
+	// not taken: see the README, "Durability".
 	"synchronous(FULL)",
 	"foreign_keys(1)",
 }

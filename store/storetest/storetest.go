@@ -38,6 +38,8 @@ func Exercise(t *testing.T, open OpenFunc, opts ...Option) {
 	}{
 		{"EnqueueIsIdempotent", testEnqueueIdempotent},
 		{"DuplicateTextUnderTwoPaths", testDuplicatePaths},
+		{"EnqueueMixedBatchKeepsOutcomes", testEnqueueMixedBatch},
+		{"KnownFilesStatFollowsDigest", testKnownFiles},
 		{"ClaimLeasesOnce", testClaimOnce},
 		{"ClaimBatchOfEveryKind", testClaimBatch},
 		{"CommitAndReturnExisting", testCommit},

@@ -34,8 +34,41 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 			sort.SliceStable(order, func(a, b int) bool { return p.Docs[order[a]].JobKey < p.Docs[order[b]].JobKey })
 		}
 		err := c.E.Write(ctx, func(tx Tx) error {
+			k, err := lookupBatch(ctx, tx, p.Tenant, p.Docs, order)
+			if err != nil {
+				return err
+			}
+			if err := clearSkipped(ctx, tx, p.Tenant, p.Docs, order); err != nil {
+				return err
+			}
+			// A document the lookup settles costs no statement (or one, to
+			// bring its file stat up to date). One whose path an earlier
+			// document of the batch wrote takes the full path, as the
+			// lookup no longer describes its reference. (An earlier
+			// document cannot have changed a job the lookup found in a way
+			// settled accepts: enqueue only inserts jobs, or releases held
+			// ones, which settled leaves to the full path.)
+			touched := map[sourceRef]bool{}
 			for _, i := range order {
-				r, err := enqueueOne(ctx, tx, p, &p.Docs[i], now)
+				d := &p.Docs[i]
+				ref := sourceRef{d.SourceSystem, d.Path}
+				if !touched[ref] {
+					if r, stale, ok := k.settled(p, d); ok {
+						if stale {
+							if err := restat(ctx, tx, p.Tenant, d); err != nil {
+								return fmt.Errorf("enqueue %s: record file stat: %w", d.Path, err)
+							}
+						}
+						out[i] = r
+						continue
+					}
+				}
+				if d.Unread {
+					// Its text is not at hand: never insert a job without it.
+					return fmt.Errorf("enqueue %s: %w", d.Path, store.ErrUnreadUnknown)
+				}
+				touched[ref] = true
+				r, err := enqueueOne(ctx, tx, p, d, now)
 				if err != nil {
 					return fmt.Errorf("enqueue %s: %w", p.Docs[i].Path, err)
 				}
@@ -164,23 +197,27 @@ func existingJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Do
 	return nil
 }
 
-// recordSource resolves an earlier skip of the path and records where the
-// text was seen.
+// recordSource records where the text was seen (clearSkipped resolved an
+// earlier skip of the path for the whole batch).
 func recordSource(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64, outcome string) error {
-	// The path was read and enqueued: an earlier skip of it is resolved.
-	if err := tx.Defer(ctx, `DELETE FROM skipped_inputs WHERE tenant = ? AND source_system = ? AND path = ?`,
-		p.Tenant, d.SourceSystem, d.Path); err != nil {
-		return fmt.Errorf("clear skipped input: %w", err)
-	}
 	// Record where this text was seen. A held change leaves the reference on
 	// the committed text until someone accepts the change.
 	if outcome != store.EnqueueHeld {
-		if err := tx.Defer(ctx, `INSERT INTO sources (tenant, source_system, path, digest, job_key, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT (tenant, source_system, path) DO UPDATE SET digest = excluded.digest, job_key = excluded.job_key,
-				updated_at = excluded.updated_at
-			WHERE sources.digest <> excluded.digest`,
-			p.Tenant, d.SourceSystem, d.Path, d.Digest, d.JobKey, now); err != nil {
+		// The stat goes with the digest it was read with: rewritten when
+		// either changes, the job key and time only when the text did.
+		size, mtime, inode, opts := statArgs(d.Stat)
+		if err := tx.Defer(ctx, `INSERT INTO sources (tenant, source_system, path, digest, job_key, updated_at,
+				file_size, file_mtime_ns, file_inode, read_opts)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (tenant, source_system, path) DO UPDATE SET digest = excluded.digest,
+				job_key = CASE WHEN sources.digest <> excluded.digest THEN excluded.job_key ELSE sources.job_key END,
+				updated_at = CASE WHEN sources.digest <> excluded.digest THEN excluded.updated_at ELSE sources.updated_at END,
+				file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns, file_inode = excluded.file_inode,
+				read_opts = excluded.read_opts
+			WHERE sources.digest <> excluded.digest OR excluded.file_size IS NOT NULL AND (
+				sources.file_size IS DISTINCT FROM excluded.file_size OR sources.file_mtime_ns IS DISTINCT FROM excluded.file_mtime_ns
+				OR sources.file_inode IS DISTINCT FROM excluded.file_inode OR sources.read_opts IS DISTINCT FROM excluded.read_opts)`,
+			p.Tenant, d.SourceSystem, d.Path, d.Digest, d.JobKey, now, size, mtime, inode, opts); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,149 @@
+package extract
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/invx/invx/store"
+)
+
+// Candidate is a file discovery would read, with its stat: what
+// DiscoverOptions.Known is asked about.
+type Candidate struct {
+	Path string
+	Stat store.FileStat
+}
+
+// statBatch is how many candidates one Known call is asked about: one
+// batched lookup in the store per chunk.
+const statBatch = 256
+
+// fileStat is what the stat check compares for fi, a file read with opts
+// under the size cap limit: the digest depends on the decoding and the
+// cap, so a change of either reads the file again.
+func fileStat(fi fs.FileInfo, opts DiscoverOptions, limit int64) store.FileStat {
+	return store.FileStat{Size: fi.Size(), MtimeNS: fi.ModTime().UnixNano(), Inode: inode(fi),
+		ReadOpts: fmt.Sprintf("encoding=%s;max_bytes=%d", opts.Encoding, limit)}
+}
+
+// racyWindow: a file modified this recently when it was read is not given
+// a stat. Its next change could land in the same tick of a coarse file
+// system clock (FAT: 2 s) and keep size and time; a file older than this
+// gets a newer time from any later write, as long as the clock does not go
+// back and nothing sets the time on purpose (cp -p, rsync -t, touch -d:
+// then --rehash). The same rule as git's "racy clean" index entries.
+const racyWindow = 3 * time.Second
+
+// settledStat is the stat to record for a file read at now, or nil when it
+// was modified too recently to be trusted (racyWindow): it is then read
+// again on the next run, and given a stat once it has settled.
+func settledStat(fi fs.FileInfo, opts DiscoverOptions, limit int64, now time.Time) *store.FileStat {
+	if now.Sub(fi.ModTime()) < racyWindow {
+		return nil
+	}
+	st := fileStat(fi, opts, limit)
+	return &st
+}
+
+// candidate queues a file for the stat check; a full queue is checked.
+func (w *discovery) candidate(p string, d fs.DirEntry) error {
+	fi, err := d.Info()
+	if err != nil {
+		return w.read(p) // the read reports what is wrong with it
+	}
+	w.queue = append(w.queue, Candidate{Path: p, Stat: fileStat(fi, w.opts, w.limit(p))})
+	if len(w.queue) >= statBatch {
+		return w.check()
+	}
+	return nil
+}
+
+// check asks Known about the queued files, in one call: an unchanged file
+// is handed on unread, with its recorded digest; the others are read.
+func (w *discovery) check() error {
+	if len(w.queue) == 0 {
+		return nil
+	}
+	q := w.queue
+	w.queue = w.queue[:0]
+	digests, err := w.opts.Known(w.ctx, q)
+	if err != nil {
+		return fmt.Errorf("stat check: %w", err)
+	}
+	for i, c := range q {
+		if err := w.ctx.Err(); err != nil {
+			return err
+		}
+		if digests[i] == "" {
+			if err := w.read(c.Path); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := w.found(Found{Path: c.Path, Display: w.display(c.Path), Digest: digests[i], Unread: true}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// KnownFiles is the stat check of invx run (DiscoverOptions.Known): for
+// each candidate, the digest recorded for its path when the file's stat
+// and read options are the ones recorded with it and the job its text
+// makes for this run still exists, else "" (read it). A held job that
+// --on-change=process would release is read, as the release needs the
+// full enqueue.
+func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, error) {
+	paths := make([]string, len(cands))
+	for i, c := range cands {
+		paths[i] = c.Path
+	}
+	var recorded map[string]store.KnownFile
+	err := r.withStore(ctx, "stat_check", r.log(), func() error {
+		var err error
+		recorded, err = r.Store.KnownFiles(ctx, &store.KnownFilesParams{Tenant: r.Tenant, SourceSystem: r.SourceSystem, Paths: paths})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(cands))
+	keys := make([]string, len(cands))
+	var ask []string
+	for i, c := range cands {
+		kf, ok := recorded[c.Path]
+		if !ok || kf.Stat == nil || *kf.Stat != c.Stat {
+			continue
+		}
+		key, err := JobKey(r.Tenant, Transformation, r.Schema.Name, kf.Digest)
+		if err != nil {
+			return nil, err
+		}
+		out[i], keys[i] = kf.Digest, key
+		ask = append(ask, key)
+	}
+	if len(ask) == 0 {
+		return out, nil
+	}
+	var states map[string]store.JobState
+	err = r.withStore(ctx, "stat_check", r.log(), func() error {
+		var err error
+		states, err = r.Store.JobStates(ctx, &store.JobStatesParams{Tenant: r.Tenant, Keys: ask})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if out[i] == "" {
+			continue
+		}
+		st, ok := states[keys[i]]
+		if !ok || st.State == store.StateHeld && r.OnChange == store.OnChangeProcess {
+			out[i] = ""
+		}
+	}
+	return out, nil
+}

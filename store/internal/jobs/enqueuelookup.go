@@ -1,0 +1,180 @@
+package jobs
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/driver"
+)
+
+// known is what one batched lookup found about a batch's documents before
+// any of them is written: their jobs by key and their source references by
+// (source system, path). A no-op rerun is then decided from memory, with
+// no statement per document.
+type known struct {
+	jobs    map[string]knownJob
+	sources map[sourceRef]knownSource
+}
+
+// knownSource is a path's reference: the digest it was last seen with and
+// the file's stat beside it.
+type knownSource struct {
+	digest string
+	stat   *store.FileStat
+}
+
+type knownJob struct {
+	id          int64
+	state, path string
+	prevKey     string
+}
+
+type sourceRef struct{ system, path string }
+
+// lookupBatch reads, in one query per table (per source system for the
+// references), the jobs and source references the batch's documents name.
+func lookupBatch(ctx context.Context, tx Tx, tenant string, docs []store.Document, order []int) (*known, error) {
+	k := &known{jobs: make(map[string]knownJob, len(order)), sources: make(map[sourceRef]knownSource, len(order))}
+	keys := make([]any, 0, len(order)+1)
+	keys = append(keys, tenant)
+	paths := map[string][]any{} // source system -> tenant, system, paths...
+	for _, i := range order {
+		d := &docs[i]
+		keys = append(keys, d.JobKey)
+		if paths[d.SourceSystem] == nil {
+			paths[d.SourceSystem] = []any{tenant, d.SourceSystem}
+		}
+		paths[d.SourceSystem] = append(paths[d.SourceSystem], d.Path)
+	}
+	rows, err := tx.Query(ctx, `SELECT job_key, id, state, source_path, coalesce(prev_job_key, '')
+		FROM jobs WHERE tenant = ? AND job_key IN (`+Placeholders(len(keys)-1)+`)`, keys...)
+	err = each(rows, err, func(r Rows) error {
+		var key string
+		var j knownJob
+		if err := r.Scan(&key, &j.id, &j.state, &j.path, &j.prevKey); err != nil {
+			return err
+		}
+		k.jobs[key] = j
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("look up jobs: %w", err)
+	}
+	for system, args := range paths {
+		err := querySources(ctx, tx, args, func(p string, ks knownSource) {
+			k.sources[sourceRef{system, p}] = ks
+		})
+		if err != nil {
+			return nil, fmt.Errorf("look up sources: %w", err)
+		}
+	}
+	return k, nil
+}
+
+// settled reports the outcome of a document whose enqueue would change
+// nothing: its job exists (so the insert would find it and the change
+// check would not matter), its path already points at its text (so the
+// reference would not be rewritten), and no held job is to be released.
+// ok is false when the document must take the full path. restat is set
+// when the reference's file stat is to be brought up to date.
+func (k *known) settled(p *store.EnqueueParams, d *store.Document) (res store.EnqueueResult, restat, ok bool) {
+	j, found := k.jobs[d.JobKey]
+	if !found {
+		return res, false, false
+	}
+	if j.state == store.StateHeld && p.OnChange == store.OnChangeProcess {
+		return res, false, false // existingJob may release it
+	}
+	outcome := driver.ExistingOutcome(j.state, j.path, d.Path)
+	if outcome != store.EnqueueHeld {
+		// recordSource would insert or rewrite the reference unless the
+		// path already points at this text.
+		src, seen := k.sources[sourceRef{d.SourceSystem, d.Path}]
+		if !seen || src.digest != d.Digest {
+			return res, false, false
+		}
+		restat = d.Stat != nil && (src.stat == nil || *src.stat != *d.Stat)
+	}
+	return store.EnqueueResult{Outcome: outcome, JobID: j.id, JobKey: d.JobKey, PrevJobKey: j.prevKey}, restat, true
+}
+
+// restat records the file stat of a reference that already points at the
+// document's text; the digest guard keeps a stat beside only the digest it
+// was read with.
+func restat(ctx context.Context, tx Tx, tenant string, d *store.Document) error {
+	size, mtime, inode, opts := statArgs(d.Stat)
+	return tx.Defer(ctx, `UPDATE sources SET file_size = ?, file_mtime_ns = ?, file_inode = ?, read_opts = ?
+		WHERE tenant = ? AND source_system = ? AND path = ? AND digest = ?`,
+		size, mtime, inode, opts, tenant, d.SourceSystem, d.Path, d.Digest)
+}
+
+// statArgs are a stat's columns, NULL when there is none.
+func statArgs(st *store.FileStat) (size, mtime, inode *int64, opts *string) {
+	if st == nil {
+		return nil, nil, nil, nil
+	}
+	in := int64(st.Inode) // the 64 bits as they are
+	return &st.Size, &st.MtimeNS, &in, &st.ReadOpts
+}
+
+// querySources reads the references of args' paths (tenant, source system,
+// paths...) with their file stats.
+func querySources(ctx context.Context, q Querier, args []any, fn func(path string, ks knownSource)) error {
+	rows, err := q.Query(ctx, `SELECT path, digest, file_size, file_mtime_ns, file_inode, read_opts
+		FROM sources WHERE tenant = ? AND source_system = ? AND path IN (`+Placeholders(len(args)-2)+`)`, args...)
+	return each(rows, err, func(r Rows) error {
+		var p string
+		var ks knownSource
+		var size, mtime, inode *int64
+		var opts *string
+		if err := r.Scan(&p, &ks.digest, &size, &mtime, &inode, &opts); err != nil {
+			return err
+		}
+		if size != nil && mtime != nil && inode != nil && opts != nil {
+			ks.stat = &store.FileStat{Size: *size, MtimeNS: *mtime, Inode: uint64(*inode), ReadOpts: *opts}
+		}
+		fn(p, ks)
+		return nil
+	})
+}
+
+// KnownFiles implements store.Store.
+func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[string]store.KnownFile, error) {
+	out := make(map[string]store.KnownFile, len(p.Paths))
+	for start := 0; start < len(p.Paths); start += enqueueBatch {
+		chunk := p.Paths[start:min(start+enqueueBatch, len(p.Paths))]
+		args := make([]any, 0, len(chunk)+2)
+		args = append(args, p.Tenant, p.SourceSystem)
+		for _, path := range chunk {
+			args = append(args, path)
+		}
+		err := querySources(ctx, c.E.Read(), args, func(path string, ks knownSource) {
+			out[path] = store.KnownFile{Digest: ks.digest, Stat: ks.stat}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read source references: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// clearSkipped resolves, in one statement per source system, earlier skips
+// of the batch's paths: they were read and enqueued now.
+func clearSkipped(ctx context.Context, tx Tx, tenant string, docs []store.Document, order []int) error {
+	paths := map[string][]any{}
+	for _, i := range order {
+		d := &docs[i]
+		if paths[d.SourceSystem] == nil {
+			paths[d.SourceSystem] = []any{tenant, d.SourceSystem}
+		}
+		paths[d.SourceSystem] = append(paths[d.SourceSystem], d.Path)
+	}
+	for _, args := range paths {
+		if err := tx.Defer(ctx, `DELETE FROM skipped_inputs WHERE tenant = ? AND source_system = ? AND path IN (`+
+			Placeholders(len(args)-2)+`)`, args...); err != nil {
+			return fmt.Errorf("clear skipped inputs: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,46 @@
+package sqlite_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/sqlite"
+	"github.com/invx/invx/store/storetest"
+)
+
+// A no-op rerun of a chunk of known documents is one batched lookup, not
+// statements per document: the count is fixed whatever the chunk's size.
+func TestNoopRerunStatementsPerChunk(t *testing.T) {
+	t.Parallel()
+	s := open(t)
+	defer s.Close()
+	ctx := context.Background()
+	docs := make([]store.Document, 300)
+	for i := range docs {
+		docs[i] = storetest.Doc("t1", fmt.Sprintf("inv-%03d.txt", i), fmt.Sprintf("invoice %d", i))
+	}
+	enq := func() []store.EnqueueResult {
+		t.Helper()
+		res, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "run-1", Transformation: "invoice-summary",
+			SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: docs, Now: time.Unix(1e9, 0)})
+		if err != nil {
+			t.Fatalf("enqueue: %v", err)
+		}
+		return res
+	}
+	first := enq()
+	n := sqlite.CountStatements(s)
+	again := enq()
+	for i := range again {
+		if again[i].Outcome != store.EnqueuePending || again[i].JobID != first[i].JobID {
+			t.Fatalf("doc %d: rerun = %+v, want pending job %d", i, again[i], first[i].JobID)
+		}
+	}
+	// jobs lookup, sources lookup, skipped-input clear.
+	if got := n.Load(); got != 3 {
+		t.Errorf("no-op rerun of %d documents ran %d statements, want 3", len(docs), got)
+	}
+}

@@ -1,0 +1,78 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/invx/invx/store"
+)
+
+// A file's stat is recorded with the digest it was read with, brought up to
+// date when the file is read again unchanged, never put beside a held
+// change's digest; an unread document is only reported on, never inserted.
+func testKnownFiles(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	known := func(paths ...string) map[string]store.KnownFile {
+		t.Helper()
+		m, err := s.KnownFiles(ctx, &store.KnownFilesParams{Tenant: "t1", SourceSystem: "fs:/test", Paths: paths})
+		if err != nil {
+			t.Fatalf("known files: %v", err)
+		}
+		return m
+	}
+	statOf := func(m map[string]store.KnownFile, p string) store.FileStat {
+		t.Helper()
+		if m[p].Stat == nil {
+			t.Fatalf("%s: no stat recorded", p)
+		}
+		return *m[p].Stat
+	}
+	s1 := store.FileStat{Size: 5, MtimeNS: 1_700_000_000_123456789, Inode: 1<<63 + 7, ReadOpts: "utf-8"}
+	a := Doc("t1", "a.txt", "alpha")
+	a.Stat = &s1
+	plain := Doc("t1", "plain.txt", "no stat")
+	eqSlice(t, "first", outcomes(enqueue(t, s, "t1", store.OnChangeHold, a, plain)), []string{store.EnqueueNew, store.EnqueueNew})
+	m := known("a.txt", "plain.txt", "missing.txt")
+	eq(t, "paths known", len(m), 2)
+	eq(t, "digest", m["a.txt"].Digest, a.Digest)
+	eq(t, "stat", statOf(m, "a.txt"), s1)
+	if m["plain.txt"].Stat != nil {
+		t.Errorf("plain.txt: stat %+v, want none", *m["plain.txt"].Stat)
+	}
+
+	// Read again unchanged after a touch: settled, the stat follows.
+	s2 := s1
+	s2.MtimeNS += 1e9
+	a.Stat = &s2
+	eq(t, "touched", enqueue(t, s, "t1", store.OnChangeHold, a)[0].Outcome, store.EnqueuePending)
+	eq(t, "stat after touch", statOf(known("a.txt"), "a.txt"), s2)
+
+	// A held change keeps the committed digest and its stat.
+	commitAll(t, s, "t1")
+	changed := Doc("t1", "a.txt", "alpha, changed")
+	s3 := store.FileStat{Size: 14, MtimeNS: s2.MtimeNS + 1e9, Inode: s1.Inode, ReadOpts: "utf-8"}
+	changed.Stat = &s3
+	eq(t, "changed", enqueue(t, s, "t1", store.OnChangeHold, changed)[0].Outcome, store.EnqueueHeld)
+	m = known("a.txt")
+	eq(t, "digest kept", m["a.txt"].Digest, a.Digest)
+	eq(t, "stat kept", statOf(m, "a.txt"), s2)
+
+	// Unread: reported from the existing job, in any batch.
+	unread := Doc("t1", "a.txt", "alpha")
+	unread.Text, unread.Unread = "", true
+	eqSlice(t, "unread", outcomes(enqueue(t, s, "t1", store.OnChangeHold, unread, plain)),
+		[]string{store.EnqueueAlreadyCommitted, store.EnqueueAlreadyCommitted})
+	// An unread document the store does not know fails the batch, which
+	// writes nothing.
+	gone := Doc("t1", "gone.txt", "never enqueued")
+	gone.Text, gone.Unread = "", true
+	fresh := Doc("t1", "fresh.txt", "fresh")
+	_, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "run-2", Transformation: "invoice-summary",
+		SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: []store.Document{fresh, gone}, Now: t0})
+	if !errors.Is(err, store.ErrUnreadUnknown) {
+		t.Fatalf("enqueue of an unknown unread document: %v, want ErrUnreadUnknown", err)
+	}
+	eq(t, "nothing written", state(t, s, "t1", fresh.JobKey).State, "")
+	eq(t, "no reference", len(known("fresh.txt", "gone.txt")), 0)
+}
