@@ -49,6 +49,13 @@ func scanCurrencies(raw string) []curHit {
 						i = j
 						continue
 					}
+					if wordCodes[w] && inPhrase(raw, i, j) && !afterWord(raw, i, statingWords) {
+						// "BLUE PEN 2.50", "TOP UP 10.00": one space between it and
+						// another word makes a word code part of a phrase, not a
+						// currency.
+						i = j
+						continue
+					}
 					hits = append(hits, curHit{i, j, w, wordCodes[w] || legal})
 					i = j
 					continue
@@ -105,4 +112,13 @@ func scanCurrencies(raw string) []curHit {
 		}
 	}
 	return hits
+}
+
+// inPhrase reports whether the word raw[i:j] is one of a phrase of words:
+// one space between it and a letter on either side ("BLUE PEN", "TOP UP"),
+// not a column gap ("ITEM   PEN") and not a number ("PEN 2.50").
+func inPhrase(raw string, i, j int) bool {
+	before := i >= 2 && raw[i-1] == ' ' && unicode.IsLetter(runeBefore(raw, i-1))
+	after := j+1 < len(raw) && raw[j] == ' ' && unicode.IsLetter(runeAt(raw, j+1))
+	return before || after
 }
