@@ -53,7 +53,7 @@ func xmlLeafText(e string) (string, bool) {
 // xmlAmountIn reports whether content, an xs:decimal, is exactly minor in
 // minor units of a currency with exponent exp, up to the sign (see amountIn).
 func xmlAmountIn(content string, minor int64, exp int) bool {
-	got, ok := xsDecimalMinor(strings.TrimSpace(content), exp)
+	got, ok := XSDecimalMinor(strings.TrimSpace(content), exp)
 	if !ok {
 		return false
 	}
@@ -69,9 +69,12 @@ func xmlAmountIn(content string, minor int64, exp int) bool {
 // xsDecimalRe is the lexical space of xs:decimal.
 var xsDecimalRe = regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$`)
 
-// xsDecimalMinor reads an xs:decimal as minor units of exponent exp; false
-// when it is not one, has non-zero digits beyond exp, or is too large.
-func xsDecimalMinor(s string, exp int) (int64, bool) {
+// XSDecimalMinor reads an xs:decimal ("10686.2") as an integer count of
+// minor units of exponent exp (1068620 for 2); false when it is not one, has
+// non-zero digits beyond exp (it refuses rather than rounds), or is too
+// large. The e-invoice reader and the XML evidence check share it, so a
+// fact and its evidence are read the same way.
+func XSDecimalMinor(s string, exp int) (int64, bool) {
 	if !xsDecimalRe.MatchString(s) {
 		return 0, false
 	}

@@ -4,47 +4,25 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/invx/invx/schema"
 )
 
 // decimalRe is the lexical space of xs:decimal, which every e-invoice
 // amount, quantity and percentage uses.
 var decimalRe = regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$`)
 
-// maxDigits keeps a converted amount within ±2^53, the range invx's
-// schemas allow.
-const maxDigits = 15
 
 // Minor reads an xs:decimal as an integer count of minor units of a
-// currency with exponent exp ("10686.2", 2 -> 1068620). It refuses, rather
-// than rounds, a value with non-zero digits beyond exp: a line price of
-// 0.1234 EUR has no exact minor-unit form.
+// currency with exponent exp ("10686.2", 2 -> 1068620), as the schema's
+// evidence check reads it (schema.XSDecimalMinor). It refuses, rather than
+// rounds, a value with non-zero digits beyond exp: a line price of 0.1234
+// EUR has no exact minor-unit form.
 func Minor(s string, exp int) (int64, bool) {
-	s = strings.TrimSpace(s)
-	if !decimalRe.MatchString(s) || exp < 0 || exp > 4 {
+	if exp < 0 || exp > 4 {
 		return 0, false
 	}
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimLeft(s, "+-")
-	intPart, frac, _ := strings.Cut(s, ".")
-	if len(frac) > exp {
-		if strings.Trim(frac[exp:], "0") != "" {
-			return 0, false
-		}
-		frac = frac[:exp]
-	}
-	frac += strings.Repeat("0", exp-len(frac))
-	digits := strings.TrimLeft(intPart+frac, "0")
-	if len(digits) > maxDigits {
-		return 0, false
-	}
-	var n int64
-	for _, c := range digits {
-		n = n*10 + int64(c-'0')
-	}
-	if neg {
-		n = -n
-	}
-	return n, true
+	return schema.XSDecimalMinor(strings.TrimSpace(s), exp)
 }
 
 // Quantity returns an xs:decimal in the plain form invx's schemas use for
