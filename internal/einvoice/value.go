@@ -12,7 +12,6 @@ import (
 // amount, quantity and percentage uses.
 var decimalRe = regexp.MustCompile(`^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$`)
 
-
 // Minor reads an xs:decimal as an integer count of minor units of a
 // currency with exponent exp ("10686.2", 2 -> 1068620), as the schema's
 // evidence check reads it (schema.XSDecimalMinor). It refuses, rather than
