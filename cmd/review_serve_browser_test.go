@@ -2,8 +2,6 @@ package cmd_test
 
 import (
 	"context"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,25 +9,10 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/invx/invx/internal/browsertest"
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 )
-
-// browser finds headless Chromium, or skips: only when it is missing and
-// the test does not run in CI (CI installs it, see .ci/run).
-func browser(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "" {
-		t.Skip("chromium is not installed (apt-get install chromium); the browser test runs in CI")
-	}
-	t.Fatal("chromium is not installed, and CI is set: .ci/run installs it")
-	return ""
-}
 
 // A clerk's morning in a real browser: open the queue with the printed
 // URL, move with the keyboard to the possible duplicate and open it (the
@@ -38,7 +21,7 @@ func browser(t *testing.T) string {
 // the possible duplicate. The database and the outbox then hold exactly
 // what the CLI would have written.
 func TestReviewServeInBrowser(t *testing.T) {
-	bin := browser(t)
+	bin := browsertest.Chromium(t)
 	e := setupOps(t)
 	b := setupDesk(t, e)
 	srv := deskServer(t, e)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/invx/invx/internal/browsertest"
 )
 
 func TestWriteJUnit(t *testing.T) {
@@ -94,27 +96,11 @@ func TestWriteMarkdownAndText(t *testing.T) {
 	}
 }
 
-// chromium finds the headless browser, or skips: only when it is missing
-// and the test does not run in CI (CI installs it, see .ci/run).
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "" {
-		t.Skip("chromium is not installed (apt-get install chromium); the HTML render check runs in CI")
-	}
-	t.Fatal("chromium is not installed, and CI is set: .ci/run installs it")
-	return ""
-}
-
 // The HTML page renders in a real browser, offline: its DOM holds the
 // comparison table and the SVG chart with one bar per field.
 func TestHTMLRendersInChromium(t *testing.T) {
 	t.Parallel()
-	bin := chromium(t)
+	bin := browsertest.Chromium(t)
 	r := runSmall(t)
 	// A label with markup must stay text.
 	r.Providers[0].Label = `fake <b>"1"</b>`
