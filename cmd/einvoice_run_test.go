@@ -50,26 +50,7 @@ func TestRunMixedTextAndEInvoices(t *testing.T) {
 		{"zugferd1_creditnote.xml", "zugferd1", "einvoice", "GS-2014-07", "credit_note", -24000},
 	}
 	for _, tt := range tests {
-		r := invx(t, false, "--db", db, "show", "--json", tt.file)
-		if r.code != 0 {
-			t.Fatalf("show %s: exit %d: %s", tt.file, r.code, r.stderr)
-		}
-		var job struct {
-			State        string `json:"state"`
-			SourceFormat string `json:"source_format"`
-			Route        string `json:"route"`
-			SourceDigest string `json:"source_digest"`
-			Result       *struct {
-				Document struct {
-					DocumentType  string `json:"document_type"`
-					InvoiceNumber string `json:"invoice_number"`
-					TotalMinor    *int64 `json:"total_minor"`
-				} `json:"document"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal([]byte(r.stdout), &job); err != nil {
-			t.Fatalf("show %s: %v\n%s", tt.file, err, r.stdout)
-		}
+		job := showRouted(t, db, tt.file)
 		if job.State != "succeeded" || job.Result == nil {
 			t.Fatalf("%s: state %s, result %v; want a committed result", tt.file, job.State, job.Result)
 		}
@@ -111,4 +92,33 @@ func copyFile(t *testing.T, from, to string) {
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// routedJob is what invx show --json says of a job's input route and result.
+type routedJob struct {
+	State        string `json:"state"`
+	SourceFormat string `json:"source_format"`
+	Route        string `json:"route"`
+	SourceDigest string `json:"source_digest"`
+	Result       *struct {
+		Document struct {
+			DocumentType  string `json:"document_type"`
+			InvoiceNumber string `json:"invoice_number"`
+			TotalMinor    *int64 `json:"total_minor"`
+		} `json:"document"`
+	} `json:"result"`
+}
+
+// showRouted reads a job with invx show --json.
+func showRouted(t *testing.T, db, file string) *routedJob {
+	t.Helper()
+	r := invx(t, false, "--db", db, "show", "--json", file)
+	if r.code != 0 {
+		t.Fatalf("show %s: exit %d: %s", file, r.code, r.stderr)
+	}
+	var job routedJob
+	if err := json.Unmarshal([]byte(r.stdout), &job); err != nil {
+		t.Fatalf("show %s: %v\n%s", file, err, r.stdout)
+	}
+	return &job
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"image"
 	"image/color"
 	"image/png"
@@ -106,24 +105,7 @@ func TestRunPDFInputs(t *testing.T) {
 		{"text.pdf", "pdf", "rules", "NW-2026-0117"},
 		{"facturx.pdf", "pdf/cii", "einvoice", "RE-2026-881"},
 	} {
-		r := invx(t, false, "--db", db, "show", "--json", tt.file)
-		if r.code != 0 {
-			t.Fatalf("show %s: exit %d: %s", tt.file, r.code, r.stderr)
-		}
-		var job struct {
-			State        string `json:"state"`
-			SourceFormat string `json:"source_format"`
-			Route        string `json:"route"`
-			SourceDigest string `json:"source_digest"`
-			Result       *struct {
-				Document struct {
-					InvoiceNumber string `json:"invoice_number"`
-				} `json:"document"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal([]byte(r.stdout), &job); err != nil {
-			t.Fatalf("show %s: %v\n%s", tt.file, err, r.stdout)
-		}
+		job := showRouted(t, db, tt.file)
 		if job.State != "succeeded" || job.Result == nil || job.Result.Document.InvoiceNumber != tt.number {
 			t.Errorf("%s: state %s, result %+v; want %s committed", tt.file, job.State, job.Result, tt.number)
 		}
