@@ -91,6 +91,8 @@ const (
 type Store interface {
 	// Driver names the driver ("sqlite", "postgres").
 	Driver() string
+	// Batches records submissions to providers' batch APIs.
+	Batches
 	// Close releases the store's resources.
 	Close() error
 
@@ -620,6 +622,11 @@ type AttemptInfo struct {
 	NextDelay    time.Duration
 	PromptHash   string
 	Output       []byte
+	// BatchID and CustomID name the batch submission (the provider's batch
+	// id) and the request in it that this attempt was; empty for a
+	// synchronous call. Batch attempts are priced at the batch discount.
+	BatchID  string
+	CustomID string
 }
 
 // OutboxInput is one side effect to publish after the commit: an action
