@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/invx/invx/internal/crashpoint"
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/jobs"
 )
@@ -46,6 +47,9 @@ func (s *Store) Commit(ctx context.Context, p *store.CommitParams) (*store.Commi
 	err = s.E.Write(ctx, func(tx jobs.Tx) error {
 		var err error
 		res, err = s.CommitOne(ctx, tx, p, now)
+		if err == nil {
+			crashpoint.Hit("commit.tx")
+		}
 		return err
 	})
 	if errors.Is(err, store.ErrStaleLease) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/invx/invx/internal/crashpoint"
 	"github.com/invx/invx/store"
 )
 
@@ -102,6 +103,7 @@ func (s *Store) commitBatch(batch []*commitReq) {
 				return err
 			}
 		}
+		crashpoint.Hit("commit.tx")
 		return nil
 	})
 	if err != nil {

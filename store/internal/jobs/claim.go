@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/invx/invx/internal/crashpoint"
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
 )
@@ -119,6 +120,9 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 			served[t] = seq
 		}
 		leases, err = grant(ctx, tx, p, picks, nowT, now)
+		if err == nil && len(leases) > 0 {
+			crashpoint.Hit("claim.tx")
+		}
 		return err
 	})
 	if err != nil {
