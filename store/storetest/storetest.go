@@ -76,6 +76,11 @@ func Exercise(t *testing.T, open OpenFunc, opts ...Option) {
 		{"ListOutboxFilters", testListOutboxFilters},
 		{"ClaimBySchemaVersion", testClaimBySchema},
 		{"ShadowJobStaysShadow", testShadowJobStaysShadow},
+		{"BatchLeaseIsFenced", testBatchLease},
+		{"BatchDropsStaleItems", testBatchDropsStale},
+		{"BatchClaimHoldsJobs", testBatchClaimHolds},
+		{"BatchItemsCommitOnce", testBatchItems},
+		{"BatchPruneKeepsOpen", testBatchPrune},
 	}
 	tests = append(tests, su.reviewTests()...)
 	for _, tc := range tests {
