@@ -79,8 +79,8 @@ func testBatchLease(t *testing.T, s store.Store) {
 	res := createBatch(t, s, "c1", t0, ls...)
 	b := res.Batch
 	eq(t, "dropped", len(res.Dropped), 0)
-	eq(t, "created", fmt.Sprint(b.Provider, b.Model, b.RunID, b.Requests, b.Parent, b.CreatedAt.UTC()),
-		fmt.Sprint("openai", "gpt-test", "run-b", 2, 0, t0))
+	eq(t, "created", fields(b.Provider, b.Model, b.RunID, b.Requests, b.Parent, b.CreatedAt.UTC()),
+		fields("openai", "gpt-test", "run-b", 2, 0, t0))
 	eq(t, "created batch", batchRow(b), "preparing remote= file= status= done=0 failed=0 owner=c1 token=1 lease=09:01:00 ended=false msg=")
 	noErr(t, "submitted", s.SubmittedBatch(ctx, &store.SubmittedBatchParams{ID: b.ID, Token: b.Token, RemoteID: "batch_1",
 		InputFileID: "file_1", Status: "validating", Now: t0.Add(time.Second)}))
@@ -155,7 +155,7 @@ func testBatchDropsStale(t *testing.T, s store.Store) {
 	eq(t, "retaken job", retaken[0].JobID, ls[0].JobID)
 
 	res := createBatch(t, s, "c1", now, ls...)
-	eq(t, "dropped", fmt.Sprint(res.Dropped), fmt.Sprint([]int64{ls[0].JobID}))
+	eq(t, "dropped", fields(res.Dropped), fields([]int64{ls[0].JobID}))
 	eq(t, "requests", res.Batch.Requests, 2)
 	its := batchItems(t, s, res.Batch.ID)
 	eq(t, "items", len(its), 2)
@@ -220,8 +220,8 @@ func testBatchItems(t *testing.T, s store.Store) {
 		if l == nil {
 			t.Fatalf("item of unknown job %d", it.JobID)
 		}
-		eq(t, "item", fmt.Sprint(it.BatchID, it.CustomID, it.Tenant, it.JobKey, it.Token, it.AttemptID, it.AttemptNo, it.Held,
-			it.AttemptOutcome), fmt.Sprint(res.Batch.ID, customID(l), "t1", l.JobKey, l.Token, l.AttemptID, l.AttemptNo, true, ""))
+		eq(t, "item", fields(it.BatchID, it.CustomID, it.Tenant, it.JobKey, it.Token, it.AttemptID, it.AttemptNo, it.Held,
+			it.AttemptOutcome), fields(res.Batch.ID, customID(l), "t1", l.JobKey, l.Token, l.AttemptID, l.AttemptNo, true, ""))
 		if it.Lease == nil {
 			t.Fatalf("held item %s has no lease", it.CustomID)
 		}
@@ -235,7 +235,7 @@ func testBatchItems(t *testing.T, s store.Store) {
 	if y == x {
 		y = ls[1]
 	}
-	eq(t, "retried job's lease", fmt.Sprint(x.AttemptNo, x.PrevAttempts, x.PrevTokens), "2 1 10")
+	eq(t, "retried job's lease", fields(x.AttemptNo, x.PrevAttempts, x.PrevTokens), fields(2, 1, 10))
 
 	// x's answer commits under its item's token, once.
 	info := store.AttemptInfo{Outcome: store.OutcomeSucceeded, Provider: "openai", Model: "gpt-test", InputTokens: 100,
@@ -255,17 +255,17 @@ func testBatchItems(t *testing.T, s store.Store) {
 
 	its = batchItems(t, s, res.Batch.ID, customID(x))
 	eq(t, "items by custom id", len(its), 1)
-	eq(t, "committed item", fmt.Sprint(its[0].JobID, its[0].Held, its[0].AttemptOutcome, its[0].Lease == nil),
-		fmt.Sprint(x.JobID, false, store.OutcomeSucceeded, true))
+	eq(t, "committed item", fields(its[0].JobID, its[0].Held, its[0].AttemptOutcome, its[0].Lease == nil),
+		fields(x.JobID, false, store.OutcomeSucceeded, true))
 	its = batchItems(t, s, res.Batch.ID, customID(y))
-	eq(t, "released item", fmt.Sprint(its[0].Held, its[0].AttemptOutcome, its[0].Lease == nil), fmt.Sprint(false, store.OutcomeReleased, true))
+	eq(t, "released item", fields(its[0].Held, its[0].AttemptOutcome, its[0].Lease == nil), fields(false, store.OutcomeReleased, true))
 
 	as, err := s.ListAttempts(ctx, &store.ListAttemptsParams{JobID: x.JobID})
 	noErr(t, "list attempts", err)
 	eq(t, "attempts of x", len(as), 2)
-	eq(t, "sync attempt", fmt.Sprint(as[0].BatchID == "", as[0].CustomID == ""), "true true")
-	eq(t, "batch attempt", fmt.Sprint(as[1].Outcome, as[1].BatchID, as[1].CustomID, as[1].RequestID, as[1].InputTokens),
-		fmt.Sprint(store.OutcomeSucceeded, "batch_1", customID(x), "req_1", 100))
+	eq(t, "sync attempt", fields(as[0].BatchID == "", as[0].CustomID == ""), fields(true, true))
+	eq(t, "batch attempt", fields(as[1].Outcome, as[1].BatchID, as[1].CustomID, as[1].RequestID, as[1].InputTokens),
+		fields(store.OutcomeSucceeded, "batch_1", customID(x), "req_1", 100))
 
 	st, err := s.Stats(ctx, &store.StatsParams{Tenant: "t1", Since: t0, Now: now.Add(time.Hour)})
 	noErr(t, "stats", err)
@@ -274,8 +274,8 @@ func testBatchItems(t *testing.T, s store.Store) {
 	for _, u := range st[0].Tokens {
 		in, out = in+u.InputTokens, out+u.OutputTokens
 	}
-	eq(t, "all tokens", fmt.Sprint(in, out), "112 24")
-	eq(t, "batch tokens", fmt.Sprint(st[0].BatchInputTokens, st[0].BatchOutputTokens), "105 21")
+	eq(t, "all tokens", fields(in, out), fields(112, 24))
+	eq(t, "batch tokens", fields(st[0].BatchInputTokens, st[0].BatchOutputTokens), fields(105, 21))
 }
 
 // Prune keeps the text of a job in an unfinished batch (finished by a

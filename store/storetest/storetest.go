@@ -81,6 +81,10 @@ func Exercise(t *testing.T, open OpenFunc, opts ...Option) {
 		{"BatchClaimHoldsJobs", testBatchClaimHolds},
 		{"BatchItemsCommitOnce", testBatchItems},
 		{"BatchPruneKeepsOpen", testBatchPrune},
+		{"BatchConcurrentCollectors", testBatchConcurrentCollectors},
+		{"BatchRemoteIDOnce", testBatchRemoteUnique},
+		{"BatchStaleAnswerRecorded", testBatchStaleAnswer},
+		{"BatchOfTwoThousand", testBatchLarge},
 	}
 	tests = append(tests, su.reviewTests()...)
 	for _, tc := range tests {
