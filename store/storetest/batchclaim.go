@@ -123,7 +123,7 @@ func testBatchStaleAnswer(t *testing.T, s store.Store) {
 	_, err := s.Commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
 		AttemptID: l.AttemptID, RunID: "run-b", SchemaVersion: l.SchemaVersion, Result: []byte(`{}`),
 		Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded, InputTokens: 9, BatchID: "batch_9", CustomID: customID(l)},
-		Now: after.Add(time.Second)})
+		Now:     after.Add(time.Second)})
 	isStale(t, "late answer", err)
 	it := batchItems(t, s, b.ID)[0]
 	eq(t, "late item", fields(it.Held, it.AttemptOutcome, it.Lease == nil), fields(false, store.OutcomeStaleLease, true))
