@@ -177,6 +177,11 @@ func testBatchDropsStale(t *testing.T, s store.Store) {
 	for _, it := range batchItems(t, s, res.Batch.ID) {
 		eq(t, fmt.Sprintf("item of job %d held after recovery", it.JobID), it.Held, false)
 	}
+	// A batch whose every item is stale is recorded ended, never claimed.
+	empty := createBatch(t, s, "c1", now.Add(hold+time.Minute), ls...)
+	eq(t, "empty batch", fields(empty.Batch.State, empty.Batch.Requests, len(empty.Dropped), empty.Batch.EndedAt.IsZero()),
+		fields(store.BatchCancelled, 0, 3, false))
+	eq(t, "empty batch claimable", len(claimBatches(t, s, "c2", now.Add(48*time.Hour))), 1) // the first batch only
 }
 
 // ClaimBatches with HoldUntil extends the held jobs' leases: a collector
