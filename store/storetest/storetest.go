@@ -76,6 +76,16 @@ func Exercise(t *testing.T, open OpenFunc, opts ...Option) {
 		{"ListOutboxFilters", testListOutboxFilters},
 		{"ClaimBySchemaVersion", testClaimBySchema},
 		{"ShadowJobStaysShadow", testShadowJobStaysShadow},
+		{"BatchLeaseIsFenced", testBatchLease},
+		{"BatchDropsStaleItems", testBatchDropsStale},
+		{"BatchClaimHoldsJobs", testBatchClaimHolds},
+		{"BatchItemsCommitOnce", testBatchItems},
+		{"BatchPruneKeepsOpen", testBatchPrune},
+		{"BatchConcurrentCollectors", testBatchConcurrentCollectors},
+		{"BatchRemoteIDOnce", testBatchRemoteUnique},
+		{"BatchStaleAnswerRecorded", testBatchStaleAnswer},
+		{"BatchOfTwoThousand", testBatchLarge},
+		{"BatchRacesClaim", testBatchRacesClaim},
 	}
 	tests = append(tests, su.reviewTests()...)
 	for _, tc := range tests {
