@@ -234,8 +234,12 @@ func TestBatchFindAdopts(t *testing.T) {
 	if _, ok, err := c.Find(ctx, "42", since, 4); err != nil || ok {
 		t.Fatalf("Find of another request count = %v, %v", ok, err)
 	}
+	lists := fake.Counts().Lists
 	if _, ok, err := c.Find(ctx, "42", since.Add(time.Hour), len(reqs)); err != nil || ok {
 		t.Fatalf("Find after since = %v, %v", ok, err)
+	}
+	if n := fake.Counts().Lists - lists; n != 1 {
+		t.Errorf("Find after since listed %d pages, want 1: the walk stops at the first older batch", n)
 	}
 	if info, ok, err := c.Find(ctx, "old-0", since.Add(-time.Hour), 1); err != nil || !ok || info.RemoteID != ids[119] {
 		t.Fatalf("Find of a one-request batch = %+v, %v, %v; want the newest, %s", info, ok, err, ids[119])

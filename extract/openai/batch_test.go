@@ -233,8 +233,12 @@ func TestBatchFindAdopts(t *testing.T) {
 		t.Fatalf("Find across pages = %+v, %v, %v", info, ok, err)
 	}
 	// Batches created before since (less the clock skew) are not looked at.
+	lists := fake.Counts().Lists
 	if _, ok, err := c.Find(ctx, "42", since.Add(time.Hour), len(reqs)); err != nil || ok {
 		t.Fatalf("Find after since = %v, %v", ok, err)
+	}
+	if n := fake.Counts().Lists - lists; n != 1 {
+		t.Errorf("Find after since listed %d pages, want 1: the walk stops at the first older batch", n)
 	}
 	if n := fake.Counts().Creations; n != 151 {
 		t.Errorf("creations = %d, want 151", n)
