@@ -214,12 +214,12 @@ func TestBatchFindAdopts(t *testing.T) {
 		}
 	}
 	since := time.Now()
-	fake.AfterCreateFunc = func(string) bool { return true }
+	fake.SetAfterCreateFunc(func(string) bool { return true })
 	reqs := batchRequests(t, 3, extracttest.V1())
 	if _, err := c.Submit(ctx, "42", reqs); err == nil {
 		t.Fatal("Submit succeeded although the connection dropped")
 	}
-	fake.AfterCreateFunc = nil
+	fake.SetAfterCreateFunc(nil)
 	ids := fake.BatchIDs()
 	created := ids[len(ids)-1]
 	for range 30 {
@@ -317,14 +317,14 @@ func TestBatchSizeAndLimits(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var bodyLen int
-	fake.InterceptFunc = func(_ http.ResponseWriter, r *http.Request) bool {
+	fake.SetInterceptFunc(func(_ http.ResponseWriter, r *http.Request) bool {
 		if r.Method == http.MethodPost && r.URL.Path == "/v1/messages/batches" {
 			mu.Lock()
 			bodyLen = int(r.ContentLength)
 			mu.Unlock()
 		}
 		return false
-	}
+	})
 	reqs := batchRequests(t, 4, extracttest.V1())
 	if _, err := c.Submit(context.Background(), "3", reqs); err != nil {
 		t.Fatal(err)

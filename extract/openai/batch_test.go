@@ -208,12 +208,12 @@ func TestBatchFindAdopts(t *testing.T) {
 		}
 	}
 	since := time.Now()
-	fake.AfterCreateFunc = func(string) bool { return true }
+	fake.SetAfterCreateFunc(func(string) bool { return true })
 	reqs := batchRequests(t, 3)
 	if _, err := c.Submit(ctx, "42", reqs); err == nil {
 		t.Fatal("Submit succeeded although the connection dropped")
 	}
-	fake.AfterCreateFunc = nil
+	fake.SetAfterCreateFunc(nil)
 	ids := fake.BatchIDs()
 	created := ids[len(ids)-1]
 	for range 30 { // newer batches of other tags: the walk must pass them

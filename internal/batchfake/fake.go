@@ -48,7 +48,7 @@ type Request struct {
 }
 
 // Server is one fake batch API. Set its fields before the first request;
-// SetAnswer and SetPolls may be called at any time.
+// the Set methods may be called at any time.
 type Server struct {
 	Kind Kind
 	// URL is the base URL for the adapter's Config.BaseURL: the server
@@ -61,21 +61,15 @@ type Server struct {
 	// Now is the clock for created_at (tests move batches in time).
 	Now func() time.Time
 
-	// AfterCreateFunc, if set, runs after a batch was created and stored;
-	// returning true drops the connection without an answer, as if the
-	// client died between creating the batch and recording it.
-	AfterCreateFunc func(remoteID string) (drop bool)
-	// InterceptFunc, if set, sees every request first; returning true means
-	// it answered (a 429, a 500, a stall ...).
-	InterceptFunc func(w http.ResponseWriter, r *http.Request) bool
-
-	mu      sync.Mutex
-	polls   int
-	answer  AnswerFunc
-	files   map[string]*file
-	batches []*batch // in creation order
-	reqs    []Request
-	seq     int
+	mu          sync.Mutex
+	afterCreate func(remoteID string) (drop bool)
+	intercept   func(w http.ResponseWriter, r *http.Request) bool
+	polls       int
+	answer      AnswerFunc
+	files       map[string]*file
+	batches     []*batch // in creation order
+	reqs        []Request
+	seq         int
 
 	uploads, creations, retrieves, lists, cancels, downloads atomic.Int64
 }
@@ -130,7 +124,10 @@ func newServer(t testing.TB, kind Kind) *Server {
 		h = http.HandlerFunc(s.serveAnthropic)
 	}
 	s.Srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if f := s.InterceptFunc; f != nil && f(w, r) {
+		s.mu.Lock()
+		f := s.intercept
+		s.mu.Unlock()
+		if f != nil && f(w, r) {
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -157,6 +154,31 @@ func (s *Server) SetAnswer(f AnswerFunc) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.answer = f
+}
+
+// SetAfterCreateFunc sets f to run after a batch was created and stored;
+// f returning true drops the connection without an answer, as if the
+// client died between creating the batch and recording it. nil removes it.
+func (s *Server) SetAfterCreateFunc(f func(remoteID string) (drop bool)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.afterCreate = f
+}
+
+// SetInterceptFunc sets f to see every request first; f returning true
+// means it answered (a 429, a 500, a stall ...). nil removes it.
+func (s *Server) SetInterceptFunc(f func(w http.ResponseWriter, r *http.Request) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.intercept = f
+}
+
+// dropAfterCreate runs the after-create hook for id.
+func (s *Server) dropAfterCreate(id string) bool {
+	s.mu.Lock()
+	f := s.afterCreate
+	s.mu.Unlock()
+	return f != nil && f(id)
 }
 
 // Counts returns the call counters.

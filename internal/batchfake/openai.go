@@ -187,7 +187,7 @@ func (s *Server) openAICreate(w http.ResponseWriter, r *http.Request) {
 	}
 	obj := s.openAIObject(b)
 	s.mu.Unlock()
-	if s.AfterCreateFunc != nil && s.AfterCreateFunc(b.id) {
+	if s.dropAfterCreate(b.id) {
 		drop(w)
 		return
 	}
