@@ -20,6 +20,7 @@ import (
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/extract/openai"
+	"github.com/invx/invx/extract/rules"
 	"github.com/invx/invx/internal/batchfake"
 	"github.com/invx/invx/schema"
 )
@@ -417,4 +418,88 @@ func newMultipart(w io.Writer, content string) string {
 	_, _ = io.WriteString(fw, content)
 	_ = mw.Close()
 	return mw.FormDataContentType()
+}
+
+// TestBatchExpiredAndCancelled: a batch that expires or is cancelled ends
+// with every request it did not run reported Expired (back to the queue).
+func TestBatchExpiredAndCancelled(t *testing.T) {
+	t.Parallel()
+	fake, c := batchSetup(t)
+	fake.SetPolls(5)
+	ctx := context.Background()
+	reqs := batchRequests(t, 2)
+	expired, err := c.Submit(ctx, "1", reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelled, err := c.Submit(ctx, "2", reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fake.Expire(expired.RemoteID) {
+		t.Fatal("Expire found no open batch")
+	}
+	in, err := c.Cancel(ctx, cancelled.RemoteID)
+	if err != nil || in.Status != "cancelling" || in.Ended {
+		t.Fatalf("Cancel = %+v, %v", in, err)
+	}
+	for _, tc := range []struct {
+		id, status string
+	}{{expired.RemoteID, "expired"}, {cancelled.RemoteID, "cancelled"}} {
+		seen := pollUntilEnded(t, c, tc.id)
+		if last := seen[len(seen)-1]; last != tc.status {
+			t.Errorf("batch %s ended %s, want %s", tc.id, last, tc.status)
+		}
+		want := map[string]lineView{reqs[0].CustomID: {Expired: true}, reqs[1].CustomID: {Expired: true}}
+		if diff := cmp.Diff(want, collect(t, c, tc.id)); diff != "" {
+			t.Errorf("batch %s lines (-want +got):\n%s", tc.id, diff)
+		}
+	}
+	if n := fake.Counts().Cancels; n != 1 {
+		t.Errorf("cancels = %d", n)
+	}
+}
+
+// TestBatchRulesAnswers2000: a 2,000-request batch answered by the rules
+// extractor from each request's own document: every line comes back once,
+// with the answer for its document.
+func TestBatchRulesAnswers2000(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2,000 requests")
+	}
+	t.Parallel()
+	fake, c := batchSetup(t)
+	fake.SetPolls(1)
+	fake.SetAnswer(batchfake.RulesAnswer(schema.V1))
+	reqs := batchRequests(t, 2000)
+	want := map[string]string{}
+	for i, r := range reqs {
+		r.Req.Text = fmt.Sprintf("RECHNUNG Nr. R-%d\nDatum: 03.02.2026\nGesamtbetrag EUR %d,50\n", i, 100+i)
+		out, err := rules.New().Extract(context.Background(), r.Req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[r.CustomID] = string(out.Output)
+	}
+	start := time.Now()
+	info, err := c.Submit(context.Background(), "2000", reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pollUntilEnded(t, c, info.RemoteID)
+	got := map[string]string{}
+	err = c.Results(context.Background(), info.RemoteID, func(l extract.BatchLine) error {
+		if l.Err != nil {
+			return fmt.Errorf("line %s: %w", l.CustomID, l.Err)
+		}
+		got[l.CustomID] = string(l.Resp.Output)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+	t.Logf("2,000 requests: submit, 2 polls and results in %v", time.Since(start))
 }

@@ -92,6 +92,7 @@ type batch struct {
 	// retrieves counts polls; the batch ends on the one after Polls.
 	retrieves  int
 	cancelled  bool
+	expired    bool
 	ended      bool
 	endedAt    time.Time
 	outcomes   []Outcome
@@ -214,6 +215,20 @@ func (s *Server) EndAll() {
 	}
 }
 
+// Expire makes an open batch expire: its next retrieve shows it ended
+// (OpenAI status expired) with every request expired. It reports whether
+// the batch was open.
+func (s *Server) Expire(batchID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.find(batchID)
+	if b == nil || b.ended || b.failed != nil {
+		return false
+	}
+	b.expired = true
+	return true
+}
+
 // nextID returns a new id with prefix.
 func (s *Server) nextID(prefix string) string {
 	s.seq++
@@ -233,7 +248,7 @@ func (s *Server) find(id string) *batch {
 // It returns whether b must be answered now (outside the lock).
 func (s *Server) poll(b *batch) bool {
 	b.retrieves++
-	return !b.ended && (b.cancelled || b.retrieves > s.polls)
+	return !b.ended && (b.cancelled || b.expired || b.retrieves > s.polls)
 }
 
 // finish answers every request of b and ends it. Called without s.mu held
@@ -244,12 +259,16 @@ func (s *Server) finish(b *batch) {
 		s.mu.Unlock()
 		return
 	}
-	answer, cancelled := s.answer, b.cancelled
+	answer, cancelled, expired := s.answer, b.cancelled, b.expired
 	s.mu.Unlock()
 	out := make([]Outcome, len(b.reqs))
 	for i, r := range b.reqs {
-		if cancelled {
+		switch {
+		case cancelled:
 			out[i] = Outcome{kind: kindCancelled}
+			continue
+		case expired:
+			out[i] = Outcome{kind: kindExpired}
 			continue
 		}
 		out[i] = answer(r.CustomID, r.UserText)
