@@ -226,6 +226,12 @@ func TestBatchFindAdopts(t *testing.T) {
 	if err != nil || !ok || info.RemoteID != created {
 		t.Fatalf("Find = %+v, %v, %v; want batch %s", info, ok, err, created)
 	}
+	if _, err := c.Status(ctx, created); err != nil { // past validating: counts known
+		t.Fatal(err)
+	}
+	if _, ok, err := c.Find(ctx, "42", since, len(reqs)+1); err != nil || ok {
+		t.Fatalf("Find with another request count = %v, %v", ok, err)
+	}
 	if _, ok, err := c.Find(ctx, "43", since, len(reqs)); err != nil || ok {
 		t.Fatalf("Find of an unknown tag = %v, %v", ok, err)
 	}
