@@ -378,3 +378,30 @@ func TestBatchCancel(t *testing.T) {
 		t.Errorf("lines (-want +got):\n%s", diff)
 	}
 }
+
+// TestBatchExpired: a batch that expires ends with every request it did
+// not run reported Expired.
+func TestBatchExpired(t *testing.T) {
+	t.Parallel()
+	fake, c := batchSetup(t, "")
+	fake.SetPolls(5)
+	reqs := batchRequests(t, 2, extracttest.V1())
+	info, err := c.Submit(context.Background(), "9", reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fake.Expire(info.RemoteID) {
+		t.Fatal("Expire found no open batch")
+	}
+	if seen := pollUntilEnded(t, c, info.RemoteID); len(seen) != 1 {
+		t.Errorf("statuses %v, want ended at once", seen)
+	}
+	end, err := c.Status(context.Background(), info.RemoteID)
+	if err != nil || end.Total != 2 || end.Done != 2 || end.FailedRequests != 2 {
+		t.Errorf("ended counts %+v, %v", end, err)
+	}
+	want := map[string]lineView{reqs[0].CustomID: {Expired: true}, reqs[1].CustomID: {Expired: true}}
+	if diff := cmp.Diff(want, collect(t, c, info.RemoteID)); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}

@@ -7,6 +7,34 @@
 //
 // A fake's state lives in the test process: an invx subprocess killed with
 // SIGKILL and started again talks to the same batches, files and counters.
+//
+// Typical use (cmd and e2e tests point --base-url at fake.URL):
+//
+//	fake := batchfake.NewOpenAI(t) // or NewAnthropic
+//	fake.SetPolls(3)                                 // in_progress for 3 retrieves
+//	fake.SetAnswer(batchfake.RulesAnswer(schema.V1)) // or per custom id
+//	c, _ := openai.NewBatch(openai.Config{BaseURL: fake.URL, APIKey: "k", Model: "m"})
+//	...
+//	fake.Counts().Creations // exactly one per chunk
+//
+// Batches move only when retrieved: each GET of a batch counts one poll,
+// and the poll after the last in_progress one answers every request (with
+// the AnswerFunc set then) and ends the batch. Listing never advances a
+// batch. Cancel (and Expire) make the next retrieve end the batch with
+// every request cancelled (expired). Result lines come shuffled, as the real
+// APIs do not keep input order; OpenAI puts 200 lines in the output file
+// and the rest in the error file.
+//
+// What the fakes refuse: OpenAI answers 400 to an upload that is not
+// multipart with purpose batch, a .jsonl file name and one JSON object a
+// line, and to a creation naming an unknown endpoint, a window other than
+// 24h, too much metadata or an unknown file; bad lines (custom_id outside
+// [A-Za-z0-9_-]{1,64} or repeated, another method or url, no model, mixed
+// models, no messages, over 50,000 lines) make a batch that fails
+// validation, as the real API does. Anthropic answers 401 without a key
+// (x-api-key or bearer, not both), 400 without anthropic-version, 400 for a
+// bad or repeated custom_id, params without model, max_tokens or messages,
+// or with stream, and 413 over 256 MB.
 package batchfake
 
 import (
