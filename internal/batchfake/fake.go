@@ -12,7 +12,7 @@
 //
 //	fake := batchfake.NewOpenAI(t) // or NewAnthropic
 //	fake.SetPolls(3)                                 // in_progress for 3 retrieves
-//	fake.SetAnswer(batchfake.RulesAnswer(schema.V1)) // or per custom id
+//	fake.SetAnswer(batchfake.AnswerWith(rules.New(), schema.V1)) // or per custom id
 //	c, _ := openai.NewBatch(openai.Config{BaseURL: fake.URL, APIKey: "k", Model: "m"})
 //	...
 //	fake.Counts().Creations // exactly one per chunk

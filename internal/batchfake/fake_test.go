@@ -212,7 +212,7 @@ func TestAnthropicPages(t *testing.T) {
 	}
 }
 
-// TestRulesAnswer answers with what the rules provider extracts from the
+// TestRulesAnswer: AnswerWith(rules.New()) answers with what the rules provider extracts from the
 // document the request carries.
 func TestRulesAnswer(t *testing.T) {
 	t.Parallel()
@@ -230,7 +230,7 @@ func TestRulesAnswer(t *testing.T) {
 	}
 	s := batchfake.NewAnthropic(t)
 	s.SetPolls(0)
-	s.SetAnswer(batchfake.RulesAnswer(schema.V1))
+	s.SetAnswer(batchfake.AnswerWith(rules.New(), schema.V1))
 	params, _ := json.Marshal(map[string]any{"model": "c", "max_tokens": 10,
 		"messages": []any{map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": v.UserMessage(string(text))}}}}})
 	body := `{"requests":[{"custom_id":"a","params":` + string(params) + `}]}`
