@@ -121,6 +121,7 @@ type batch struct {
 	retrieves  int
 	cancelled  bool
 	expired    bool
+	answering  bool
 	ended      bool
 	endedAt    time.Time
 	outcomes   []Outcome
@@ -276,7 +277,12 @@ func (s *Server) find(id string) *batch {
 // It returns whether b must be answered now (outside the lock).
 func (s *Server) poll(b *batch) bool {
 	b.retrieves++
-	return !b.ended && (b.cancelled || b.expired || b.retrieves > s.polls)
+	if b.ended || b.answering || !(b.cancelled || b.expired || b.retrieves > s.polls) {
+		return false
+	}
+	// One retrieve answers; concurrent ones still see the batch running.
+	b.answering = true
+	return true
 }
 
 // finish answers every request of b and ends it. Called without s.mu held

@@ -10,7 +10,9 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/extract/rules"
@@ -283,5 +285,37 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Wait()
 	if c := s.Counts(); c.Creations != 8 || c.Retrieves != 24 {
 		t.Errorf("counts = %+v", c)
+	}
+}
+
+// TestAnsweredOnce: however many clients poll a batch at once, each
+// request is answered once.
+func TestAnsweredOnce(t *testing.T) {
+	t.Parallel()
+	s := batchfake.NewOpenAI(t)
+	s.SetPolls(0)
+	var calls atomic.Int64
+	s.SetAnswer(func(string, string) batchfake.Outcome {
+		calls.Add(1)
+		time.Sleep(10 * time.Millisecond) // widen the window for a second answer
+		return batchfake.Success("{}")
+	})
+	ct, body := multipartBody(t, "in.jsonl", "batch", goodLine)
+	_, f := call(t, s, http.MethodPost, "/v1/files", ct, body)
+	_, b := call(t, s, http.MethodPost, "/v1/batches", "application/json",
+		strings.NewReader(`{"input_file_id":"`+f["id"].(string)+`","endpoint":"/v1/chat/completions","completion_window":"24h"}`))
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 3 {
+				call(t, s, http.MethodGet, "/v1/batches/"+b["id"].(string), "", nil)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := calls.Load(); n != 1 {
+		t.Errorf("AnswerFunc called %d times for one request, want 1", n)
 	}
 }
