@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -507,4 +510,38 @@ func TestBatch2000(t *testing.T) {
 		t.Errorf("answers (-want +got):\n%s", diff)
 	}
 	t.Logf("2,000 requests: submit, 2 polls and results in %v", time.Since(start))
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with testdata/name, rewriting it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+// TestBatchInputGolden pins the bytes of an input file: one line per
+// request, custom_id, method, url and the chat completion body.
+func TestBatchInputGolden(t *testing.T) {
+	t.Parallel()
+	fake, c := batchSetup(t)
+	reqs := batchRequests(t, 2)
+	reqs[1].Req.Feedback = &schema.ValidationError{Path: "/total", Category: "type", Msg: "must be a number"}
+	info, err := c.Submit(context.Background(), "1", reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "batch_input.jsonl", fake.InputFile(info.RemoteID))
 }
