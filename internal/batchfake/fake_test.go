@@ -319,3 +319,19 @@ func TestAnsweredOnce(t *testing.T) {
 		t.Errorf("AnswerFunc called %d times for one request, want 1", n)
 	}
 }
+
+// TestEndAll: after EndAll the next retrieve ends every open batch.
+func TestEndAll(t *testing.T) {
+	t.Parallel()
+	s := batchfake.NewAnthropic(t)
+	s.SetPolls(100)
+	body := `{"requests":[{"custom_id":"a","params":{"model":"c","max_tokens":1,"messages":[{"role":"user","content":"x"}]}}]}`
+	_, b := call(t, s, http.MethodPost, "/v1/messages/batches", "application/json", strings.NewReader(body))
+	if _, got := call(t, s, http.MethodGet, "/v1/messages/batches/"+b["id"].(string), "", nil); got["processing_status"] != "in_progress" {
+		t.Fatalf("before EndAll: %v", got["processing_status"])
+	}
+	s.EndAll()
+	if _, got := call(t, s, http.MethodGet, "/v1/messages/batches/"+b["id"].(string), "", nil); got["processing_status"] != "ended" {
+		t.Errorf("after EndAll: %v", got["processing_status"])
+	}
+}
