@@ -16,11 +16,11 @@ type engine struct{ s *Store }
 var _ jobs.Engine = engine{}
 
 func (e engine) Write(ctx context.Context, fn func(jobs.Tx) error) error {
-	return e.s.tx(ctx, func(tx *sql.Tx) error { return fn(execer{tx}) })
+	return e.s.tx(ctx, func(x *execer) error { return fn(x) })
 }
 
-func (e engine) Read() jobs.Querier   { return execer{e.s.r} }
-func (e engine) Writer() jobs.Querier { return execer{e.s.w} }
+func (e engine) Read() jobs.Querier   { return e.s.reader }
+func (e engine) Writer() jobs.Querier { return e.s.writer }
 
 // Clock is the call's Now: every process on the file shares the host's clock.
 func (e engine) Clock(_ context.Context, t time.Time) (time.Time, int64, error) {
@@ -40,12 +40,61 @@ type conn interface {
 	QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row
 }
 
-// execer adapts a connection or transaction to jobs.Tx; errors come back
-// through interpret.
-type execer struct{ c conn }
+// execer adapts a pool or a write transaction to jobs.Tx, running each
+// statement through the pool's cache of prepared statements (stmt.go);
+// errors come back through interpret.
+type execer struct {
+	c     conn   // the pool, or the transaction
+	cache *stmts // the statements prepared on the pool c is, or runs on
 
-func (x execer) Exec(ctx context.Context, q string, args ...any) (int64, error) {
-	res, err := x.c.ExecContext(ctx, q, args...)
+	// Inside a transaction only:
+	tx *sql.Tx
+	// inTx is the transaction's handle on each cached statement it ran (a
+	// nil one: not cached, run unprepared), so a text used many times in one
+	// transaction (a group commit) binds its statement to it once.
+	inTx map[string]*sql.Stmt
+	// missed are the texts the cache lacked, prepared once the
+	// transaction ended: inside it, the one writer connection is taken.
+	missed []string
+}
+
+// txExecer is the execer of one write transaction on s's writer.
+func (s *Store) txExecer(tx *sql.Tx) *execer {
+	return &execer{c: tx, cache: s.ws, tx: tx, inTx: make(map[string]*sql.Stmt)}
+}
+
+// stmt is q's prepared statement, or nil: run q unprepared.
+func (x *execer) stmt(ctx context.Context, q string) (*sql.Stmt, error) {
+	if x.tx == nil {
+		return x.cache.prepare(ctx, q)
+	}
+	if st, ok := x.inTx[q]; ok {
+		return st, nil
+	}
+	var st *sql.Stmt
+	if base := x.cache.get(q); base != nil {
+		// The statement was prepared on the writer's one connection, which
+		// the transaction runs on: StmtContext finds it there and does not
+		// prepare it again (database/sql, Tx.StmtContext).
+		st = x.tx.StmtContext(ctx, base)
+	} else {
+		x.missed = append(x.missed, q)
+	}
+	x.inTx[q] = st
+	return st, nil
+}
+
+func (x *execer) Exec(ctx context.Context, q string, args ...any) (int64, error) {
+	st, err := x.stmt(ctx, q)
+	if err != nil {
+		return 0, interpret(err)
+	}
+	var res sql.Result
+	if st != nil {
+		res, err = st.ExecContext(ctx, args...)
+	} else {
+		res, err = x.c.ExecContext(ctx, q, args...)
+	}
 	if err != nil {
 		return 0, interpret(err)
 	}
@@ -53,12 +102,28 @@ func (x execer) Exec(ctx context.Context, q string, args ...any) (int64, error) 
 	return n, nil
 }
 
-func (x execer) QueryRow(ctx context.Context, q string, args ...any) jobs.Row {
+func (x *execer) QueryRow(ctx context.Context, q string, args ...any) jobs.Row {
+	st, err := x.stmt(ctx, q)
+	switch {
+	case err != nil:
+		return errRow{interpret(err)}
+	case st != nil:
+		return row{st.QueryRowContext(ctx, args...)}
+	}
 	return row{x.c.QueryRowContext(ctx, q, args...)}
 }
 
-func (x execer) Query(ctx context.Context, q string, args ...any) (jobs.Rows, error) {
-	r, err := x.c.QueryContext(ctx, q, args...)
+func (x *execer) Query(ctx context.Context, q string, args ...any) (jobs.Rows, error) {
+	st, err := x.stmt(ctx, q)
+	if err != nil {
+		return nil, interpret(err)
+	}
+	var r *sql.Rows
+	if st != nil {
+		r, err = st.QueryContext(ctx, args...)
+	} else {
+		r, err = x.c.QueryContext(ctx, q, args...)
+	}
 	if err != nil {
 		return nil, interpret(err)
 	}
@@ -66,14 +131,16 @@ func (x execer) Query(ctx context.Context, q string, args ...any) (jobs.Rows, er
 }
 
 // Defer runs the statement at once: there is no round trip to save.
-func (x execer) Defer(ctx context.Context, q string, args ...any) error {
+func (x *execer) Defer(ctx context.Context, q string, args ...any) error {
 	_, err := x.Exec(ctx, q, args...)
 	return err
 }
 
-func (x execer) Flush(context.Context) error { return nil }
+func (x *execer) Flush(context.Context) error { return nil }
 
-func (x execer) Script(ctx context.Context, q string) error {
+// Script runs a file of statements unprepared: a prepared statement holds
+// one statement, and a migration runs once.
+func (x *execer) Script(ctx context.Context, q string) error {
 	_, err := x.c.ExecContext(ctx, q)
 	return interpret(err)
 }
@@ -81,6 +148,11 @@ func (x execer) Script(ctx context.Context, q string) error {
 type row struct{ r *sql.Row }
 
 func (r row) Scan(dest ...any) error { return interpret(r.r.Scan(dest...)) }
+
+// errRow is a row whose statement could not be prepared.
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
 
 type rows struct{ r *sql.Rows }
 

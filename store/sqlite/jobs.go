@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -87,19 +86,19 @@ func (s *Store) committer() {
 
 func (s *Store) commitBatch(batch []*commitReq) {
 	ctx := context.Background()
-	err := s.tx(ctx, func(tx *sql.Tx) error {
+	err := s.tx(ctx, func(tx *execer) error {
 		for _, r := range batch {
-			if _, err := tx.ExecContext(ctx, `SAVEPOINT job_commit`); err != nil {
+			if _, err := tx.Exec(ctx, `SAVEPOINT job_commit`); err != nil {
 				return err
 			}
-			r.res, r.err = s.CommitOne(ctx, execer{tx}, r.p, ms(r.p.Now))
+			r.res, r.err = s.CommitOne(ctx, tx, r.p, ms(r.p.Now))
 			if r.err != nil {
 				r.res = nil
-				if _, err := tx.ExecContext(ctx, `ROLLBACK TO job_commit`); err != nil {
+				if _, err := tx.Exec(ctx, `ROLLBACK TO job_commit`); err != nil {
 					return err
 				}
 			}
-			if _, err := tx.ExecContext(ctx, `RELEASE job_commit`); err != nil {
+			if _, err := tx.Exec(ctx, `RELEASE job_commit`); err != nil {
 				return err
 			}
 		}

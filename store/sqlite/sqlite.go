@@ -54,6 +54,10 @@ type Store struct {
 	w *sql.DB
 	// r serves reads; WAL readers never block the writer.
 	r *sql.DB
+	// ws and rs are the statements prepared on w and r (stmt.go); writer
+	// and reader run statements through them outside transactions.
+	ws, rs         *stmts
+	writer, reader *execer
 
 	commits       chan *commitReq
 	quit          chan struct{}
@@ -80,6 +84,12 @@ func DSN(path string, txlock string) string {
 // Open opens (creating if needed) the database file at path and applies
 // pending migrations.
 func Open(ctx context.Context, path string) (*Store, error) {
+	return open(ctx, path, "sqlite")
+}
+
+// open is Open on the database/sql driver registered as driverName: the
+// driver's tests wrap modernc.org/sqlite to count what it is asked to do.
+func open(ctx context.Context, path, driverName string) (*Store, error) {
 	if path == "" {
 		return nil, errors.New("open sqlite store: empty path")
 	}
@@ -95,14 +105,14 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("open sqlite store: %w", err)
 	}
 
-	w, err := sql.Open("sqlite", DSN(path, "immediate"))
+	w, err := sql.Open(driverName, DSN(path, "immediate"))
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite store %s: %w", path, err)
 	}
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	r, err := sql.Open("sqlite", DSN(path, "deferred"))
+	r, err := sql.Open(driverName, DSN(path, "deferred"))
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open sqlite store %s: %w", path, err)
@@ -110,7 +120,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
 	s := &Store{path: path, w: w, r: r, commits: make(chan *commitReq), quit: make(chan struct{}),
-		committerDone: make(chan struct{})}
+		committerDone: make(chan struct{}), ws: newStmts(w), rs: newStmts(r)}
+	s.writer = &execer{c: w, cache: s.ws}
+	s.reader = &execer{c: r, cache: s.rs}
 	s.Core = jobs.Core{E: engine{s}}
 	go s.committer()
 	if err := s.migrate(ctx); err != nil {
@@ -129,7 +141,8 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.quit)
 		<-s.committerDone
-		err = errors.Join(s.r.Close(), s.w.Close())
+		// Statements first: closing a pool does not close its statements.
+		err = errors.Join(s.rs.close(), s.ws.close(), s.r.Close(), s.w.Close())
 	})
 	return err
 }
@@ -146,17 +159,21 @@ func (s *Store) migrate(ctx context.Context) error {
 }
 
 // tx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it.
-func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
+// Once it has ended, the statements it ran unprepared are prepared for the
+// next one (stmt.go).
+func (s *Store) tx(ctx context.Context, fn func(*execer) error) (err error) {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return interpret(err)
 	}
+	x := s.txExecer(tx)
 	defer func() {
 		if err != nil {
 			_ = tx.Rollback()
 		}
+		s.ws.warm(context.WithoutCancel(ctx), x.missed)
 	}()
-	if err := fn(tx); err != nil {
+	if err := fn(x); err != nil {
 		return interpret(err)
 	}
 	return interpret(tx.Commit())
