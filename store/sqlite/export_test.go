@@ -67,3 +67,9 @@ func (t countingTx) Defer(ctx context.Context, q string, args ...any) error {
 	t.n.Add(1)
 	return t.Tx.Defer(ctx, q, args...)
 }
+
+// OpenDriver is Open on the database/sql driver registered as driverName,
+// for tests that wrap modernc.org/sqlite to count what it is asked to do.
+func OpenDriver(ctx context.Context, path, driverName string) (*Store, error) {
+	return open(ctx, path, driverName)
+}

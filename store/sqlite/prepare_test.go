@@ -1,0 +1,158 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/sqlite"
+	"github.com/invx/invx/store/storetest"
+)
+
+// countingDriverName is modernc.org/sqlite under a counter of the
+// statements it is asked to parse.
+const countingDriverName = "sqlite-counting-prepares"
+
+var (
+	registerCounting sync.Once
+	// parses counts, for every connection of countingDriverName, the SQL
+	// texts handed to the driver to parse: prepares, and statements run
+	// unprepared (the driver prepares, runs and finalises them).
+	parses atomic.Int64
+)
+
+// openCounting opens a store on countingDriverName. Tests that use it must
+// not run in parallel with each other: the counter is process-wide.
+func openCounting(t *testing.T) *sqlite.Store {
+	t.Helper()
+	registerCounting.Do(func() {
+		db, err := sql.Open("sqlite", "")
+		if err != nil {
+			t.Fatalf("find the sqlite driver: %v", err)
+		}
+		sql.Register(countingDriverName, countingDriver{db.Driver()})
+		db.Close()
+	})
+	s, err := sqlite.OpenDriver(context.Background(), filepath.Join(t.TempDir(), "invx.db"), countingDriverName)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// Statements are parsed once per connection, not per call: after a warm-up
+// cycle, further cycles of the hot path (enqueue, claim, commit, the
+// run's reads) make the driver parse nothing at all.
+func TestStatementsPreparedOncePerConnection(t *testing.T) {
+	s := openCounting(t)
+	ctx := context.Background()
+	now := time.Unix(1e9, 0)
+	cycle := func(i int) {
+		t.Helper()
+		d := storetest.Doc("t1", fmt.Sprintf("inv-%03d.txt", i), fmt.Sprintf("invoice %d", i))
+		if _, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "run-1", Transformation: "invoice-summary",
+			SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: []store.Document{d}, Now: now}); err != nil {
+			t.Fatalf("enqueue %d: %v", i, err)
+		}
+		ls, err := s.Claim(ctx, &store.ClaimParams{Owner: "w1", RunID: "run-1", Limit: 1, LeaseFor: time.Minute, Now: now})
+		if err != nil || len(ls) != 1 {
+			t.Fatalf("claim %d: %d leases, %v", i, len(ls), err)
+		}
+		l := ls[0]
+		if _, err := s.Commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey,
+			Token: l.Token, AttemptID: l.AttemptID, RunID: "run-1", SchemaVersion: "invoice-summary-v1",
+			Result:  []byte(`{"schema_version":"invoice-summary-v1"}`),
+			Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded, Provider: "test"}, Now: now}); err != nil {
+			t.Fatalf("commit %d: %v", i, err)
+		}
+		if p, err := s.Pending(ctx, &store.PendingParams{Tenant: "t1"}); err != nil || p.Total() != 0 {
+			t.Fatalf("pending after commit %d: %+v, %v", i, p, err)
+		}
+		st, err := s.JobStates(ctx, &store.JobStatesParams{Tenant: "t1", Keys: []string{d.JobKey}})
+		if err != nil || st[d.JobKey].State != store.StateSucceeded {
+			t.Fatalf("job state after commit %d: %+v, %v", i, st, err)
+		}
+	}
+	// Two warm-up cycles: the first prepares what the transactions ran
+	// unprepared, once they ended.
+	start := parses.Load()
+	cycle(0)
+	cycle(1)
+	before := parses.Load()
+	if before == start {
+		t.Fatal("the warm-up parsed nothing: the store does not run on the counting driver")
+	}
+	const n = 50
+	for i := 2; i < 2+n; i++ {
+		cycle(i)
+	}
+	if got := parses.Load() - before; got != 0 {
+		t.Errorf("%d cycles of enqueue, claim, commit and reads parsed %d statements, want 0 (prepared once)", n, got)
+	}
+}
+
+// countingDriver wraps a driver's connections in countingConn.
+type countingDriver struct{ d driver.Driver }
+
+func (d countingDriver) Open(name string) (driver.Conn, error) {
+	c, err := d.d.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return countingConn{c}, nil
+}
+
+// countingConn counts parses and passes everything on. It offers every
+// optional interface modernc.org/sqlite's connection does, so database/sql
+// takes the same paths through it as through the driver itself.
+type countingConn struct{ driver.Conn }
+
+var (
+	_ driver.ConnPrepareContext = countingConn{}
+	_ driver.ConnBeginTx        = countingConn{}
+	_ driver.ExecerContext      = countingConn{}
+	_ driver.QueryerContext     = countingConn{}
+	_ driver.Pinger             = countingConn{}
+	_ driver.SessionResetter    = countingConn{}
+	_ driver.Validator          = countingConn{}
+)
+
+func (c countingConn) Prepare(q string) (driver.Stmt, error) {
+	parses.Add(1)
+	return c.Conn.Prepare(q)
+}
+
+func (c countingConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
+	parses.Add(1)
+	return c.Conn.(driver.ConnPrepareContext).PrepareContext(ctx, q)
+}
+
+func (c countingConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	parses.Add(1)
+	return c.Conn.(driver.ExecerContext).ExecContext(ctx, q, args)
+}
+
+func (c countingConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	parses.Add(1)
+	return c.Conn.(driver.QueryerContext).QueryContext(ctx, q, args)
+}
+
+func (c countingConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	return c.Conn.(driver.ConnBeginTx).BeginTx(ctx, opts)
+}
+
+func (c countingConn) Ping(ctx context.Context) error { return c.Conn.(driver.Pinger).Ping(ctx) }
+
+func (c countingConn) ResetSession(ctx context.Context) error {
+	return c.Conn.(driver.SessionResetter).ResetSession(ctx)
+}
+
+func (c countingConn) IsValid() bool { return c.Conn.(driver.Validator).IsValid() }
