@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -138,8 +139,20 @@ func (r rows) Scan(dest ...any) error { return interpret(r.r.Scan(dest...)) }
 func (r rows) Err() error             { return interpret(r.r.Err()) }
 func (r rows) Close()                 { r.r.Close() }
 
-// rebound caches rebind's answers: the shared statements are few and fixed.
-var rebound sync.Map
+// maxRebound bounds rebind's cache. The job logic sends a few dozen fixed
+// texts, but an IN list with a placeholder per item makes one text per list
+// length; past the bound a text is numbered on every call, as pgx's own
+// statement cache (512 per connection, least recently used out) still
+// prepares it once per connection.
+const maxRebound = 1024
+
+// rebound caches rebind's answers, so a statement's placeholders are
+// numbered once per process, not on every call; nRebound counts its
+// entries.
+var (
+	rebound  sync.Map
+	nRebound atomic.Int32
+)
 
 // rebind numbers a statement's ? placeholders $1, $2, ... as PostgreSQL
 // wants them. A ? inside a quoted string or identifier is left alone.
@@ -167,7 +180,11 @@ func rebind(q string) string {
 		b.WriteByte(c)
 	}
 	out := b.String()
-	rebound.Store(q, out)
+	if nRebound.Load() < maxRebound {
+		if _, loaded := rebound.LoadOrStore(q, out); !loaded {
+			nRebound.Add(1)
+		}
+	}
 	return out
 }
 
