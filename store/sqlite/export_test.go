@@ -73,3 +73,16 @@ func (t countingTx) Defer(ctx context.Context, q string, args ...any) error {
 func OpenDriver(ctx context.Context, path, driverName string) (*Store, error) {
 	return open(ctx, path, driverName)
 }
+
+// CachedStatements are the statements s holds prepared, on its writer and
+// its reader pools.
+func CachedStatements(s *Store) []*sql.Stmt {
+	var out []*sql.Stmt
+	for _, c := range []*stmts{s.ws, s.rs} {
+		c.m.Range(func(_, v any) bool {
+			out = append(out, v.(*sql.Stmt))
+			return true
+		})
+	}
+	return out
+}

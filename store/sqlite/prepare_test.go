@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -96,6 +97,37 @@ func TestStatementsPreparedOncePerConnection(t *testing.T) {
 	}
 	if got := parses.Load() - before; got != 0 {
 		t.Errorf("%d cycles of enqueue, claim, commit and reads parsed %d statements, want 0 (prepared once)", n, got)
+	}
+}
+
+// Close closes every statement the store kept prepared: closing a pool
+// leaves its *sql.Stmt values open (their driver statements go with the
+// connections, but the values would still take calls).
+func TestCloseClosesCachedStatements(t *testing.T) {
+	t.Parallel()
+	s := open(t)
+	ctx := context.Background()
+	d := storetest.Doc("t1", "inv-1.txt", "invoice 1")
+	for range 2 { // the second enqueue runs what the first prepared after its transaction
+		if _, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "run-1", Transformation: "invoice-summary",
+			SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: []store.Document{d}, Now: time.Unix(1e9, 0)}); err != nil {
+			t.Fatalf("enqueue: %v", err)
+		}
+	}
+	if _, err := s.Pending(ctx, &store.PendingParams{Tenant: "t1"}); err != nil {
+		t.Fatalf("pending: %v", err)
+	}
+	cached := sqlite.CachedStatements(s)
+	if len(cached) == 0 {
+		t.Fatal("no statement cached after an enqueue and a read")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	for i, st := range cached {
+		if _, err := st.ExecContext(ctx); err == nil || !strings.Contains(err.Error(), "statement is closed") {
+			t.Errorf("cached statement %d after Close: %v, want statement is closed", i, err)
+		}
 	}
 }
 
