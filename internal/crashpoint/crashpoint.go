@@ -4,7 +4,7 @@
 // inside a group commit before COMMIT, between a batch submission and its
 // record.
 //
-// INVX_CRASHPOINT=NAME[:N] kills the process with SIGKILL the Nth time (1st
+// INVX_TEST_CRASHPOINT=NAME[:N] kills the process with SIGKILL the Nth time (1st
 // by default) it reaches Hit(NAME). Unset, Hit is one load of a cached value.
 // The variable is read once, at the first Hit.
 package crashpoint
@@ -18,7 +18,7 @@ import (
 )
 
 // Env is the variable that arms a crash point.
-const Env = "INVX_CRASHPOINT"
+const Env = "INVX_TEST_CRASHPOINT"
 
 type armed struct {
 	name string
