@@ -62,6 +62,9 @@ type Provider struct {
 	maxTokens int64
 	// apiKey is kept only to scrub it from error messages.
 	apiKey string
+	// opts build the batch path's Files and Batches services with the
+	// same base URL, client, key and retry policy (Batch).
+	opts []option.RequestOption
 }
 
 var _ extract.Provider = (*Provider)(nil)
@@ -109,7 +112,7 @@ func New(cfg Config) (*Provider, error) {
 	// OPENAI_PROJECT_ID and OPENAI_CUSTOM_HEADERS (the last can even replace
 	// the Authorization header).
 	return &Provider{chat: oai.NewChatCompletionService(opts...), model: cfg.Model, maxTokens: maxTokens,
-		apiKey: cfg.APIKey}, nil
+		apiKey: cfg.APIKey, opts: opts}, nil
 }
 
 // parseBaseURL normalises a base URL: default when empty, http or https
@@ -162,6 +165,14 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 		return resp, &extract.ProviderError{Class: extract.ClassTransient, Category: categoryEmpty,
 			Msg: "the server answered with an empty document"}
 	}
+	return p.answer(cc, resp, raw)
+}
+
+// answer interprets a decoded chat completion: the one reading of an answer
+// that the synchronous path (Extract) and the batch path (a 200 line of a
+// batch's output file) share, so both reject, strip and record alike. raw,
+// if not nil, is the HTTP response (for retry-after on an empty answer).
+func (p *Provider) answer(cc *oai.ChatCompletion, resp *extract.Response, raw *http.Response) (*extract.Response, error) {
 	if m := capString(sanitize(cc.Model), 200); m != "" {
 		resp.Model = m
 	}

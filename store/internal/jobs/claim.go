@@ -294,48 +294,30 @@ func grantSome(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, n
 	rows, err := tx.Query(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_token = lease_token + 1,
 			lease_expires_at = ?, attempts = attempts + 1, lease_recoveries = `+recoveries+`, updated_at = ?
 		WHERE id IN (`+Placeholders(len(all))+`)
-		RETURNING id, tenant, job_key, schema_version, source_path, coalesce(source_text, ''), lease_token, attempts, budget_base,
-			lease_recoveries - recovery_base`, args...)
+		RETURNING `+leaseColumns(""), args...)
 	err = each(rows, err, func(r Rows) error {
 		l := &store.Lease{ExpiresAt: expires.UTC()}
-		if err := r.Scan(&l.JobID, &l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &l.Text, &l.Token, &l.AttemptNo,
-			&l.BudgetBase, &l.Recoveries); err != nil {
+		if err := r.Scan(leaseDest(l)...); err != nil {
 			return err
 		}
-		// Attempts lost to expired leases are not provider attempts.
-		l.BudgetBase += l.Recoveries
-		l.PrevAttempts = l.AttemptNo - 1
+		settleLease(l)
 		byID[l.JobID] = l
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("lease jobs: %w", err)
 	}
-	var again []any
+	ls := make([]*store.Lease, 0, len(picks))
 	for _, k := range picks {
 		l := byID[k.id]
 		if l == nil {
 			return nil, fmt.Errorf("lease job %d: not updated", k.id)
 		}
 		l.Recovered = k.recovered
-		if l.PrevAttempts > 0 {
-			again = append(again, k.id)
-		}
+		ls = append(ls, l)
 	}
-	if len(again) > 0 {
-		rows, err := tx.Query(ctx, `SELECT job_id, CAST(coalesce(sum(input_tokens + output_tokens), 0) AS BIGINT) FROM attempts
-			WHERE job_id IN (`+Placeholders(len(again))+`) GROUP BY job_id`, again...)
-		err = each(rows, err, func(r Rows) error {
-			var id, n int64
-			if err := r.Scan(&id, &n); err != nil {
-				return err
-			}
-			byID[id].PrevTokens = n
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("tokens of earlier attempts: %w", err)
-		}
+	if err := addPrevTokens(ctx, tx, ls); err != nil {
+		return nil, err
 	}
 	if len(rec) > 0 {
 		// The previous holders' attempts never reported back. Before the

@@ -125,10 +125,11 @@ func (c *Core) RecordStale(ctx context.Context, op string, jobID, attemptID int6
 	// Only an attempt still open (or closed by a lease recovery) becomes
 	// stale_lease: a replayed call must not rewrite a finished attempt.
 	_, err := c.E.Writer().Exec(ctx, `UPDATE attempts SET outcome = ?, finished_at = ?, error_class = ?, message = ?,
-			provider = ?, model = ?, duration_ms = ?, input_tokens = ?, output_tokens = ?, prompt_hash = ?
+			provider = ?, model = ?, duration_ms = ?, input_tokens = ?, output_tokens = ?, prompt_hash = ?, batch_id = ?, custom_id = ?
 		WHERE id = ? AND outcome IN ('', ?)`,
 		store.OutcomeStaleLease, now, c.E.Text(a.ErrorClass), c.E.Text(a.Message), c.E.Text(a.Provider), c.E.Text(a.Model),
-		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, c.E.Text(a.PromptHash), attemptID, store.OutcomeLeaseExpired)
+		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, c.E.Text(a.PromptHash), c.nullText(a.BatchID), c.nullText(a.CustomID),
+		attemptID, store.OutcomeLeaseExpired)
 	if err != nil {
 		return fmt.Errorf("record stale attempt of job %d: %w (after %w)", jobID, err, store.ErrStaleLease)
 	}
@@ -140,12 +141,23 @@ func (c *Core) finishAttemptRow(ctx context.Context, tx Tx, attemptID int64, a *
 	t := c.E.Text
 	err := tx.Defer(ctx, `UPDATE attempts SET outcome = ?, finished_at = ?, error_class = ?, category = ?, message = ?,
 			provider = ?, model = ?, http_status = ?, request_id = ?, duration_ms = ?, input_tokens = ?, output_tokens = ?,
-			next_delay_ms = ?, prompt_hash = ?, output = ?
+			next_delay_ms = ?, prompt_hash = ?, output = ?, batch_id = ?, custom_id = ?
 		WHERE id = ?`,
 		t(a.Outcome), now, t(a.ErrorClass), t(a.Category), t(a.Message), t(a.Provider), t(a.Model), a.HTTPStatus, t(a.RequestID),
-		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, a.NextDelay.Milliseconds(), t(a.PromptHash), a.Output, attemptID)
+		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, a.NextDelay.Milliseconds(), t(a.PromptHash), a.Output,
+		c.nullText(a.BatchID), c.nullText(a.CustomID), attemptID)
 	if err != nil {
 		return fmt.Errorf("finish attempt %d: %w", attemptID, err)
 	}
 	return nil
+}
+
+// nullText is s fitted to a TEXT column, NULL when empty: a synchronous
+// attempt has no batch, and stats tell batch attempts by a non-NULL batch_id.
+func (c *Core) nullText(s string) *string {
+	if s == "" {
+		return nil
+	}
+	s = c.E.Text(s)
+	return &s
 }

@@ -160,7 +160,7 @@ func (c *Core) GetJob(ctx context.Context, p *store.GetJobParams) (*store.Job, e
 func (c *Core) ListAttempts(ctx context.Context, p *store.ListAttemptsParams) ([]*store.Attempt, error) {
 	rows, err := c.E.Read().Query(ctx, `SELECT id, job_id, attempt_no, run_id, owner, lease_token, started_at, finished_at,
 			outcome, error_class, category, message, provider, model, http_status, request_id, duration_ms,
-			input_tokens, output_tokens, next_delay_ms, prompt_hash, output
+			input_tokens, output_tokens, next_delay_ms, prompt_hash, output, coalesce(batch_id, ''), coalesce(custom_id, '')
 		FROM attempts WHERE job_id = ? ORDER BY attempt_no, id`, p.JobID)
 	var out []*store.Attempt
 	err = each(rows, err, func(r Rows) error {
@@ -169,7 +169,8 @@ func (c *Core) ListAttempts(ctx context.Context, p *store.ListAttemptsParams) ([
 		var durMS, delayMS int64
 		if err := r.Scan(&a.ID, &a.JobID, &a.AttemptNo, &a.RunID, &a.Owner, &a.LeaseToken, &started, &finished,
 			&a.Outcome, &a.ErrorClass, &a.Category, &a.Message, &a.Provider, &a.Model, &a.HTTPStatus, &a.RequestID,
-			&durMS, &a.InputTokens, &a.OutputTokens, &delayMS, &a.PromptHash, &a.Output); err != nil {
+			&durMS, &a.InputTokens, &a.OutputTokens, &delayMS, &a.PromptHash, &a.Output,
+			&a.BatchID, &a.CustomID); err != nil {
 			return err
 		}
 		a.StartedAt, a.FinishedAt = fromMS(started), fromMS(finished)

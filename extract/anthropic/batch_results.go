@@ -1,0 +1,146 @@
+package anthropic
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+
+	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/invx/invx/extract"
+)
+
+// maxResultLine bounds one results line: a message of at most max_tokens,
+// with room to spare.
+const maxResultLine = 64 << 20
+
+// statusOfType is the HTTP status the Messages API answers with each error
+// type (PROVIDERS.md section 5). An errored batch line carries the type
+// only; the status lets it be classified exactly as the sync answer.
+var statusOfType = map[string]int{
+	"invalid_request_error": http.StatusBadRequest,
+	"authentication_error":  http.StatusUnauthorized,
+	"billing_error":         http.StatusPaymentRequired,
+	"permission_error":      http.StatusForbidden,
+	"not_found_error":       http.StatusNotFound,
+	"request_too_large":     http.StatusRequestEntityTooLarge,
+	"rate_limit_error":      http.StatusTooManyRequests,
+	"api_error":             http.StatusInternalServerError,
+	"timeout_error":         http.StatusGatewayTimeout,
+	"overloaded_error":      529,
+}
+
+// customIDPattern finds the custom id in a line that is not JSON.
+var customIDPattern = regexp.MustCompile(`"custom_id"\s*:\s*"([A-Za-z0-9_-]{1,64})"`)
+
+// Results implements extract.BatchClient. It reads the results JSONL
+// itself rather than through the SDK's ResultsStreaming, whose stream stops
+// at the first line that is not JSON: one bad line must not hide the rest.
+func (c *BatchClient) Results(ctx context.Context, remoteID string, fn func(extract.BatchLine) error) error {
+	var res *http.Response
+	path := "v1/messages/batches/" + url.PathEscape(remoteID) + "/results"
+	if err := c.p.client.Get(ctx, path, nil, &res, option.WithHeader("Accept", "application/x-jsonl"),
+		option.WithRequestTimeout(transferTimeout)); err != nil {
+		return fmt.Errorf("download batch %s results: %w", remoteID, c.classify(ctx, err))
+	}
+	defer res.Body.Close()
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(make([]byte, 0, 64<<10), maxResultLine)
+	n := 0
+	for sc.Scan() {
+		n++
+		raw := bytes.TrimSpace(sc.Bytes())
+		if len(raw) == 0 {
+			continue
+		}
+		line, err := c.resultLine(raw)
+		if err != nil {
+			return fmt.Errorf("batch %s results line %d: %w", remoteID, n, err)
+		}
+		if err := fn(line); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("read batch %s results: %w", remoteID, extract.TransportError(ctx, err))
+	}
+	return nil
+}
+
+// resultLine interprets one results line as Extract would have interpreted
+// the same answer. It fails only for a line without a readable custom id.
+func (c *BatchClient) resultLine(raw []byte) (extract.BatchLine, error) {
+	var r sdk.MessageBatchIndividualResponse
+	if err := json.Unmarshal(raw, &r); err != nil || r.CustomID == "" {
+		m := customIDPattern.FindSubmatch(raw)
+		if m == nil {
+			return extract.BatchLine{}, errors.New("a line that is not JSON and names no custom_id")
+		}
+		return extract.BatchLine{CustomID: string(m[1]), Err: unreadable("the result line is not valid JSON")}, nil
+	}
+	line := extract.BatchLine{CustomID: r.CustomID}
+	switch r.Result.Type {
+	case "succeeded":
+		line.Resp, line.Err = c.message(&r.Result.Message)
+	case "errored":
+		line.Resp, line.Err = c.errored(r.Result.Error)
+	case "canceled", "expired":
+		line.Expired = true
+	default:
+		line.Err = unreadable(fmt.Sprintf("unknown result type %q", extract.Truncate(category(r.Result.Type), 40)))
+	}
+	return line, nil
+}
+
+// message interprets a succeeded line's message exactly as Extract
+// interprets a 200 answer.
+func (c *BatchClient) message(msg *sdk.Message) (*extract.Response, error) {
+	resp := &extract.Response{Model: c.p.model, HTTPStatus: http.StatusOK}
+	if msg.Model != "" {
+		resp.Model = msg.Model
+	}
+	u := msg.Usage
+	resp.InputTokens = u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+	resp.OutputTokens = u.OutputTokens
+	return c.p.answer(msg, resp, c.forcedTool(msg))
+}
+
+// forcedTool reports whether the request behind msg forced the emit tool.
+// The results do not carry the request: in tool mode every request does;
+// in json_schema mode only those whose schema is beyond strict limits,
+// and those answer with the tool (stop_reason tool_use, or a call to it).
+func (c *BatchClient) forcedTool(msg *sdk.Message) bool {
+	if c.p.mode == ModeTool || msg.StopReason == sdk.StopReasonToolUse {
+		return true
+	}
+	_, ok := toolInput(msg)
+	return ok
+}
+
+// errored classifies an errored line as the sync path classifies the same
+// error answer: the error type gives the status.
+func (c *BatchClient) errored(er sdk.ErrorResponse) (*extract.Response, error) {
+	status, ok := statusOfType[er.Error.Type]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	ae := &sdk.Error{StatusCode: status, RequestID: er.RequestID}
+	if raw := er.RawJSON(); raw != "" {
+		_ = ae.UnmarshalJSON([]byte(raw)) // an unreadable error leaves the fields empty, as in the SDK
+	}
+	resp := &extract.Response{Model: c.p.model, HTTPStatus: status, RequestID: oneLine(er.RequestID, 200)}
+	return resp, apiError(ae)
+}
+
+// unreadable is a result line invx cannot read: rejected, so the request
+// is asked again.
+func unreadable(msg string) *extract.ProviderError {
+	return &extract.ProviderError{Class: extract.ClassRejected, Category: "decode", Msg: msg}
+}
