@@ -699,10 +699,7 @@ func (r *Runner) callProvider(j *jobRun) *call {
 	// The provider that answers: under auto, the one the document routes to.
 	name := RouteOfText(r.Provider, l.Text)
 	r.count(func(s *Summary) { s.Attempts++ })
-	actx, _ := r.tracer().Start(j.leaseCtx, "invx.attempt", trace.WithAttributes(
-		attribute.String("invx.tenant", l.Tenant), attribute.String("invx.job_key", l.JobKey),
-		attribute.Int("invx.attempt", l.AttemptNo), attribute.String("invx.run_id", r.RunID),
-		attribute.String("invx.provider", name), attribute.String("invx.schema_version", v.Name)))
+	actx, _ := r.tracer().Start(j.leaseCtx, "invx.attempt", trace.WithAttributes(attemptAttrs(r, l, name, v.Name)...))
 	start := time.Now()
 	callCtx, cancelCall := actx, context.CancelFunc(func() {})
 	if r.CallTimeout > 0 {
@@ -720,6 +717,13 @@ func (r *Runner) callProvider(j *jobRun) *call {
 	c.info = store.AttemptInfo{Provider: name, Duration: time.Since(start), PromptHash: v.PromptHash()}
 	r.account(j, c)
 	return c
+}
+
+// attemptAttrs are the attributes of an attempt's span.
+func attemptAttrs(r *Runner, l *store.Lease, provider, version string, more ...attribute.KeyValue) []attribute.KeyValue {
+	return append([]attribute.KeyValue{attribute.String("invx.tenant", l.Tenant), attribute.String("invx.job_key", l.JobKey),
+		attribute.Int("invx.attempt", l.AttemptNo), attribute.String("invx.run_id", r.RunID),
+		attribute.String("invx.provider", provider), attribute.String("invx.schema_version", version)}, more...)
 }
 
 // account copies an answer's metadata to the attempt and adds its tokens
