@@ -64,6 +64,9 @@ version it was queued with.`,
 				return err
 			}
 			opts.Require = req
+			if err := opts.Work.batch.check(&opts.Work.Provider, "invx work --batch --provider openai --model gpt-4o-mini"); err != nil {
+				return err
+			}
 			if opts.MaxPerTenant < 0 {
 				return &usageError{err: fmt.Errorf("--max-per-tenant %d: want 0 (no cap) or more", opts.MaxPerTenant)}
 			}
@@ -81,6 +84,7 @@ version it was queued with.`,
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object on stdout")
 	fl.StringVar(&opts.Schema, "schema", "", "work only jobs of this schema version, "+schemaChoices()+" (default: every version)")
 	addRequireFlag(fl, &opts.Require)
+	addBatchFlags(fl, &opts.Work.batch)
 	addProfileFlags(fl, &opts.profile)
 	return c
 }
@@ -108,6 +112,11 @@ func workRun(ctx context.Context, f *Factory, opts *WorkOnlyOptions) error {
 		}
 	} else if !w.Quiet {
 		renderWork(f.IO.ErrOut, out)
+	}
+	if w.batch.Detach && !opts.JSON {
+		if err := printDetached(f, out.batch); err != nil {
+			return err
+		}
 	}
 	rej := 0
 	for _, n := range out.Summary.RejectedNow {
