@@ -126,7 +126,7 @@ type ClaimBatchesParams struct {
 	Owner    string
 	Provider string // "" any
 	IDs      []int64
-	Limit    int
+	Limit    int // 0: no limit
 	LeaseFor time.Duration
 	// HoldUntil, when set, extends the leases of the batches' held jobs.
 	HoldUntil time.Time
@@ -181,7 +181,8 @@ type Batches interface {
 	// CreateBatch records a batch in state preparing, leased to Owner, with
 	// its items, and extends each item's job lease to HoldUntil, in one
 	// transaction. Items whose job no longer holds the given token are
-	// left out (Dropped).
+	// left out (Dropped); a batch left with no item is recorded cancelled
+	// (Requests 0), never to be submitted.
 	CreateBatch(ctx context.Context, p *CreateBatchParams) (*CreateBatchResult, error)
 	// SubmittedBatch records the provider's batch id (state submitted).
 	SubmittedBatch(ctx context.Context, p *SubmittedBatchParams) error

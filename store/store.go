@@ -372,6 +372,10 @@ type TenantStats struct {
 	LeaseRecoveries int
 	StaleLeases     int
 	Tokens          []TokenUsage
+	// BatchInputTokens and BatchOutputTokens are the part of Tokens spent
+	// by batch attempts (a batch id recorded), priced at the batch discount.
+	BatchInputTokens  int64
+	BatchOutputTokens int64
 	// CommitLatency are enqueue-to-commit times of results in the window.
 	CommitLatencyP50 time.Duration
 	CommitLatencyP95 time.Duration

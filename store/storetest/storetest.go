@@ -76,6 +76,15 @@ func Exercise(t *testing.T, open OpenFunc, opts ...Option) {
 		{"ListOutboxFilters", testListOutboxFilters},
 		{"ClaimBySchemaVersion", testClaimBySchema},
 		{"ShadowJobStaysShadow", testShadowJobStaysShadow},
+		{"BatchLeaseIsFenced", testBatchLease},
+		{"BatchDropsStaleItems", testBatchDropsStale},
+		{"BatchClaimHoldsJobs", testBatchClaimHolds},
+		{"BatchItemsCommitOnce", testBatchItems},
+		{"BatchPruneKeepsOpen", testBatchPrune},
+		{"BatchConcurrentCollectors", testBatchConcurrentCollectors},
+		{"BatchRemoteIDOnce", testBatchRemoteUnique},
+		{"BatchStaleAnswerRecorded", testBatchStaleAnswer},
+		{"BatchOfTwoThousand", testBatchLarge},
 	}
 	tests = append(tests, su.reviewTests()...)
 	for _, tc := range tests {

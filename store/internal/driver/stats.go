@@ -79,6 +79,14 @@ func (b *StatsBuilder) AddAttempts(tenant, outcome, provider, model, schemaVersi
 	u.OutputTokens += out
 }
 
+// AddBatchTokens adds the tokens of a tenant's batch attempts (also
+// counted in AddAttempts).
+func (b *StatsBuilder) AddBatchTokens(tenant string, in, out int64) {
+	ts := b.get(tenant)
+	ts.BatchInputTokens += in
+	ts.BatchOutputTokens += out
+}
+
 // AddCommit counts one committed (not shadow) result of a tenant, latencyMS
 // milliseconds after its job was enqueued.
 func (b *StatsBuilder) AddCommit(tenant string, latencyMS int64) {
@@ -184,6 +192,9 @@ type StatsSteps struct {
 	Jobs, Attempts, Results, Runs, Queue, Outbox func(context.Context) error
 	// Review counts open review reasons; nil for a driver without them.
 	Review func(context.Context) error
+	// Batch sums the tokens of batch attempts; nil for a driver without
+	// them.
+	Batch func(context.Context) error
 }
 
 // RunStats runs the steps in a fixed order, naming the step that failed.
@@ -193,7 +204,7 @@ func RunStats(ctx context.Context, s StatsSteps) error {
 		run  func(context.Context) error
 	}{
 		{"jobs", s.Jobs}, {"attempts", s.Attempts}, {"results", s.Results},
-		{"runs", s.Runs}, {"queue", s.Queue}, {"outbox", s.Outbox}, {"review", s.Review},
+		{"runs", s.Runs}, {"queue", s.Queue}, {"outbox", s.Outbox}, {"review", s.Review}, {"batch", s.Batch},
 	} {
 		if step.run == nil {
 			continue

@@ -43,6 +43,10 @@ func scanBatches(rows Rows, err error) ([]*store.Batch, error) {
 	return out, err
 }
 
+// emptyBatch is the message of a batch none of whose jobs still held its
+// lease when it was recorded.
+const emptyBatch = "no item's job held its lease: nothing to submit"
+
 // itemBatch bounds the items one statement of CreateBatch names.
 const itemBatch = 200
 
@@ -58,6 +62,7 @@ func (c *Core) CreateBatch(ctx context.Context, p *store.CreateBatchParams) (*st
 	var res *store.CreateBatchResult
 	err = c.E.Write(ctx, func(tx Tx) error {
 		res = &store.CreateBatchResult{}
+		var err error
 		var parent *int64
 		if p.Parent != 0 {
 			parent = &p.Parent
@@ -95,7 +100,15 @@ func (c *Core) CreateBatch(ctx context.Context, p *store.CreateBatchParams) (*st
 			}
 			kept += len(values)
 		}
-		if err := tx.Defer(ctx, `UPDATE batches SET requests = ? WHERE id = ?`, kept, id); err != nil {
+		if kept == 0 {
+			// Nothing to send: recorded as ended, so no collector ever
+			// takes it for one that died before submitting.
+			err = tx.Defer(ctx, `UPDATE batches SET state = ?, ended_at = ?, lease_expires_at = NULL, message = ? WHERE id = ?`,
+				store.BatchCancelled, now, emptyBatch, id)
+		} else {
+			err = tx.Defer(ctx, `UPDATE batches SET requests = ? WHERE id = ?`, kept, id)
+		}
+		if err != nil {
 			return err
 		}
 		if err := tx.Flush(ctx); err != nil {

@@ -155,9 +155,13 @@ func (c *Core) ListResults(ctx context.Context, p *store.ListResultsParams, fn f
 
 // Prune implements store.Store: the source text of finished jobs and the
 // provider output of their attempts go; jobs, attempts and results stay.
+// A job in an unfinished batch keeps both until the batch ends: its item
+// may still be collected (and re-asked) under its lease.
 func (c *Core) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneResult, error) {
 	var r store.PruneResult
-	terminal := `state IN ('succeeded', 'rejected', 'failed', 'dismissed') AND updated_at < ?`
+	terminal := `state IN ('succeeded', 'rejected', 'failed', 'dismissed') AND updated_at < ?
+		AND NOT EXISTS (SELECT 1 FROM batch_items bi JOIN batches b ON b.id = bi.batch_id
+			WHERE bi.job_id = jobs.id AND b.state IN ('preparing', 'submitted'))`
 	args := []any{ms(p.Before)}
 	if p.Tenant != "" {
 		terminal += ` AND tenant = ?`

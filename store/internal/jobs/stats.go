@@ -12,7 +12,7 @@ import (
 func (c *Core) Stats(ctx context.Context, p *store.StatsParams) ([]*store.TenantStats, error) {
 	q := &statsQuery{db: c.E.Read(), since: ms(p.Since), tenant: p.Tenant}
 	steps := driver.StatsSteps{Jobs: q.jobs, Attempts: q.attempts, Results: q.commits, Runs: q.runs, Queue: q.queue, Outbox: q.outbox,
-		Review: q.review}
+		Review: q.review, Batch: q.batch}
 	if err := driver.RunStats(ctx, steps); err != nil {
 		return nil, err
 	}
@@ -129,4 +129,15 @@ func (q *statsQuery) review(ctx context.Context) error {
 	var n int
 	return q.each(ctx, `SELECT tenant, reason, count(*) FROM review_reasons WHERE state = 'open'`+w+` GROUP BY 1, 2`, args,
 		[]any{&t, &reason, &n}, func() { q.b.AddReviewOpen(t, reason, n) })
+}
+
+// batch sums the tokens of batch attempts started in the window, which the
+// caller prices at the batch discount.
+func (q *statsQuery) batch(ctx context.Context) error {
+	w, args := q.window("started_at", "tenant")
+	var t string
+	var in, out int64
+	return q.each(ctx, `SELECT tenant, CAST(sum(input_tokens) AS BIGINT), CAST(sum(output_tokens) AS BIGINT) FROM attempts
+		WHERE batch_id IS NOT NULL AND `+w+` GROUP BY tenant`, args, []any{&t, &in, &out},
+		func() { q.b.AddBatchTokens(t, in, out) })
 }
