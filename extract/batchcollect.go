@@ -121,7 +121,10 @@ func (b *batchLoop) collect(ob *openBatch, info BatchInfo) {
 				return nil
 			}
 			seen[line.CustomID] = true
-			if it.AttemptOutcome != "" {
+			// Settled by an earlier collect: skipped. An attempt closed by
+			// a lease recovery (the job was taken over) is not: its answer,
+			// paid for, is recorded on it as stale.
+			if it.AttemptOutcome != "" && it.AttemptOutcome != store.OutcomeLeaseExpired {
 				return nil
 			}
 			if j := b.settle(bt, it, line, depth); j != nil {

@@ -146,6 +146,9 @@ func (b *batchLoop) send(jobs []*jobRun, parent int64) {
 		}
 		kept = append(kept, j)
 	}
+	if res.Batch.State != store.BatchPreparing || len(kept) == 0 {
+		return // every job was someone else's: the store ended the batch
+	}
 	ob := &openBatch{b: res.Batch}
 	b.open = append(b.open, ob)
 	b.fault(FaultAfterCreate)
