@@ -410,3 +410,55 @@ func TestBatchResultForJobTakenOverIsStale(t *testing.T) {
 		})
 	}
 }
+
+// The fence: a batch result for a job another worker holds now (its lease
+// taken over, its call still running) is not committed, whatever the
+// answer: the attempt is stale and the job stays that worker's.
+func TestBatchResultForJobHeldByAnotherWorkerIsNotCommitted(t *testing.T) {
+	t.Parallel()
+	for _, d := range drivers(t) {
+		t.Run(d.name, func(t *testing.T) {
+			t.Parallel()
+			e := newBatchEnv(t, d)
+			e.fake.SetPolls(1000)
+			docs := batchDocs(3, nil)
+			ctx := context.Background()
+			o := e.opts(10)
+			o.Detach = true
+			e.run(t, e.runner("detached"), o, docs...)
+			late := time.Now().Add(extract.BatchWindow + time.Hour)
+			leases, err := e.st.Claim(ctx, &store.ClaimParams{Tenant: "default", Owner: "other", RunID: "other", Limit: 10,
+				LeaseFor: time.Hour, Now: late})
+			if err != nil || len(leases) != 3 {
+				t.Fatalf("take the jobs over: %d leases, %v", len(leases), err)
+			}
+			e.fake.EndAll()
+			c := e.runner("collector")
+			c.Command, c.Tenant, c.NowFunc = "work", "", func() time.Time { return late }
+			if err := c.Begin(ctx); err != nil {
+				t.Fatal(err)
+			}
+			co := e.opts(10)
+			co.CollectOnly, co.Wait = true, true
+			if _, err := c.WorkBatch(ctx, co); err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range leases {
+				if _, err := e.st.GetResult(ctx, &store.GetResultParams{Tenant: "default", JobKey: l.JobKey}); err == nil {
+					t.Errorf("job %s: committed from a batch it no longer belongs to", l.JobKey)
+				}
+				atts, err := e.st.ListAttempts(ctx, &store.ListAttemptsParams{JobID: l.JobID})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, a := range atts {
+					got = append(got, fmt.Sprintf("%d:%q batch %q", a.AttemptNo, a.Outcome, a.BatchID))
+				}
+				if len(atts) != 2 || atts[0].Outcome != store.OutcomeStaleLease || atts[0].BatchID == "" || atts[1].Outcome != "" {
+					t.Errorf("job %s attempts: %v; want the batch one stale and the other worker's open", l.JobKey, got)
+				}
+			}
+		})
+	}
+}
