@@ -23,7 +23,7 @@ func (b *batchLoop) poll() error {
 			if b.ctx.Err() != nil || b.abort != nil {
 				return nil
 			}
-			if !ob.next.After(r.now()) {
+			if !ob.next.After(time.Now()) {
 				b.step(ob)
 			}
 		}
@@ -40,7 +40,7 @@ func (b *batchLoop) poll() error {
 			}
 		}
 		select {
-		case <-r.after(max(wake.Sub(r.now()), time.Millisecond)):
+		case <-r.after(max(wake.Sub(time.Now()), time.Millisecond)):
 		case <-b.ctx.Done():
 		}
 	}
@@ -91,7 +91,7 @@ func (b *batchLoop) step(ob *openBatch) {
 // later schedules a batch's next poll, backing off up to PollMax.
 func (b *batchLoop) later(ob *openBatch) {
 	ob.delay = min(max(ob.delay*2, b.o.PollMin), b.o.PollMax)
-	ob.next = b.r.now().Add(ob.delay)
+	ob.next = time.Now().Add(ob.delay)
 }
 
 // collect settles every item of an ended batch: each result line through

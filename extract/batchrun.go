@@ -125,7 +125,9 @@ type openBatch struct {
 	sendErrs int
 	// delay is the wait before the next poll.
 	delay time.Duration
-	next  time.Time
+	// next is when to poll it again, on the real clock (not NowFunc): a
+	// test clock that stands still must not stop the polling.
+	next time.Time
 }
 
 // WorkBatch works the runner's queue through a provider's batch API:

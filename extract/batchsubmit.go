@@ -195,7 +195,7 @@ func (b *batchLoop) recordSubmitted(ob *openBatch, info BatchInfo) bool {
 	}
 	bt.State, bt.RemoteID, bt.InputFileID, bt.RemoteStatus = store.BatchSubmitted, info.RemoteID, info.InputFileID, info.Status
 	bt.SubmittedAt = r.now()
-	ob.delay, ob.next = b.o.PollMin, r.now().Add(b.o.PollMin)
+	ob.delay, ob.next = b.o.PollMin, time.Now().Add(b.o.PollMin)
 	return true
 }
 
@@ -234,7 +234,7 @@ func (b *batchLoop) retryLater(ob *openBatch, err error) {
 		return
 	}
 	d := b.r.backoff().Delay(ob.sendErrs, 0)
-	ob.delay, ob.next = d, b.r.now().Add(d)
+	ob.delay, ob.next = d, time.Now().Add(d)
 }
 
 // resolve settles a preparing batch an earlier try or process left: the

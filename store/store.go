@@ -350,6 +350,10 @@ type TokenUsage struct {
 	Attempts     int
 	InputTokens  int64
 	OutputTokens int64
+	// BatchInputTokens and BatchOutputTokens are the part of the tokens
+	// spent by batch attempts, priced at the batch discount.
+	BatchInputTokens  int64
+	BatchOutputTokens int64
 }
 
 // TenantStats are the raw figures of one tenant; rates and costs are

@@ -1,0 +1,49 @@
+package cmd_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/invx/invx/internal/batchfake"
+	"github.com/invx/invx/schema"
+)
+
+// A run through the batch API is priced at half in invx stats: its tokens
+// are reported as batch tokens, and the estimated cost is half the price of
+// the same tokens sent synchronously. invx batch list shows the batch.
+func TestStatsPricesBatchAtHalf(t *testing.T) {
+	t.Parallel()
+	e := setupOps(t)
+	fake := batchfake.NewOpenAI(t)
+	fake.SetAnswer(batchfake.RulesAnswer(schema.V1))
+	fake.SetPolls(0)
+	env := map[string]string{"OPENAI_API_KEY": "sk-test"}
+	r := e.invxEnv(env, "run", "--quiet", "--batch", "--batch-poll", "1ms", "--schema", schema.V1, "--provider", "openai",
+		"--model", "gpt-test", "--base-url", fake.URL, e.in)
+	if r.code != 0 && r.code != 3 {
+		t.Fatalf("run --batch: exit %d\n%s", r.code, r.stderr)
+	}
+	if c := fake.Counts(); c.Creations != 1 {
+		t.Fatalf("the fake saw %d batch creations, want 1\n%s", c.Creations, r.stderr)
+	}
+	s := parseStats(t, e.must(0, "stats", "--json", "--price", "openai:gpt-test=1/2"))
+	got := s.Tenants[0]
+	if len(got.Tokens) != 1 {
+		t.Fatalf("tokens: %+v, want one row (openai:gpt-test)", got.Tokens)
+	}
+	u := got.Tokens[0]
+	full := (float64(u.InputTokens)*1 + float64(u.OutputTokens)*2) / 1e6
+	if u.InputTokens == 0 || u.BatchInput != u.InputTokens || u.BatchOutput != u.OutputTokens || u.EstimatedCost == nil ||
+		math.Abs(*u.EstimatedCost-full/2) > 1e-12 || got.EstimatedCost == nil || math.Abs(*got.EstimatedCost-full/2) > 1e-12 {
+		t.Errorf("tokens %+v cost %v; want every token a batch token, cost %v (half of %v)", u, got.EstimatedCost, full/2, full)
+	}
+	r = e.must(0, "stats")
+	if !strings.Contains(r.stdout, "at half price") {
+		t.Errorf("stats table does not say the batch tokens are at half price:\n%s", r.stdout)
+	}
+	r = e.must(0, "batch", "list")
+	if f := strings.Fields(r.stdout); len(f) < 8 || f[0] != "1" || f[1] != "openai" || f[3] != "collected" {
+		t.Errorf("batch list: want batch 1 of openai collected\n%s", r.stdout)
+	}
+}
