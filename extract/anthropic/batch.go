@@ -8,6 +8,7 @@ import (
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/invx/invx/extract"
 )
@@ -117,7 +118,7 @@ func (c *BatchClient) Submit(ctx context.Context, tag string, reqs []extract.Bat
 		}
 		params.Requests = append(params.Requests, br)
 	}
-	b, err := c.p.client.Messages.Batches.New(ctx, params)
+	b, err := c.p.client.Messages.Batches.New(ctx, params, option.WithRequestTimeout(transferTimeout))
 	if err != nil {
 		return extract.BatchInfo{}, fmt.Errorf("create batch %s: %w", tag, c.classify(ctx, err))
 	}

@@ -1,13 +1,17 @@
 package anthropic_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -214,12 +218,12 @@ func TestBatchFindAdopts(t *testing.T) {
 		}
 	}
 	since := time.Now()
-	fake.AfterCreateFunc = func(string) bool { return true }
+	fake.SetAfterCreateFunc(func(string) bool { return true })
 	reqs := batchRequests(t, 3, extracttest.V1())
 	if _, err := c.Submit(ctx, "42", reqs); err == nil {
 		t.Fatal("Submit succeeded although the connection dropped")
 	}
-	fake.AfterCreateFunc = nil
+	fake.SetAfterCreateFunc(nil)
 	ids := fake.BatchIDs()
 	created := ids[len(ids)-1]
 	for range 30 {
@@ -317,14 +321,14 @@ func TestBatchSizeAndLimits(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var bodyLen int
-	fake.InterceptFunc = func(_ http.ResponseWriter, r *http.Request) bool {
+	fake.SetInterceptFunc(func(_ http.ResponseWriter, r *http.Request) bool {
 		if r.Method == http.MethodPost && r.URL.Path == "/v1/messages/batches" {
 			mu.Lock()
 			bodyLen = int(r.ContentLength)
 			mu.Unlock()
 		}
 		return false
-	}
+	})
 	reqs := batchRequests(t, 4, extracttest.V1())
 	if _, err := c.Submit(context.Background(), "3", reqs); err != nil {
 		t.Fatal(err)
@@ -376,5 +380,82 @@ func TestBatchCancel(t *testing.T) {
 	want := map[string]lineView{reqs[0].CustomID: {Expired: true}, reqs[1].CustomID: {Expired: true}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
+
+// TestBatchExpired: a batch that expires ends with every request it did
+// not run reported Expired.
+func TestBatchExpired(t *testing.T) {
+	t.Parallel()
+	fake, c := batchSetup(t, "")
+	fake.SetPolls(5)
+	reqs := batchRequests(t, 2, extracttest.V1())
+	info, err := c.Submit(context.Background(), "9", reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fake.Expire(info.RemoteID) {
+		t.Fatal("Expire found no open batch")
+	}
+	if seen := pollUntilEnded(t, c, info.RemoteID); len(seen) != 1 {
+		t.Errorf("statuses %v, want ended at once", seen)
+	}
+	end, err := c.Status(context.Background(), info.RemoteID)
+	if err != nil || end.Total != 2 || end.Done != 2 || end.FailedRequests != 2 {
+		t.Errorf("ended counts %+v, %v", end, err)
+	}
+	want := map[string]lineView{reqs[0].CustomID: {Expired: true}, reqs[1].CustomID: {Expired: true}}
+	if diff := cmp.Diff(want, collect(t, c, info.RemoteID)); diff != "" {
+		t.Errorf("lines (-want +got):\n%s", diff)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// TestBatchCreateGolden pins a creation request: custom_id and params per
+// request, in both ways of asking for JSON.
+func TestBatchCreateGolden(t *testing.T) {
+	t.Parallel()
+	v2, err := schema.Lookup(schema.V2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake, c := batchSetup(t, "")
+	var mu sync.Mutex
+	var body []byte
+	fake.SetInterceptFunc(func(_ http.ResponseWriter, r *http.Request) bool {
+		if r.Method == http.MethodPost && r.URL.Path == "/v1/messages/batches" {
+			b, _ := io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(b))
+			mu.Lock()
+			body = b
+			mu.Unlock()
+		}
+		return false
+	})
+	reqs := batchRequests(t, 2, extracttest.V1())
+	reqs[1].Req.Schema = v2 // beyond strict limits: a forced tool
+	reqs[1].Req.Feedback = &schema.ValidationError{Path: "/total", Category: "type", Msg: "must be a number"}
+	if _, err := c.Submit(context.Background(), "1", reqs); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	got := body
+	mu.Unlock()
+	path := filepath.Join("testdata", "batch_create.json")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Compared as JSON, not bytes: the SDK writes a tool input schema's
+	// extra fields (additionalProperties, description) from a map, in
+	// random order, in the sync path too.
+	if diff := cmp.Diff(jsonValue(t, want), jsonValue(t, got)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
 	}
 }

@@ -159,9 +159,10 @@ func checkRequests(reqs []extract.BatchRequest, maxRequests int) error {
 }
 
 // Find implements extract.BatchClient: the newest batch whose metadata
-// names tag, among those created at or after since. The list is newest
-// first, so the walk stops at the first older batch. n is not compared:
-// a batch still validating reports no request counts yet.
+// names tag and that holds n requests, among those created at or after
+// since. The list is newest first, so the walk stops at the first older
+// batch. A batch still validating reports no request counts yet: its tag
+// and time must do.
 func (c *BatchClient) Find(ctx context.Context, tag string, since time.Time, n int) (extract.BatchInfo, bool, error) {
 	floor := since.Add(-findSkew).Unix()
 	pager := c.batches.ListAutoPaging(ctx, oai.BatchListParams{Limit: oai.Int(100)})
@@ -170,7 +171,11 @@ func (c *BatchClient) Find(ctx context.Context, tag string, since time.Time, n i
 		if b.CreatedAt < floor {
 			break
 		}
-		if b.Metadata[MetadataKey] == tag && b.Endpoint == BatchEndpoint {
+		if b.Metadata[MetadataKey] != tag || b.Endpoint != BatchEndpoint {
+			continue
+		}
+		// Counts are zero while validating; once known they must agree.
+		if b.RequestCounts.Total == 0 || int(b.RequestCounts.Total) == n {
 			return c.info(&b), true, nil
 		}
 	}

@@ -44,8 +44,10 @@ const (
 var customIDPattern = regexp.MustCompile(`"custom_id"\s*:\s*"([A-Za-z0-9_-]{1,64})"`)
 
 // Results implements extract.BatchClient: the output file's lines, then
-// the error file's. An ended batch without either file (failed, or
-// cancelled before any request ran) has no lines.
+// the error file's. It retrieves the batch first to learn their ids (one
+// more retrieve in the fake's counts). An ended batch without either file
+// (failed, or cancelled before any request ran) has no lines. An
+// unreadable line with a readable custom_id has Err set and Resp nil.
 func (c *BatchClient) Results(ctx context.Context, remoteID string, fn func(extract.BatchLine) error) error {
 	b, err := c.batches.Get(ctx, remoteID)
 	if err != nil {

@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -208,12 +211,12 @@ func TestBatchFindAdopts(t *testing.T) {
 		}
 	}
 	since := time.Now()
-	fake.AfterCreateFunc = func(string) bool { return true }
+	fake.SetAfterCreateFunc(func(string) bool { return true })
 	reqs := batchRequests(t, 3)
 	if _, err := c.Submit(ctx, "42", reqs); err == nil {
 		t.Fatal("Submit succeeded although the connection dropped")
 	}
-	fake.AfterCreateFunc = nil
+	fake.SetAfterCreateFunc(nil)
 	ids := fake.BatchIDs()
 	created := ids[len(ids)-1]
 	for range 30 { // newer batches of other tags: the walk must pass them
@@ -224,6 +227,12 @@ func TestBatchFindAdopts(t *testing.T) {
 	info, ok, err := c.Find(ctx, "42", since, len(reqs))
 	if err != nil || !ok || info.RemoteID != created {
 		t.Fatalf("Find = %+v, %v, %v; want batch %s", info, ok, err, created)
+	}
+	if _, err := c.Status(ctx, created); err != nil { // past validating: counts known
+		t.Fatal(err)
+	}
+	if _, ok, err := c.Find(ctx, "42", since, len(reqs)+1); err != nil || ok {
+		t.Fatalf("Find with another request count = %v, %v", ok, err)
 	}
 	if _, ok, err := c.Find(ctx, "43", since, len(reqs)); err != nil || ok {
 		t.Fatalf("Find of an unknown tag = %v, %v", ok, err)
@@ -417,4 +426,122 @@ func newMultipart(w io.Writer, content string) string {
 	_, _ = io.WriteString(fw, content)
 	_ = mw.Close()
 	return mw.FormDataContentType()
+}
+
+// TestBatchExpiredAndCancelled: a batch that expires or is cancelled ends
+// with every request it did not run reported Expired (back to the queue).
+func TestBatchExpiredAndCancelled(t *testing.T) {
+	t.Parallel()
+	fake, c := batchSetup(t)
+	fake.SetPolls(5)
+	ctx := context.Background()
+	reqs := batchRequests(t, 2)
+	expired, err := c.Submit(ctx, "1", reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cancelled, err := c.Submit(ctx, "2", reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fake.Expire(expired.RemoteID) {
+		t.Fatal("Expire found no open batch")
+	}
+	in, err := c.Cancel(ctx, cancelled.RemoteID)
+	if err != nil || in.Status != "cancelling" || in.Ended {
+		t.Fatalf("Cancel = %+v, %v", in, err)
+	}
+	for _, tc := range []struct {
+		id, status string
+	}{{expired.RemoteID, "expired"}, {cancelled.RemoteID, "cancelled"}} {
+		seen := pollUntilEnded(t, c, tc.id)
+		if last := seen[len(seen)-1]; last != tc.status {
+			t.Errorf("batch %s ended %s, want %s", tc.id, last, tc.status)
+		}
+		want := map[string]lineView{reqs[0].CustomID: {Expired: true}, reqs[1].CustomID: {Expired: true}}
+		if diff := cmp.Diff(want, collect(t, c, tc.id)); diff != "" {
+			t.Errorf("batch %s lines (-want +got):\n%s", tc.id, diff)
+		}
+	}
+	if n := fake.Counts().Cancels; n != 1 {
+		t.Errorf("cancels = %d", n)
+	}
+}
+
+// TestBatch2000: a 2,000-request batch answered per document (the fake
+// sees each request's own text): every line comes back once, with the
+// answer for its document.
+func TestBatch2000(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2,000 requests")
+	}
+	t.Parallel()
+	fake, c := batchSetup(t)
+	fake.SetPolls(1)
+	answerFor := func(text string) string {
+		b, _ := json.Marshal(map[string]string{"first_line": strings.SplitN(text, "\n", 2)[0]})
+		return string(b)
+	}
+	fake.SetAnswer(func(_, text string) batchfake.Outcome { return batchfake.Success(answerFor(text)) })
+	reqs := batchRequests(t, 2000)
+	want := map[string]string{}
+	for i, r := range reqs {
+		r.Req.Text = fmt.Sprintf("RECHNUNG Nr. R-%d\nDatum: 03.02.2026\nGesamtbetrag EUR %d,50\n", i, 100+i)
+		want[r.CustomID] = answerFor(r.Req.Text)
+	}
+	start := time.Now()
+	info, err := c.Submit(context.Background(), "2000", reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pollUntilEnded(t, c, info.RemoteID)
+	got := map[string]string{}
+	err = c.Results(context.Background(), info.RemoteID, func(l extract.BatchLine) error {
+		if l.Err != nil {
+			return fmt.Errorf("line %s: %w", l.CustomID, l.Err)
+		}
+		got[l.CustomID] = string(l.Resp.Output)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+	t.Logf("2,000 requests: submit, 2 polls and results in %v", time.Since(start))
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with testdata/name, rewriting it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+// TestBatchInputGolden pins the bytes of an input file: one line per
+// request, custom_id, method, url and the chat completion body.
+func TestBatchInputGolden(t *testing.T) {
+	t.Parallel()
+	fake, c := batchSetup(t)
+	reqs := batchRequests(t, 2)
+	reqs[1].Req.Feedback = &schema.ValidationError{Path: "/total", Category: "type", Msg: "must be a number"}
+	info, err := c.Submit(context.Background(), "1", reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "batch_input.jsonl", fake.InputFile(info.RemoteID))
 }

@@ -155,7 +155,7 @@ func (s *Server) anthropicCreate(w http.ResponseWriter, r *http.Request) {
 	s.reqs = append(s.reqs, reqs...)
 	obj := s.anthropicObject(b)
 	s.mu.Unlock()
-	if s.AfterCreateFunc != nil && s.AfterCreateFunc(b.id) {
+	if s.dropAfterCreate(b.id) {
 		drop(w)
 		return
 	}

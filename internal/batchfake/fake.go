@@ -7,6 +7,34 @@
 //
 // A fake's state lives in the test process: an invx subprocess killed with
 // SIGKILL and started again talks to the same batches, files and counters.
+//
+// Typical use (cmd and e2e tests point --base-url at fake.URL):
+//
+//	fake := batchfake.NewOpenAI(t) // or NewAnthropic
+//	fake.SetPolls(3)                                 // in_progress for 3 retrieves
+//	fake.SetAnswer(batchfake.AnswerWith(rules.New(), schema.V1)) // or per custom id
+//	c, _ := openai.NewBatch(openai.Config{BaseURL: fake.URL, APIKey: "k", Model: "m"})
+//	...
+//	fake.Counts().Creations // exactly one per chunk
+//
+// Batches move only when retrieved: each GET of a batch counts one poll,
+// and the poll after the last in_progress one answers every request (with
+// the AnswerFunc set then) and ends the batch. Listing never advances a
+// batch. Cancel (and Expire) make the next retrieve end the batch with
+// every request cancelled (expired). Result lines come shuffled, as the real
+// APIs do not keep input order; OpenAI puts 200 lines in the output file
+// and the rest in the error file.
+//
+// What the fakes refuse: OpenAI answers 400 to an upload that is not
+// multipart with purpose batch, a .jsonl file name and one JSON object a
+// line, and to a creation naming an unknown endpoint, a window other than
+// 24h, too much metadata or an unknown file; bad lines (custom_id outside
+// [A-Za-z0-9_-]{1,64} or repeated, another method or url, no model, mixed
+// models, no messages, over 50,000 lines) make a batch that fails
+// validation, as the real API does. Anthropic answers 401 without a key
+// (x-api-key or bearer, not both), 400 without anthropic-version, 400 for a
+// bad or repeated custom_id, params without model, max_tokens or messages,
+// or with stream, and 413 over 256 MB.
 package batchfake
 
 import (
@@ -48,7 +76,7 @@ type Request struct {
 }
 
 // Server is one fake batch API. Set its fields before the first request;
-// SetAnswer and SetPolls may be called at any time.
+// the Set methods may be called at any time.
 type Server struct {
 	Kind Kind
 	// URL is the base URL for the adapter's Config.BaseURL: the server
@@ -61,21 +89,15 @@ type Server struct {
 	// Now is the clock for created_at (tests move batches in time).
 	Now func() time.Time
 
-	// AfterCreateFunc, if set, runs after a batch was created and stored;
-	// returning true drops the connection without an answer, as if the
-	// client died between creating the batch and recording it.
-	AfterCreateFunc func(remoteID string) (drop bool)
-	// InterceptFunc, if set, sees every request first; returning true means
-	// it answered (a 429, a 500, a stall ...).
-	InterceptFunc func(w http.ResponseWriter, r *http.Request) bool
-
-	mu      sync.Mutex
-	polls   int
-	answer  AnswerFunc
-	files   map[string]*file
-	batches []*batch // in creation order
-	reqs    []Request
-	seq     int
+	mu          sync.Mutex
+	afterCreate func(remoteID string) (drop bool)
+	intercept   func(w http.ResponseWriter, r *http.Request) bool
+	polls       int
+	answer      AnswerFunc
+	files       map[string]*file
+	batches     []*batch // in creation order
+	reqs        []Request
+	seq         int
 
 	uploads, creations, retrieves, lists, cancels, downloads atomic.Int64
 }
@@ -98,6 +120,8 @@ type batch struct {
 	// retrieves counts polls; the batch ends on the one after Polls.
 	retrieves  int
 	cancelled  bool
+	expired    bool
+	answering  bool
 	ended      bool
 	endedAt    time.Time
 	outcomes   []Outcome
@@ -130,7 +154,10 @@ func newServer(t testing.TB, kind Kind) *Server {
 		h = http.HandlerFunc(s.serveAnthropic)
 	}
 	s.Srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if f := s.InterceptFunc; f != nil && f(w, r) {
+		s.mu.Lock()
+		f := s.intercept
+		s.mu.Unlock()
+		if f != nil && f(w, r) {
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -157,6 +184,31 @@ func (s *Server) SetAnswer(f AnswerFunc) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.answer = f
+}
+
+// SetAfterCreateFunc sets f to run after a batch was created and stored;
+// f returning true drops the connection without an answer, as if the
+// client died between creating the batch and recording it. nil removes it.
+func (s *Server) SetAfterCreateFunc(f func(remoteID string) (drop bool)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.afterCreate = f
+}
+
+// SetInterceptFunc sets f to see every request first; f returning true
+// means it answered (a 429, a 500, a stall ...). nil removes it.
+func (s *Server) SetInterceptFunc(f func(w http.ResponseWriter, r *http.Request) bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.intercept = f
+}
+
+// dropAfterCreate runs the after-create hook for id.
+func (s *Server) dropAfterCreate(id string) bool {
+	s.mu.Lock()
+	f := s.afterCreate
+	s.mu.Unlock()
+	return f != nil && f(id)
 }
 
 // Counts returns the call counters.
@@ -192,6 +244,20 @@ func (s *Server) EndAll() {
 	}
 }
 
+// Expire makes an open batch expire: its next retrieve shows it ended
+// (OpenAI status expired) with every request expired. It reports whether
+// the batch was open.
+func (s *Server) Expire(batchID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	b := s.find(batchID)
+	if b == nil || b.ended || b.failed != nil {
+		return false
+	}
+	b.expired = true
+	return true
+}
+
 // nextID returns a new id with prefix.
 func (s *Server) nextID(prefix string) string {
 	s.seq++
@@ -211,7 +277,12 @@ func (s *Server) find(id string) *batch {
 // It returns whether b must be answered now (outside the lock).
 func (s *Server) poll(b *batch) bool {
 	b.retrieves++
-	return !b.ended && (b.cancelled || b.retrieves > s.polls)
+	if b.ended || b.answering || !(b.cancelled || b.expired || b.retrieves > s.polls) {
+		return false
+	}
+	// One retrieve answers; concurrent ones still see the batch running.
+	b.answering = true
+	return true
 }
 
 // finish answers every request of b and ends it. Called without s.mu held
@@ -222,12 +293,16 @@ func (s *Server) finish(b *batch) {
 		s.mu.Unlock()
 		return
 	}
-	answer, cancelled := s.answer, b.cancelled
+	answer, cancelled, expired := s.answer, b.cancelled, b.expired
 	s.mu.Unlock()
 	out := make([]Outcome, len(b.reqs))
 	for i, r := range b.reqs {
-		if cancelled {
+		switch {
+		case cancelled:
 			out[i] = Outcome{kind: kindCancelled}
+			continue
+		case expired:
+			out[i] = Outcome{kind: kindExpired}
 			continue
 		}
 		out[i] = answer(r.CustomID, r.UserText)

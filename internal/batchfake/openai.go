@@ -187,7 +187,7 @@ func (s *Server) openAICreate(w http.ResponseWriter, r *http.Request) {
 	}
 	obj := s.openAIObject(b)
 	s.mu.Unlock()
-	if s.AfterCreateFunc != nil && s.AfterCreateFunc(b.id) {
+	if s.dropAfterCreate(b.id) {
 		drop(w)
 		return
 	}
@@ -269,6 +269,8 @@ func (s *Server) openAIStatus(b *batch) string {
 		return "failed"
 	case b.ended && b.cancelled:
 		return "cancelled"
+	case b.ended && b.expired:
+		return "expired"
 	case b.ended:
 		return "completed"
 	case b.cancelled:
@@ -321,9 +323,12 @@ func (s *Server) openAIObject(b *batch) map[string]any {
 	}
 	if b.ended {
 		at := b.endedAt.Unix()
-		if b.cancelled {
+		switch {
+		case b.cancelled:
 			obj["cancelled_at"] = at
-		} else {
+		case b.expired:
+			obj["expired_at"] = at
+		default:
 			obj["completed_at"] = at
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/invx/invx/extract"
-	"github.com/invx/invx/extract/rules"
 	"github.com/invx/invx/schema"
 )
 
@@ -141,19 +140,21 @@ func userText(body json.RawMessage) string {
 	return found
 }
 
-// RulesAnswer answers every request with what the rules provider extracts
-// from its document under schemaName, as a model that agrees with the
-// rules would. A document the rules cannot answer gets a 400 error line.
-func RulesAnswer(schemaName string) AnswerFunc {
+// AnswerWith answers every request with what p extracts from its document
+// under schemaName, as a model that agrees with p would; an error from p
+// becomes a 400 error line. With the rules provider it answers as the
+// rules extractor: AnswerWith(rules.New(), schema.V1). (batchfake takes the
+// provider rather than importing extract/rules itself: only cmd may import
+// a concrete adapter, see deps_test.go.)
+func AnswerWith(p extract.Provider, schemaName string) AnswerFunc {
 	v, err := schema.Lookup(schemaName)
 	if err != nil {
 		panic("batchfake: " + err.Error())
 	}
-	p := rules.New()
 	return func(_, text string) Outcome {
 		resp, err := p.Extract(context.Background(), &extract.Request{Text: text, Schema: v})
 		if err != nil {
-			return Error(400, "invalid_request_error", "", "the rules provider cannot answer")
+			return Error(400, "invalid_request_error", "", "the provider cannot answer")
 		}
 		return Success(string(resp.Output))
 	}

@@ -167,3 +167,70 @@ func testBatchLarge(t *testing.T, s store.Store) {
 
 // fields renders values for one comparison, separated by spaces.
 func fields(vs ...any) string { return fmt.Sprintln(vs...) }
+
+// A batch recorded while a claimer recovers the same expired leases: each
+// job ends up either in the batch (held, its lease extended) or with the
+// claimer (dropped from the batch), never both, never neither.
+func testBatchRacesClaim(t *testing.T, s store.Store) {
+	const n = 30
+	var docs []store.Document
+	for i := range n {
+		docs = append(docs, Doc("t1", fmt.Sprintf("%02d.txt", i), fmt.Sprintf("text %d", i)))
+	}
+	enqueue(t, s, "t1", store.OnChangeHold, docs...)
+	ls := claim(t, s, "t1", "w1", n, t0)
+	now := t0.Add(2 * time.Minute) // every lease has expired, none is taken yet
+	var res *store.CreateBatchResult
+	claimed := map[int64]bool{}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		items := make([]store.BatchItemInput, len(ls))
+		for i, l := range ls {
+			items[i] = store.BatchItemInput{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID, CustomID: customID(l)}
+		}
+		var err error
+		res, err = s.CreateBatch(context.Background(), &store.CreateBatchParams{Provider: "openai", Owner: "c1",
+			LeaseFor: time.Minute, HoldUntil: now.Add(hold), Items: items, Now: now})
+		errs <- err
+	}()
+	go func() {
+		defer wg.Done()
+		for {
+			got, err := s.Claim(context.Background(), &store.ClaimParams{Tenant: "t1", Owner: "w2", RunID: "w2", Limit: 3,
+				LeaseFor: time.Minute, Now: now})
+			if err != nil || len(got) == 0 {
+				errs <- err
+				return
+			}
+			for _, l := range got {
+				claimed[l.JobID] = true
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		noErr(t, "race", err)
+	}
+	inBatch := map[int64]bool{}
+	for _, it := range batchItems(t, s, res.Batch.ID) {
+		inBatch[it.JobID] = true
+		if !it.Held {
+			t.Fatalf("job %d: in the batch but not held", it.JobID)
+		}
+	}
+	for _, id := range res.Dropped {
+		if !claimed[id] {
+			t.Fatalf("job %d: dropped from the batch but not claimed", id)
+		}
+	}
+	for _, l := range ls {
+		if inBatch[l.JobID] == claimed[l.JobID] {
+			t.Fatalf("job %d: in the batch %v, claimed %v", l.JobID, inBatch[l.JobID], claimed[l.JobID])
+		}
+	}
+	t.Logf("%d jobs in the batch, %d claimed", len(inBatch), len(claimed))
+}

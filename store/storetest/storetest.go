@@ -85,6 +85,7 @@ func Exercise(t *testing.T, open OpenFunc, opts ...Option) {
 		{"BatchRemoteIDOnce", testBatchRemoteUnique},
 		{"BatchStaleAnswerRecorded", testBatchStaleAnswer},
 		{"BatchOfTwoThousand", testBatchLarge},
+		{"BatchRacesClaim", testBatchRacesClaim},
 	}
 	tests = append(tests, su.reviewTests()...)
 	for _, tc := range tests {
