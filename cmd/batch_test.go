@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/invx/invx/extract/rules"
 	"github.com/invx/invx/internal/batchfake"
 	"github.com/invx/invx/schema"
 )
@@ -16,7 +17,7 @@ func TestStatsPricesBatchAtHalf(t *testing.T) {
 	t.Parallel()
 	e := setupOps(t)
 	fake := batchfake.NewOpenAI(t)
-	fake.SetAnswer(batchfake.RulesAnswer(schema.V1))
+	fake.SetAnswer(batchfake.AnswerWith(rules.New(), schema.V1))
 	fake.SetPolls(0)
 	env := map[string]string{"OPENAI_API_KEY": "sk-test"}
 	r := e.invxEnv(env, "run", "--quiet", "--batch", "--batch-poll", "1ms", "--schema", schema.V1, "--provider", "openai",

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/invx/invx/extract/rules"
 	"github.com/invx/invx/internal/batchfake"
 	"github.com/invx/invx/schema"
 )
@@ -18,7 +19,7 @@ import (
 func batchFake(t *testing.T) *batchfake.Server {
 	t.Helper()
 	f := batchfake.NewOpenAI(t)
-	f.SetAnswer(batchfake.RulesAnswer(schema.V1))
+	f.SetAnswer(batchfake.AnswerWith(rules.New(), schema.V1))
 	return f
 }
 

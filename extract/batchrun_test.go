@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/anthropic"
 	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/extract/openai"
 	"github.com/invx/invx/extract/rules"
@@ -37,19 +38,33 @@ type batchEnv struct {
 
 func newBatchEnv(t *testing.T, d driver) *batchEnv {
 	t.Helper()
-	fake := batchfake.NewOpenAI(t)
-	fake.SetAnswer(batchfake.RulesAnswer(schema.V1))
-	c, err := openai.NewBatch(openai.Config{BaseURL: fake.URL, APIKey: "sk-test", Model: "gpt-test"})
+	return newBatchEnvOf(t, d, batchfake.OpenAI)
+}
+
+// newBatchEnvOf is newBatchEnv with the batch API of kind.
+func newBatchEnvOf(t *testing.T, d driver, kind batchfake.Kind) *batchEnv {
+	t.Helper()
+	var fake *batchfake.Server
+	var c extract.BatchClient
+	var err error
+	if kind == batchfake.Anthropic {
+		fake = batchfake.NewAnthropic(t)
+		c, err = anthropic.NewBatch(anthropic.Config{BaseURL: fake.URL, APIKey: "sk-test", Model: "claude-test"})
+	} else {
+		fake = batchfake.NewOpenAI(t)
+		c, err = openai.NewBatch(openai.Config{BaseURL: fake.URL, APIKey: "sk-test", Model: "gpt-test"})
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
+	fake.SetAnswer(batchfake.AnswerWith(rules.New(), schema.V1))
 	return &batchEnv{st: d.open(t), fake: fake, client: c}
 }
 
 // runner is a batch run's runner: repair 1, the rules provider as the
 // synchronous "openai".
 func (e *batchEnv) runner(id string) *extract.Runner {
-	r := storeRunner(e.st, named{rules.New(), "openai"}, id)
+	r := storeRunner(e.st, named{rules.New(), e.client.Name()}, id)
 	r.Repair, r.LeaseFor = 1, 10*time.Second
 	return r
 }
@@ -146,54 +161,56 @@ func committedOnce(t *testing.T, st store.Store, docs []extract.Found) []*store.
 func TestBatchRunCommitsEveryDocumentOnce(t *testing.T) {
 	t.Parallel()
 	for _, d := range drivers(t) {
-		t.Run(d.name, func(t *testing.T) {
-			t.Parallel()
-			e := newBatchEnv(t, d)
-			e.fake.SetPolls(4)
-			docs := batchDocs(25, nil)
-			s, rep := e.run(t, e.runner("b1"), e.opts(10), docs...)
-			if s.CommittedNow != 25 || s.Final.Succeeded != 25 || s.Attempts != 25 {
-				t.Errorf("summary: committed %d, succeeded %d, attempts %d; want 25 each", s.CommittedNow, s.Final.Succeeded, s.Attempts)
-			}
-			if c := e.fake.Counts(); c.Creations != 3 || c.Retrieves < 3*4 {
-				t.Errorf("fake saw %d creations and %d retrieves; want 3 (25 in chunks of 10) and at least 12 (4 polls each)",
-					c.Creations, c.Retrieves)
-			}
-			if len(rep.Submitted) != 3 || len(rep.Collected) != 3 || len(rep.Open) != 0 {
-				t.Errorf("report: %d submitted, %d collected, %d open; want 3, 3, 0", len(rep.Submitted), len(rep.Collected), len(rep.Open))
-			}
-			remote := map[string]bool{}
-			for _, id := range e.fake.BatchIDs() {
-				remote[id] = true
-			}
-			for _, a := range committedOnce(t, e.st, docs) {
-				if !remote[a.BatchID] || !strings.HasPrefix(a.CustomID, "") || a.CustomID == "" || a.InputTokens != 100 {
-					t.Errorf("attempt %d: batch %q custom id %q tokens %d; want a fake batch, a custom id, 100 input tokens",
-						a.ID, a.BatchID, a.CustomID, a.InputTokens)
+		for _, kind := range []batchfake.Kind{batchfake.OpenAI, batchfake.Anthropic} {
+			t.Run(d.name+"/"+string(kind), func(t *testing.T) {
+				t.Parallel()
+				e := newBatchEnvOf(t, d, kind)
+				e.fake.SetPolls(4)
+				docs := batchDocs(25, nil)
+				s, rep := e.run(t, e.runner("b1"), e.opts(10), docs...)
+				if s.CommittedNow != 25 || s.Final.Succeeded != 25 || s.Attempts != 25 {
+					t.Errorf("summary: committed %d, succeeded %d, attempts %d; want 25 each", s.CommittedNow, s.Final.Succeeded, s.Attempts)
 				}
-			}
-			bs, err := e.st.ListBatches(context.Background(), &store.ListBatchesParams{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, b := range bs {
-				if b.State != store.BatchCollected || b.RemoteID == "" || !remote[b.RemoteID] {
-					t.Errorf("batch %d: state %s remote %q; want collected with a fake id", b.ID, b.State, b.RemoteID)
+				if c := e.fake.Counts(); c.Creations != 3 || c.Retrieves < 3*4 {
+					t.Errorf("fake saw %d creations and %d retrieves; want 3 (25 in chunks of 10) and at least 12 (4 polls each)",
+						c.Creations, c.Retrieves)
 				}
-			}
-			// A rerun finds nothing to send.
-			s, _ = e.run(t, e.runner("b2"), e.opts(10), docs...)
-			if c := e.fake.Counts(); c.Creations != 3 || s.AlreadyCommitted != 25 {
-				t.Errorf("rerun: %d creations, %d already committed; want 3 and 25", c.Creations, s.AlreadyCommitted)
-			}
-		})
+				if len(rep.Submitted) != 3 || len(rep.Collected) != 3 || len(rep.Open) != 0 {
+					t.Errorf("report: %d submitted, %d collected, %d open; want 3, 3, 0", len(rep.Submitted), len(rep.Collected), len(rep.Open))
+				}
+				remote := map[string]bool{}
+				for _, id := range e.fake.BatchIDs() {
+					remote[id] = true
+				}
+				for _, a := range committedOnce(t, e.st, docs) {
+					if !remote[a.BatchID] || !strings.HasPrefix(a.CustomID, "") || a.CustomID == "" || a.InputTokens != 100 {
+						t.Errorf("attempt %d: batch %q custom id %q tokens %d; want a fake batch, a custom id, 100 input tokens",
+							a.ID, a.BatchID, a.CustomID, a.InputTokens)
+					}
+				}
+				bs, err := e.st.ListBatches(context.Background(), &store.ListBatchesParams{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, b := range bs {
+					if b.State != store.BatchCollected || b.RemoteID == "" || !remote[b.RemoteID] {
+						t.Errorf("batch %d: state %s remote %q; want collected with a fake id", b.ID, b.State, b.RemoteID)
+					}
+				}
+				// A rerun finds nothing to send.
+				s, _ = e.run(t, e.runner("b2"), e.opts(10), docs...)
+				if c := e.fake.Counts(); c.Creations != 3 || s.AlreadyCommitted != 25 {
+					t.Errorf("rerun: %d creations, %d already committed; want 3 and 25", c.Creations, s.AlreadyCommitted)
+				}
+			})
+		}
 	}
 }
 
 // onceThen answers a marked document's first request with bad and every
 // later one (a re-ask, a resubmission) like the rules provider.
 func onceThen(bad map[string]batchfake.Outcome) batchfake.AnswerFunc {
-	good := batchfake.RulesAnswer(schema.V1)
+	good := batchfake.AnswerWith(rules.New(), schema.V1)
 	var mu sync.Mutex
 	seen := map[string]bool{}
 	return func(customID, text string) batchfake.Outcome {
