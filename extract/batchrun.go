@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/invx/invx/store"
@@ -176,14 +177,64 @@ func (b *batchLoop) run() error {
 			}
 			continue
 		}
-		if b.o.CollectOnly {
-			return nil
+		if !b.o.CollectOnly {
+			more, err := b.awaitQueue(&idle)
+			if err != nil {
+				return err
+			}
+			if more {
+				continue
+			}
 		}
-		more, err := b.awaitQueue(&idle)
-		if err != nil || !more {
+		took, err := b.awaitDead()
+		if err != nil || !took {
 			return err
 		}
 	}
+}
+
+// awaitDead waits for the open batches of this provider whose lease a
+// process known dead still holds (one on this host that was killed), and
+// takes them over once the lease runs out: a rerun right after a crash
+// resumes the dead run's batches instead of leaving its documents
+// unfinished. It reports whether it took any. Batches of live processes,
+// and of other hosts, are theirs to collect.
+func (b *batchLoop) awaitDead() (bool, error) {
+	r := b.r
+	if r.AliveFunc == nil || b.ctx.Err() != nil {
+		return false, nil
+	}
+	bs, err := r.Store.ListBatches(b.wctx, &store.ListBatchesParams{States: []string{store.BatchPreparing, store.BatchSubmitted}})
+	if err != nil {
+		return false, fmt.Errorf("list open batches: %w", err)
+	}
+	var wait time.Duration
+	found := false
+	for _, bt := range bs {
+		if bt.Provider != b.o.Client.Name() || (len(b.o.IDs) > 0 && !slices.Contains(b.o.IDs, bt.ID)) ||
+			bt.Owner == "" || bt.Owner == r.Owner || r.AliveFunc(bt.Owner) {
+			continue
+		}
+		// The lease was set by the store's or the dead runner's clock;
+		// its length is what matters, bounded by one lease.
+		d := min(max(bt.LeaseExpires.Sub(r.now()), 0), r.LeaseFor)
+		if !found || d < wait {
+			wait, found = d, true
+		}
+	}
+	if !found {
+		return false, nil
+	}
+	b.log.Info("waiting for the lease of a dead process's batch", "stage", "batch_claim", "wait_ms", wait.Milliseconds())
+	select {
+	case <-r.after(wait + 10*time.Millisecond):
+	case <-b.ctx.Done():
+		return false, nil
+	}
+	if err := b.claimOpen(); err != nil {
+		return false, err
+	}
+	return len(b.open) > 0, nil
 }
 
 // claimOpen takes over the unfinished batches of this provider whose lease
