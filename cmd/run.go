@@ -105,8 +105,16 @@ the old times onto the same inode). A path whose text changed
 after it was committed is held for review (--on-change=hold) unless
 --on-change=process.
 
+--batch sends the text documents through the provider's batch API
+(openai, anthropic) at half the price, results within 24 hours: each batch
+is recorded before it is sent, polled with backoff and collected through
+the same validation and fenced commit; --detach submits, prints the batch
+ids and exits 0 (invx batch collect, or a later run, collects). See
+invx batch --help and docs/batch.md.
+
 The summary goes to stderr, or to stdout as one JSON object with --json.`,
 		Example: `  invx run fixtures/invoices
+  invx run --batch --provider openai --model gpt-4.1-mini /data/invoices/2026-11
   invx --tenant acme run --concurrency 8 /data/invoices/2026-11
   invx run --json --quiet fixtures/invoices > summary.json`,
 		Args: func(c *cobra.Command, args []string) error {

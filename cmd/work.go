@@ -44,11 +44,17 @@ what is in flight finishes or gives its lease back.
 retry, or left by a worker that died), so workers built or configured for
 one version, such as a model prompted for invoice-v2, leave the others'
 jobs alone; without it work takes every version, each job under the
-version it was queued with.`,
+version it was queued with.
+
+--batch sends the jobs through the provider's batch API (openai,
+anthropic) at half the price, as invx run --batch does; it first takes
+over the batches of workers that died. Two workers never send one job
+twice.`,
 		Example: `  invx run --enqueue-only /data/invoices/2026-11 && invx work
   invx --db postgres://invx@db/invx work --all-tenants --wait --concurrency 8
   invx work --all-tenants --max-per-tenant 4 --json
-  invx work --schema invoice-v2 --provider openai`,
+  invx work --schema invoice-v2 --provider openai
+  invx work --batch --provider anthropic --model claude-sonnet-4-5`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := opts.Work.check(); err != nil {
