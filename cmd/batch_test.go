@@ -48,3 +48,27 @@ func TestStatsPricesBatchAtHalf(t *testing.T) {
 		t.Errorf("batch list: want batch 1 of openai collected\n%s", r.stdout)
 	}
 }
+
+// Batch flags and commands refuse what they cannot do, with exit 2 and a
+// Try line: --batch with a provider that has no batch API, --detach
+// without --batch, a batch that does not exist.
+func TestBatchUsageErrors(t *testing.T) {
+	t.Parallel()
+	e := setupOps(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--batch", e.in}, "provider rules has no batch API"},
+		{[]string{"run", "--detach", e.in}, "--detach and --repair-sync need --batch"},
+		{[]string{"work", "--batch", "--provider", "ollama", "--model", "m"}, "provider ollama has no batch API"},
+		{[]string{"batch", "status", "99"}, "batch 99: not found"},
+		{[]string{"batch", "cancel"}, "want one batch id"},
+		{[]string{"batch"}, "want a subcommand"},
+	} {
+		r := e.invx(false, c.args...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, "Try: ") {
+			t.Errorf("invx %s: exit %d, want 2 with %q and a Try line\n%s", strings.Join(c.args, " "), r.code, c.want, r.stderr)
+		}
+	}
+}
