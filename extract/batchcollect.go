@@ -50,7 +50,7 @@ func (b *batchLoop) poll() error {
 // step polls one batch once: a preparing one is resolved, a submitted one
 // asked for its status (its lease renewed) and collected once it ended.
 func (b *batchLoop) step(ob *openBatch) {
-	r, bt := b.r, ob.b
+	bt := ob.b
 	if bt.State == store.BatchPreparing {
 		b.resolve(ob)
 		return
@@ -65,15 +65,9 @@ func (b *batchLoop) step(ob *openBatch) {
 		b.later(ob)
 		return
 	}
-	_, err = r.Store.RenewBatch(b.wctx, &store.RenewBatchParams{ID: bt.ID, Token: bt.Token, LeaseFor: r.LeaseFor,
-		RemoteStatus: info.Status, Done: info.Done, Failed: info.FailedRequests, Now: r.leaseNow()})
-	if errors.Is(err, store.ErrStaleLease) {
+	if err := b.renew(ob, info); err != nil {
 		b.drop(ob, err)
 		return
-	}
-	if err != nil {
-		// The lease still runs; the next poll renews it.
-		b.log.Warn("renew batch lease", "stage", "batch_poll", "batch", bt.ID, "error", err)
 	}
 	bt.RemoteStatus, bt.Done, bt.Failed = info.Status, info.Done, info.FailedRequests
 	if b.o.ProgressFunc != nil {
@@ -86,6 +80,22 @@ func (b *batchLoop) step(ob *openBatch) {
 		return
 	}
 	b.collect(ob, info)
+}
+
+// renew extends a batch's lease and records the provider's view of it.
+// Only a lost lease (ErrStaleLease) is returned: any other failure is
+// logged, since the lease still runs and the next renewal may succeed.
+func (b *batchLoop) renew(ob *openBatch, info BatchInfo) error {
+	r, bt := b.r, ob.b
+	_, err := r.Store.RenewBatch(b.wctx, &store.RenewBatchParams{ID: bt.ID, Token: bt.Token, LeaseFor: r.LeaseFor,
+		RemoteStatus: info.Status, Done: info.Done, Failed: info.FailedRequests, Now: r.leaseNow()})
+	if errors.Is(err, store.ErrStaleLease) {
+		return err
+	}
+	if err != nil {
+		b.log.Warn("renew batch lease", "stage", "batch_poll", "batch", bt.ID, "error", err)
+	}
+	return nil
 }
 
 // later schedules a batch's next poll, backing off up to PollMax.
@@ -115,7 +125,16 @@ func (b *batchLoop) collect(ob *openBatch, info BatchInfo) {
 	var again []*jobRun
 	if !info.Failed {
 		settled := 0
+		renewed := time.Now()
 		err = b.o.Client.Results(b.wctx, bt.RemoteID, func(line BatchLine) error {
+			// A long collect keeps its lease, so no other collector
+			// starts on the same batch meanwhile; one that lost it stops.
+			if time.Since(renewed) > b.r.LeaseFor/3 {
+				if err := b.renew(ob, info); err != nil {
+					return err
+				}
+				renewed = time.Now()
+			}
 			it := byID[line.CustomID]
 			if it == nil || seen[line.CustomID] {
 				return nil
@@ -136,6 +155,10 @@ func (b *batchLoop) collect(ob *openBatch, info BatchInfo) {
 			}
 			return nil
 		})
+		if errors.Is(err, store.ErrStaleLease) {
+			b.drop(ob, err)
+			return
+		}
 		if err != nil {
 			// What was settled stays settled; the rest is read again at
 			// the next poll (or by the next run).
