@@ -17,7 +17,16 @@ import (
 // started again talk to the same batches.
 func batchFake(t *testing.T) *batchfake.Server {
 	t.Helper()
+	return batchFakeOf(t, batchfake.OpenAI)
+}
+
+// batchFakeOf is batchFake for the API of kind.
+func batchFakeOf(t *testing.T, kind batchfake.Kind) *batchfake.Server {
+	t.Helper()
 	f := batchfake.NewOpenAI(t)
+	if kind == batchfake.Anthropic {
+		f = batchfake.NewAnthropic(t)
+	}
 	f.SetAnswer(batchfake.AnswerWith(rules.New(), schema.V1))
 	return f
 }
@@ -26,8 +35,12 @@ func batchFake(t *testing.T) *batchfake.Server {
 // polls and a short batch lease (so a rerun after a kill takes the batch
 // over within a second).
 func batchArgs(fake *batchfake.Server, db, cmd string, more ...string) []string {
-	args := []string{"--db", db, cmd, "--batch", "--json", "--quiet", "--schema", schema.V1, "--provider", "openai",
-		"--model", "gpt-test", "--base-url", fake.URL, "--batch-poll", "10ms", "--lease", "1s"}
+	provider, model := "openai", "gpt-test"
+	if fake.Kind == batchfake.Anthropic {
+		provider, model = "anthropic", "claude-test"
+	}
+	args := []string{"--db", db, cmd, "--batch", "--json", "--quiet", "--schema", schema.V1, "--provider", provider,
+		"--model", model, "--base-url", fake.URL, "--batch-poll", "10ms", "--lease", "1s"}
 	if cmd == "work" {
 		// work takes every version's jobs and has no --schema default.
 		args = append(args[:6], args[8:]...)
@@ -37,7 +50,7 @@ func batchArgs(fake *batchfake.Server, db, cmd string, more ...string) []string 
 
 // batchEnv is the environment of an invx talking to the fake, plus extra.
 func batchEnv(extra ...string) []string {
-	return append([]string{"OPENAI_API_KEY=sk-test"}, extra...)
+	return append([]string{"OPENAI_API_KEY=sk-test", "ANTHROPIC_API_KEY=sk-ant-test"}, extra...)
 }
 
 // checkBatches asserts the batches table: want batches, all collected,
@@ -65,49 +78,51 @@ func checkBatches(t *testing.T, db string, fake *batchfake.Server, want int) {
 func TestBatchRunSurvivesSIGKILLAtEachPhase(t *testing.T) {
 	t.Parallel()
 	const n, size = 30, 10
-	for _, point := range []string{"after-create", "after-submit", "polling", "mid-collect"} {
-		t.Run(point, func(t *testing.T) {
-			t.Parallel()
-			fake := batchFake(t)
-			fake.SetPolls(2)
-			dir := writeDocs(t, genInvoices(t, 7, n))
-			db := dbPath(t)
-			args := batchArgs(fake, db, "run", "--batch-size", strconv.Itoa(size), dir)
-			r := invxWithEnv(t, batchEnv("INVX_TEST_BATCH_KILL="+point), args...)
-			if r.code != -1 {
-				t.Fatalf("the run was not killed at %s: %s", point, r)
-			}
-			// At once: the rerun sees the batch's owner is dead, waits for
-			// its lease (1s) to run out and takes the batch over.
-			r = invxWithEnv(t, batchEnv(), args...)
-			mustExit(t, r, 0)
-			s := parseSummary(t, r)
-			if s.Final.Succeeded != n || s.Status != "completed" {
-				t.Errorf("rerun: status %s, final %+v; want completed with %d succeeded", s.Status, s.Final, n)
-			}
-			if c := fake.Counts(); c.Creations != n/size {
-				t.Errorf("the fake saw %d batch creations, want %d (one per chunk of %d)", c.Creations, n/size, size)
-			}
-			sent := map[string]int{}
-			for _, q := range fake.Requests() {
-				sent[q.CustomID]++
-			}
-			if len(sent) != n {
-				t.Errorf("%d distinct requests sent, want %d", len(sent), n)
-			}
-			for id, k := range sent {
-				if k != 1 {
-					t.Errorf("request %s sent %d times", id, k)
+	for _, kind := range []batchfake.Kind{batchfake.OpenAI, batchfake.Anthropic} {
+		for _, point := range []string{"after-create", "after-submit", "polling", "mid-collect"} {
+			t.Run(string(kind)+"/"+point, func(t *testing.T) {
+				t.Parallel()
+				fake := batchFakeOf(t, kind)
+				fake.SetPolls(2)
+				dir := writeDocs(t, genInvoices(t, 7, n))
+				db := dbPath(t)
+				args := batchArgs(fake, db, "run", "--batch-size", strconv.Itoa(size), dir)
+				r := invxWithEnv(t, batchEnv("INVX_TEST_BATCH_KILL="+point), args...)
+				if r.code != -1 {
+					t.Fatalf("the run was not killed at %s: %s", point, r)
 				}
-			}
-			checkBatches(t, db, fake, n/size)
-			sql := openDB(t, db)
-			defer sql.Close()
-			checkCommittedOnce(t, sql, n)
-			// Every succeeded attempt is a batch request; nothing was paid twice.
-			wantCount(t, sql, n, `SELECT count(*) FROM attempts WHERE outcome = 'succeeded' AND batch_id IS NOT NULL`)
-			wantCount(t, sql, n, `SELECT count(DISTINCT custom_id) FROM attempts WHERE batch_id IS NOT NULL`)
-		})
+				// At once: the rerun sees the batch's owner is dead, waits for
+				// its lease (1s) to run out and takes the batch over.
+				r = invxWithEnv(t, batchEnv(), args...)
+				mustExit(t, r, 0)
+				s := parseSummary(t, r)
+				if s.Final.Succeeded != n || s.Status != "completed" {
+					t.Errorf("rerun: status %s, final %+v; want completed with %d succeeded", s.Status, s.Final, n)
+				}
+				if c := fake.Counts(); c.Creations != n/size {
+					t.Errorf("the fake saw %d batch creations, want %d (one per chunk of %d)", c.Creations, n/size, size)
+				}
+				sent := map[string]int{}
+				for _, q := range fake.Requests() {
+					sent[q.CustomID]++
+				}
+				if len(sent) != n {
+					t.Errorf("%d distinct requests sent, want %d", len(sent), n)
+				}
+				for id, k := range sent {
+					if k != 1 {
+						t.Errorf("request %s sent %d times", id, k)
+					}
+				}
+				checkBatches(t, db, fake, n/size)
+				sql := openDB(t, db)
+				defer sql.Close()
+				checkCommittedOnce(t, sql, n)
+				// Every succeeded attempt is a batch request; nothing was paid twice.
+				wantCount(t, sql, n, `SELECT count(*) FROM attempts WHERE outcome = 'succeeded' AND batch_id IS NOT NULL`)
+				wantCount(t, sql, n, `SELECT count(DISTINCT custom_id) FROM attempts WHERE batch_id IS NOT NULL`)
+			})
+		}
 	}
 }
 

@@ -154,11 +154,25 @@ func (b *batchLoop) run() error {
 	if err := b.claimOpen(); err != nil {
 		return err
 	}
+	// A dead run's batches first: a batch it recorded but may have sent
+	// must be found (adopted) before this run creates any of its own, or
+	// a provider without batch metadata (Anthropic: Find matches creation
+	// time and size) could take one of ours for it.
+	for {
+		took, err := b.awaitDead()
+		if err != nil {
+			return err
+		}
+		if !took {
+			break
+		}
+	}
 	idle := b.r.PollInterval
 	for {
 		if b.ctx.Err() != nil || b.abort != nil {
 			return nil
 		}
+		b.resolvePreparing()
 		if !b.o.CollectOnly {
 			if err := b.submitQueue(); err != nil {
 				return err
@@ -193,6 +207,16 @@ func (b *batchLoop) run() error {
 	}
 }
 
+// resolvePreparing adopts or sends the preparing batches this call holds,
+// before anything new is created.
+func (b *batchLoop) resolvePreparing() {
+	for _, ob := range slices.Clone(b.open) {
+		if ob.b.State == store.BatchPreparing && !ob.next.After(time.Now()) && b.abort == nil {
+			b.resolve(ob)
+		}
+	}
+}
+
 // awaitDead waits for the open batches of this provider whose lease a
 // process known dead still holds (one on this host that was killed), and
 // takes them over once the lease runs out: a rerun right after a crash
@@ -212,7 +236,7 @@ func (b *batchLoop) awaitDead() (bool, error) {
 	found := false
 	for _, bt := range bs {
 		if bt.Provider != b.o.Client.Name() || (len(b.o.IDs) > 0 && !slices.Contains(b.o.IDs, bt.ID)) ||
-			bt.Owner == "" || bt.Owner == r.Owner || r.AliveFunc(bt.Owner) {
+			bt.Owner == "" || bt.Owner == r.Owner || r.AliveFunc(bt.Owner) || b.holds(bt.ID) {
 			continue
 		}
 		// The lease was set by the store's or the dead runner's clock;
@@ -231,10 +255,11 @@ func (b *batchLoop) awaitDead() (bool, error) {
 	case <-b.ctx.Done():
 		return false, nil
 	}
+	before := len(b.open)
 	if err := b.claimOpen(); err != nil {
 		return false, err
 	}
-	return len(b.open) > 0, nil
+	return len(b.open) > before, nil
 }
 
 // claimOpen takes over the unfinished batches of this provider whose lease
@@ -290,6 +315,16 @@ func (b *batchLoop) awaitQueue(idle *time.Duration) (bool, error) {
 	}
 	*idle = min(*idle*2, 2*time.Second)
 	return true, nil
+}
+
+// holds reports whether this call holds batch id.
+func (b *batchLoop) holds(id int64) bool {
+	for _, ob := range b.open {
+		if ob.b.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // release hands the leases of the batches still open back (a lease that

@@ -253,6 +253,16 @@ func (b *batchLoop) resolve(ob *openBatch) {
 		return
 	}
 	if ok {
+		if other, err := b.r.Store.GetBatch(b.wctx, &store.GetBatchParams{RemoteID: info.RemoteID}); err == nil && other.ID != bt.ID {
+			// Find matched a batch recorded as another (Anthropic has no
+			// metadata to match on): not this one's. Adopting it would
+			// collect nothing; sending is the lesser harm.
+			b.log.Warn("batch lookup matched another batch: sending", "stage", "batch_adopt", "batch", bt.ID,
+				"matched", other.ID)
+			ok = false
+		}
+	}
+	if ok {
 		if b.recordSubmitted(ob, info) {
 			b.log.Info("batch adopted", "stage", "batch_adopted", "batch", bt.ID, "remote_id", info.RemoteID)
 		}
