@@ -1,10 +1,13 @@
 package cmd_test
 
 import (
+	"bytes"
+	"context"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/invx/invx/cmd"
 	"github.com/invx/invx/extract/rules"
 	"github.com/invx/invx/internal/batchfake"
 	"github.com/invx/invx/schema"
@@ -69,6 +72,29 @@ func TestBatchUsageErrors(t *testing.T) {
 		r := e.invx(false, c.args...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, "Try: ") {
 			t.Errorf("invx %s: exit %d, want 2 with %q and a Try line\n%s", strings.Join(c.args, " "), r.code, c.want, r.stderr)
+		}
+	}
+}
+
+// On a terminal, invx run --batch draws a progress bar of the requests the
+// provider reports done and each batch's state.
+func TestBatchProgressBar(t *testing.T) {
+	t.Parallel()
+	e := setupOps(t)
+	fake := batchfake.NewOpenAI(t)
+	fake.SetAnswer(batchfake.AnswerWith(rules.New(), schema.V1))
+	fake.SetPolls(2)
+	var out, errOut bytes.Buffer
+	f := &cmd.Factory{IO: cmd.IO{In: strings.NewReader(""), Out: &out, ErrOut: &errOut, ErrTTY: true},
+		Env: func(k string) string { return map[string]string{"OPENAI_API_KEY": "sk-test"}[k] }, Now: e.clock}
+	code := cmd.MainWith(context.Background(), f, []string{"--db", e.db, "run", "--batch", "--batch-poll", "1ms", "--schema",
+		schema.V1, "--provider", "openai", "--model", "gpt-test", "--base-url", fake.URL, e.in})
+	if code != 0 && code != 3 {
+		t.Fatalf("run --batch: exit %d\n%s", code, errOut.String())
+	}
+	for _, want := range []string{"batch 1 in_progress", "batch 1 completed", "requests"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("the progress bar lacks %q:\n%q", want, errOut.String())
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -34,11 +33,11 @@ func (p *batchBar) update(e extract.BatchProgress) {
 		done, total = done+p.done[id], total+p.total[id]
 	}
 	if p.bar == nil {
+		// Not throttled: a poll comes every few seconds at most.
 		p.bar = progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(p.w),
+			progressbar.OptionSetDescription(p.describe()),
 			progressbar.OptionShowCount(),
-			progressbar.OptionSetItsString("requests"),
-			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
 		)
 	}
@@ -47,7 +46,8 @@ func (p *batchBar) update(e extract.BatchProgress) {
 	_ = p.bar.Set(done)
 }
 
-// describe names each batch's state: "batch 12 in_progress, 13 validating".
+// describe names each batch's state: "requests, batch 12 in_progress, 13
+// validating".
 func (p *batchBar) describe() string {
 	ids := make([]int64, 0, len(p.status))
 	for id := range p.status {
@@ -58,7 +58,7 @@ func (p *batchBar) describe() string {
 	for i, id := range ids {
 		parts[i] = fmt.Sprintf("%d %s", id, safeCell(p.status[id]))
 	}
-	return "batch " + strings.Join(parts, ", ")
+	return "requests, batch " + strings.Join(parts, ", ")
 }
 
 func (p *batchBar) finish() {
