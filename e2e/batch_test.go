@@ -225,6 +225,15 @@ func TestBatchDetachListCollectCancel(t *testing.T) {
 		t.Fatalf("batch list --json: %v %+v\n%s", err, list, r)
 	}
 
+	// A synchronous worker on the same host leaves the batches' documents
+	// alone although the detached process is gone: they are the batches'
+	// (sending them again would pay twice).
+	r = invx(t, "--db", db, "work", "--json", "--quiet")
+	mustExit(t, r, 0)
+	if s := parseSummary(t, r); s.Attempts != 0 || s.Committed != 0 {
+		t.Fatalf("a synchronous worker took %d attempts and %d commits from detached batches\n%s", s.Attempts, s.Committed, r)
+	}
+
 	// A look while the batches are in progress collects nothing.
 	r = invxWithEnv(t, batchEnv(), "--db", db, "batch", "collect", "--base-url", fake.URL)
 	mustExit(t, r, 0)

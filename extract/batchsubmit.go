@@ -23,7 +23,7 @@ func (b *batchLoop) submitQueue() error {
 		var leases []*store.Lease
 		err := r.withStore(b.wctx, "claim", b.log, func() error {
 			var err error
-			leases, err = r.Store.Claim(b.wctx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
+			leases, err = r.Store.Claim(b.wctx, &store.ClaimParams{Tenant: r.Tenant, Owner: BatchOwner(r.Owner), RunID: r.RunID,
 				Limit: b.o.Size, LeaseFor: r.LeaseFor, Now: r.leaseNow(), MaxPerTenant: r.MaxPerTenant, SchemaVersion: r.OnlySchema})
 			return err
 		})
@@ -52,6 +52,14 @@ func (b *batchLoop) submitQueue() error {
 	}
 	return nil
 }
+
+// BatchOwner is the lease owner of the jobs a batch run claims: the run's
+// owner marked as a batch's. Liveness checks (LocalOwnerAlive) do not take
+// it for a local process, so the jobs of a batch whose process detached,
+// finished or died are not reaped by the next worker on the host: the
+// batch holds them until it is collected or its window ends. Paying for a
+// request twice is what that prevents.
+func BatchOwner(owner string) string { return store.BatchOwnerPrefix + owner }
 
 // admit prepares a claimed job for a batch. A job the batch provider does
 // not take (an e-invoice under --provider auto goes to einvoice) is worked
