@@ -244,10 +244,14 @@ func TestBatchMixedLines(t *testing.T) {
 	}
 	order := []string{"#invalid", "#refusal", "#transient", "#expired", "#omit", "#bad"}
 	for _, d := range drivers(t) {
-		for _, sync := range []bool{false, true} {
-			t.Run(fmt.Sprintf("%s/repair-sync=%v", d.name, sync), func(t *testing.T) {
+		for _, c := range []struct {
+			kind batchfake.Kind
+			sync bool
+		}{{batchfake.OpenAI, false}, {batchfake.OpenAI, true}, {batchfake.Anthropic, false}} {
+			sync := c.sync
+			t.Run(fmt.Sprintf("%s/%s/repair-sync=%v", d.name, c.kind, sync), func(t *testing.T) {
 				t.Parallel()
-				e := newBatchEnv(t, d)
+				e := newBatchEnvOf(t, d, c.kind)
 				e.fake.SetAnswer(onceThen(marks))
 				docs := batchDocs(10, func(i int) string {
 					if i < len(order) {
