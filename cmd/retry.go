@@ -48,6 +48,8 @@ type WorkOptions struct {
 	schema string
 	// require is invx work --require (nil: the tenant's policy).
 	require []string
+	// batch is invx work --batch and its flags.
+	batch BatchFlags
 }
 
 func addWorkFlags(fl *pflag.FlagSet, o *WorkOptions) {
@@ -93,6 +95,10 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	if err != nil {
 		return nil, err
 	}
+	bs, err := f.newBatchSetup(opts.batch, &opts.Provider)
+	if err != nil {
+		return nil, err
+	}
 	ro := opts.runnerOptions(prov, defRepair, f.Tenant)
 	ctx, d, err := startDelivery(ctx, f, st, ro, opts.Telemetry, telemetry.InitParams{Tenant: ro.Tenant,
 		SchemaVersion: ro.Schema.Name, Provider: extract.RouteOf(prov, extract.FormatText), Routes: routes(prov), Work: true})
@@ -100,6 +106,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 		return nil, err
 	}
 	defer d.abandon(ctx)
+	d.batch = bs
 	workErr := d.work(ctx, f.IO.ErrTTY && !opts.Quiet && !opts.wait)
 	sum, ferr, terr := d.finish(ctx, extract.RunStatus(ctx, workErr))
 	if terr != nil {
@@ -111,7 +118,7 @@ func workQueue(ctx context.Context, f *Factory, st store.Store, opts *WorkOption
 	if ferr != nil {
 		return nil, ferr
 	}
-	out := &workOutcome{Summary: sum, States: map[string]int{}}
+	out := &workOutcome{Summary: sum, States: map[string]int{}, batch: bs}
 	if len(keys) > 0 {
 		states, err := st.JobStates(context.WithoutCancel(ctx), &store.JobStatesParams{Tenant: f.Tenant, Keys: keys})
 		if err != nil {
@@ -147,6 +154,8 @@ func (o *WorkOptions) runnerOptions(prov extract.Provider, defRepair int, tenant
 type workOutcome struct {
 	Summary *extract.Summary
 	States  map[string]int
+	// batch is the batch setup of invx work --batch (nil: none).
+	batch *batchSetup
 }
 
 // needsReview counts the caller's jobs a person has to look at again.

@@ -60,6 +60,8 @@ type RunOptions struct {
 	AllowEmpty bool
 	// Require is --require: nil, the tenant's review policy applies.
 	Require []string
+	// Batch: --batch and its flags.
+	Batch BatchFlags
 }
 
 func newCmdRun(f *Factory, runF func(context.Context, *RunOptions) error) *cobra.Command {
@@ -103,8 +105,16 @@ the old times onto the same inode). A path whose text changed
 after it was committed is held for review (--on-change=hold) unless
 --on-change=process.
 
+--batch sends the text documents through the provider's batch API
+(openai, anthropic) at half the price, results within 24 hours: each batch
+is recorded before it is sent, polled with backoff and collected through
+the same validation and fenced commit; --detach submits, prints the batch
+ids and exits 0 (invx batch collect, or a later run, collects). See
+invx batch --help and docs/batch.md.
+
 The summary goes to stderr, or to stdout as one JSON object with --json.`,
 		Example: `  invx run fixtures/invoices
+  invx run --batch --provider openai --model gpt-4.1-mini /data/invoices/2026-11
   invx --tenant acme run --concurrency 8 /data/invoices/2026-11
   invx run --json --quiet fixtures/invoices > summary.json`,
 		Args: func(c *cobra.Command, args []string) error {
@@ -153,6 +163,9 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 				return err
 			}
 			opts.Require = req
+			if err := opts.Batch.check(&opts.Provider, "invx run --batch --provider openai --model gpt-4o-mini DIR"); err != nil {
+				return err
+			}
 			for _, d := range opts.Dirs {
 				if _, err := os.Stat(d); err != nil {
 					return &usageError{err: fmt.Errorf("%s: %w", d, unwrapPath(err)), try: "invx run fixtures/invoices"}
@@ -188,6 +201,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl.BoolVar(&opts.AllowEmpty, "allow-empty", false, "a DIR without any matching file is not an error (exit 0, not 3)")
 	addResilienceFlags(fl, &opts.DBRetry, &opts.MaxUnreachable)
 	addRequireFlag(fl, &opts.Require)
+	addBatchFlags(fl, &opts.Batch)
 	addProfileFlags(fl, &opts.profile)
 	return c
 }
@@ -225,6 +239,10 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	if err != nil {
 		return err
 	}
+	bs, err := f.newBatchSetup(opts.Batch, &opts.Provider)
+	if err != nil {
+		return err
+	}
 	st, err := f.OpenStore(ctx)
 	if err != nil {
 		return err
@@ -239,6 +257,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		return err
 	}
 	defer d.abandon(ctx)
+	d.batch = bs
 
 	walkErr := enqueueDirs(ctx, f, d.r, opts)
 	var workErr error
@@ -262,6 +281,11 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 			}
 		} else if !opts.Quiet || sum.NeedsReview() > 0 {
 			renderSummary(f.IO.ErrOut, sum)
+		}
+		if opts.Batch.Detach && !opts.JSON {
+			if err := printDetached(f, bs); err != nil {
+				return err
+			}
 		}
 	}
 	if terr != nil {
@@ -430,6 +454,9 @@ func renderSummary(w interface{ Write([]byte) (int, error) }, s *extract.Summary
 		p("  to review          %d (%s)\n", s.Final.Review, countsString(s.Final.ReviewOpen, ""))
 	}
 	p("  attempts           %d\n", s.Attempts)
+	if len(s.Batches) > 0 {
+		p("  batches            %s (invx batch status ID)\n", joinIDs(s.Batches))
+	}
 	if s.LeaseRecoveries > 0 || s.StaleLeases > 0 {
 		p("  lease recoveries   %d  stale commits %d\n", s.LeaseRecoveries, s.StaleLeases)
 	}

@@ -106,6 +106,8 @@ type delivery struct {
 	r       *extract.Runner
 	tel     *runTelemetry
 	started time.Time
+	// batch, when set, sends the work through a provider's batch API.
+	batch *batchSetup
 }
 
 // startDelivery starts the run's telemetry, builds its runner and records
@@ -138,6 +140,9 @@ func (d *delivery) abandon(ctx context.Context) { d.tel.abandon(ctx) }
 // work works the queue, with a progress bar when bar is set and the
 // queue is not empty.
 func (d *delivery) work(ctx context.Context, bar bool) error {
+	if d.batch != nil {
+		return d.workBatch(ctx, bar)
+	}
 	if bar {
 		if p, err := d.st.Pending(ctx, &store.PendingParams{Tenant: d.r.Tenant, SchemaVersion: d.r.OnlySchema}); err == nil && p.Total() > 0 {
 			b := newBar(d.f.IO.ErrOut, p.Total())

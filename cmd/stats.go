@@ -180,12 +180,16 @@ type currencyTotal struct {
 }
 
 type tokenStats struct {
-	Provider      string   `json:"provider"`
-	Model         string   `json:"model"`
-	Attempts      int      `json:"attempts"`
-	InputTokens   int64    `json:"input_tokens"`
-	OutputTokens  int64    `json:"output_tokens"`
-	EstimatedCost *float64 `json:"estimated_cost"`
+	Provider     string `json:"provider"`
+	Model        string `json:"model"`
+	Attempts     int    `json:"attempts"`
+	InputTokens  int64  `json:"input_tokens"`
+	OutputTokens int64  `json:"output_tokens"`
+	// BatchInputTokens and BatchOutputTokens are the part spent by batch
+	// requests, priced at half (eval.BatchDiscount).
+	BatchInputTokens  int64    `json:"batch_input_tokens"`
+	BatchOutputTokens int64    `json:"batch_output_tokens"`
+	EstimatedCost     *float64 `json:"estimated_cost"`
 }
 
 // rejectionRow is the share of a provider's attempts whose answer was
@@ -309,12 +313,13 @@ func deriveStats(r *store.TenantStats, now time.Time, prices eval.Prices) *tenan
 	priced := false
 	for _, u := range r.Tokens {
 		tu := tokenStats{Provider: u.Provider, Model: u.Model, Attempts: u.Attempts, InputTokens: u.InputTokens,
-			OutputTokens: u.OutputTokens}
+			OutputTokens: u.OutputTokens, BatchInputTokens: u.BatchInputTokens, BatchOutputTokens: u.BatchOutputTokens}
 		t.InputTokens += u.InputTokens
 		t.OutputTokens += u.OutputTokens
 		attemptsBy[u.Provider] += u.Attempts
 		if p, ok := prices.Lookup([]string{u.Provider}, u.Model); ok {
-			c := p.Cost(u.InputTokens, u.OutputTokens)
+			// Batch requests cost half (--batch).
+			c := p.CostWithBatch(u.InputTokens, u.OutputTokens, u.BatchInputTokens, u.BatchOutputTokens)
 			tu.EstimatedCost = &c
 			cost += c
 			priced = true
@@ -424,6 +429,9 @@ func renderStats(w io.Writer, rep *statsReport, opts *StatsOptions, now time.Tim
 				if u.EstimatedCost != nil {
 					usage = fmt.Sprintf("%d / %d tokens, cost %s", u.InputTokens, u.OutputTokens, formatCost(*u.EstimatedCost))
 				}
+			}
+			if u.BatchInputTokens+u.BatchOutputTokens > 0 {
+				usage += fmt.Sprintf(" (batch %d / %d at half price)", u.BatchInputTokens, u.BatchOutputTokens)
 			}
 			fmt.Fprintf(&b, "    %-22s %s, %s\n", safeCell(name), plural(u.Attempts, "attempt"), usage)
 		}

@@ -51,6 +51,8 @@ type statsJSON struct {
 			Attempts      int      `json:"attempts"`
 			InputTokens   int64    `json:"input_tokens"`
 			OutputTokens  int64    `json:"output_tokens"`
+			BatchInput    int64    `json:"batch_input_tokens"`
+			BatchOutput   int64    `json:"batch_output_tokens"`
 			EstimatedCost *float64 `json:"estimated_cost"`
 		} `json:"tokens"`
 		EstimatedCost        *float64       `json:"estimated_cost"`

@@ -44,11 +44,17 @@ what is in flight finishes or gives its lease back.
 retry, or left by a worker that died), so workers built or configured for
 one version, such as a model prompted for invoice-v2, leave the others'
 jobs alone; without it work takes every version, each job under the
-version it was queued with.`,
+version it was queued with.
+
+--batch sends the jobs through the provider's batch API (openai,
+anthropic) at half the price, as invx run --batch does; it first takes
+over the batches of workers that died. Two workers never send one job
+twice.`,
 		Example: `  invx run --enqueue-only /data/invoices/2026-11 && invx work
   invx --db postgres://invx@db/invx work --all-tenants --wait --concurrency 8
   invx work --all-tenants --max-per-tenant 4 --json
-  invx work --schema invoice-v2 --provider openai`,
+  invx work --schema invoice-v2 --provider openai
+  invx work --batch --provider anthropic --model claude-sonnet-4-5`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := opts.Work.check(); err != nil {
@@ -64,6 +70,9 @@ version it was queued with.`,
 				return err
 			}
 			opts.Require = req
+			if err := opts.Work.batch.check(&opts.Work.Provider, "invx work --batch --provider openai --model gpt-4o-mini"); err != nil {
+				return err
+			}
 			if opts.MaxPerTenant < 0 {
 				return &usageError{err: fmt.Errorf("--max-per-tenant %d: want 0 (no cap) or more", opts.MaxPerTenant)}
 			}
@@ -81,6 +90,7 @@ version it was queued with.`,
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object on stdout")
 	fl.StringVar(&opts.Schema, "schema", "", "work only jobs of this schema version, "+schemaChoices()+" (default: every version)")
 	addRequireFlag(fl, &opts.Require)
+	addBatchFlags(fl, &opts.Work.batch)
 	addProfileFlags(fl, &opts.profile)
 	return c
 }
@@ -108,6 +118,11 @@ func workRun(ctx context.Context, f *Factory, opts *WorkOnlyOptions) error {
 		}
 	} else if !w.Quiet {
 		renderWork(f.IO.ErrOut, out)
+	}
+	if w.batch.Detach && !opts.JSON {
+		if err := printDetached(f, out.batch); err != nil {
+			return err
+		}
 	}
 	rej := 0
 	for _, n := range out.Summary.RejectedNow {

@@ -89,3 +89,14 @@ func (ps Prices) Lookup(names []string, model string) (Price, bool) {
 func (p Price) Cost(in, out int64) float64 {
 	return (float64(in)*p.In + float64(out)*p.Out) / 1e6
 }
+
+// BatchDiscount is the share of the price the providers' batch APIs charge
+// (OpenAI Batch API, Anthropic Message Batches: 50 %).
+const BatchDiscount = 0.5
+
+// CostWithBatch is the cost of in and out tokens of which batchIn and
+// batchOut were spent by batch requests, priced at BatchDiscount. eval
+// itself calls providers synchronously: the discount shows in invx stats.
+func (p Price) CostWithBatch(in, out, batchIn, batchOut int64) float64 {
+	return p.Cost(in-batchIn, out-batchOut) + BatchDiscount*p.Cost(batchIn, batchOut)
+}

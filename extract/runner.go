@@ -600,10 +600,18 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 		return *refused
 	}
 	j := &jobRun{runCtx: runCtx, leaseCtx: ctx, l: l, v: v, log: log, tokens: l.PrevTokens}
+	return r.attempts(wctx, j)
+}
+
+// attempts makes the job's attempts through the synchronous provider until
+// one ends it: the loop of process, and of a batch line re-asked with
+// --repair-sync.
+func (r *Runner) attempts(wctx context.Context, j *jobRun) jobResult {
+	l := j.l
 	for {
 		if l.AttemptNo-l.BudgetBase > r.MaxAttempts {
 			return r.finish(wctx, l, store.StateFailed, time.Time{}, store.AttemptInfo{Outcome: store.OutcomeFailed,
-				ErrorClass: "max_attempts", Message: fmt.Sprintf("gave up after %d attempts (--max-attempts)", r.MaxAttempts)}, log)
+				ErrorClass: "max_attempts", Message: fmt.Sprintf("gave up after %d attempts (--max-attempts)", r.MaxAttempts)}, j.log)
 		}
 		if res, again := r.attempt(j); !again {
 			return res
@@ -666,14 +674,22 @@ func (r *Runner) attempt(j *jobRun) (jobResult, bool) {
 	if stop := r.reached(c.err); stop {
 		return r.unreachable(c.ctx, j.l, c.err, c.info, c.log), false
 	}
-	res, ve, out, done := r.judge(j, c)
+	return r.answer(j, c)
+}
+
+// answer judges one answer, from a synchronous call or a batch result
+// line, and commits it, opens a repair attempt (again), rejects it or
+// applies the retry policy: one path for both, so a batch line is held to
+// exactly the rules of a call.
+func (r *Runner) answer(j *jobRun, c *call) (res jobResult, again bool) {
+	valid, ve, out, done := r.judge(j, c)
 	if done {
 		return out, false
 	}
 	if ve != nil {
 		return r.rejected(j, c, ve)
 	}
-	return r.commitAnswer(j, c, res), false
+	return r.commitAnswer(j, c, valid), false
 }
 
 // callProvider asks the provider once, under the attempt's trace span and
@@ -683,10 +699,7 @@ func (r *Runner) callProvider(j *jobRun) *call {
 	// The provider that answers: under auto, the one the document routes to.
 	name := RouteOfText(r.Provider, l.Text)
 	r.count(func(s *Summary) { s.Attempts++ })
-	actx, _ := r.tracer().Start(j.leaseCtx, "invx.attempt", trace.WithAttributes(
-		attribute.String("invx.tenant", l.Tenant), attribute.String("invx.job_key", l.JobKey),
-		attribute.Int("invx.attempt", l.AttemptNo), attribute.String("invx.run_id", r.RunID),
-		attribute.String("invx.provider", name), attribute.String("invx.schema_version", v.Name)))
+	actx, _ := r.tracer().Start(j.leaseCtx, "invx.attempt", trace.WithAttributes(attemptAttrs(r, l, name, v.Name)...))
 	start := time.Now()
 	callCtx, cancelCall := actx, context.CancelFunc(func() {})
 	if r.CallTimeout > 0 {
@@ -702,6 +715,21 @@ func (r *Runner) callProvider(j *jobRun) *call {
 	// even if the lease was lost meanwhile.
 	c := &call{ctx: context.WithoutCancel(actx), resp: resp, err: err}
 	c.info = store.AttemptInfo{Provider: name, Duration: time.Since(start), PromptHash: v.PromptHash()}
+	r.account(j, c)
+	return c
+}
+
+// attemptAttrs are the attributes of an attempt's span.
+func attemptAttrs(r *Runner, l *store.Lease, provider, version string, more ...attribute.KeyValue) []attribute.KeyValue {
+	return append([]attribute.KeyValue{attribute.String("invx.tenant", l.Tenant), attribute.String("invx.job_key", l.JobKey),
+		attribute.Int("invx.attempt", l.AttemptNo), attribute.String("invx.run_id", r.RunID),
+		attribute.String("invx.provider", provider), attribute.String("invx.schema_version", version)}, more...)
+}
+
+// account copies an answer's metadata to the attempt and adds its tokens
+// to the job's and the run's.
+func (r *Runner) account(j *jobRun, c *call) {
+	l, resp, err := j.l, c.resp, c.err
 	if resp != nil {
 		c.info.Model, c.info.InputTokens, c.info.OutputTokens = resp.Model, resp.InputTokens, resp.OutputTokens
 		c.info.RequestID, c.info.HTTPStatus = resp.RequestID, resp.HTTPStatus
@@ -716,7 +744,6 @@ func (r *Runner) callProvider(j *jobRun) *call {
 		"input_tokens", c.info.InputTokens, "output_tokens", c.info.OutputTokens, "outcome", outcomeOf(err),
 		"error_class", errorClass(err))
 	c.overBudget = r.TokenBudget > 0 && j.tokens >= r.TokenBudget
-	return c
 }
 
 // judge turns the call's outcome into a valid result, a validation fault

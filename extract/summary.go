@@ -51,6 +51,10 @@ type Summary struct {
 	// Final state of the documents this run saw.
 	Final FinalStates `json:"final"`
 
+	// Batches are the local ids of the batches this run submitted
+	// (--batch), follow-ups included.
+	Batches []int64 `json:"batches,omitempty"`
+
 	WallMS int64 `json:"wall_ms"`
 	// TraceID is the run's trace, when tracing is on.
 	TraceID string `json:"trace_id,omitempty"`

@@ -350,6 +350,10 @@ type TokenUsage struct {
 	Attempts     int
 	InputTokens  int64
 	OutputTokens int64
+	// BatchInputTokens and BatchOutputTokens are the part of the tokens
+	// spent by batch attempts, priced at the batch discount.
+	BatchInputTokens  int64
+	BatchOutputTokens int64
 }
 
 // TenantStats are the raw figures of one tenant; rates and costs are
@@ -735,13 +739,22 @@ type PendingParams struct {
 
 // PendingInfo summarises unfinished work.
 type PendingInfo struct {
-	Queued    int
+	Queued int
+	// Running counts the jobs leased to workers, not those held by a batch.
 	Running   int
 	RetryWait int
+	// InBatch counts the running jobs a batch run leased (owner prefixed
+	// BatchOwnerPrefix): their answers come from the provider's batch API
+	// within its window, so a synchronous worker does not wait for them.
+	// They are not in Total, nor in NextWake.
+	InBatch int
 	// NextWake is the earliest time something may become claimable (a retry
 	// time or a lease expiry); zero when nothing is waiting.
 	NextWake time.Time
 }
+
+// BatchOwnerPrefix marks the lease owner of jobs a batch run leased.
+const BatchOwnerPrefix = "batch:"
 
 // Total is the number of unfinished jobs.
 func (p *PendingInfo) Total() int { return p.Queued + p.Running + p.RetryWait }

@@ -62,6 +62,15 @@ func (b *StatsBuilder) AddAttempts(tenant, outcome, provider, model, schemaVersi
 	case store.OutcomeRejected:
 		ts.RejectedByProvider[schemaVersion+"/"+cmp.Or(provider, "unknown")] += n
 	}
+	u := b.usage(tenant, provider, model)
+	u.Attempts += n
+	u.InputTokens += in
+	u.OutputTokens += out
+}
+
+// usage is a tenant's token usage of one provider and model, created on
+// first use.
+func (b *StatsBuilder) usage(tenant, provider, model string) *store.TokenUsage {
 	if b.tokens == nil {
 		b.tokens = map[string]map[[2]string]*store.TokenUsage{}
 	}
@@ -74,17 +83,19 @@ func (b *StatsBuilder) AddAttempts(tenant, outcome, provider, model, schemaVersi
 		u = &store.TokenUsage{Provider: provider, Model: model}
 		b.tokens[tenant][k] = u
 	}
-	u.Attempts += n
-	u.InputTokens += in
-	u.OutputTokens += out
+	return u
 }
 
-// AddBatchTokens adds the tokens of a tenant's batch attempts (also
-// counted in AddAttempts).
-func (b *StatsBuilder) AddBatchTokens(tenant string, in, out int64) {
+// AddBatchTokens adds the tokens of a tenant's batch attempts with one
+// provider and model (also counted in AddAttempts), so each model's batch
+// part is priced at the discount.
+func (b *StatsBuilder) AddBatchTokens(tenant, provider, model string, in, out int64) {
 	ts := b.get(tenant)
 	ts.BatchInputTokens += in
 	ts.BatchOutputTokens += out
+	u := b.usage(tenant, provider, model)
+	u.BatchInputTokens += in
+	u.BatchOutputTokens += out
 }
 
 // AddCommit counts one committed (not shadow) result of a tenant, latencyMS

@@ -10,7 +10,9 @@ import (
 
 // Pending implements store.Store.
 func (c *Core) Pending(ctx context.Context, p *store.PendingParams) (*store.PendingInfo, error) {
-	q := `SELECT state, count(*), min(next_attempt_at), min(lease_expires_at) FROM jobs
+	// Jobs a batch holds are counted apart: see store.PendingInfo.InBatch.
+	q := `SELECT state, CASE WHEN state = 'running' AND lease_owner LIKE '` + store.BatchOwnerPrefix + `%' THEN 1 ELSE 0 END,
+			count(*), min(next_attempt_at), min(lease_expires_at) FROM jobs
 		WHERE state IN ('queued', 'running', 'retry_wait')`
 	var args []any
 	if p.Tenant != "" {
@@ -21,14 +23,18 @@ func (c *Core) Pending(ctx context.Context, p *store.PendingParams) (*store.Pend
 		q += ` AND schema_version = ?`
 		args = append(args, p.SchemaVersion)
 	}
-	rows, err := c.E.Read().Query(ctx, q+` GROUP BY state`, args...)
+	rows, err := c.E.Read().Query(ctx, q+` GROUP BY 1, 2`, args...)
 	var info store.PendingInfo
 	err = each(rows, err, func(r Rows) error {
 		var state string
-		var n int
+		var inBatch, n int
 		var next, lease *int64
-		if err := r.Scan(&state, &n, &next, &lease); err != nil {
+		if err := r.Scan(&state, &inBatch, &n, &next, &lease); err != nil {
 			return err
+		}
+		if inBatch == 1 {
+			info.InBatch = n
+			return nil
 		}
 		var wake *int64
 		switch state {

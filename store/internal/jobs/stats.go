@@ -135,9 +135,9 @@ func (q *statsQuery) review(ctx context.Context) error {
 // caller prices at the batch discount.
 func (q *statsQuery) batch(ctx context.Context) error {
 	w, args := q.window("started_at", "tenant")
-	var t string
+	var t, prov, model string
 	var in, out int64
-	return q.each(ctx, `SELECT tenant, CAST(sum(input_tokens) AS BIGINT), CAST(sum(output_tokens) AS BIGINT) FROM attempts
-		WHERE batch_id IS NOT NULL AND `+w+` GROUP BY tenant`, args, []any{&t, &in, &out},
-		func() { q.b.AddBatchTokens(t, in, out) })
+	return q.each(ctx, `SELECT tenant, provider, model, CAST(sum(input_tokens) AS BIGINT), CAST(sum(output_tokens) AS BIGINT)
+		FROM attempts WHERE batch_id IS NOT NULL AND `+w+` GROUP BY 1, 2, 3`, args, []any{&t, &prov, &model, &in, &out},
+		func() { q.b.AddBatchTokens(t, prov, model, in, out) })
 }
