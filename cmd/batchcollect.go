@@ -126,7 +126,7 @@ func collectGroup(ctx context.Context, f *Factory, st store.Store, opts *BatchCo
 	}
 	defer d.abandon(ctx)
 	rep, werr := d.r.WorkBatch(ctx, extract.BatchOptions{Client: client, CollectOnly: true, IDs: ids, Wait: opts.Wait || opts.cancel,
-		Cancel: opts.cancel, RepairSync: opts.RepairSync, PollMin: opts.Poll, FaultFunc: f.batchFault()})
+		Cancel: opts.cancel, RepairSync: opts.RepairSync, PollMin: opts.Poll})
 	sum, ferr, terr := d.finish(ctx, extract.RunStatus(ctx, werr))
 	if terr != nil {
 		fmt.Fprintln(f.IO.ErrOut, "invx: "+terr.Error())

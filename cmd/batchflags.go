@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -140,24 +139,6 @@ func (c *scrubBatch) Results(ctx context.Context, remoteID string, fn func(extra
 	return scrubError(c.secrets, err)
 }
 
-// batchFault is the test-only fault point of a batch run: the process
-// kills itself (SIGKILL, nothing flushed) at the point INVX_TEST_BATCH_KILL
-// names, so the crash tests can stop it at an exact phase.
-func (f *Factory) batchFault() func(string) {
-	at := f.Env("INVX_TEST_BATCH_KILL")
-	if at == "" {
-		return nil
-	}
-	return func(point string) {
-		if point == at {
-			if p, err := os.FindProcess(os.Getpid()); err == nil {
-				_ = p.Kill() // SIGKILL on unix
-			}
-			select {} // the signal is on its way
-		}
-	}
-}
-
 // batchSetup is how a delivery works through a batch API.
 type batchSetup struct {
 	client extract.BatchClient
@@ -184,7 +165,7 @@ func (f *Factory) newBatchSetup(flags BatchFlags, p *ProviderOptions) (*batchSet
 func (d *delivery) workBatch(ctx context.Context, bar bool) error {
 	b := d.batch
 	o := extract.BatchOptions{Client: b.client, Size: b.flags.Size, Detach: b.flags.Detach, RepairSync: b.flags.RepairSync,
-		PollMin: b.flags.Poll, FaultFunc: d.f.batchFault()}
+		PollMin: b.flags.Poll}
 	if bar {
 		p := newBatchBar(d.f.IO.ErrOut)
 		o.ProgressFunc = p.update

@@ -9,6 +9,7 @@ import (
 
 	"github.com/invx/invx/extract/rules"
 	"github.com/invx/invx/internal/batchfake"
+	"github.com/invx/invx/internal/crashpoint"
 	"github.com/invx/invx/schema"
 )
 
@@ -87,7 +88,7 @@ func TestBatchRunSurvivesSIGKILLAtEachPhase(t *testing.T) {
 				dir := writeDocs(t, genInvoices(t, 7, n))
 				db := dbPath(t)
 				args := batchArgs(fake, db, "run", "--batch-size", strconv.Itoa(size), dir)
-				r := invxWithEnv(t, batchEnv("INVX_TEST_BATCH_KILL="+point), args...)
+				r := invxWithEnv(t, batchEnv(crashpoint.Env+"=batch."+point), args...)
 				if r.code != -1 {
 					t.Fatalf("the run was not killed at %s: %s", point, r)
 				}

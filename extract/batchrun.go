@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/invx/invx/internal/crashpoint"
 	"github.com/invx/invx/store"
 )
 
@@ -20,8 +21,9 @@ const DefaultBatchSize = 2000
 // synchronous worker takes a job whose request the provider still holds.
 const BatchWindow = 25 * time.Hour
 
-// Fault points of a batch run (BatchOptions.FaultFunc): the moments a crash
-// test kills the process at, one per phase.
+// Fault points of a batch run: the moments a crash test kills the process
+// at, one per phase (INVX_TEST_CRASHPOINT=batch.POINT, see
+// internal/crashpoint).
 const (
 	// FaultAfterCreate: the batch is recorded (preparing), not sent.
 	FaultAfterCreate = "after-create"
@@ -59,8 +61,6 @@ type BatchOptions struct {
 	// PollMin and PollMax bound the wait between two status polls; it
 	// doubles from PollMin, and never exceeds a third of the batch lease.
 	PollMin, PollMax time.Duration
-	// FaultFunc, when set, is called at each fault point (tests only).
-	FaultFunc func(point string)
 	// ProgressFunc, when set, is told each poll's view of a batch.
 	ProgressFunc func(BatchProgress)
 }
@@ -342,9 +342,7 @@ func (b *batchLoop) release() {
 }
 
 func (b *batchLoop) fault(point string) {
-	if b.o.FaultFunc != nil {
-		b.o.FaultFunc(point)
-	}
+	crashpoint.Hit("batch." + point)
 }
 
 // stop records an error that ends the run after what is in flight.
