@@ -528,6 +528,17 @@ func testNextAttempt(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	eq(t, "attempt no", next.AttemptNo, 2)
+	// The same answer settled again under the same lease token (a second
+	// collector of a batch): the first attempt is closed, so neither a
+	// second re-ask nor a commit under it gets through.
+	_, err = s.NextAttempt(context.Background(), &store.NextAttemptParams{JobID: l.JobID, Token: l.Token, AttemptID: l.AttemptID,
+		RunID: "r", Owner: "w", Attempt: store.AttemptInfo{Outcome: store.OutcomeRejected, Category: "unknown_field"}, Now: t0})
+	if !errors.Is(err, store.ErrStaleLease) {
+		t.Fatalf("second NextAttempt for a closed attempt: %v, want ErrStaleLease", err)
+	}
+	if _, err := commit(s, l, t0); !errors.Is(err, store.ErrStaleLease) {
+		t.Fatalf("commit under a closed attempt: %v, want ErrStaleLease", err)
+	}
 	l.AttemptID = next.AttemptID
 	if _, err := commit(s, l, t0); err != nil {
 		t.Fatal(err)

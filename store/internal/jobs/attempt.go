@@ -44,8 +44,9 @@ func (c *Core) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams) 
 		// The fence: only the current lease holder moves the job on.
 		n, err := tx.Exec(ctx, `UPDATE jobs SET state = ?, lease_owner = NULL, lease_expires_at = NULL,
 				next_attempt_at = ?, last_error_class = ?, last_category = ?, last_error = ?, updated_at = ?
-			WHERE id = ? AND lease_token = ? AND state = 'running'`,
-			p.State, nullMS(next), t(p.Attempt.ErrorClass), t(p.Attempt.Category), t(p.Attempt.Message), now, p.JobID, p.Token)
+			WHERE id = ? AND lease_token = ? AND state = 'running' AND `+openAttempt,
+			p.State, nullMS(next), t(p.Attempt.ErrorClass), t(p.Attempt.Category), t(p.Attempt.Message), now, p.JobID, p.Token,
+			p.AttemptID)
 		if err != nil {
 			return err
 		}
@@ -77,8 +78,8 @@ func (c *Core) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (*st
 		// The fence: only the current lease holder starts another attempt.
 		err := tx.QueryRow(ctx, `UPDATE jobs SET attempts = attempts + 1, last_error_class = ?, last_category = ?,
 				last_error = ?, updated_at = ?
-			WHERE id = ? AND lease_token = ? AND state = 'running' RETURNING attempts, tenant`,
-			t(p.Attempt.ErrorClass), t(p.Attempt.Category), t(p.Attempt.Message), now, p.JobID, p.Token).Scan(&no, &tenant)
+			WHERE id = ? AND lease_token = ? AND state = 'running' AND `+openAttempt+` RETURNING attempts, tenant`,
+			t(p.Attempt.ErrorClass), t(p.Attempt.Category), t(p.Attempt.Message), now, p.JobID, p.Token, p.AttemptID).Scan(&no, &tenant)
 		if errors.Is(err, store.ErrNotFound) {
 			return store.ErrStaleLease
 		}
@@ -110,3 +111,10 @@ func later(t, callerNow, now time.Time) time.Time {
 	}
 	return now.Add(t.Sub(callerNow))
 }
+
+// openAttempt is the second half of the fence on a job's lease: the attempt
+// the caller answers must still be open. A lease token alone is shared by
+// everyone who acts for the lease holder (the collectors of a batch, one
+// after another), and a second settlement of one answer must not open a
+// second re-ask or commit under an attempt already closed.
+const openAttempt = `EXISTS (SELECT 1 FROM attempts a WHERE a.id = ? AND a.job_id = jobs.id AND a.outcome = '')`

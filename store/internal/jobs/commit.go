@@ -31,7 +31,8 @@ func (c *Core) CommitOne(ctx context.Context, tx Tx, p *store.CommitParams, now 
 	var jobShadow bool
 	err := tx.QueryRow(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
 			next_attempt_at = NULL, updated_at = ?
-		WHERE id = ? AND lease_token = ? AND state = 'running' RETURNING shadow`, now, p.JobID, p.Token).Scan(&jobShadow)
+		WHERE id = ? AND lease_token = ? AND state = 'running' AND `+openAttempt+` RETURNING shadow`,
+		now, p.JobID, p.Token, p.AttemptID).Scan(&jobShadow)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, store.ErrStaleLease
 	}
