@@ -175,7 +175,7 @@ func (b *batchLoop) submit(ob *openBatch, jobs []*jobRun) {
 	for i, j := range jobs {
 		reqs[i] = j.request()
 	}
-	info, err := b.o.Client.Submit(b.wctx, strconv.FormatInt(bt.ID, 10), reqs)
+	info, err := b.o.Client.Submit(b.wctx, batchTag(bt), reqs)
 	if err != nil {
 		b.sendFailed(ob, jobs, err)
 		return
@@ -250,7 +250,7 @@ func (b *batchLoop) retryLater(ob *openBatch, err error) {
 // only if there is none are its requests sent (now).
 func (b *batchLoop) resolve(ob *openBatch) {
 	bt := ob.b
-	info, ok, err := b.o.Client.Find(b.wctx, strconv.FormatInt(bt.ID, 10), bt.CreatedAt, bt.Requests)
+	info, ok, err := b.o.Client.Find(b.wctx, batchTag(bt), bt.CreatedAt, bt.Requests)
 	if err != nil {
 		// Whatever the error, the batch may exist: never fail it here.
 		if Classify(err) == ClassAuth {
@@ -407,4 +407,11 @@ func (b *batchLoop) forget(ob *openBatch) {
 			return
 		}
 	}
+}
+
+// batchTag is what a submission carries to be found again (OpenAI's batch
+// metadata): the local id alone would match another database's batch 7 on
+// the same API key, so the id of the run that recorded it goes with it.
+func batchTag(bt *store.Batch) string {
+	return strconv.FormatInt(bt.ID, 10) + "-" + bt.RunID
 }
