@@ -736,6 +736,10 @@ type firstByteTables struct {
 	// byte is plain text (litPrefix.lit is then the whole alternative):
 	// the longest that is there is the match, without the regexp.
 	lits [256][]litPrefix
+
+	// nfa holds, by first byte like byFirst, the same alternation run
+	// without the regexp on ASCII text (asciiNFA); nil where it cannot.
+	nfa [256]*asciiNFA
 }
 
 // litPrefix is an alternative's literal prefix and whether it is matched
@@ -832,6 +836,9 @@ func compileFirstByte(anyCase, exactCase string) *firstByteTables {
 		}
 		if parts != nil {
 			x.byFirst[c] = longest(`^(?:` + strings.Join(parts, `|`) + `)`)
+			if n, ok := newASCIINFA(`(?:` + strings.Join(parts, `|`) + `)`); ok {
+				x.nfa[c] = n
+			}
 		}
 	}
 	for c := 'a'; c <= 'z'; c++ {
@@ -965,6 +972,14 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 			if end, ok := longestLit(lits, s, i); ok {
 				if end > i {
 					return i, end, true
+				}
+				continue
+			}
+		}
+		if n := x.nfa[lowerByte(c)]; n != nil && s[i] < utf8.RuneSelf {
+			if end, ok := n.longestAt(s[i:]); ok {
+				if end >= 0 {
+					return i, i + end, true
 				}
 				continue
 			}

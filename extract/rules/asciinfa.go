@@ -1,0 +1,158 @@
+package rules
+
+import (
+	"math/bits"
+	"regexp/syntax"
+	"unicode/utf8"
+)
+
+// asciiNFA runs a small regexp (no assertions) anchored at the start of a
+// text, leftmost-longest, over ASCII bytes with bit sets of program
+// counters, without the regexp package: Go's backtracker clears a bitmap
+// the size of program times text on every call, and reLegalForm asked it
+// about every "s", "a", "e" and "c" of a letterhead. The program is the one
+// regexp compiles (syntax.Parse with Perl flags, Simplify, Compile), so on
+// ASCII text the set of ends is regexp's. A byte above 0x7f where a thread
+// still runs is a rune the matcher does not decode: longestAt then says
+// so, and the caller asks the regexp.
+type asciiNFA struct {
+	// start is the closure of the start instruction over empty moves.
+	start pcSet
+	// accept[b] holds the rune instructions that accept byte b (< 0x80).
+	accept [utf8.RuneSelf]pcSet
+	// next[pc] is the closure of a rune instruction's out over empty moves.
+	next []pcSet
+	// match holds the match instruction(s); runes the rune instructions.
+	match, runes pcSet
+}
+
+// maxNFA is how many instructions a pcSet holds.
+const maxNFA = 512
+
+// pcSet is a set of program counters.
+type pcSet [maxNFA / 64]uint64
+
+func (s *pcSet) add(pc int)      { s[pc/64] |= 1 << (pc % 64) }
+func (s *pcSet) has(pc int) bool { return s[pc/64]&(1<<(pc%64)) != 0 }
+
+func (s *pcSet) or(t *pcSet) {
+	for i := range s {
+		s[i] |= t[i]
+	}
+}
+
+func (s *pcSet) and(t *pcSet) (x pcSet) {
+	for i := range s {
+		x[i] = s[i] & t[i]
+	}
+	return x
+}
+
+func (s *pcSet) empty() bool {
+	var x uint64
+	for _, w := range s {
+		x |= w
+	}
+	return x == 0
+}
+
+func (s *pcSet) meets(t *pcSet) bool {
+	var x uint64
+	for i := range s {
+		x |= s[i] & t[i]
+	}
+	return x != 0
+}
+
+// newASCIINFA compiles src; ok is false when the program uses what the
+// matcher does not run (an assertion) or is too large: keep the regexp.
+func newASCIINFA(src string) (*asciiNFA, bool) {
+	re, err := syntax.Parse(src, syntax.Perl)
+	if err != nil {
+		panic("rules: " + err.Error())
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil {
+		panic("rules: " + err.Error())
+	}
+	if len(prog.Inst) > maxNFA {
+		return nil, false
+	}
+	n := &asciiNFA{next: make([]pcSet, len(prog.Inst))}
+	ok := true
+	// closure adds pc and what it reaches without reading a rune.
+	var closure func(set *pcSet, pc uint32)
+	closure = func(set *pcSet, pc uint32) {
+		if set.has(int(pc)) {
+			return
+		}
+		set.add(int(pc))
+		in := &prog.Inst[pc]
+		switch in.Op {
+		case syntax.InstAlt, syntax.InstAltMatch:
+			closure(set, in.Out)
+			closure(set, in.Arg)
+		case syntax.InstCapture, syntax.InstNop:
+			closure(set, in.Out)
+		case syntax.InstMatch:
+			n.match.add(int(pc))
+		case syntax.InstEmptyWidth:
+			ok = false
+		}
+	}
+	closure(&n.start, uint32(prog.Start))
+	for pc := range prog.Inst {
+		in := &prog.Inst[pc]
+		switch in.Op {
+		case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			closure(&n.next[pc], in.Out)
+			n.runes.add(pc)
+			for b := range utf8.RuneSelf {
+				if in.MatchRune(rune(b)) {
+					n.accept[b].add(pc)
+				}
+			}
+		}
+	}
+	if !ok {
+		return nil, false
+	}
+	return n, true
+}
+
+// longestAt returns the end of the longest match at the start of s (-1
+// for none), or ok false when a byte above 0x7f was reached by a live
+// thread: the regexp must decide.
+func (n *asciiNFA) longestAt(s string) (end int, ok bool) {
+	end = -1
+	cur := n.start
+	for p := 0; ; p++ {
+		if cur.meets(&n.match) {
+			end = p
+		}
+		if p == len(s) {
+			return end, true
+		}
+		b := s[p]
+		if b >= utf8.RuneSelf {
+			// A thread still reading runes could take this one.
+			if cur.meets(&n.runes) {
+				return 0, false
+			}
+			return end, true
+		}
+		live := cur.and(&n.accept[b])
+		if live.empty() {
+			return end, true
+		}
+		var nxt pcSet
+		for w, word := range live {
+			for word != 0 {
+				i := bits.TrailingZeros64(word)
+				word &^= 1 << i
+				nxt.or(&n.next[w*64+i])
+			}
+		}
+		cur = nxt
+	}
+}
