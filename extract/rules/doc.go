@@ -31,9 +31,10 @@ type line struct {
 	nums  []amountTok
 	dates []dateHit // in folded coordinates
 
-	cellF  []string // folded text of each cell, filled by foldCell on first use
-	lk     lineKeys // word beginnings for the lexicons (keysOf)
-	lkDone bool     // lk is filled
+	cellF   []string        // folded text of each cell, filled by foldCell on first use
+	cellLbl []cellLabelMemo // blockLabel of each cell, filled by cellLabel on first use
+	lk      lineKeys        // word beginnings for the lexicons (keysOf)
+	lkDone  bool            // lk is filled
 
 	labelOnly int8 // 0 unknown, 1 yes, 2 no
 	bankWord  int8 // hasBankWord: 0 unknown, 1 yes, 2 no

@@ -344,7 +344,7 @@ func (d *document) regions() [][]region {
 				// not the lines under it; the issuer's name often follows it.
 				continue
 			}
-			kind, end := blockLabel(cf, ln.raw[c.start:c.end])
+			kind, end := ln.cellLabel(k)
 			if kind == regCustomer && d.bankContext(i) {
 				// "Empfänger: ..." beside an IBAN is the payee, not the customer.
 				kind = regBank
@@ -904,7 +904,7 @@ func (s *supplierScan) best() *supCand {
 func (d *document) firstOfBlock(regs [][]region, i, k int) bool {
 	c := d.lines[i].cells[k]
 	cf := d.lines[i].foldCell(c)
-	if kind, end := blockLabel(cf, d.lines[i].raw[c.start:c.end]); kind == regSupplier {
+	if kind, end := d.lines[i].cellLabel(k); kind == regSupplier {
 		return strings.TrimSpace(strings.Trim(cf[end:], " :")) != ""
 	}
 	p := d.prevNonBlank(i)
@@ -920,7 +920,7 @@ func (d *document) firstOfBlock(regs [][]region, i, k int) bool {
 			continue
 		}
 		pf := d.lines[p].foldCell(pc)
-		if kind, end := blockLabel(pf, d.lines[p].raw[pc.start:pc.end]); kind == regSupplier && strings.TrimSpace(strings.Trim(pf[end:], " :")) == "" {
+		if kind, end := d.lines[p].cellLabel(pk); kind == regSupplier && strings.TrimSpace(strings.Trim(pf[end:], " :")) == "" {
 			return true
 		}
 	}
