@@ -151,6 +151,8 @@ func newDocument(text string) *document {
 	}
 	skip := doubleSpaced(parts)
 	injectedNext := false
+	// The lines' folded-to-raw indexes share one buffer (foldTo).
+	idxBuf := make([]int, 0, len(text)+len(parts)+16)
 	for n, raw := range parts {
 		raw = strings.TrimSuffix(raw, "\r")
 		if len(raw) > maxLineBytes {
@@ -166,7 +168,8 @@ func newDocument(text string) *document {
 			off += len(parts[n]) + 1
 			continue
 		}
-		ln := &line{raw: raw, off: off, f: fold(raw)}
+		ln := &line{raw: raw, off: off}
+		ln.f, idxBuf = foldTo(raw, idxBuf, true)
 		ln.blank = strings.TrimSpace(ln.f.s) == ""
 		if !ln.blank && (isInjection(ln.f.s) || injectedNext) {
 			// An instruction to a machine, and the lines that continue its

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -67,23 +68,46 @@ func isLetter(r rune) bool { return unicode.IsLetter(r) }
 func isASCIILetterRune(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
 
 // foldString is fold without the index, for lexicon entries and cells.
-func foldString(s string) string { return foldTo(s, false).s }
+func foldString(s string) string { f, _ := foldTo(s, nil, false); return f.s }
 
 // fold builds the matching form of raw.
-func fold(raw string) folded { return foldTo(raw, true) }
+func fold(raw string) folded { f, _ := foldTo(raw, nil, true); return f }
 
 // foldTo builds the matching form of raw, with the index back to raw when
-// withIdx is set (foldString's callers need only the text).
-func foldTo(raw string, withIdx bool) folded {
-	b := make([]byte, 0, len(raw)+8)
-	var idx []int
-	if withIdx {
-		idx = make([]int, 0, len(raw)+1)
+// withIdx is set (foldString's callers need only the text). The index is
+// appended to idxBuf (newDocument passes one buffer for all its lines, a
+// slice per line was a tenth of its allocations) and cut from it with its
+// capacity capped, so a later append does not write into it.
+func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
+	// The builder hands its bytes over as the string without a copy.
+	var b strings.Builder
+	b.Grow(len(raw) + 8)
+	var last byte // the last byte written to b
+	from := len(idxBuf)
+	idx := idxBuf
+	if withIdx && cap(idx)-len(idx) < len(raw)+1 {
+		idx = slices.Grow(idx, len(raw)+1)
 	}
 	drop := spacedLetters(raw)
 	lastSpace := false
 	prev := rune(0)
 	for i := 0; i < len(raw); {
+		// Most bytes: plain ASCII that foldRune would only lower, none of
+		// the cases below (white space, "rn", a rune).
+		if c := raw[i]; c < utf8.RuneSelf && plainASCII[c] && (drop == nil || !drop[i]) {
+			lastSpace = false
+			prev = rune(c)
+			if 'A' <= c && c <= 'Z' {
+				c += 32
+			}
+			b.WriteByte(c)
+			last = c
+			if withIdx {
+				idx = append(idx, i)
+			}
+			i++
+			continue
+		}
 		r, w := rune(raw[i]), 1
 		if r >= utf8.RuneSelf {
 			r, w = utf8.DecodeRuneInString(raw[i:])
@@ -109,7 +133,8 @@ func foldTo(raw string, withIdx bool) folded {
 			lastSpace = true
 		case (r == 'r' || r == 'R') && (next == 'n' || next == 'N') && isLetter(prev):
 			// OCR reads "m" as "rn" ("Arnount").
-			b = append(b, 'm')
+			b.WriteByte('m')
+			last = 'm'
 			if withIdx {
 				idx = append(idx, i)
 			}
@@ -117,29 +142,18 @@ func foldTo(raw string, withIdx bool) folded {
 			prev = next
 			i += w + 1
 			continue
-		case r < utf8.RuneSelf && plainASCII[r]:
-			// Most bytes: foldRune would only lower the case.
-			lastSpace = false
-			c := byte(r)
-			if 'A' <= c && c <= 'Z' {
-				c += 32
-			}
-			b = append(b, c)
-			if withIdx {
-				idx = append(idx, i)
-			}
-			prev = r
-			i += w
-			continue
 		default:
 			lastSpace = false
 			po := rune(0)
-			if len(b) > 0 {
-				po = rune(b[len(b)-1])
+			if b.Len() > 0 {
+				po = rune(last)
 			}
 			out = foldRune(r, prev, next, po)
 		}
-		b = append(b, out...)
+		if out != "" {
+			b.WriteString(out)
+			last = out[len(out)-1]
+		}
 		if withIdx {
 			for range len(out) {
 				idx = append(idx, i)
@@ -148,10 +162,11 @@ func foldTo(raw string, withIdx bool) folded {
 		prev = r
 		i += w
 	}
-	if withIdx {
-		idx = append(idx, len(raw))
+	if !withIdx {
+		return folded{s: b.String()}, idxBuf
 	}
-	return folded{s: string(b), idx: idx}
+	idx = append(idx, len(raw))
+	return folded{s: b.String(), idx: idx[from:len(idx):len(idx)]}, idx
 }
 
 // spacedLetters marks the single spaces of letter-spaced words ("T O T A L",
