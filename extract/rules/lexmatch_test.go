@@ -195,3 +195,45 @@ func TestStartRESkipsOnlyNonMatches(t *testing.T) {
 		t.Fatalf("only %d matches; the comparison proves little", hits)
 	}
 }
+
+// TestFindFromMatchesFind holds the word-start search over a line's keys
+// to find on every lexicon and folded line, from the start of the line,
+// from the end of each match and from every word start and gap.
+func TestFindFromMatchesFind(t *testing.T) {
+	t.Parallel()
+	var texts []string
+	for i, f := range raceSample(matchTexts(t)) {
+		if i%4 == 0 || len(f) < 40 {
+			texts = append(texts, f) // every short text, a quarter of the rest (test time)
+		}
+	}
+	byKeys, matches := 0, 0
+	for _, lx := range lexicons {
+		tb := lx.tables()
+		if tb.full {
+			continue
+		}
+		if !tb.prefix && tb.byKey != nil && tb.firstSet == [4]uint64{} {
+			byKeys++
+		}
+		for _, f := range texts {
+			lk, _, _ := newLineKeys(f, nil, nil)
+			for pos := 0; pos <= len(f); pos++ {
+				if pos > 0 && pos < len(f) && isREWordByte(f[pos-1]) == isREWordByte(f[pos]) && pos%11 != 0 {
+					continue // inside a word or a gap: a sample is enough
+				}
+				ws, we, wok := tb.find(f[pos:], 0)
+				gs, ge, gok := tb.findFrom(&lk, f, pos)
+				if gs != ws || ge != we || gok != wok {
+					t.Fatalf("%s on %q from %d: findFrom %d %d %v, find %d %d %v", tb.Regexp, f, pos, gs, ge, gok, ws, we, wok)
+				}
+				if wok {
+					matches++
+				}
+			}
+		}
+	}
+	if byKeys < 20 || matches < atLeast(100000) {
+		t.Fatalf("only %d lexicons searched by keys, %d matches: the comparison proves little", byKeys, matches)
+	}
+}
