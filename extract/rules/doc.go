@@ -543,7 +543,7 @@ func (ln *line) labels(re *lexicon) [][]int {
 				ms, me, ok = m[0], m[1], true
 			}
 		} else {
-			ms, me, ok = t.findFrom(ln.keysOf(), f, pos)
+			ms, me, ok = t.find(f[pos:], 0)
 		}
 		if !ok {
 			break

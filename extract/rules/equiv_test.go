@@ -152,7 +152,7 @@ func TestMayFindNeverHidesALabel(t *testing.T) {
 		}
 		tried++
 		for _, f := range lines {
-			if lk, _, _ := newLineKeys(f, nil, nil); tb.mayFind(&lk) {
+			if lk, _ := newLineKeys(f, nil); tb.mayFind(&lk) {
 				continue
 			}
 			said++
