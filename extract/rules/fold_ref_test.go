@@ -132,3 +132,37 @@ func TestFoldMatchesReference(t *testing.T) {
 		t.Fatalf("only %d lines change when folded: the comparison proves little", changed)
 	}
 }
+
+// normNameRef is normName as it was before it started its builder at the
+// first rune it drops.
+func normNameRef(s string) string {
+	f := foldString(s)
+	var b strings.Builder
+	for _, r := range f {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// TestNormNameMatchesReference holds normName to normNameRef on every
+// line and on random strings, with invalid UTF-8 and U+FFFD among them.
+func TestNormNameMatchesReference(t *testing.T) {
+	t.Parallel()
+	lines := equivLines(t, true, 20000)
+	lines = append(lines, "", "acme", "ACME", "a\uFFFDb", "\xffab", "ab\xff", "éa1", "-", "Ł")
+	kept := 0
+	for _, ln := range lines {
+		want := normNameRef(ln)
+		if got := normName(ln); got != want {
+			t.Fatalf("normName(%q) = %q, want %q", ln, got, want)
+		}
+		if want != "" && want == foldString(ln) {
+			kept++
+		}
+	}
+	if kept < 50 {
+		t.Fatalf("only %d names keep every rune: the shortcut is barely tested", kept)
+	}
+}

@@ -431,11 +431,24 @@ func nameQuality(s string) int {
 // normName is the comparison key of a company name.
 func normName(s string) string {
 	f := foldString(s)
+	// The builder starts at the first rune dropped, grown once; a name of
+	// letters and digits alone is f itself (rune by rune it grew several
+	// times per name).
 	var b strings.Builder
-	for _, r := range f {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
+	for i, r := range f {
+		keep := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case b.Cap() > 0:
+			if keep {
+				b.WriteRune(r)
+			}
+		case !keep:
+			b.Grow(len(f))
+			b.WriteString(f[:i])
 		}
+	}
+	if b.Cap() == 0 {
+		return f
 	}
 	return b.String()
 }
