@@ -364,6 +364,8 @@ func phraseRE(p string) string {
 // expression, behind a cheap test of word beginnings (mayMatch).
 type lexicon struct {
 	build func() *lexTables // builds the tables once, on first use
+	list  func() []string   // the phrases, for the line key index (lexKeyIndex)
+	id    int               // the lexicon's index in lexicons
 	// t holds the built tables: a lexicon is asked some thousand times
 	// per document, and the call through sync.OnceValue's closure was a
 	// twentieth of the time.
@@ -387,6 +389,7 @@ type lexTables struct {
 	stems  keySet // the one- and two-byte beginnings of longer keys
 	always bool   // some phrase starts with a non-letter
 	prefix bool   // anchored at the start of the text
+	id     int    // the lexicon's index in lexicons, -1 if built outside newLexicon
 
 	// byFirst holds the phrases by first byte, their leading \b taken off
 	// and checked by find instead (bounded[c]); unused when full.
@@ -414,7 +417,12 @@ func lexPrefixRE(phrases ...string) *lexicon {
 // newLexicon returns a lexicon of the phrases listed by list, which runs
 // (like the compilation) on first use.
 func newLexicon(anchor string, list func() []string) *lexicon {
-	lx := &lexicon{build: onFirstUse(func() *lexTables { return compileLexicon(anchor, list()) })}
+	lx := &lexicon{list: list, id: len(lexicons)}
+	lx.build = onFirstUse(func() *lexTables {
+		t := compileLexicon(anchor, list())
+		t.id = lx.id
+		return t
+	})
 	lexicons = append(lexicons, lx)
 	return lx
 }
@@ -424,13 +432,9 @@ func newLexicon(anchor string, list func() []string) *lexicon {
 var lexicons []*lexicon
 
 func compileLexicon(anchor string, phrases []string) *lexTables {
-	lx := &lexTables{Regexp: longest(anchor + lexSource(phrases)), prefix: anchor == `^`}
+	lx := &lexTables{Regexp: longest(anchor + lexSource(phrases)), prefix: anchor == `^`, id: -1}
 	for _, p := range phrases {
-		f := foldString(strings.TrimSpace(p))
-		n := 0
-		for n < len(f) && n < 3 && isWordByte(f[n]) {
-			n++
-		}
+		f, n := phraseKey(p)
 		if n == 0 {
 			lx.always = true
 		} else {
@@ -439,7 +443,7 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 				lx.stems.add(f[:k])
 			}
 		}
-		if f == "" || strings.ContainsRune(" .-/'", rune(f[0])) {
+		if fullPhrase(f) {
 			// phraseRE makes these first characters optional.
 			lx.full = true
 			continue
