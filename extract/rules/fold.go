@@ -398,8 +398,9 @@ type lexTables struct {
 	firstSet [4]uint64 // the bytes byFirst holds phrases for, as bits
 	// byKey holds instead the phrases that open with an ASCII letter or
 	// digit, by the code (keySet's) of their first one to three word bytes,
-	// so find tries only the phrases that share the text's first letters.
-	byKey map[int][]phraseProg
+	// so find tries only the phrases that share the text's first letters;
+	// those are grouped by the literal they open with (phraseGroup).
+	byKey map[int][]phraseGroup
 	full  bool // some phrase may start with more than one byte ("-", "."): use the full expression
 }
 
@@ -452,10 +453,10 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
 			// phraseRE opens these with \b: find checks it.
 			if lx.byKey == nil {
-				lx.byKey = map[int][]phraseProg{}
+				lx.byKey = map[int][]phraseGroup{}
 			}
 			k := keyCode(f[:n])
-			lx.byKey[k] = append(lx.byKey[k], compilePhrase(p))
+			lx.byKey[k] = addToGroup(lx.byKey[k], compilePhrase(p))
 			continue
 		}
 		if strings.HasPrefix(phraseRE(p), `\b`) {
@@ -582,11 +583,13 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 					}
 					continue // the bitsets answer most positions without the map
 				}
-				for _, prog := range lx.byKey[k] {
-					if !prog.mayOpen(f[s:]) {
+				for _, g := range lx.byKey[k] {
+					if !hasLitAt(f, s, g.lit) {
 						continue
 					}
-					best = max(best, prog.longestAt(f[s:], pos[:0], next[:0]))
+					for _, rest := range g.rests {
+						best = max(best, rest.longestAfter(f[s:], len(g.lit), pos[:0], next[:0]))
+					}
 				}
 			}
 			if best >= 0 {

@@ -89,9 +89,15 @@ func (prog phraseProg) mayOpen(t string) bool {
 // longestAt returns the end of the longest match of prog anchored at the
 // start of t, or -1. pos and next are scratch sets of reachable positions.
 func (prog phraseProg) longestAt(t string, pos, next []int) int {
+	return prog.longestAfter(t, 0, pos, next)
+}
+
+// longestAfter is longestAt with the match already at p: the steps run
+// from there on t, the text from where the match starts.
+func (prog phraseProg) longestAfter(t string, p int, pos, next []int) int {
 	// Most phrases are literals, boundaries and spaces before a word:
 	// while only one position is reachable, follow it without the sets.
-	p, i := 0, 0
+	i := 0
 walk:
 	for ; i < len(prog); i++ {
 		st := &prog[i]
@@ -222,4 +228,27 @@ func (prog phraseProg) longestFrom(t string, p0 int, pos, next []int) int {
 		best = max(best, p)
 	}
 	return best
+}
+
+// phraseGroup is the phrases of a lexicon key that open with the same
+// literal ("total" of "total", "total due", "total amount incl."), that
+// literal cut off: find compares it once for the group, not once to pick
+// each phrase and again as its first step.
+type phraseGroup struct {
+	lit   string
+	rests []phraseProg
+}
+
+// addToGroup adds a phrase that opens with a literal to the key's groups.
+func addToGroup(groups []phraseGroup, prog phraseProg) []phraseGroup {
+	if len(prog) == 0 || prog[0].kind != stepLit {
+		panic("rules: a keyed phrase opens with a literal")
+	}
+	for i := range groups {
+		if groups[i].lit == prog[0].lit {
+			groups[i].rests = append(groups[i].rests, prog[1:])
+			return groups
+		}
+	}
+	return append(groups, phraseGroup{lit: prog[0].lit, rests: []phraseProg{prog[1:]}})
 }
