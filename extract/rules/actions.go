@@ -248,7 +248,7 @@ type poHit struct {
 // findPO finds the first purchase-order label with a value; skip, when not
 // nil, rejects a label match (folded span m of line ln) before its value is
 // read.
-func (d *document) findPO(skip func(ln *line, m []int) bool) (poHit, bool) {
+func (d *document) findPO(skip func(ln *line, m [2]int) bool) (poHit, bool) {
 	for i, ln := range d.lines {
 		if ln.blank {
 			continue

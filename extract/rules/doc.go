@@ -526,12 +526,12 @@ func adjacentToNumber(ln *line, h curHit) bool {
 // at the gap when the text after the gap starts a label of its own, and
 // matching resumes there; a label merely spread by OCR spacing ("Invoice
 // No: 7") is kept.
-func (ln *line) labels(re *lexicon) [][]int {
+func (ln *line) labels(re *lexicon) [][2]int {
 	t := re.tables()
 	if !t.full && !t.mayFind(ln.keysOf()) {
 		return nil // no phrase of the lexicon opens anywhere on the line
 	}
-	var out [][]int
+	var out [][2]int // spans by value: a []int per match was a tenth of the allocations
 	f := ln.f.s
 	pos := 0
 	for pos <= len(f) {
@@ -559,13 +559,13 @@ func (ln *line) labels(re *lexicon) [][]int {
 			if after > s && after < e && startsWithLabel(f[after:]) {
 				// Keep what matches before the gap on its own ("Due  Date").
 				for _, m2 := range re.FindAllStringIndex(f[s:after], -1) {
-					out = append(out, []int{s + m2[0], s + m2[1]})
+					out = append(out, [2]int{s + m2[0], s + m2[1]})
 				}
 				pos = after
 				continue
 			}
 		}
-		out = append(out, []int{s, e})
+		out = append(out, [2]int{s, e})
 		pos = e
 	}
 	return out

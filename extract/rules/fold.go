@@ -636,12 +636,15 @@ var isAlnumByte = func() (t [256]bool) {
 // findAll is FindAllStringIndex(f, n) via find (matches are never empty).
 func (lx *lexTables) findAll(f string, n int) [][]int {
 	var out [][]int
+	var spans []int
 	for pos := 0; n < 0 || len(out) < n; {
 		s, e, ok := lx.find(f, pos)
 		if !ok {
 			break
 		}
-		out = append(out, []int{s, e})
+		var m []int
+		m, spans = newSpan(spans, s, e)
+		out = append(out, m)
 		pos = e
 	}
 	return out
@@ -1017,12 +1020,15 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 func (x *firstByteRE) FindAllStringIndex(s string, n int) [][]int {
 	t := x.tables()
 	var out [][]int
+	var spans []int
 	for pos := 0; n < 0 || len(out) < n; {
 		a, b, ok := t.find(s, pos)
 		if !ok {
 			break
 		}
-		out = append(out, []int{a, b})
+		var m []int
+		m, spans = newSpan(spans, a, b)
+		out = append(out, m)
 		pos = b
 	}
 	return out

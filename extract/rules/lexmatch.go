@@ -252,3 +252,16 @@ func addToGroup(groups []phraseGroup, prog phraseProg) []phraseGroup {
 	}
 	return append(groups, phraseGroup{lit: prog[0].lit, rests: []phraseProg{prog[1:]}})
 }
+
+// newSpan returns the match [s, e] as a two-int slice cut from spans, a
+// backing array for several (its capacity capped, so the caller may set
+// its ends as it could regexp's), and what is left of spans: one
+// allocation per four matches instead of one per match.
+func newSpan(spans []int, s, e int) ([]int, []int) {
+	if cap(spans)-len(spans) < 2 {
+		spans = make([]int, 0, 8)
+	}
+	spans = append(spans, s, e)
+	n := len(spans)
+	return spans[n-2 : n : n], spans
+}

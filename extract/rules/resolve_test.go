@@ -68,3 +68,30 @@ func TestHitOrderMatchesSortSliceStable(t *testing.T) {
 		t.Fatalf("only %d equal spans: stability is barely tested", ties)
 	}
 }
+
+// TestNewSpanKeepsSpansApart pins the shared backing of match spans: each
+// is two ints of its own, so setting or appending to one leaves the next.
+func TestNewSpanKeepsSpansApart(t *testing.T) {
+	t.Parallel()
+	var spans []int
+	var out [][]int
+	for i := range 10 {
+		var m []int
+		m, spans = newSpan(spans, i, i+1)
+		out = append(out, m)
+	}
+	out[0][1] = 99
+	out[2] = append(out[2], 7)
+	for i, m := range out {
+		want := []int{i, i + 1}
+		switch i {
+		case 0:
+			want = []int{0, 99}
+		case 2:
+			want = []int{2, 3, 7}
+		}
+		if !slices.Equal(m, want) || cap(m) > len(m) && i != 2 {
+			t.Fatalf("span %d = %v (cap %d), want %v", i, m, cap(m), want)
+		}
+	}
+}
