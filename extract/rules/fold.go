@@ -288,6 +288,30 @@ func foldRune(r, prev, next, prevOut rune) string {
 		}
 		return string(r)
 	}
+	if r < foldTableEnd {
+		return foldTable()[r-utf8.RuneSelf]
+	}
+	return foldRuneNFD(r)
+}
+
+// foldTableEnd bounds foldTable: the two-byte runes (Latin, Greek,
+// Cyrillic, Hebrew, Arabic), where most accented letters are.
+const foldTableEnd = 0x800
+
+// foldTable holds foldRuneNFD of each rune from 0x80 to foldTableEnd,
+// built on first use: the decomposition and its three allocations ran for
+// every accented letter of every line.
+var foldTable = onFirstUse(func() []string {
+	t := make([]string, foldTableEnd-utf8.RuneSelf)
+	for r := rune(utf8.RuneSelf); r < foldTableEnd; r++ {
+		t[r-utf8.RuneSelf] = foldRuneNFD(r)
+	}
+	return t
+})
+
+// foldRuneNFD is foldRune of a rune none of its cases name: its canonical
+// decomposition without combining marks, lower-cased.
+func foldRuneNFD(r rune) string {
 	d := norm.NFD.String(string(r))
 	var out []rune
 	for _, c := range d {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // foldRef is foldTo as it was before it took a shared index buffer and a
@@ -90,6 +92,84 @@ func foldRef(raw string, withIdx bool) folded {
 		idx = append(idx, len(raw))
 	}
 	return folded{s: string(b), idx: idx}
+}
+
+// foldRuneRef is foldRune as it was before foldTable: it decomposed every
+// rune anew.
+func foldRuneRef(r, prev, next, prevOut rune) string {
+	switch r {
+	case 'ß':
+		return "ss"
+	case 'æ', 'Æ':
+		return "ae"
+	case 'œ', 'Œ':
+		return "oe"
+	case 'ø', 'Ø':
+		return "o"
+	case 'đ', 'Đ':
+		return "d"
+	case 'ł', 'Ł', 'l', 'L', 'I', 'ı':
+		return "i"
+	case '°', 'º':
+		return "o"
+	case 'ª':
+		return "a"
+	case '’', '‘', '`', '´', 'ʼ':
+		return "'"
+	case '“', '”', '„', '«', '»':
+		return "\""
+	case '–', '—', '‑', '‐', '−', '‒':
+		return "-"
+	case '０', '１', '２', '３', '４', '５', '６', '７', '８', '９':
+		return string('0' + (r - '０'))
+	case '0':
+		// OCR: "T0TAL", "N0.", "0ceanic".
+		if isASCIILetterRune(prevOut) && !unicode.IsDigit(next) || isASCIILetterRune(next) && !unicode.IsDigit(prev) && !isLetter(prev) {
+			return "o"
+		}
+		return "0"
+	case '1':
+		// OCR: "Bi11 To", "Invo1ce".
+		if isASCIILetterRune(prevOut) && (next == '1' || !unicode.IsDigit(next)) {
+			return "i"
+		}
+		return "1"
+	}
+	if r < 0x80 {
+		if 'A' <= r && r <= 'Z' {
+			return string(r + 32)
+		}
+		return string(r)
+	}
+	d := norm.NFD.String(string(r))
+	var out []rune
+	for _, c := range d {
+		if unicode.Is(unicode.Mn, c) {
+			continue
+		}
+		out = append(out, unicode.ToLower(c))
+	}
+	if len(out) == 0 {
+		return string(r)
+	}
+	s := string(out)
+	if s == "l" {
+		return "i"
+	}
+	return s
+}
+
+// TestFoldRuneMatchesReference holds foldRune, with its table, to
+// foldRuneRef on every rune up to U+3000 beside letters, digits and spaces.
+func TestFoldRuneMatchesReference(t *testing.T) {
+	t.Parallel()
+	for r := rune(0); r < 0x3000; r++ {
+		for _, c := range [][3]rune{{0, 0, 0}, {'a', 'b', 'c'}, {'1', '2', '3'}, {' ', ' ', ' '}, {'A', '1', 'x'}} {
+			if got, want := foldRune(r, c[0], c[1], c[2]), foldRuneRef(r, c[0], c[1], c[2]); got != want {
+				t.Fatalf("foldRune(%U, %q) = %q, want %q", r, c, got, want)
+			}
+		}
+	}
 }
 
 // TestFoldMatchesReference holds foldTo, alone and appending to one shared
