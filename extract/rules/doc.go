@@ -31,10 +31,9 @@ type line struct {
 	nums  []amountTok
 	dates []dateHit // in folded coordinates
 
-	cellF   []string        // folded text of each cell, filled by foldCell on first use
-	cellLbl []cellLabelMemo // blockLabel of each cell, filled by cellLabel on first use
-	lk      lineKeys        // word beginnings for the lexicons (keysOf)
-	lkDone  bool            // lk is filled
+	cellM  []cellMemo // what is found once per cell (foldCell, cellLabel); see cellMemos
+	lk     lineKeys   // word beginnings for the lexicons (keysOf)
+	lkDone bool       // lk is filled
 
 	labelOnly int8 // 0 unknown, 1 yes, 2 no
 	bankWord  int8 // hasBankWord: 0 unknown, 1 yes, 2 no
@@ -191,6 +190,16 @@ func newDocument(text string) *document {
 		}
 		off += len(parts[n]) + 1
 	}
+	// One array holds every cell's memo (cellMemos): two slices per line
+	// were a twentieth of the document's allocations.
+	nc := 0
+	for _, ln := range d.lines {
+		nc += len(ln.cells)
+	}
+	memo := make([]cellMemo, nc)
+	for _, ln := range d.lines {
+		ln.cellM, memo = memo[:len(ln.cells):len(ln.cells)], memo[len(ln.cells):]
+	}
 	d.ftext = strings.Join(fl, "\n")
 	d.gatherKeys()
 	d.cur = resolveDocCurrency(kept.String(), d.ftext, d.hasKrona())
@@ -214,13 +223,11 @@ func (ln *line) foldCell(c cell) string {
 		if lc != c {
 			continue
 		}
-		if ln.cellF == nil {
-			ln.cellF = make([]string, len(ln.cells))
+		m := &ln.cellMemos()[k]
+		if m.f == "" {
+			m.f = foldString(ln.raw[c.start:c.end])
 		}
-		if ln.cellF[k] == "" {
-			ln.cellF[k] = foldString(ln.raw[c.start:c.end])
-		}
-		return ln.cellF[k]
+		return m.f
 	}
 	return foldString(ln.raw[c.start:c.end])
 }
