@@ -3,6 +3,7 @@ package rules
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -47,5 +48,29 @@ func TestCellLabelIsBlockLabel(t *testing.T) {
 	}
 	if cells < atLeast(5000) || labels < atLeast(100) {
 		t.Fatalf("only %d cells, %d labels: the comparison proves little", cells, labels)
+	}
+}
+
+// TestSharedCellsStayApart builds every line's cells in one buffer, as
+// newDocument does, and checks each against its own splitCells afterwards:
+// no line's cells may be overwritten by a later line's, nor grow into them.
+func TestSharedCellsStayApart(t *testing.T) {
+	t.Parallel()
+	lines := equivLines(t, false, 2000)
+	buf := make([]cell, 0, 16) // small: the buffer must grow on the way
+	got := make([][]cell, len(lines))
+	for i, ln := range lines {
+		got[i], buf = appendCells(buf, ln)
+	}
+	cells := 0
+	for i, ln := range lines {
+		want := splitCells(ln)
+		if !slices.Equal(got[i], want) || (got[i] == nil) != (want == nil) || cap(got[i]) != len(got[i]) {
+			t.Fatalf("%q: shared %v (cap %d), own %v", ln, got[i], cap(got[i]), want)
+		}
+		cells += len(want)
+	}
+	if cells < atLeast(10000) {
+		t.Fatalf("only %d cells: the comparison proves little", cells)
 	}
 }

@@ -61,7 +61,16 @@ func isSpaceRune(r rune) bool { return unicode.IsSpace(r) || r == '\u200b' }
 
 // splitCells cuts a raw line into columns.
 func splitCells(raw string) []cell {
-	var cells []cell
+	cells, _ := appendCells(nil, raw)
+	return cells
+}
+
+// appendCells is splitCells appending to buf (newDocument passes one buffer
+// for all its lines); the line's cells are cut from it with their capacity
+// capped, nil when there are none.
+func appendCells(buf []cell, raw string) ([]cell, []cell) {
+	from := len(buf)
+	cells := buf
 	col := 0
 	start, startCol := -1, 0
 	lastNonSpace, lastNonSpaceCol := -1, 0
@@ -100,7 +109,10 @@ func splitCells(raw string) []cell {
 		i += w
 	}
 	flush()
-	return cells
+	if len(cells) == from {
+		return nil, cells
+	}
+	return cells[from:len(cells):len(cells)], cells
 }
 
 // colOf returns the display column of a raw byte offset.
@@ -152,6 +164,8 @@ func newDocument(text string) *document {
 	injectedNext := false
 	// The lines' folded-to-raw indexes share one buffer (foldTo).
 	idxBuf := make([]int, 0, len(text)+len(parts)+16)
+	// And their cells one buffer (appendCells), sized for a few per line.
+	cellBuf := make([]cell, 0, 2*len(parts)+8)
 	for n, raw := range parts {
 		raw = strings.TrimSuffix(raw, "\r")
 		if len(raw) > maxLineBytes {
@@ -179,7 +193,7 @@ func newDocument(text string) *document {
 		} else {
 			injectedNext = false
 		}
-		ln.cells = splitCells(raw)
+		ln.cells, cellBuf = appendCells(cellBuf, raw)
 		ln.curs = scanCurrencies(raw)
 		ln.nums = findNumbers(raw, ln.curs)
 		d.lines = append(d.lines, ln)
