@@ -66,7 +66,14 @@ func (s *pcSet) meets(t *pcSet) bool {
 
 // newASCIINFA compiles src; ok is false when the program uses what the
 // matcher does not run (an assertion) or is too large: keep the regexp.
-func newASCIINFA(src string) (*asciiNFA, bool) {
+func newASCIINFA(src string) (*asciiNFA, bool) { return buildASCIINFA(src, false) }
+
+// newASCIIFilter compiles src with its assertions (^, $, \b) passed over
+// as if they held: it matches wherever src does and more, so where it
+// finds no match at the start of a text, neither does src.
+func newASCIIFilter(src string) (*asciiNFA, bool) { return buildASCIINFA(src, true) }
+
+func buildASCIINFA(src string, loose bool) (*asciiNFA, bool) {
 	re, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
 		panic("rules: " + err.Error())
@@ -97,7 +104,11 @@ func newASCIINFA(src string) (*asciiNFA, bool) {
 		case syntax.InstMatch:
 			n.match.add(int(pc))
 		case syntax.InstEmptyWidth:
-			ok = false
+			if loose {
+				closure(set, in.Out)
+			} else {
+				ok = false
+			}
 		}
 	}
 	closure(&n.start, uint32(prog.Start))

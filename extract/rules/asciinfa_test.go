@@ -105,3 +105,40 @@ func TestASCIINFADefers(t *testing.T) {
 		t.Error("an assertion was accepted")
 	}
 }
+
+// TestStartREFilterRejectsOnlyNonMatches holds each anchored regexp's
+// assertion-free filter to the regexp on the folded corpus and its cells:
+// where the filter finds nothing at the start, the regexp finds nothing.
+func TestStartREFilterRejectsOnlyNonMatches(t *testing.T) {
+	t.Parallel()
+	texts := matchTexts(t)
+	for _, ln := range texts[:len(texts):len(texts)] {
+		for _, c := range splitCells(ln) {
+			texts = append(texts, ln[c.start:c.end])
+		}
+	}
+	filtered, rejected, matched := 0, 0, 0
+	for i, x := range startREs {
+		tb := x.get()
+		if tb.filter == nil {
+			continue
+		}
+		filtered++
+		for _, text := range texts {
+			end, ok := tb.filter.longestAt(text)
+			m := tb.re.FindStringIndex(text)
+			if m != nil {
+				matched++
+			}
+			if ok && end < 0 {
+				rejected++
+				if m != nil {
+					t.Fatalf("anchored regexp %d (%s) on %q: the filter rejects a match %v", i, tb.re, text, m)
+				}
+			}
+		}
+	}
+	if filtered < len(startREs)/2 || rejected < atLeast(100000) || matched < atLeast(1000) {
+		t.Fatalf("%d of %d filtered, %d rejections, %d matches: the comparison proves little", filtered, len(startREs), rejected, matched)
+	}
+}
