@@ -108,7 +108,8 @@ func TestASCIINFADefers(t *testing.T) {
 
 // TestStartREFilterRejectsOnlyNonMatches holds each anchored regexp's
 // assertion-free filter to the regexp on the folded corpus and its cells:
-// where the filter finds nothing at the start, the regexp finds nothing.
+// where the filter finds nothing at the start, the regexp finds nothing,
+// and where it finds only the empty match, so does the regexp.
 func TestStartREFilterRejectsOnlyNonMatches(t *testing.T) {
 	t.Parallel()
 	texts := matchTexts(t)
@@ -117,7 +118,7 @@ func TestStartREFilterRejectsOnlyNonMatches(t *testing.T) {
 			texts = append(texts, ln[c.start:c.end])
 		}
 	}
-	filtered, rejected, matched := 0, 0, 0
+	filtered, rejected, matched, empty := 0, 0, 0, 0
 	for i, x := range startREs {
 		tb := x.get()
 		if tb.filter == nil {
@@ -136,9 +137,15 @@ func TestStartREFilterRejectsOnlyNonMatches(t *testing.T) {
 					t.Fatalf("anchored regexp %d (%s) on %q: the filter rejects a match %v", i, tb.re, text, m)
 				}
 			}
+			if ok && end == 0 && tb.emptyAt0 {
+				empty++
+				if m == nil || m[0] != 0 || m[1] != 0 {
+					t.Fatalf("anchored regexp %d (%s) on %q: the filter allows only the empty match, the regexp finds %v", i, tb.re, text, m)
+				}
+			}
 		}
 	}
-	if filtered < len(startREs)/2 || rejected < atLeast(100000) || matched < atLeast(1000) {
-		t.Fatalf("%d of %d filtered, %d rejections, %d matches: the comparison proves little", filtered, len(startREs), rejected, matched)
+	if filtered < len(startREs)/2 || rejected < atLeast(100000) || matched < atLeast(1000) || empty < atLeast(5000) {
+		t.Fatalf("%d of %d filtered, %d rejections, %d matches, %d empty: the comparison proves little", filtered, len(startREs), rejected, matched, empty)
 	}
 }

@@ -155,9 +155,12 @@ func (x *startRE) FindStringIndex(s string) []int {
 	}
 	if t.filter != nil {
 		// Anchored on every path: only a match at 0 counts, and the
-		// filter has none there where the expression has none.
+		// filter has none there where the expression has none, and
+		// none longer than the expression's longest.
 		if end, ok := t.filter.longestAt(s); ok && end < 0 {
 			return nil
+		} else if ok && end == 0 && t.emptyAt0 {
+			return []int{0, 0} // "^\s*(?:...)?" on most cells: only the empty match
 		}
 	}
 	if t.need != nil && !t.need.in(s) {
