@@ -82,7 +82,10 @@ func appendCells(buf []cell, raw string) ([]cell, []cell) {
 		start = -1
 	}
 	for i := 0; i < len(raw); {
-		r, w := utf8.DecodeRuneInString(raw[i:])
+		r, w := rune(raw[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(raw[i:])
+		}
 		switch {
 		case r == '\t':
 			flush()
