@@ -133,7 +133,7 @@ func (d *document) creditLine() int {
 			}
 			return i
 		}
-		if m := reDocType.FindStringIndex(ln.f.s); m != nil && reCreditNoteWord.MatchString(ln.f.s[m[1]:]) {
+		if m := ln.index(reDocType); m != nil && reCreditNoteWord.MatchString(ln.f.s[m[1]:]) {
 			return i
 		}
 		// A credit-note number label that opens a column ("Credit note no.:
@@ -180,7 +180,7 @@ taxLines:
 		if ln.blank {
 			continue
 		}
-		if m := reBankChange.FindStringIndex(ln.f.s); m != nil {
+		if m := ln.index(reBankChange); m != nil {
 			s, e := ln.f.rawSpan(m[0], m[1])
 			contact = evidence(ln, s, e)
 			break
@@ -191,8 +191,8 @@ taxLines:
 			if ln.blank {
 				continue
 			}
-			m := reDispute.FindStringIndex(ln.f.s)
-			if m == nil || reDisputeBoilerplate.MatchString(ln.f.s) {
+			m := ln.index(reDispute)
+			if m == nil || ln.has(reDisputeBoilerplate) {
 				continue
 			}
 			s, e := ln.f.rawSpan(m[0], m[1])

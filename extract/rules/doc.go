@@ -503,7 +503,7 @@ func (d *document) countCurrencies() string {
 			if adjacentToNumber(ln, h) {
 				w = 2
 			}
-			if reCurrencyLabel.MatchString(ln.f.s) {
+			if ln.has(reCurrencyLabel) {
 				w += 3
 			}
 			code := d.cur.resolve(h.code)

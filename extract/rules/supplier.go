@@ -647,8 +647,8 @@ func (s *supplierScan) scanLines() {
 	payTos := make([][]int, len(d.lines))
 	for i, ln := range d.lines {
 		if !ln.blank {
-			legalHint[i] = reLegalHint.MatchString(ln.f.s)
-			payTos[i] = rePayTo.FindStringIndex(ln.f.s)
+			legalHint[i] = ln.has(reLegalHint)
+			payTos[i] = ln.index(rePayTo)
 		}
 	}
 	var sl supLine
@@ -659,7 +659,7 @@ func (s *supplierScan) scanLines() {
 		sl.i = i
 		s.line = i
 		sl.nonBlank++
-		if !sl.remit && reRemittance.MatchString(ln.f.s) {
+		if !sl.remit && ln.has(reRemittance) {
 			sl.remit = true
 		}
 		sl.hint = 0
@@ -678,7 +678,7 @@ func (s *supplierScan) scanLines() {
 		}
 		sl.attn = false
 		for j := i + 1; j <= i+2 && j < len(d.lines); j++ {
-			if reAttention.MatchString(d.lines[j].f.s) {
+			if d.lines[j].has(reAttention) {
 				sl.attn = true
 			}
 		}

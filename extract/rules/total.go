@@ -328,7 +328,7 @@ func (d *document) findTotalLabelled() (total *int64, currency *string) {
 				cands = append(cands, c)
 				continue
 			}
-			if k != len(rls)-1 || reTableHeader.MatchString(ln.f.s) {
+			if k != len(rls)-1 || ln.has(reTableHeader) {
 				continue
 			}
 			for _, sp := range d.valueSpans(i, r.rs, r.re)[1:] {
