@@ -73,7 +73,7 @@ func (d *document) dueDateFact() *fact[string] {
 			continue
 		}
 		f := ln.f.s
-		discount := reDiscountTerms.MatchString(f)
+		discount := ln.has(reDiscountTerms)
 		for _, m := range ln.labels(reDueLabel) {
 			base := 10
 			if reDueStrongLabel.MatchString(f[m[0]:m[1]]) {
