@@ -24,6 +24,9 @@ type asciiNFA struct {
 	next []pcSet
 	// match holds the match instruction(s); runes the rune instructions.
 	match, runes pcSet
+	// words is how many words of a pcSet the program uses: most programs
+	// fit one or two of the eight, and longestAt reads no more.
+	words int
 }
 
 // maxNFA is how many instructions a pcSet holds.
@@ -34,35 +37,6 @@ type pcSet [maxNFA / 64]uint64
 
 func (s *pcSet) add(pc int)      { s[pc/64] |= 1 << (pc % 64) }
 func (s *pcSet) has(pc int) bool { return s[pc/64]&(1<<(pc%64)) != 0 }
-
-func (s *pcSet) or(t *pcSet) {
-	for i := range s {
-		s[i] |= t[i]
-	}
-}
-
-func (s *pcSet) and(t *pcSet) (x pcSet) {
-	for i := range s {
-		x[i] = s[i] & t[i]
-	}
-	return x
-}
-
-func (s *pcSet) empty() bool {
-	var x uint64
-	for _, w := range s {
-		x |= w
-	}
-	return x == 0
-}
-
-func (s *pcSet) meets(t *pcSet) bool {
-	var x uint64
-	for i := range s {
-		x |= s[i] & t[i]
-	}
-	return x != 0
-}
 
 // newASCIINFA compiles src; ok is false when the program uses what the
 // matcher does not run (an assertion) or is too large: keep the regexp.
@@ -85,7 +59,7 @@ func buildASCIINFA(src string, loose bool) (*asciiNFA, bool) {
 	if len(prog.Inst) > maxNFA {
 		return nil, false
 	}
-	n := &asciiNFA{next: make([]pcSet, len(prog.Inst))}
+	n := &asciiNFA{next: make([]pcSet, len(prog.Inst)), words: (len(prog.Inst) + 63) / 64}
 	ok := true
 	// closure adds pc and what it reaches without reading a rune.
 	var closure func(set *pcSet, pc uint32)
@@ -136,9 +110,10 @@ func buildASCIINFA(src string, loose bool) (*asciiNFA, bool) {
 // thread: the regexp must decide.
 func (n *asciiNFA) longestAt(s string) (end int, ok bool) {
 	end = -1
+	ws := n.words
 	cur := n.start
 	for p := 0; ; p++ {
-		if cur.meets(&n.match) {
+		if meetsIn(&cur, &n.match, ws) {
 			end = p
 		}
 		if p == len(s) {
@@ -147,23 +122,38 @@ func (n *asciiNFA) longestAt(s string) (end int, ok bool) {
 		b := s[p]
 		if b >= utf8.RuneSelf {
 			// A thread still reading runes could take this one.
-			if cur.meets(&n.runes) {
+			if meetsIn(&cur, &n.runes, ws) {
 				return 0, false
 			}
 			return end, true
 		}
-		live := cur.and(&n.accept[b])
-		if live.empty() {
-			return end, true
-		}
+		acc := &n.accept[b]
 		var nxt pcSet
-		for w, word := range live {
+		live := false
+		for w := 0; w < ws; w++ {
+			word := cur[w] & acc[w]
 			for word != 0 {
+				live = true
 				i := bits.TrailingZeros64(word)
 				word &^= 1 << i
-				nxt.or(&n.next[w*64+i])
+				next := &n.next[w*64+i]
+				for k := 0; k < ws; k++ {
+					nxt[k] |= next[k]
+				}
 			}
+		}
+		if !live {
+			return end, true
 		}
 		cur = nxt
 	}
+}
+
+// meetsIn reports whether s and t share a member in their first ws words.
+func meetsIn(s, t *pcSet, ws int) bool {
+	var x uint64
+	for i := 0; i < ws; i++ {
+		x |= s[i] & t[i]
+	}
+	return x != 0
 }
