@@ -117,7 +117,7 @@ func (d *document) buyerAddressBlock(supKey string) (*fact[string], *buyerBlock)
 	}
 	letterhead := false
 	for ; i < len(d.lines) && !d.lines[i].blank; i++ {
-		if strings.Contains(normName(d.lines[i].raw), supKey) {
+		if strings.Contains(d.lines[i].norm(), supKey) {
 			letterhead = true
 		}
 	}
@@ -272,7 +272,7 @@ func (d *document) buyerInWindow(supKey string) (*fact[string], *buyerBlock) {
 		if seen++; seen > 15 {
 			break
 		}
-		if !strings.Contains(normName(ln.raw), supKey) || !strings.ContainsAny(ln.raw, "0123456789") ||
+		if !strings.Contains(ln.norm(), supKey) || !strings.ContainsAny(ln.raw, "0123456789") ||
 			!strings.ContainsAny(ln.raw, "·•|,–-") {
 			continue
 		}

@@ -43,6 +43,19 @@ type line struct {
 	idr      []idRun // idRuns of raw, once idrDone
 	idrDone  bool
 	injected bool // text addressed to a machine; read as blank
+
+	normed   string // normName of raw, once normDone (norm)
+	normDone bool
+}
+
+// norm is normName(ln.raw), from the line's folded text (fold and
+// foldString agree on the text), once: the buyer search asks it of the
+// heading lines for each candidate.
+func (ln *line) norm() string {
+	if !ln.normDone {
+		ln.normed, ln.normDone = normFolded(ln.f.s), true
+	}
+	return ln.normed
 }
 
 // document is the parsed input shared by the field extractors. It is built

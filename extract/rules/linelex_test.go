@@ -46,3 +46,21 @@ func TestLineHasMatchesLexicon(t *testing.T) {
 		t.Fatalf("only %d matches: the comparison proves little", hits)
 	}
 }
+
+// TestLineNormIsNormName holds the line's memo, read off its folded text,
+// to normName of its raw text on every line of the corpus.
+func TestLineNormIsNormName(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for _, text := range equivLines(t, true, 2000) {
+		for _, ln := range newDocument(text).lines {
+			if got, want := ln.norm(), normName(ln.raw); got != want {
+				t.Fatalf("%q: norm %q, normName %q", ln.raw, got, want)
+			}
+			n++
+		}
+	}
+	if n < atLeast(10000) {
+		t.Fatalf("only %d lines: the comparison proves little", n)
+	}
+}

@@ -429,8 +429,10 @@ func nameQuality(s string) int {
 }
 
 // normName is the comparison key of a company name.
-func normName(s string) string {
-	f := foldString(s)
+func normName(s string) string { return normFolded(foldString(s)) }
+
+// normFolded is normName of text already folded.
+func normFolded(f string) string {
 	// The builder starts at the first rune dropped, grown once; a name of
 	// letters and digits alone is f itself (rune by rune it grew several
 	// times per name).
