@@ -1014,7 +1014,8 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 			c = k
 		}
 		re := x.byFirst[lowerByte(c)]
-		if re == nil || s[i] < utf8.RuneSelf && !x.mayStartAt(s, i, lowerByte(c)) {
+		// The NFA rejects as fast as the prefix test where it runs.
+		if re == nil || s[i] < utf8.RuneSelf && x.nfa[lowerByte(c)] == nil && !x.mayStartAt(s, i, lowerByte(c)) {
 			continue
 		}
 		if lits := x.lits[lowerByte(c)]; lits != nil && s[i] < utf8.RuneSelf {
