@@ -133,7 +133,7 @@ func (d *document) creditLine() int {
 			}
 			return i
 		}
-		if m := reDocType.FindStringIndex(ln.f.s); m != nil && reCreditNoteWord.MatchString(ln.f.s[m[1]:]) {
+		if m := ln.index(reDocType); m != nil && reCreditNoteWord.MatchString(ln.f.s[m[1]:]) {
 			return i
 		}
 		// A credit-note number label that opens a column ("Credit note no.:
@@ -180,7 +180,7 @@ taxLines:
 		if ln.blank {
 			continue
 		}
-		if m := reBankChange.FindStringIndex(ln.f.s); m != nil {
+		if m := ln.index(reBankChange); m != nil {
 			s, e := ln.f.rawSpan(m[0], m[1])
 			contact = evidence(ln, s, e)
 			break
@@ -191,8 +191,8 @@ taxLines:
 			if ln.blank {
 				continue
 			}
-			m := reDispute.FindStringIndex(ln.f.s)
-			if m == nil || reDisputeBoilerplate.MatchString(ln.f.s) {
+			m := ln.index(reDispute)
+			if m == nil || ln.has(reDisputeBoilerplate) {
 				continue
 			}
 			s, e := ln.f.rawSpan(m[0], m[1])
@@ -248,7 +248,7 @@ type poHit struct {
 // findPO finds the first purchase-order label with a value; skip, when not
 // nil, rejects a label match (folded span m of line ln) before its value is
 // read.
-func (d *document) findPO(skip func(ln *line, m []int) bool) (poHit, bool) {
+func (d *document) findPO(skip func(ln *line, m [2]int) bool) (poHit, bool) {
 	for i, ln := range d.lines {
 		if ln.blank {
 			continue

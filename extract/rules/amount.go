@@ -43,27 +43,33 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 // three-decimal currency (expKnown and exp == 3) and 1250 units otherwise.
 // Only integer arithmetic is used. It reports whether a fraction was printed.
 func parseNumber(tok string, exp int, expKnown bool) (minor int64, hasFrac bool, ok bool) {
-	var groups []string
-	var seps []sepKind
-	cur := strings.Builder{}
-	for _, r := range tok {
-		switch {
-		case r >= '0' && r <= '9':
-			cur.WriteRune(r)
-		default:
+	// The digit groups are cut from tok, in arrays on the stack for the
+	// usual few: a builder and a string per group were a tenth of a
+	// receipt's allocations.
+	var groupArr [8]string
+	var sepArr [8]sepKind
+	groups, seps := groupArr[:0], sepArr[:0]
+	start := 0 // of the current group
+	for i := 0; i < len(tok); {
+		r, w := rune(tok[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(tok[i:])
+		}
+		if r < '0' || r > '9' {
 			k := separatorKind(r)
-			if k == sepNone || cur.Len() == 0 {
+			if k == sepNone || i == start {
 				return 0, false, false
 			}
-			groups = append(groups, cur.String())
+			groups = append(groups, tok[start:i])
 			seps = append(seps, k)
-			cur.Reset()
+			start = i + w
 		}
+		i += w
 	}
-	if cur.Len() == 0 {
+	if start == len(tok) {
 		return 0, false, false
 	}
-	groups = append(groups, cur.String())
+	groups = append(groups, tok[start:])
 
 	intGroups := groups
 	frac := ""
@@ -123,16 +129,23 @@ func parseNumber(tok string, exp int, expKnown bool) (minor int64, hasFrac bool,
 			}
 		}
 	}
-	intDigits := strings.TrimLeft(strings.Join(intGroups, ""), "0")
-	if len(intDigits) > maxIntDigits {
-		return 0, false, false
+	// The integer part's digits after its leading zeros, read across the
+	// groups without joining them.
+	var v int64
+	n := 0
+	for _, g := range intGroups {
+		for i := 0; i < len(g); i++ {
+			if n == 0 && g[i] == '0' {
+				continue
+			}
+			if n++; n > maxIntDigits {
+				return 0, false, false
+			}
+			v = v*10 + int64(g[i]-'0')
+		}
 	}
 	if len(frac) > 6 {
 		return 0, false, false
-	}
-	var v int64
-	for i := 0; i < len(intDigits); i++ {
-		v = v*10 + int64(intDigits[i]-'0')
 	}
 	for i := 0; i < exp; i++ {
 		v *= 10

@@ -187,7 +187,7 @@ func rateNear(ln *line, hits []kindHit, k int) *amountTok {
 // labelledBelow reads the amount of a label whose value stands in the cell
 // below it or in a stacked block, as findTotal does.
 func (d *document) labelledBelow(i, ls, le int, h kindHit, exp int, skip map[int]bool) (labelled, bool) {
-	if reTableHeader.MatchString(d.lines[i].f.s) {
+	if d.lines[i].has(reTableHeader) {
 		return labelled{}, false
 	}
 	for _, sp := range d.valueSpans(i, ls, le)[1:] {

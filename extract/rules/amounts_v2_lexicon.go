@@ -1,5 +1,10 @@
 package rules
 
+import (
+	"slices"
+	"strings"
+)
+
 // Label lexicons of the invoice-v2 amount readers (amounts_v2.go). v1's
 // lexicons in lexicon.go sort labels into "payable or not"; v2 needs to know
 // which amount a label names (net, tax, gross, due) and which lines change
@@ -170,7 +175,20 @@ var v2Lexicons = []struct {
 // included)": qualifiers of a gross total, not tax labels of their own.
 // Unlike v1's absorber it leaves "zzgl." and "plus" alone, which announce a
 // tax amount.
-var reV2Included = foldedRegexp(`\(?\b(?:incl|inkl|inc|including|inclusive|included|incluido|incluida|inclus|incluse|compris|comprise|inclusa|incluso|inclusief|inbegrepen|con|with|y)\b\.?[^()\n]{0,30}?\b(?:vat|tax|taxes|mwst|ust|umsatzsteuer|mehrwertsteuer|btw|iva|tva|gst|steuer|igic)\b\.?\)?|\(\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst)\s*(?:incl|inkl|included|inclusa|incluida|incluido|incluse|compris)\b\.?\s*\)?|\b(?:excl|exkl|excluding|exclusive|ohne|hors|sin|senza|ex)\b\.?\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst|steuer)\b\.?`)
+var reV2Included = guardedFoldedRegexp(`\(?\b(?:`+strings.Join(v2InclWords, "|")+`)\b\.?[^()\n]{0,30}?\b(?:vat|tax|taxes|mwst|ust|umsatzsteuer|mehrwertsteuer|btw|iva|tva|gst|steuer|igic)\b\.?\)?|\(\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst)\s*(?:incl|inkl|included|inclusa|incluida|incluido|incluse|compris)\b\.?\s*\)?|\b(?:`+strings.Join(v2ExclWords, "|")+`)\b\.?\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst|steuer)\b\.?`,
+	// Beyond a tax word (on most summary lines), the first alternative
+	// needs one of v2InclWords as a word, the second a "(" and the third
+	// one of v2ExclWords: the regexp backtracked through every tax line.
+	func(f string) bool { return strings.Contains(f, "(") || reV2InclExcl.MatchString(f) })
+
+// v2InclWords and v2ExclWords open reV2Included's first and third
+// alternatives; reV2InclExcl finds either as a word.
+var (
+	v2InclWords = []string{"incl", "inkl", "inc", "including", "inclusive", "included", "incluido", "incluida", "inclus",
+		"incluse", "compris", "comprise", "inclusa", "incluso", "inclusief", "inbegrepen", "con", "with", "y"}
+	v2ExclWords  = []string{"excl", "exkl", "excluding", "exclusive", "ohne", "hors", "sin", "senza", "ex"}
+	reV2InclExcl = lexRE(append(slices.Clone(v2InclWords), v2ExclWords...)...)
+)
 
 // reV2GapWord lists the words that may stand between a summary label and its
 // amount besides v1's (reAllowedGapWord): "VAT 19 % on 1.000,00",

@@ -65,9 +65,8 @@ func (d *document) findBuyer(regs [][]region, supplier *fact[string]) (*fact[str
 			continue
 		}
 		for k, c := range ln.cells {
-			cellRaw := ln.raw[c.start:c.end]
-			cf := foldString(cellRaw)
-			kind, end := blockLabel(cf, cellRaw)
+			cf := ln.foldCell(c)
+			kind, end := ln.cellLabel(k)
 			if kind != regCustomer {
 				lf := strings.TrimLeft(cf, " *-•>#")
 				if m := reBuyerLabelExtra.FindStringIndex(lf); m != nil {
@@ -118,7 +117,7 @@ func (d *document) buyerAddressBlock(supKey string) (*fact[string], *buyerBlock)
 	}
 	letterhead := false
 	for ; i < len(d.lines) && !d.lines[i].blank; i++ {
-		if strings.Contains(normName(d.lines[i].raw), supKey) {
+		if strings.Contains(d.lines[i].norm(), supKey) {
 			letterhead = true
 		}
 	}
@@ -174,7 +173,7 @@ func (d *document) buyerAfterLabel(i, k, end int, supKey string) (*fact[string],
 	if k+1 < len(ln.cells) {
 		nc := ln.cells[k+1]
 		ncf := ln.foldCell(nc)
-		if kind, _ := blockLabel(ncf, ln.raw[nc.start:nc.end]); kind == regNone && !startsWithLabel(ncf) && nc.col-c.colEnd <= 24 {
+		if kind, _ := ln.cellLabel(k + 1); kind == regNone && !startsWithLabel(ncf) && nc.col-c.colEnd <= 24 {
 			return d.buyerName(i, nc.start, nc.end, supKey)
 		}
 	}
@@ -273,7 +272,7 @@ func (d *document) buyerInWindow(supKey string) (*fact[string], *buyerBlock) {
 		if seen++; seen > 15 {
 			break
 		}
-		if !strings.Contains(normName(ln.raw), supKey) || !strings.ContainsAny(ln.raw, "0123456789") ||
+		if !strings.Contains(ln.norm(), supKey) || !strings.ContainsAny(ln.raw, "0123456789") ||
 			!strings.ContainsAny(ln.raw, "·•|,–-") {
 			continue
 		}

@@ -36,7 +36,8 @@ func scanCurrencies(raw string) []curHit {
 	var hits []curHit
 	for i := 0; i < len(raw); {
 		// ISO code: a run of exactly three upper-case ASCII letters.
-		if isASCIILetter(raw[i]) && !unicode.IsLetter(runeBefore(raw, i)) {
+		// Inside a word (an ASCII letter before) without decoding the rune.
+		if isASCIILetter(raw[i]) && !(i > 0 && isASCIILetter(raw[i-1])) && !unicode.IsLetter(runeBefore(raw, i)) {
 			j := i
 			for j < len(raw) && isASCIILetter(raw[j]) {
 				j++

@@ -1,8 +1,10 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -220,11 +222,12 @@ func finishDates(hits []dateHit, f string, digits int) []dateHit {
 		d, _ := strconv.Atoi(f[m[6]:m[7]])
 		add(m[0], m[1], y, mo, d)
 	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].start != hits[j].start {
-			return hits[i].start < hits[j].start
+	// slices' stable sort: sort.SliceStable allocated on every line.
+	slices.SortStableFunc(hits, func(a, b dateHit) int {
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
 		}
-		return hits[i].end > hits[j].end
+		return cmp.Compare(b.end, a.end)
 	})
 	// Drop hits nested in an earlier, longer one.
 	out := hits[:0]

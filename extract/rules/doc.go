@@ -31,9 +31,9 @@ type line struct {
 	nums  []amountTok
 	dates []dateHit // in folded coordinates
 
-	cellF  []string // folded text of each cell, filled by foldCell on first use
-	lk     lineKeys // word beginnings for the lexicons (keysOf)
-	lkDone bool     // lk is filled
+	cellM  []cellMemo // what is found once per cell (foldCell, cellLabel); see cellMemos
+	lk     lineKeys   // word beginnings for the lexicons (keysOf)
+	lkDone bool       // lk is filled
 
 	labelOnly int8 // 0 unknown, 1 yes, 2 no
 	bankWord  int8 // hasBankWord: 0 unknown, 1 yes, 2 no
@@ -43,6 +43,19 @@ type line struct {
 	idr      []idRun // idRuns of raw, once idrDone
 	idrDone  bool
 	injected bool // text addressed to a machine; read as blank
+
+	normed   string // normName of raw, once normDone (norm)
+	normDone bool
+}
+
+// norm is normName(ln.raw), from the line's folded text (fold and
+// foldString agree on the text), once: the buyer search asks it of the
+// heading lines for each candidate.
+func (ln *line) norm() string {
+	if !ln.normDone {
+		ln.normed, ln.normDone = normFolded(ln.f.s), true
+	}
+	return ln.normed
 }
 
 // document is the parsed input shared by the field extractors. It is built
@@ -61,7 +74,16 @@ func isSpaceRune(r rune) bool { return unicode.IsSpace(r) || r == '\u200b' }
 
 // splitCells cuts a raw line into columns.
 func splitCells(raw string) []cell {
-	var cells []cell
+	cells, _ := appendCells(nil, raw)
+	return cells
+}
+
+// appendCells is splitCells appending to buf (newDocument passes one buffer
+// for all its lines); the line's cells are cut from it with their capacity
+// capped, nil when there are none.
+func appendCells(buf []cell, raw string) ([]cell, []cell) {
+	from := len(buf)
+	cells := buf
 	col := 0
 	start, startCol := -1, 0
 	lastNonSpace, lastNonSpaceCol := -1, 0
@@ -73,7 +95,10 @@ func splitCells(raw string) []cell {
 		start = -1
 	}
 	for i := 0; i < len(raw); {
-		r, w := utf8.DecodeRuneInString(raw[i:])
+		r, w := rune(raw[i]), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(raw[i:])
+		}
 		switch {
 		case r == '\t':
 			flush()
@@ -100,7 +125,10 @@ func splitCells(raw string) []cell {
 		i += w
 	}
 	flush()
-	return cells
+	if len(cells) == from {
+		return nil, cells
+	}
+	return cells[from:len(cells):len(cells)], cells
 }
 
 // colOf returns the display column of a raw byte offset.
@@ -150,6 +178,10 @@ func newDocument(text string) *document {
 	}
 	skip := doubleSpaced(parts)
 	injectedNext := false
+	// The lines' folded-to-raw indexes share one buffer (foldTo).
+	idxBuf := make([]int, 0, len(text)+len(parts)+16)
+	// And their cells one buffer (appendCells), sized for a few per line.
+	cellBuf := make([]cell, 0, 2*len(parts)+8)
 	for n, raw := range parts {
 		raw = strings.TrimSuffix(raw, "\r")
 		if len(raw) > maxLineBytes {
@@ -165,7 +197,8 @@ func newDocument(text string) *document {
 			off += len(parts[n]) + 1
 			continue
 		}
-		ln := &line{raw: raw, off: off, f: fold(raw)}
+		ln := &line{raw: raw, off: off}
+		ln.f, idxBuf = foldTo(raw, idxBuf, true)
 		ln.blank = strings.TrimSpace(ln.f.s) == ""
 		if !ln.blank && (isInjection(ln.f.s) || injectedNext) {
 			// An instruction to a machine, and the lines that continue its
@@ -176,7 +209,7 @@ func newDocument(text string) *document {
 		} else {
 			injectedNext = false
 		}
-		ln.cells = splitCells(raw)
+		ln.cells, cellBuf = appendCells(cellBuf, raw)
 		ln.curs = scanCurrencies(raw)
 		ln.nums = findNumbers(raw, ln.curs)
 		d.lines = append(d.lines, ln)
@@ -186,6 +219,16 @@ func newDocument(text string) *document {
 			kept.WriteByte('\n')
 		}
 		off += len(parts[n]) + 1
+	}
+	// One array holds every cell's memo (cellMemos): two slices per line
+	// were a twentieth of the document's allocations.
+	nc := 0
+	for _, ln := range d.lines {
+		nc += len(ln.cells)
+	}
+	memo := make([]cellMemo, nc)
+	for _, ln := range d.lines {
+		ln.cellM, memo = memo[:len(ln.cells):len(ln.cells)], memo[len(ln.cells):]
 	}
 	d.ftext = strings.Join(fl, "\n")
 	d.gatherKeys()
@@ -210,13 +253,11 @@ func (ln *line) foldCell(c cell) string {
 		if lc != c {
 			continue
 		}
-		if ln.cellF == nil {
-			ln.cellF = make([]string, len(ln.cells))
+		m := &ln.cellMemos()[k]
+		if m.f == "" {
+			m.f = foldString(ln.raw[c.start:c.end])
 		}
-		if ln.cellF[k] == "" {
-			ln.cellF[k] = foldString(ln.raw[c.start:c.end])
-		}
-		return ln.cellF[k]
+		return m.f
 	}
 	return foldString(ln.raw[c.start:c.end])
 }
@@ -475,7 +516,7 @@ func (d *document) countCurrencies() string {
 			if adjacentToNumber(ln, h) {
 				w = 2
 			}
-			if reCurrencyLabel.MatchString(ln.f.s) {
+			if ln.has(reCurrencyLabel) {
 				w += 3
 			}
 			code := d.cur.resolve(h.code)
@@ -522,12 +563,12 @@ func adjacentToNumber(ln *line, h curHit) bool {
 // at the gap when the text after the gap starts a label of its own, and
 // matching resumes there; a label merely spread by OCR spacing ("Invoice
 // No: 7") is kept.
-func (ln *line) labels(re *lexicon) [][]int {
+func (ln *line) labels(re *lexicon) [][2]int {
 	t := re.tables()
 	if !t.full && !t.mayFind(ln.keysOf()) {
 		return nil // no phrase of the lexicon opens anywhere on the line
 	}
-	var out [][]int
+	var out [][2]int // spans by value: a []int per match was a tenth of the allocations
 	f := ln.f.s
 	pos := 0
 	for pos <= len(f) {
@@ -555,13 +596,13 @@ func (ln *line) labels(re *lexicon) [][]int {
 			if after > s && after < e && startsWithLabel(f[after:]) {
 				// Keep what matches before the gap on its own ("Due  Date").
 				for _, m2 := range re.FindAllStringIndex(f[s:after], -1) {
-					out = append(out, []int{s + m2[0], s + m2[1]})
+					out = append(out, [2]int{s + m2[0], s + m2[1]})
 				}
 				pos = after
 				continue
 			}
 		}
-		out = append(out, []int{s, e})
+		out = append(out, [2]int{s, e})
 		pos = e
 	}
 	return out

@@ -127,7 +127,7 @@ func (d *document) documentType(credit int) string {
 				first[k] = i
 			}
 		}
-		if m := reDocType.FindStringIndex(ln.f.s); m != nil {
+		if m := ln.index(reDocType); m != nil {
 			if k := titleKind(strings.TrimLeft(ln.f.s[m[1]:], " :")); k != "" {
 				if _, ok := first[k]; !ok {
 					first[k] = i

@@ -73,7 +73,7 @@ func (d *document) dueDateFact() *fact[string] {
 			continue
 		}
 		f := ln.f.s
-		discount := reDiscountTerms.MatchString(f)
+		discount := ln.has(reDiscountTerms)
 		for _, m := range ln.labels(reDueLabel) {
 			base := 10
 			if reDueStrongLabel.MatchString(f[m[0]:m[1]]) {
@@ -125,7 +125,7 @@ func (d *document) dueDateFact() *fact[string] {
 	// "Please transfer the amount by 30.03.2026": a payment verb, then
 	// "by/bis/avant/..." right before a date.
 	for _, ln := range d.lines {
-		if ln.blank || reDiscountTerms.MatchString(ln.f.s) {
+		if ln.blank || ln.has(reDiscountTerms) {
 			continue
 		}
 		for _, dh := range ln.dates {

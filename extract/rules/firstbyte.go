@@ -26,6 +26,10 @@ type startTables struct {
 	// text whose first byte opens no longer match yields [0 0], not nil.
 	emptyAt0 bool
 	need     *needSet // strings one of which a non-empty match holds (guardedRE's), or nil
+	// filter is the expression with its assertions passed over
+	// (newASCIIFilter), where it is anchored on every path (not empty):
+	// most texts it rejects within a few bytes, before need reads them.
+	filter *asciiNFA
 }
 
 // anchoredRegexp compiles src (which must start with "^") on first use,
@@ -95,6 +99,9 @@ func newStartTables(re *regexp.Regexp) *startTables {
 	if !t.emptyAt0 {
 		t.need = newNeedSet(re.String())
 	}
+	if !t.empty {
+		t.filter, _ = newASCIIFilter(re.String())
+	}
 	return t
 }
 
@@ -145,6 +152,16 @@ func (x *startRE) FindStringIndex(s string) []int {
 			return []int{0, 0}
 		}
 		return nil
+	}
+	if t.filter != nil {
+		// Anchored on every path: only a match at 0 counts, and the
+		// filter has none there where the expression has none, and
+		// none longer than the expression's longest.
+		if end, ok := t.filter.longestAt(s); ok && end < 0 {
+			return nil
+		} else if ok && end == 0 && t.emptyAt0 {
+			return []int{0, 0} // "^\s*(?:...)?" on most cells: only the empty match
+		}
 	}
 	if t.need != nil && !t.need.in(s) {
 		return nil

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -67,23 +68,46 @@ func isLetter(r rune) bool { return unicode.IsLetter(r) }
 func isASCIILetterRune(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
 
 // foldString is fold without the index, for lexicon entries and cells.
-func foldString(s string) string { return foldTo(s, false).s }
+func foldString(s string) string { f, _ := foldTo(s, nil, false); return f.s }
 
 // fold builds the matching form of raw.
-func fold(raw string) folded { return foldTo(raw, true) }
+func fold(raw string) folded { f, _ := foldTo(raw, nil, true); return f }
 
 // foldTo builds the matching form of raw, with the index back to raw when
-// withIdx is set (foldString's callers need only the text).
-func foldTo(raw string, withIdx bool) folded {
-	b := make([]byte, 0, len(raw)+8)
-	var idx []int
-	if withIdx {
-		idx = make([]int, 0, len(raw)+1)
+// withIdx is set (foldString's callers need only the text). The index is
+// appended to idxBuf (newDocument passes one buffer for all its lines, a
+// slice per line was a tenth of its allocations) and cut from it with its
+// capacity capped, so a later append does not write into it.
+func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
+	// The builder hands its bytes over as the string without a copy.
+	var b strings.Builder
+	b.Grow(len(raw) + 8)
+	var last byte // the last byte written to b
+	from := len(idxBuf)
+	idx := idxBuf
+	if withIdx && cap(idx)-len(idx) < len(raw)+1 {
+		idx = slices.Grow(idx, len(raw)+1)
 	}
 	drop := spacedLetters(raw)
 	lastSpace := false
 	prev := rune(0)
 	for i := 0; i < len(raw); {
+		// Most bytes: plain ASCII that foldRune would only lower, none of
+		// the cases below (white space, "rn", a rune).
+		if c := raw[i]; c < utf8.RuneSelf && plainASCII[c] && (drop == nil || !drop[i]) {
+			lastSpace = false
+			prev = rune(c)
+			if 'A' <= c && c <= 'Z' {
+				c += 32
+			}
+			b.WriteByte(c)
+			last = c
+			if withIdx {
+				idx = append(idx, i)
+			}
+			i++
+			continue
+		}
 		r, w := rune(raw[i]), 1
 		if r >= utf8.RuneSelf {
 			r, w = utf8.DecodeRuneInString(raw[i:])
@@ -109,7 +133,8 @@ func foldTo(raw string, withIdx bool) folded {
 			lastSpace = true
 		case (r == 'r' || r == 'R') && (next == 'n' || next == 'N') && isLetter(prev):
 			// OCR reads "m" as "rn" ("Arnount").
-			b = append(b, 'm')
+			b.WriteByte('m')
+			last = 'm'
 			if withIdx {
 				idx = append(idx, i)
 			}
@@ -117,29 +142,18 @@ func foldTo(raw string, withIdx bool) folded {
 			prev = next
 			i += w + 1
 			continue
-		case r < utf8.RuneSelf && plainASCII[r]:
-			// Most bytes: foldRune would only lower the case.
-			lastSpace = false
-			c := byte(r)
-			if 'A' <= c && c <= 'Z' {
-				c += 32
-			}
-			b = append(b, c)
-			if withIdx {
-				idx = append(idx, i)
-			}
-			prev = r
-			i += w
-			continue
 		default:
 			lastSpace = false
 			po := rune(0)
-			if len(b) > 0 {
-				po = rune(b[len(b)-1])
+			if b.Len() > 0 {
+				po = rune(last)
 			}
 			out = foldRune(r, prev, next, po)
 		}
-		b = append(b, out...)
+		if out != "" {
+			b.WriteString(out)
+			last = out[len(out)-1]
+		}
 		if withIdx {
 			for range len(out) {
 				idx = append(idx, i)
@@ -148,10 +162,11 @@ func foldTo(raw string, withIdx bool) folded {
 		prev = r
 		i += w
 	}
-	if withIdx {
-		idx = append(idx, len(raw))
+	if !withIdx {
+		return folded{s: b.String()}, idxBuf
 	}
-	return folded{s: string(b), idx: idx}
+	idx = append(idx, len(raw))
+	return folded{s: b.String(), idx: idx[from:len(idx):len(idx)]}, idx
 }
 
 // spacedLetters marks the single spaces of letter-spaced words ("T O T A L",
@@ -273,6 +288,30 @@ func foldRune(r, prev, next, prevOut rune) string {
 		}
 		return string(r)
 	}
+	if r < foldTableEnd {
+		return foldTable()[r-utf8.RuneSelf]
+	}
+	return foldRuneNFD(r)
+}
+
+// foldTableEnd bounds foldTable: the two-byte runes (Latin, Greek,
+// Cyrillic, Hebrew, Arabic), where most accented letters are.
+const foldTableEnd = 0x800
+
+// foldTable holds foldRuneNFD of each rune from 0x80 to foldTableEnd,
+// built on first use: the decomposition and its three allocations ran for
+// every accented letter of every line.
+var foldTable = onFirstUse(func() []string {
+	t := make([]string, foldTableEnd-utf8.RuneSelf)
+	for r := rune(utf8.RuneSelf); r < foldTableEnd; r++ {
+		t[r-utf8.RuneSelf] = foldRuneNFD(r)
+	}
+	return t
+})
+
+// foldRuneNFD is foldRune of a rune none of its cases name: its canonical
+// decomposition without combining marks, lower-cased.
+func foldRuneNFD(r rune) string {
 	d := norm.NFD.String(string(r))
 	var out []rune
 	for _, c := range d {
@@ -349,6 +388,8 @@ func phraseRE(p string) string {
 // expression, behind a cheap test of word beginnings (mayMatch).
 type lexicon struct {
 	build func() *lexTables // builds the tables once, on first use
+	list  func() []string   // the phrases, for the line key index (lexKeyIndex)
+	id    int               // the lexicon's index in lexicons
 	// t holds the built tables: a lexicon is asked some thousand times
 	// per document, and the call through sync.OnceValue's closure was a
 	// twentieth of the time.
@@ -372,6 +413,7 @@ type lexTables struct {
 	stems  keySet // the one- and two-byte beginnings of longer keys
 	always bool   // some phrase starts with a non-letter
 	prefix bool   // anchored at the start of the text
+	id     int    // the lexicon's index in lexicons, -1 if built outside newLexicon
 
 	// byFirst holds the phrases by first byte, their leading \b taken off
 	// and checked by find instead (bounded[c]); unused when full.
@@ -380,8 +422,9 @@ type lexTables struct {
 	firstSet [4]uint64 // the bytes byFirst holds phrases for, as bits
 	// byKey holds instead the phrases that open with an ASCII letter or
 	// digit, by the code (keySet's) of their first one to three word bytes,
-	// so find tries only the phrases that share the text's first letters.
-	byKey map[int][]phraseProg
+	// so find tries only the phrases that share the text's first letters;
+	// those are grouped by the literal they open with (phraseGroup).
+	byKey map[int][]phraseGroup
 	full  bool // some phrase may start with more than one byte ("-", "."): use the full expression
 }
 
@@ -399,7 +442,12 @@ func lexPrefixRE(phrases ...string) *lexicon {
 // newLexicon returns a lexicon of the phrases listed by list, which runs
 // (like the compilation) on first use.
 func newLexicon(anchor string, list func() []string) *lexicon {
-	lx := &lexicon{build: onFirstUse(func() *lexTables { return compileLexicon(anchor, list()) })}
+	lx := &lexicon{list: list, id: len(lexicons)}
+	lx.build = onFirstUse(func() *lexTables {
+		t := compileLexicon(anchor, list())
+		t.id = lx.id
+		return t
+	})
 	lexicons = append(lexicons, lx)
 	return lx
 }
@@ -409,13 +457,9 @@ func newLexicon(anchor string, list func() []string) *lexicon {
 var lexicons []*lexicon
 
 func compileLexicon(anchor string, phrases []string) *lexTables {
-	lx := &lexTables{Regexp: longest(anchor + lexSource(phrases)), prefix: anchor == `^`}
+	lx := &lexTables{Regexp: longest(anchor + lexSource(phrases)), prefix: anchor == `^`, id: -1}
 	for _, p := range phrases {
-		f := foldString(strings.TrimSpace(p))
-		n := 0
-		for n < len(f) && n < 3 && isWordByte(f[n]) {
-			n++
-		}
+		f, n := phraseKey(p)
 		if n == 0 {
 			lx.always = true
 		} else {
@@ -424,7 +468,7 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 				lx.stems.add(f[:k])
 			}
 		}
-		if f == "" || strings.ContainsRune(" .-/'", rune(f[0])) {
+		if fullPhrase(f) {
 			// phraseRE makes these first characters optional.
 			lx.full = true
 			continue
@@ -433,10 +477,10 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
 			// phraseRE opens these with \b: find checks it.
 			if lx.byKey == nil {
-				lx.byKey = map[int][]phraseProg{}
+				lx.byKey = map[int][]phraseGroup{}
 			}
 			k := keyCode(f[:n])
-			lx.byKey[k] = append(lx.byKey[k], compilePhrase(p))
+			lx.byKey[k] = addToGroup(lx.byKey[k], compilePhrase(p))
 			continue
 		}
 		if strings.HasPrefix(phraseRE(p), `\b`) {
@@ -563,11 +607,13 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 					}
 					continue // the bitsets answer most positions without the map
 				}
-				for _, prog := range lx.byKey[k] {
-					if !prog.mayOpen(f[s:]) {
+				for _, g := range lx.byKey[k] {
+					if !hasLitAt(f, s, g.lit) {
 						continue
 					}
-					best = max(best, prog.longestAt(f[s:], pos[:0], next[:0]))
+					for _, rest := range g.rests {
+						best = max(best, rest.longestAfter(f[s:], len(g.lit), pos[:0], next[:0]))
+					}
 				}
 			}
 			if best >= 0 {
@@ -614,12 +660,15 @@ var isAlnumByte = func() (t [256]bool) {
 // findAll is FindAllStringIndex(f, n) via find (matches are never empty).
 func (lx *lexTables) findAll(f string, n int) [][]int {
 	var out [][]int
+	var spans []int
 	for pos := 0; n < 0 || len(out) < n; {
 		s, e, ok := lx.find(f, pos)
 		if !ok {
 			break
 		}
-		out = append(out, []int{s, e})
+		var m []int
+		m, spans = newSpan(spans, s, e)
+		out = append(out, m)
 		pos = e
 	}
 	return out
@@ -736,6 +785,10 @@ type firstByteTables struct {
 	// byte is plain text (litPrefix.lit is then the whole alternative):
 	// the longest that is there is the match, without the regexp.
 	lits [256][]litPrefix
+
+	// nfa holds, by first byte like byFirst, the same alternation run
+	// without the regexp on ASCII text (asciiNFA); nil where it cannot.
+	nfa [256]*asciiNFA
 }
 
 // litPrefix is an alternative's literal prefix and whether it is matched
@@ -832,6 +885,9 @@ func compileFirstByte(anyCase, exactCase string) *firstByteTables {
 		}
 		if parts != nil {
 			x.byFirst[c] = longest(`^(?:` + strings.Join(parts, `|`) + `)`)
+			if n, ok := newASCIINFA(`(?:` + strings.Join(parts, `|`) + `)`); ok {
+				x.nfa[c] = n
+			}
 		}
 	}
 	for c := 'a'; c <= 'z'; c++ {
@@ -958,13 +1014,22 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 			c = k
 		}
 		re := x.byFirst[lowerByte(c)]
-		if re == nil || s[i] < utf8.RuneSelf && !x.mayStartAt(s, i, lowerByte(c)) {
+		// The NFA rejects as fast as the prefix test where it runs.
+		if re == nil || s[i] < utf8.RuneSelf && x.nfa[lowerByte(c)] == nil && !x.mayStartAt(s, i, lowerByte(c)) {
 			continue
 		}
 		if lits := x.lits[lowerByte(c)]; lits != nil && s[i] < utf8.RuneSelf {
 			if end, ok := longestLit(lits, s, i); ok {
 				if end > i {
 					return i, end, true
+				}
+				continue
+			}
+		}
+		if n := x.nfa[lowerByte(c)]; n != nil && s[i] < utf8.RuneSelf {
+			if end, ok := n.longestAt(s[i:]); ok {
+				if end >= 0 {
+					return i, i + end, true
 				}
 				continue
 			}
@@ -980,12 +1045,15 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 func (x *firstByteRE) FindAllStringIndex(s string, n int) [][]int {
 	t := x.tables()
 	var out [][]int
+	var spans []int
 	for pos := 0; n < 0 || len(out) < n; {
 		a, b, ok := t.find(s, pos)
 		if !ok {
 			break
 		}
-		out = append(out, []int{a, b})
+		var m []int
+		m, spans = newSpan(spans, a, b)
+		out = append(out, m)
 		pos = b
 	}
 	return out

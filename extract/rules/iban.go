@@ -56,7 +56,7 @@ func (d *document) supplierIBAN(regs [][]region, buyer *buyerBlock, ids *idCheck
 				c.buyer = true // printed in the buyer's address block
 			}
 			for j := max(0, i-2); j <= i; j++ {
-				if !d.lines[j].blank && reDirectDebit.MatchString(d.lines[j].f.s) {
+				if !d.lines[j].blank && d.lines[j].has(reDirectDebit) {
 					c.buyer = true
 				}
 			}
@@ -76,8 +76,8 @@ func (d *document) bankHint(i int) int {
 			continue
 		}
 		bank := reBankCtx().MatchString(ln.f.s)
-		old := bank && reOldBank.MatchString(ln.f.s)
-		isNew := bank && reNewBank.MatchString(ln.f.s) || reBankChange.MatchString(ln.f.s)
+		old := bank && ln.has(reOldBank)
+		isNew := bank && ln.has(reNewBank) || ln.has(reBankChange)
 		switch {
 		case old && !isNew:
 			return -1

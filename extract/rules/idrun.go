@@ -30,13 +30,19 @@ func idRuns(raw string) []idRun {
 	// end; each run's ends and forms are cut from line-wide slices. An
 	// upper-case receipt has a run at nearly every word, and a builder and
 	// two slices per run were a tenth of v2's allocations.
+	// The scratch slices start in arrays on the stack (ends, which the
+	// runs keep, is allocated once the first group is found).
 	var (
-		buf   []byte
+		bufArr                               [128]byte
+		offsArr, lensArr, firstArr, startArr [24]int
+	)
+	var (
+		buf   = bufArr[:0]
 		ends  []int
-		offs  []int // offset in buf of the form ending at the same index of ends
-		lens  []int // length of that form
-		first []int // index in ends of each run's first group
-		start []int // each run's start
+		offs  = offsArr[:0]  // offset in buf of the form ending at the same index of ends
+		lens  = lensArr[:0]  // length of that form
+		first = firstArr[:0] // index in ends of each run's first group
+		start = startArr[:0] // each run's start
 	)
 	for i := 0; i+1 < len(raw); i++ {
 		if !(raw[i] >= 'A' && raw[i] <= 'Z' && raw[i+1] >= 'A' && raw[i+1] <= 'Z') {
@@ -59,6 +65,9 @@ func idRuns(raw string) []idRun {
 				break
 			}
 			buf = append(buf, raw[j:k]...)
+			if ends == nil {
+				ends = make([]int, 0, 24)
+			}
 			ends, offs, lens = append(ends, k), append(offs, base), append(lens, len(buf)-base)
 			// A group ends at a lower-case letter or other text: "DE123x"
 			// is cut at the last full group before it.

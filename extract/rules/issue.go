@@ -161,7 +161,7 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 
 // partOfDueLabel reports whether the label match m overlaps a due-date
 // label of its line or directly follows one ("Due date", "payable le").
-func partOfDueLabel(dues [][]int, m []int) bool {
+func partOfDueLabel(dues [][2]int, m [2]int) bool {
 	for _, dm := range dues {
 		if dm[0] < m[1] && dm[1] > m[0] || dm[1] <= m[0] && m[0]-dm[1] <= 2 {
 			return true

@@ -8,6 +8,8 @@ package rules
 type lineKeys struct {
 	keys  []int32   // codes of each word's 1-, 2- and 3-byte beginnings
 	other [4]uint64 // bytes of the line that are not a-z or 0-9
+	lex   lexMask   // the lexicons with one of keys (lexKeyIndex), of the first lexN
+	lexN  int
 }
 
 // newLineKeys gathers the keys of f, with find's notion of a word start
@@ -15,6 +17,8 @@ type lineKeys struct {
 // appending them to buf (one buffer for the whole document).
 func newLineKeys(f string, buf []int32) (lineKeys, []int32) {
 	var lk lineKeys
+	idx := lexKeys()
+	lk.lexN = idx.n
 	from := len(buf)
 	for s := 0; s < len(f); s++ {
 		c := f[s]
@@ -29,6 +33,9 @@ func newLineKeys(f string, buf []int32) (lineKeys, []int32) {
 		for n := 0; n < 3 && s+n < len(f) && isWordByte(f[s+n]); n++ {
 			k = k*keyBase + wordCode(f[s+n])
 			buf = append(buf, int32(k))
+			if m := idx.slot[k]; m != 0 {
+				lk.lex.or(&idx.masks[m-1])
+			}
 		}
 	}
 	lk.keys = buf[from:len(buf):len(buf)]
@@ -47,6 +54,15 @@ func (lx *lexTables) mayFind(lk *lineKeys) bool {
 	if lx.byKey == nil {
 		return false
 	}
+	if lx.id >= 0 && lx.id < lk.lexN {
+		return lk.lex.has(lx.id)
+	}
+	return lx.mayFindByKeys(lk)
+}
+
+// mayFindByKeys is mayFind's key test without the index: some key of the
+// line is one of the lexicon's.
+func (lx *lexTables) mayFindByKeys(lk *lineKeys) bool {
 	for _, k := range lk.keys {
 		if lx.keys.has(int(k)) {
 			return true

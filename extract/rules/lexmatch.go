@@ -89,42 +89,102 @@ func (prog phraseProg) mayOpen(t string) bool {
 // longestAt returns the end of the longest match of prog anchored at the
 // start of t, or -1. pos and next are scratch sets of reachable positions.
 func (prog phraseProg) longestAt(t string, pos, next []int) int {
-	pos = append(pos[:0], 0)
-	for _, st := range prog {
-		next = next[:0]
-		add := func(p int) {
-			// Positions arrive mostly in increasing order; skip repeats.
-			for _, q := range next {
-				if q == p {
-					return
-				}
+	return prog.longestAfter(t, 0, pos, next)
+}
+
+// longestAfter is longestAt with the match already at p: the steps run
+// from there on t, the text from where the match starts.
+func (prog phraseProg) longestAfter(t string, p int, pos, next []int) int {
+	// Most phrases are literals, boundaries and spaces before a word:
+	// while only one position is reachable, follow it without the sets.
+	i := 0
+walk:
+	for ; i < len(prog); i++ {
+		st := &prog[i]
+		switch st.kind {
+		case stepLit:
+			if !hasLitAt(t, p, st.lit) {
+				return -1
 			}
-			next = append(next, p)
+			p += len(st.lit)
+		case stepBoundary:
+			if !atBoundary(t, p) {
+				return -1
+			}
+		case stepSpaces, stepSep:
+			// \s* before a literal that opens with a byte \s* does not
+			// take: only the end of the run can go on to the literal.
+			if i+1 == len(prog) || prog[i+1].kind != stepLit || takes(st.kind, prog[i+1].lit[0]) {
+				break walk
+			}
+			for p < len(t) && takes(st.kind, t[p]) {
+				p++
+			}
+		default:
+			break walk
 		}
+	}
+	if i == len(prog) {
+		return p
+	}
+	return prog[i:].longestFrom(t, p, pos, next)
+}
+
+// takes reports whether a \s* (stepSpaces) or [\s\-/]* (stepSep) step
+// reads c.
+func takes(k stepKind, c byte) bool {
+	return isRESpace(c) || k == stepSep && (c == '-' || c == '/')
+}
+
+// hasLitAt is strings.HasPrefix(t[p:], lit), without the call for the
+// short literals phrases are made of.
+func hasLitAt(t string, p int, lit string) bool {
+	if len(t)-p < len(lit) {
+		return false
+	}
+	for k := 0; k < len(lit); k++ {
+		if t[p+k] != lit[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// addPos adds p to the set next; positions arrive mostly in increasing
+// order, so a repeat is the last one or near it.
+func addPos(next []int, p int) []int {
+	for _, q := range next {
+		if q == p {
+			return next
+		}
+	}
+	return append(next, p)
+}
+
+// longestFrom is longestAt from position p0 of t, with every position the
+// steps may reach followed as a set.
+func (prog phraseProg) longestFrom(t string, p0 int, pos, next []int) int {
+	pos = append(pos[:0], p0)
+	for i := range prog {
+		st := &prog[i]
+		next = next[:0]
 		for _, p := range pos {
 			switch st.kind {
 			case stepLit:
-				if strings.HasPrefix(t[p:], st.lit) {
-					add(p + len(st.lit))
+				if hasLitAt(t, p, st.lit) {
+					next = addPos(next, p+len(st.lit))
 				}
-			case stepSpaces:
+			case stepSpaces, stepSep:
 				for q := p; ; q++ {
-					add(q)
-					if q >= len(t) || !isRESpace(t[q]) {
-						break
-					}
-				}
-			case stepSep:
-				for q := p; ; q++ {
-					add(q)
-					if q >= len(t) || !(isRESpace(t[q]) || t[q] == '-' || t[q] == '/') {
+					next = addPos(next, q)
+					if q >= len(t) || !takes(st.kind, t[q]) {
 						break
 					}
 				}
 			case stepApos:
-				add(p)
+				next = addPos(next, p)
 				if p < len(t) && (t[p] == '\'' || isRESpace(t[p])) {
-					add(p + 1)
+					next = addPos(next, p+1)
 				}
 			case stepDotOpt, stepDotWord:
 				var starts [3]int
@@ -146,7 +206,7 @@ func (prog phraseProg) longestAt(t string, pos, next []int) int {
 				}
 				for _, s := range starts[:n] {
 					for q := s; ; q++ {
-						add(q)
+						next = addPos(next, q)
 						if q >= len(t) || !isRESpace(t[q]) {
 							break
 						}
@@ -154,7 +214,7 @@ func (prog phraseProg) longestAt(t string, pos, next []int) int {
 				}
 			case stepBoundary:
 				if atBoundary(t, p) {
-					add(p)
+					next = addPos(next, p)
 				}
 			}
 		}
@@ -168,4 +228,40 @@ func (prog phraseProg) longestAt(t string, pos, next []int) int {
 		best = max(best, p)
 	}
 	return best
+}
+
+// phraseGroup is the phrases of a lexicon key that open with the same
+// literal ("total" of "total", "total due", "total amount incl."), that
+// literal cut off: find compares it once for the group, not once to pick
+// each phrase and again as its first step.
+type phraseGroup struct {
+	lit   string
+	rests []phraseProg
+}
+
+// addToGroup adds a phrase that opens with a literal to the key's groups.
+func addToGroup(groups []phraseGroup, prog phraseProg) []phraseGroup {
+	if len(prog) == 0 || prog[0].kind != stepLit {
+		panic("rules: a keyed phrase opens with a literal")
+	}
+	for i := range groups {
+		if groups[i].lit == prog[0].lit {
+			groups[i].rests = append(groups[i].rests, prog[1:])
+			return groups
+		}
+	}
+	return append(groups, phraseGroup{lit: prog[0].lit, rests: []phraseProg{prog[1:]}})
+}
+
+// newSpan returns the match [s, e] as a two-int slice cut from spans, a
+// backing array for several (its capacity capped, so the caller may set
+// its ends as it could regexp's), and what is left of spans: one
+// allocation per four matches instead of one per match.
+func newSpan(spans []int, s, e int) ([]int, []int) {
+	if cap(spans)-len(spans) < 2 {
+		spans = make([]int, 0, 8)
+	}
+	spans = append(spans, s, e)
+	n := len(spans)
+	return spans[n-2 : n : n], spans
 }

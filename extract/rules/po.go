@@ -9,7 +9,7 @@ var reOrderConfirmation = foldedRegexp(`(?:confirmation|bestatigung|auftragsbest
 // like the verify_purchase_order action's reference but refusing order
 // labels that name the supplier's order confirmation or delivery note.
 func (d *document) poNumberFact() *fact[string] {
-	h, found := d.findPO(func(ln *line, m []int) bool {
+	h, found := d.findPO(func(ln *line, m [2]int) bool {
 		if reOrderConfirmation().MatchString(ln.f.s[:m[0]]) {
 			return true
 		}

@@ -60,7 +60,7 @@ func (d *document) stampDate(refersBack bool) (*line, dateHit, bool) {
 		if ln.blank || len(ln.dates) == 0 {
 			continue
 		}
-		if len(ln.labels(reDueLabel)) > 0 || reRefContext.MatchString(ln.f.s) {
+		if len(ln.labels(reDueLabel)) > 0 || ln.has(reRefContext) {
 			continue
 		}
 		clock := hasClock(ln.f.s)

@@ -344,7 +344,7 @@ func (d *document) regions() [][]region {
 				// not the lines under it; the issuer's name often follows it.
 				continue
 			}
-			kind, end := blockLabel(cf, ln.raw[c.start:c.end])
+			kind, end := ln.cellLabel(k)
 			if kind == regCustomer && d.bankContext(i) {
 				// "Empfänger: ..." beside an IBAN is the payee, not the customer.
 				kind = regBank
@@ -429,13 +429,28 @@ func nameQuality(s string) int {
 }
 
 // normName is the comparison key of a company name.
-func normName(s string) string {
-	f := foldString(s)
+func normName(s string) string { return normFolded(foldString(s)) }
+
+// normFolded is normName of text already folded.
+func normFolded(f string) string {
+	// The builder starts at the first rune dropped, grown once; a name of
+	// letters and digits alone is f itself (rune by rune it grew several
+	// times per name).
 	var b strings.Builder
-	for _, r := range f {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			b.WriteRune(r)
+	for i, r := range f {
+		keep := unicode.IsLetter(r) || unicode.IsDigit(r)
+		switch {
+		case b.Cap() > 0:
+			if keep {
+				b.WriteRune(r)
+			}
+		case !keep:
+			b.Grow(len(f))
+			b.WriteString(f[:i])
 		}
+	}
+	if b.Cap() == 0 {
+		return f
 	}
 	return b.String()
 }
@@ -634,8 +649,8 @@ func (s *supplierScan) scanLines() {
 	payTos := make([][]int, len(d.lines))
 	for i, ln := range d.lines {
 		if !ln.blank {
-			legalHint[i] = reLegalHint.MatchString(ln.f.s)
-			payTos[i] = rePayTo.FindStringIndex(ln.f.s)
+			legalHint[i] = ln.has(reLegalHint)
+			payTos[i] = ln.index(rePayTo)
 		}
 	}
 	var sl supLine
@@ -646,7 +661,7 @@ func (s *supplierScan) scanLines() {
 		sl.i = i
 		s.line = i
 		sl.nonBlank++
-		if !sl.remit && reRemittance.MatchString(ln.f.s) {
+		if !sl.remit && ln.has(reRemittance) {
 			sl.remit = true
 		}
 		sl.hint = 0
@@ -665,7 +680,7 @@ func (s *supplierScan) scanLines() {
 		}
 		sl.attn = false
 		for j := i + 1; j <= i+2 && j < len(d.lines); j++ {
-			if reAttention.MatchString(d.lines[j].f.s) {
+			if d.lines[j].has(reAttention) {
 				sl.attn = true
 			}
 		}
@@ -904,7 +919,7 @@ func (s *supplierScan) best() *supCand {
 func (d *document) firstOfBlock(regs [][]region, i, k int) bool {
 	c := d.lines[i].cells[k]
 	cf := d.lines[i].foldCell(c)
-	if kind, end := blockLabel(cf, d.lines[i].raw[c.start:c.end]); kind == regSupplier {
+	if kind, end := d.lines[i].cellLabel(k); kind == regSupplier {
 		return strings.TrimSpace(strings.Trim(cf[end:], " :")) != ""
 	}
 	p := d.prevNonBlank(i)
@@ -920,7 +935,7 @@ func (d *document) firstOfBlock(regs [][]region, i, k int) bool {
 			continue
 		}
 		pf := d.lines[p].foldCell(pc)
-		if kind, end := blockLabel(pf, d.lines[p].raw[pc.start:pc.end]); kind == regSupplier && strings.TrimSpace(strings.Trim(pf[end:], " :")) == "" {
+		if kind, end := d.lines[p].cellLabel(pk); kind == regSupplier && strings.TrimSpace(strings.Trim(pf[end:], " :")) == "" {
 			return true
 		}
 	}

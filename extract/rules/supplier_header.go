@@ -114,7 +114,7 @@ func (d *document) regCue(i int) bool {
 		return false
 	}
 	ln := d.lines[i]
-	return reRegCue.MatchString(ln.f.s) || hasRegCode(ln.raw)
+	return ln.has(reRegCue) || hasRegCode(ln.raw)
 }
 
 // headerEnd is the index of the first line after the letterhead: the
@@ -328,7 +328,7 @@ func (s *supplierScan) scanNotIssuer() {
 		if ln.blank {
 			continue
 		}
-		m := reNotIssuer.FindStringIndex(ln.f.s)
+		m := ln.index(reNotIssuer)
 		if m == nil {
 			continue
 		}

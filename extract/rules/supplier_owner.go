@@ -21,7 +21,7 @@ func (s *supplierScan) scanOwners() {
 			continue
 		}
 		rs, misread := 0, false
-		if m := reOwnerMark.FindStringIndex(ln.f.s); m != nil {
+		if m := ln.index(reOwnerMark); m != nil {
 			rs, _ = ln.f.rawSpan(m[1], m[1])
 		} else if rs = misreadOwnerMark(ln.raw); rs > 0 {
 			misread = true

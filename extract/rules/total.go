@@ -1,7 +1,8 @@
 package rules
 
 import (
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -38,11 +39,12 @@ type labelHit struct {
 // resolveHits keeps, among overlapping hits, the one that starts first and
 // then the longest; equal spans keep the order given.
 func resolveHits(hits []labelHit) []labelHit {
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].start != hits[j].start {
-			return hits[i].start < hits[j].start
+	// slices' stable sort: sort.SliceStable allocated on every line.
+	slices.SortStableFunc(hits, func(a, b labelHit) int {
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
 		}
-		return hits[i].end-hits[i].start > hits[j].end-hits[j].start
+		return cmp.Compare(b.end-b.start, a.end-a.start)
 	})
 	var out []labelHit
 	lastEnd := -1
@@ -65,6 +67,10 @@ func totalLabels(ln *line) ([]labelHit, [][]int) {
 		for _, m := range ln.labels(lx.re) {
 			hits = append(hits, labelHit{m[0], m[1], lx.cls})
 		}
+	}
+	if len(hits) == 0 {
+		// Most lines: the absorbed wording matters only around a label.
+		return nil, nil
 	}
 	absorb := reTotalAbsorb().FindAllStringIndex(f, -1)
 	hits = resolveHits(hits)
@@ -322,7 +328,7 @@ func (d *document) findTotalLabelled() (total *int64, currency *string) {
 				cands = append(cands, c)
 				continue
 			}
-			if k != len(rls)-1 || reTableHeader.MatchString(ln.f.s) {
+			if k != len(rls)-1 || ln.has(reTableHeader) {
 				continue
 			}
 			for _, sp := range d.valueSpans(i, r.rs, r.re)[1:] {

@@ -1,0 +1,32 @@
+package rules
+
+// cellMemo is what is found once per cell of a line.
+type cellMemo struct {
+	f       string // foldString of the cell's raw text, once non-empty (foldCell)
+	kind    region // blockLabel's answer, once lblDone (cellLabel)
+	end     int
+	lblDone bool
+}
+
+// cellMemos returns the line's cell memos; newDocument cuts them from one
+// array for the document, a line made elsewhere gets its own here.
+func (ln *line) cellMemos() []cellMemo {
+	if ln.cellM == nil && len(ln.cells) > 0 {
+		ln.cellM = make([]cellMemo, len(ln.cells))
+	}
+	return ln.cellM
+}
+
+// cellLabel is blockLabel of cell k of the line, found once: regions, the
+// buyer search and the supplier block each ask it of the same cells, and
+// the label lexicons hold hundreds of phrases (blockLabel was a twentieth
+// of the extractor's time, most of it asking again).
+func (ln *line) cellLabel(k int) (region, int) {
+	m := &ln.cellMemos()[k]
+	if !m.lblDone {
+		c := ln.cells[k]
+		m.kind, m.end = blockLabel(ln.foldCell(c), ln.raw[c.start:c.end])
+		m.lblDone = true
+	}
+	return m.kind, m.end
+}
