@@ -50,13 +50,14 @@ func TestCollect(t *testing.T) {
 		attempts int
 		results  int
 		cost     *float64
+		batch    *float64
 		byKind   map[string]*KindCount
 	}{
 		{
 			name: "a repeated text is one job",
 			files: map[string]string{"a.txt": right, "a.expect.json": expectRight,
 				"b.txt": right, "b.expect.json": expectRight},
-			prices: priced, attempts: 1, results: 2, cost: cost(0.002),
+			prices: priced, attempts: 1, results: 2, cost: cost(0.002), batch: cost(0.001),
 			byKind: map[string]*KindCount{"verify_purchase_order": {TP: 2}},
 		},
 		{
@@ -76,6 +77,9 @@ func TestCollect(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.cost, p.Cost); diff != "" {
 				t.Errorf("cost (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.batch, p.BatchCost); diff != "" {
+				t.Errorf("cost via --batch (-want +got):\n%s", diff)
 			}
 			if diff := cmp.Diff(tt.byKind, p.Actions.ByKind); diff != "" {
 				t.Errorf("actions by kind (-want +got):\n%s", diff)

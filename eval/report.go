@@ -70,6 +70,9 @@ type ProviderReport struct {
 	OutputTokens      int64 `json:"output_tokens"`
 	// Cost is the estimated cost from --price, nil when no price applies.
 	Cost *float64 `json:"cost"`
+	// BatchCost is what the same tokens cost through the providers' batch
+	// APIs (invx run --batch, BatchDiscount), nil when Cost is.
+	BatchCost *float64 `json:"cost_batch"`
 
 	Results []*DocResult    `json:"results"`
 	Timing  *ProviderTiming `json:"timing"`

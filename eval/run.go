@@ -115,6 +115,7 @@ type collector struct {
 	label     string
 	latencies []time.Duration
 	cost      float64
+	batchCost float64         // the same tokens priced as batch requests
 	priced    bool            // every priced call so far had a price
 	seen      map[string]bool // job keys already counted
 }
@@ -180,7 +181,14 @@ func (col *collector) attempts(dr *DocResult, job *store.Job, attempts []*store.
 		if col.priced && a.InputTokens+a.OutputTokens > 0 {
 			p, ok := col.c.Prices.Lookup([]string{a.Provider, pr.Provider, col.label}, a.Model)
 			if ok {
-				col.cost += p.Cost(a.InputTokens, a.OutputTokens)
+				full := p.Cost(a.InputTokens, a.OutputTokens)
+				if a.BatchID != "" {
+					// Answered through a batch API: billed at the discount.
+					col.cost += BatchDiscount * full
+				} else {
+					col.cost += full
+				}
+				col.batchCost += BatchDiscount * full
 			} else {
 				col.priced = false
 			}
@@ -262,8 +270,8 @@ func (col *collector) totals() {
 		pr.Admission = *a
 	}
 	if col.priced {
-		v := round6(col.cost)
-		pr.Cost = &v
+		v, b := round6(col.cost), round6(col.batchCost)
+		pr.Cost, pr.BatchCost = &v, &b
 	}
 	lat := sortedDurations(col.latencies)
 	pr.Timing.P50MS, pr.Timing.P95MS = ms(percentile(lat, 50)), ms(percentile(lat, 95))

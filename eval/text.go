@@ -64,6 +64,12 @@ func comparison(r *Report) []row {
 		}
 		return strconv.FormatFloat(*p.Cost, 'f', 4, 64)
 	})
+	add("cost via --batch", func(p *ProviderReport) string {
+		if p.BatchCost == nil {
+			return "-"
+		}
+		return strconv.FormatFloat(*p.BatchCost, 'f', 4, 64)
+	})
 	add("latency p50 / p95", func(p *ProviderReport) string {
 		return fmt.Sprintf("%s / %s", msString(p.Timing.P50MS), msString(p.Timing.P95MS))
 	})
