@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"database/sql"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -58,7 +59,7 @@ func batchEnv(extra ...string) []string {
 // each with a remote id the fake created.
 func checkBatches(t *testing.T, db string, fake *batchfake.Server, want int) {
 	t.Helper()
-	sql := openDB(t, db)
+	sql := openTarget(t, db)
 	defer sql.Close()
 	wantCount(t, sql, want, `SELECT count(*) FROM batches`)
 	wantCount(t, sql, want, `SELECT count(*) FROM batches WHERE state = 'collected' AND remote_id IS NOT NULL`)
@@ -66,63 +67,96 @@ func checkBatches(t *testing.T, db string, fake *batchfake.Server, want int) {
 	if len(ids) != want {
 		t.Errorf("the fake created %d batches, want %d", len(ids), want)
 	}
-	for _, id := range ids {
-		wantCount(t, sql, 1, `SELECT count(*) FROM batches WHERE remote_id = ?`, id)
+	recorded := map[string]int{}
+	rows, err := sql.Query(`SELECT remote_id FROM batches WHERE remote_id IS NOT NULL`)
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		recorded[id]++
+	}
+	for _, id := range ids {
+		if recorded[id] != 1 {
+			t.Errorf("batch %s recorded %d times, want once", id, recorded[id])
+		}
+	}
+}
+
+// openTarget opens what --db names: a SQLite file or a postgres:// URL.
+func openTarget(t *testing.T, target string) *sql.DB {
+	t.Helper()
+	if !strings.HasPrefix(target, "postgres") {
+		return openDB(t, target)
+	}
+	db, err := sql.Open("pgx", target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
 
 // invx run --batch is SIGKILLed at each phase of a batch run (recorded but
 // not sent; created at the provider but not recorded; while polling; after
 // one result line of many was committed) and then run again: the fake sees
 // exactly one batch creation per chunk, and every document is committed
-// exactly once.
+// exactly once. On both engines, with both APIs.
 func TestBatchRunSurvivesSIGKILLAtEachPhase(t *testing.T) {
 	t.Parallel()
 	const n, size = 30, 10
-	for _, kind := range []batchfake.Kind{batchfake.OpenAI, batchfake.Anthropic} {
-		for _, point := range []string{"after-create", "after-submit", "polling", "mid-collect"} {
-			t.Run(string(kind)+"/"+point, func(t *testing.T) {
-				t.Parallel()
-				fake := batchFakeOf(t, kind)
-				fake.SetPolls(2)
-				dir := writeDocs(t, genInvoices(t, 7, n))
-				db := dbPath(t)
-				args := batchArgs(fake, db, "run", "--batch-size", strconv.Itoa(size), dir)
-				r := invxWithEnv(t, batchEnv(crashpoint.Env+"=batch."+point), args...)
-				if r.code != -1 {
-					t.Fatalf("the run was not killed at %s: %s", point, r)
-				}
-				// At once: the rerun sees the batch's owner is dead, waits for
-				// its lease (1s) to run out and takes the batch over.
-				r = invxWithEnv(t, batchEnv(), args...)
-				mustExit(t, r, 0)
-				s := parseSummary(t, r)
-				if s.Final.Succeeded != n || s.Status != "completed" {
-					t.Errorf("rerun: status %s, final %+v; want completed with %d succeeded", s.Status, s.Final, n)
-				}
-				if c := fake.Counts(); c.Creations != n/size {
-					t.Errorf("the fake saw %d batch creations, want %d (one per chunk of %d)", c.Creations, n/size, size)
-				}
-				sent := map[string]int{}
-				for _, q := range fake.Requests() {
-					sent[q.CustomID]++
-				}
-				if len(sent) != n {
-					t.Errorf("%d distinct requests sent, want %d", len(sent), n)
-				}
-				for id, k := range sent {
-					if k != 1 {
-						t.Errorf("request %s sent %d times", id, k)
+	for _, engine := range []string{"sqlite", "postgres"} {
+		for _, kind := range []batchfake.Kind{batchfake.OpenAI, batchfake.Anthropic} {
+			for _, point := range []string{"after-create", "after-submit", "polling", "mid-collect"} {
+				t.Run(engine+"/"+string(kind)+"/"+point, func(t *testing.T) {
+					t.Parallel()
+					db := dbPath(t)
+					if engine == "postgres" {
+						db, _ = pgDatabase(t, pgAdmin(t))
 					}
-				}
-				checkBatches(t, db, fake, n/size)
-				sql := openDB(t, db)
-				defer sql.Close()
-				checkCommittedOnce(t, sql, n)
-				// Every succeeded attempt is a batch request; nothing was paid twice.
-				wantCount(t, sql, n, `SELECT count(*) FROM attempts WHERE outcome = 'succeeded' AND batch_id IS NOT NULL`)
-				wantCount(t, sql, n, `SELECT count(DISTINCT custom_id) FROM attempts WHERE batch_id IS NOT NULL`)
-			})
+					fake := batchFakeOf(t, kind)
+					fake.SetPolls(2)
+					dir := writeDocs(t, genInvoices(t, 7, n))
+					args := batchArgs(fake, db, "run", "--batch-size", strconv.Itoa(size), dir)
+					r := invxWithEnv(t, batchEnv(crashpoint.Env+"=batch."+point), args...)
+					if r.code != -1 {
+						t.Fatalf("the run was not killed at %s: %s", point, r)
+					}
+					// At once: the rerun sees the batch's owner is dead, waits for
+					// its lease (1s) to run out and takes the batch over.
+					r = invxWithEnv(t, batchEnv(), args...)
+					mustExit(t, r, 0)
+					s := parseSummary(t, r)
+					if s.Final.Succeeded != n || s.Status != "completed" {
+						t.Errorf("rerun: status %s, final %+v; want completed with %d succeeded", s.Status, s.Final, n)
+					}
+					if c := fake.Counts(); c.Creations != n/size {
+						t.Errorf("the fake saw %d batch creations, want %d (one per chunk of %d)", c.Creations, n/size, size)
+					}
+					sent := map[string]int{}
+					for _, q := range fake.Requests() {
+						sent[q.CustomID]++
+					}
+					if len(sent) != n {
+						t.Errorf("%d distinct requests sent, want %d", len(sent), n)
+					}
+					for id, k := range sent {
+						if k != 1 {
+							t.Errorf("request %s sent %d times", id, k)
+						}
+					}
+					checkBatches(t, db, fake, n/size)
+					sql := openTarget(t, db)
+					defer sql.Close()
+					checkInvariants(t, sql, n)
+					// Every succeeded attempt is a batch request; nothing was paid twice.
+					wantCount(t, sql, n, `SELECT count(*) FROM attempts WHERE outcome = 'succeeded' AND batch_id IS NOT NULL`)
+					wantCount(t, sql, n, `SELECT count(DISTINCT custom_id) FROM attempts WHERE batch_id IS NOT NULL`)
+				})
+			}
 		}
 	}
 }
