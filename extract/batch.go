@@ -2,6 +2,8 @@ package extract
 
 import (
 	"context"
+	"errors"
+	"regexp"
 	"strconv"
 	"time"
 )
@@ -89,4 +91,25 @@ func BatchCustomID(jobKey string, attempt int) string {
 		k = k[:56]
 	}
 	return k + "-" + strconv.Itoa(attempt)
+}
+
+// UnreadableAnswer is the failure of a batch result that cannot be read as
+// an answer: rejected (re-askable), category decode, like prose from a
+// synchronous call.
+func UnreadableAnswer(msg string) *ProviderError {
+	return &ProviderError{Class: ClassRejected, Category: "decode", Msg: msg}
+}
+
+// customIDField finds the custom id in a results line that is not JSON.
+var customIDField = regexp.MustCompile(`"custom_id"\s*:\s*"([A-Za-z0-9_-]{1,64})"`)
+
+// UnparsedBatchLine is the BatchLine of a results line that is not JSON:
+// its request is re-asked when the line still names its custom id, and the
+// error says the results cannot be read when it names none.
+func UnparsedBatchLine(raw []byte) (BatchLine, error) {
+	m := customIDField.FindSubmatch(raw)
+	if m == nil {
+		return BatchLine{}, errors.New("a line that is not JSON and names no custom_id")
+	}
+	return BatchLine{CustomID: string(m[1]), Err: UnreadableAnswer("the result line is not valid JSON")}, nil
 }

@@ -5,11 +5,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
-	"regexp"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -36,9 +34,6 @@ var statusOfType = map[string]int{
 	"timeout_error":         http.StatusGatewayTimeout,
 	"overloaded_error":      529,
 }
-
-// customIDPattern finds the custom id in a line that is not JSON.
-var customIDPattern = regexp.MustCompile(`"custom_id"\s*:\s*"([A-Za-z0-9_-]{1,64})"`)
 
 // Results implements extract.BatchClient. It reads the results JSONL
 // itself rather than through the SDK's ResultsStreaming, whose stream stops
@@ -79,11 +74,7 @@ func (c *BatchClient) Results(ctx context.Context, remoteID string, fn func(extr
 func (c *BatchClient) resultLine(raw []byte) (extract.BatchLine, error) {
 	var r sdk.MessageBatchIndividualResponse
 	if err := json.Unmarshal(raw, &r); err != nil || r.CustomID == "" {
-		m := customIDPattern.FindSubmatch(raw)
-		if m == nil {
-			return extract.BatchLine{}, errors.New("a line that is not JSON and names no custom_id")
-		}
-		return extract.BatchLine{CustomID: string(m[1]), Err: unreadable("the result line is not valid JSON")}, nil
+		return extract.UnparsedBatchLine(raw)
 	}
 	line := extract.BatchLine{CustomID: r.CustomID}
 	switch r.Result.Type {
@@ -94,7 +85,7 @@ func (c *BatchClient) resultLine(raw []byte) (extract.BatchLine, error) {
 	case "canceled", "expired":
 		line.Expired = true
 	default:
-		line.Err = unreadable(fmt.Sprintf("unknown result type %q", extract.Truncate(category(r.Result.Type), 40)))
+		line.Err = extract.UnreadableAnswer(fmt.Sprintf("unknown result type %q", extract.Truncate(category(r.Result.Type), 40)))
 	}
 	return line, nil
 }
@@ -137,10 +128,4 @@ func (c *BatchClient) errored(er sdk.ErrorResponse) (*extract.Response, error) {
 	}
 	resp := &extract.Response{Model: c.p.model, HTTPStatus: status, RequestID: oneLine(er.RequestID, 200)}
 	return resp, apiError(ae)
-}
-
-// unreadable is a result line invx cannot read: rejected, so the request
-// is asked again.
-func unreadable(msg string) *extract.ProviderError {
-	return &extract.ProviderError{Class: extract.ClassRejected, Category: "decode", Msg: msg}
 }

@@ -5,10 +5,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 
 	oai "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -39,9 +37,6 @@ const (
 	codeExpired   = "batch_expired"
 	codeCancelled = "batch_cancelled"
 )
-
-// customIDPattern finds the custom id in a line that is not JSON.
-var customIDPattern = regexp.MustCompile(`"custom_id"\s*:\s*"([A-Za-z0-9_-]{1,64})"`)
 
 // Results implements extract.BatchClient: the output file's lines, then
 // the error file's. It retrieves the batch first to learn their ids (one
@@ -99,11 +94,7 @@ func (c *BatchClient) readFile(ctx context.Context, remoteID, fileID string, fn 
 func (c *BatchClient) resultLine(raw []byte) (extract.BatchLine, error) {
 	var rl resultLine
 	if err := json.Unmarshal(raw, &rl); err != nil || rl.CustomID == "" {
-		m := customIDPattern.FindSubmatch(raw)
-		if m == nil {
-			return extract.BatchLine{}, errors.New("a line that is not JSON and names no custom_id")
-		}
-		return extract.BatchLine{CustomID: string(m[1]), Err: unreadable("the result line is not valid JSON")}, nil
+		return extract.UnparsedBatchLine(raw)
 	}
 	line := extract.BatchLine{CustomID: rl.CustomID}
 	switch {
@@ -117,7 +108,7 @@ func (c *BatchClient) resultLine(raw []byte) (extract.BatchLine, error) {
 		line.Err = &extract.ProviderError{Class: extract.ClassTransient, Category: "batch_error",
 			Msg: "the batch did not run the request: " + c.p.detail(&oai.Error{Code: rl.Error.Code, Message: rl.Error.Message})}
 	default:
-		line.Err = unreadable("the result line has neither a response nor an error")
+		line.Err = extract.UnreadableAnswer("the result line has neither a response nor an error")
 	}
 	return line, nil
 }
@@ -142,13 +133,7 @@ func (c *BatchClient) response(status int, requestID string, body json.RawMessag
 			Msg: "the server answered with an empty document"}
 	}
 	if err := cc.UnmarshalJSON(body); err != nil {
-		return resp, unreadable("the response body is not a chat completion")
+		return resp, extract.UnreadableAnswer("the response body is not a chat completion")
 	}
 	return c.p.answer(&cc, resp, nil)
-}
-
-// unreadable is a result line invx cannot read: rejected, so the request
-// is asked again.
-func unreadable(msg string) *extract.ProviderError {
-	return &extract.ProviderError{Class: extract.ClassRejected, Category: "decode", Msg: msg}
 }
