@@ -40,7 +40,7 @@ const (
 // its category. It never needs to skip a nested value: the first problem
 // ends the walk.
 type walker struct {
-	dec     *json.Decoder
+	dec     tokenSource
 	source  string
 	version string
 	// ids maps each action id seen so far to its item index.
