@@ -55,12 +55,14 @@ func valueCorpus(t *testing.T) []valueCase {
 		if json.Unmarshal([]byte(s.raw), &base) != nil {
 			continue // not an object of this shape: nothing to build a value from
 		}
+		// Every source also states what some mutations cite.
+		source := s.source + sourceAdds
 		for i, m := range valueMutations {
-			out = append(out, valueCase{s.name + "/" + m.name, mutated(t, base, m.apply), s.source})
+			out = append(out, valueCase{s.name + "/" + m.name, mutated(t, base, m.apply), source})
 			for range 2 {
 				m2 := valueMutations[rng.IntN(len(valueMutations))]
 				out = append(out, valueCase{s.name + "/" + m.name + "+" + m2.name,
-					mutated(t, base, func(d *InvoiceV2) { valueMutations[i].apply(d); m2.apply(d) }), s.source})
+					mutated(t, base, func(d *InvoiceV2) { valueMutations[i].apply(d); m2.apply(d) }), source})
 			}
 		}
 	}
@@ -82,9 +84,15 @@ func mutated(t *testing.T, base InvoiceV2, apply func(*InvoiceV2)) InvoiceV2 {
 	return d
 }
 
+// sourceAdds is appended to every source of valueCorpus.
+const sourceAdds = "\nx\uFFFDy\n"
+
 func sp(s string) *string { return &s }
 func ip(n int64) *int64   { return &n }
 
+// valueMutations change a document; a mutation that needs the source to
+// say something appends it to the source with the sourceAdds marker (see
+// valueCorpus).
 var valueMutations = []struct {
 	name  string
 	apply func(*InvoiceV2)
@@ -96,6 +104,12 @@ var valueMutations = []struct {
 	{"title-bidi", func(d *InvoiceV2) { d.Title = "a\u202eb" }},
 	{"title-control", func(d *InvoiceV2) { d.Title = "a\x01b" }},
 	{"title-not-utf8", func(d *InvoiceV2) { d.Title = "bad \xff byte" }},
+	{"title-not-utf8-at-cap", func(d *InvoiceV2) { d.Title = strings.Repeat("t", maxTitleBytes-1) + "\xff" }},
+	// json.Marshal turns the invalid byte into U+FFFD, which the source
+	// holds (sourceAdds): the bytes pass where the raw value would not.
+	{"action-evidence-not-utf8", func(d *InvoiceV2) {
+		d.ActionItems = append(d.ActionItems, ActionItem{ID: "u8", Kind: KindReviewTax, Evidence: "x\xffy"})
+	}},
 	{"title-html-and-ls", func(d *InvoiceV2) { d.Title = "<a & b>\u2028\"q\"\\" }},
 	{"bullets-nil", func(d *InvoiceV2) { d.Bullets = nil }},
 	{"bullets-empty", func(d *InvoiceV2) { d.Bullets = []string{} }},
