@@ -58,9 +58,11 @@ func (b *tokenBuilder) delim(d json.Delim) {
 	b.bound += 2 // the delimiter and a comma or colon after it
 }
 
-func (b *tokenBuilder) key(k string) {
+// key takes the key already as a token: the callers pass constants, which
+// become interface values at compile time, so keys cost no allocation.
+func (b *tokenBuilder) key(k json.Token) {
 	b.toks = append(b.toks, k)
-	b.bound += len(k) + 4 // quotes, colon, comma
+	b.bound += len(k.(string)) + 4 // quotes, colon, comma
 }
 
 func (b *tokenBuilder) str(s string) {
@@ -121,7 +123,7 @@ func v2ValueTokens(doc *InvoiceV2) (*valueTokens, bool) {
 		b.delim(']')
 	}
 	for _, f := range []struct {
-		name string
+		name json.Token
 		v    *string
 	}{
 		{"supplier_name", doc.SupplierName}, {"supplier_vat_id", doc.SupplierVATID},
@@ -133,7 +135,7 @@ func v2ValueTokens(doc *InvoiceV2) (*valueTokens, bool) {
 		b.strPtr(f.v)
 	}
 	for _, f := range []struct {
-		name string
+		name json.Token
 		v    *int64
 	}{
 		{"net_minor", doc.NetMinor}, {"tax_minor", doc.TaxMinor},
@@ -207,7 +209,7 @@ func v2ValueTokens(doc *InvoiceV2) (*valueTokens, bool) {
 	b.key("evidence")
 	b.delim('{')
 	for _, f := range []struct {
-		name string
+		name json.Token
 		v    *string
 	}{
 		{"supplier_name", ev.SupplierName}, {"supplier_vat_id", ev.SupplierVATID},
