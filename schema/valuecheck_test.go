@@ -252,3 +252,40 @@ func TestValueTokensMatchMarshal(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCheckV2Reviewable holds the value check to the byte check on
+// documents decoded from arbitrary JSON; extra, when not empty, becomes the
+// title and one more action item's evidence, so that strings json.Unmarshal
+// never makes (invalid UTF-8, any length) reach the value check too.
+func FuzzCheckV2Reviewable(f *testing.F) {
+	f.Add([]byte(validDocV2), testSourceV2, "")
+	f.Add([]byte(nullDocV2), testSourceV2+sourceAdds, "x\xffy")
+	f.Add([]byte(creditDoc), testSourceCredit, "Gutschrift")
+	// FuzzValidateV2's corpus: one document per category to start from.
+	files, err := filepath.Glob(filepath.Join("testdata", "fuzz", "FuzzValidateV2", "*"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, file := range files {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		raw, src := parseSeed(f, file, b)
+		f.Add(raw, src, "")
+	}
+	f.Fuzz(func(t *testing.T, raw []byte, source, extra string) {
+		var doc InvoiceV2
+		if json.Unmarshal(raw, &doc) != nil {
+			return
+		}
+		if extra != "" {
+			doc.Title = extra
+			doc.ActionItems = append(doc.ActionItems, ActionItem{ID: "fz", Kind: KindReviewTax, Evidence: extra})
+		}
+		want := byteCheck(t, &doc, source)
+		if got := CheckV2Reviewable(&doc, source); !reflect.DeepEqual(got, want) {
+			t.Fatalf("value check %v, byte check %v", got, want)
+		}
+	})
+}
