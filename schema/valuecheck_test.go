@@ -23,7 +23,8 @@ type valueCase struct {
 // with (the v2 documents, the FuzzValidateV2 seeds and both fuzz corpora
 // on disk) and derives from each one variant per rule the walk, the cross
 // checks, the evidence checks and arithmetic apply, plus random pairs of
-// them, so that every category is reached from real-looking documents.
+// them (one pair each), so that every category is reached from
+// real-looking documents.
 func valueCorpus(t *testing.T) []valueCase {
 	t.Helper()
 	type seed struct {
@@ -59,11 +60,9 @@ func valueCorpus(t *testing.T) []valueCase {
 		source := s.source + sourceAdds
 		for i, m := range valueMutations {
 			out = append(out, valueCase{s.name + "/" + m.name, mutated(t, base, m.apply), source})
-			for range 2 {
-				m2 := valueMutations[rng.IntN(len(valueMutations))]
-				out = append(out, valueCase{s.name + "/" + m.name + "+" + m2.name,
-					mutated(t, base, func(d *InvoiceV2) { valueMutations[i].apply(d); m2.apply(d) }), source})
-			}
+			m2 := valueMutations[rng.IntN(len(valueMutations))]
+			out = append(out, valueCase{s.name + "/" + m.name + "+" + m2.name,
+				mutated(t, base, func(d *InvoiceV2) { valueMutations[i].apply(d); m2.apply(d) }), source})
 		}
 	}
 	return out
