@@ -49,8 +49,8 @@ func validIBAN(iban string) bool {
 }
 
 // schemaAnswers keeps the schema's answers about ids across documents: a
-// check is a full validation of a document (about a tenth of a document's
-// extraction on invoices with ids), its answer depends on the id alone, and
+// check is a full validation of a (minimal) document, its answer depends on
+// the id alone, and
 // a supplier prints the same ids on every invoice. Bounded, so a stream of
 // distinct ids cannot grow it without limit; past the bound it only reads.
 var schemaAnswers = &answerCache{m: map[string]bool{}}
