@@ -78,6 +78,9 @@ func (v *Version) ValidateCorrection(raw []byte, source string, corrected []stri
 
 // nullEvidence sets the evidence of the corrected facts to null.
 func nullEvidence(ev *EvidenceV2, corrected map[string]bool) {
+	if len(corrected) == 0 {
+		return // a provider's answer: nothing to clear, no table to build
+	}
 	for name, p := range map[string]**string{
 		"supplier_name": &ev.SupplierName, "supplier_vat_id": &ev.SupplierVATID, "supplier_iban": &ev.SupplierIBAN,
 		"buyer_name": &ev.BuyerName, "invoice_number": &ev.InvoiceNumber, "issue_date": &ev.IssueDate,

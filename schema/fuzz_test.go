@@ -187,7 +187,7 @@ func checkSeedCorpus(t *testing.T, dir string, v *Version, categories []Category
 }
 
 // parseSeed reads a "go test fuzz v1" file of ([]byte, string).
-func parseSeed(t *testing.T, name string, b []byte) ([]byte, string) {
+func parseSeed(t testing.TB, name string, b []byte) ([]byte, string) {
 	t.Helper()
 	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 	if len(lines) != 3 || lines[0] != "go test fuzz v1" {

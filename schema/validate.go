@@ -40,7 +40,7 @@ const (
 // its category. It never needs to skip a nested value: the first problem
 // ends the walk.
 type walker struct {
-	dec     *json.Decoder
+	dec     tokenSource
 	source  string
 	version string
 	// ids maps each action id seen so far to its item index.
@@ -286,7 +286,10 @@ func (w *walker) document(fields []field) *ValidationError {
 // and also folded, because encoding/json folds case and would let a
 // "Title" overwrite a "title".
 func (w *walker) object(path string, fields []field) *ValidationError {
-	var seen []string
+	// Every key seen is one of fields (unknown keys end the walk), and no
+	// version has more than the buffer holds, so seen stays on the stack.
+	var buf [24]string
+	seen := buf[:0]
 	for w.dec.More() {
 		tok, e := w.token(at(path))
 		if e != nil {

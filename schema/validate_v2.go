@@ -95,24 +95,7 @@ func validateV2(v *Version, raw []byte, source string, c checks) (*Result, *Vali
 	if e := walkAndDecode(v, raw, source, c, v2Fields, &doc); e != nil {
 		return nil, e
 	}
-	// A corrected fact was typed by a person, not read from the text: its
-	// evidence is null whatever the document said.
-	nullEvidence(&doc.Evidence, c.corrected)
-	// Empty, never nil, so the canonical form always spells [] and callers
-	// can range without checks.
-	if doc.TaxLines == nil {
-		doc.TaxLines = []TaxLine{}
-	}
-	if doc.LineItems == nil {
-		doc.LineItems = []LineItem{}
-	}
-	if doc.ActionItems == nil {
-		doc.ActionItems = []ActionItem{}
-	}
-	if e := checkCrossFacts(&doc); e != nil {
-		return nil, e
-	}
-	if e := checkFactEvidenceValues(&doc, c.corrected); e != nil {
+	if e := checkDecodedV2(&doc, c); e != nil {
 		return nil, e
 	}
 	canon, e := canonicalJSON(doc)
@@ -128,6 +111,29 @@ func validateV2(v *Version, raw []byte, source string, c checks) (*Result, *Vali
 		InvoiceV2: &doc,
 		Review:    checkArithmetic(&doc),
 	}, nil
+}
+
+// checkDecodedV2 runs the phases after the walk (3 and 4 of validateV2) on
+// the decoded document, filling its nil slices with empty ones.
+func checkDecodedV2(doc *InvoiceV2, c checks) *ValidationError {
+	// A corrected fact was typed by a person, not read from the text: its
+	// evidence is null whatever the document said.
+	nullEvidence(&doc.Evidence, c.corrected)
+	// Empty, never nil, so the canonical form always spells [] and callers
+	// can range without checks.
+	if doc.TaxLines == nil {
+		doc.TaxLines = []TaxLine{}
+	}
+	if doc.LineItems == nil {
+		doc.LineItems = []LineItem{}
+	}
+	if doc.ActionItems == nil {
+		doc.ActionItems = []ActionItem{}
+	}
+	if e := checkCrossFacts(doc); e != nil {
+		return e
+	}
+	return checkFactEvidenceValues(doc, c.corrected)
 }
 
 func checkDocumentType(w *walker, path string) *ValidationError {

@@ -1,20 +1,10 @@
 package rules
 
 import (
-	"encoding/json"
 	"sync"
 
 	"github.com/invx/invx/schema"
 )
-
-// v2Version is invoice-v2's validator, looked up once.
-var v2Version = onFirstUse(func() *schema.Version {
-	v, err := schema.Lookup(schema.V2)
-	if err != nil {
-		panic("rules: " + err.Error()) // a build without invoice-v2 is a programming error
-	}
-	return v
-})
 
 // schemaAccepts reports whether invoice-v2's validator accepts a minimal
 // document with the facts set by set, source being the whole text. The
@@ -24,12 +14,7 @@ var v2Version = onFirstUse(func() *schema.Version {
 func schemaAccepts(source string, set func(*schema.InvoiceV2)) bool {
 	doc := minimalV2()
 	set(&doc)
-	b, err := json.Marshal(doc)
-	if err != nil {
-		return false
-	}
-	_, err = v2Version().ValidateReviewable(b, source)
-	return err == nil
+	return schema.CheckV2Reviewable(&doc, source) == nil
 }
 
 func minimalV2() schema.InvoiceV2 {
@@ -64,8 +49,8 @@ func validIBAN(iban string) bool {
 }
 
 // schemaAnswers keeps the schema's answers about ids across documents: a
-// check is a full validation of a document (about a tenth of a document's
-// extraction on invoices with ids), its answer depends on the id alone, and
+// check is a full validation of a (minimal) document, its answer depends on
+// the id alone, and
 // a supplier prints the same ids on every invoice. Bounded, so a stream of
 // distinct ids cannot grow it without limit; past the bound it only reads.
 var schemaAnswers = &answerCache{m: map[string]bool{}}

@@ -12,6 +12,11 @@ import (
 // evidence. Every answer passes invoice-v2's ValidateReviewable (arithmetic
 // disagreements may be left for review; nothing else).
 func ExtractV2(text string) schema.InvoiceV2 {
+	return ensureValid(text, draftV2(text))
+}
+
+// draftV2 is ExtractV2's answer before ensureValid checks it.
+func draftV2(text string) schema.InvoiceV2 {
 	d := newDocument(text)
 	credit := d.creditLine()
 	docType := d.documentType(credit)
@@ -62,7 +67,7 @@ func ExtractV2(text string) schema.InvoiceV2 {
 	}
 	quoteBareValues(text, &doc)
 	doc.Title, doc.Bullets = summarizeV2(&doc)
-	return ensureValid(text, doc)
+	return doc
 }
 
 // quoteBareValues replaces an excerpt the schema would refuse as displayed

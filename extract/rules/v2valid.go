@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"encoding/json"
 	"errors"
 	"strings"
 
@@ -21,11 +20,11 @@ const maxRepairs = 40
 // that still fails is replaced by an empty one, which always passes.
 func ensureValid(text string, doc schema.InvoiceV2) schema.InvoiceV2 {
 	for range maxRepairs {
-		b, err := json.Marshal(doc)
-		if err != nil {
-			break
-		}
-		if _, err = v2Version().ValidateReviewable(b, text); err == nil {
+		// The value is checked as the bytes json.Marshal makes of it would
+		// be (CheckV2Reviewable), without making them: the runner
+		// validates the bytes it receives anyway.
+		err := schema.CheckV2Reviewable(&doc, text)
+		if err == nil {
 			return doc
 		}
 		var ve *schema.ValidationError
