@@ -95,6 +95,12 @@ func (w *discovery) check() error {
 // makes for this run still exists, else "" (read it). A held job that
 // --on-change=process would release is read, as the release needs the
 // full enqueue.
+//
+// The store answers with the state of the job each reference points at,
+// in the same query. That job is this run's only when the reference was
+// recorded under this run's schema version (the key includes it); for the
+// others (a rerun with another --schema) the states are read in a second
+// lookup.
 func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, error) {
 	paths := make([]string, len(cands))
 	for i, c := range cands {
@@ -110,6 +116,7 @@ func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, e
 		return nil, err
 	}
 	out := make([]string, len(cands))
+	states := make([]string, len(cands))
 	keys := make([]string, len(cands))
 	var ask []string
 	for i, c := range cands {
@@ -122,26 +129,33 @@ func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, e
 			return nil, err
 		}
 		out[i], keys[i] = kf.Digest, key
-		ask = append(ask, key)
+		if kf.JobKey == key {
+			states[i] = kf.State
+		} else {
+			ask = append(ask, key)
+		}
 	}
-	if len(ask) == 0 {
-		return out, nil
-	}
-	var states map[string]store.JobState
-	err = r.withStore(ctx, "stat_check", r.log(), func() error {
-		var err error
-		states, err = r.Store.JobStates(ctx, &store.JobStatesParams{Tenant: r.Tenant, Keys: ask})
-		return err
-	})
-	if err != nil {
-		return nil, err
+	if len(ask) > 0 {
+		var other map[string]store.JobState
+		err = r.withStore(ctx, "stat_check", r.log(), func() error {
+			var err error
+			other, err = r.Store.JobStates(ctx, &store.JobStatesParams{Tenant: r.Tenant, Keys: ask})
+			return err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			if out[i] != "" && states[i] == "" {
+				states[i] = other[keys[i]].State
+			}
+		}
 	}
 	for i := range out {
 		if out[i] == "" {
 			continue
 		}
-		st, ok := states[keys[i]]
-		if !ok || st.State == store.StateHeld && r.OnChange == store.OnChangeProcess {
+		if states[i] == "" || states[i] == store.StateHeld && r.OnChange == store.OnChangeProcess {
 			out[i] = ""
 		}
 	}

@@ -107,7 +107,8 @@ type Store interface {
 	// outcome per document, in order.
 	Enqueue(ctx context.Context, p *EnqueueParams) ([]EnqueueResult, error)
 	// KnownFiles returns the source references of the given paths (paths
-	// without one are left out), with the file stat recorded beside each.
+	// without one are left out), with the file stat recorded beside each
+	// and the state of the job each points at, in one query per chunk.
 	KnownFiles(ctx context.Context, p *KnownFilesParams) (map[string]KnownFile, error)
 
 	// Claim leases up to Limit claimable jobs of a tenant (any tenant when
@@ -529,10 +530,18 @@ type KnownFilesParams struct {
 }
 
 // KnownFile is a path's source reference: the digest it was last seen with
-// and the file's stat when it was read (nil when none was recorded).
+// and the file's stat when it was read (nil when none was recorded), with
+// the job the reference points at, read in the same query so a stat check
+// needs no second lookup of the job.
 type KnownFile struct {
 	Digest string
 	Stat   *FileStat
+	// JobKey is the job the reference points at: the key of Digest under
+	// the transformation and schema version of the run that recorded it
+	// (another schema version's key differs: compare before using State).
+	JobKey string
+	// State is that job's state, "" when the job no longer exists.
+	State string
 }
 
 // EnqueueParams enqueue documents of one tenant.
