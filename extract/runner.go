@@ -159,8 +159,8 @@ type Runner struct {
 	// settled are the enqueued jobs the enqueue found succeeded or
 	// dismissed: Finish counts them without reading them again (see
 	// Finish for why only those two states).
-	settled settledKeys
-	policies  policyCache
+	settled  settledKeys
+	policies policyCache
 	// limit is the in-flight bound, lowered while providers answer 429 and
 	// raised again after successes.
 	limit     int
