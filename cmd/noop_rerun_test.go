@@ -15,10 +15,22 @@ import (
 // everything, and the figures a person derives from the database, over a
 // mix of committed (with open review reasons: incomplete, possible
 // duplicate), duplicate, rejected, failed, held and dismissed documents (a
-// real SQLite file).
+// real SQLite file, and PostgreSQL when the tests have one).
 func TestNoopRerunSummary(t *testing.T) {
 	t.Parallel()
+	for _, driver := range drivers(t) {
+		t.Run(driver, func(t *testing.T) {
+			t.Parallel()
+			testNoopRerunSummary(t, driver)
+		})
+	}
+}
+
+func testNoopRerunSummary(t *testing.T, driver string) {
 	e := setupOps(t)
+	if driver == "postgres" {
+		e.db = freshPostgres(t)
+	}
 	script := e.mixed() // a.txt rejected, b.txt held, c.txt failed
 	e.write("d.txt", "Invoice 5\nTotal 10.00 EUR\n")
 	e.write("d-copy.txt", "Invoice 5\nTotal 10.00 EUR\n")
