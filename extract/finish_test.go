@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/extracttest"
+	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 )
 
@@ -120,5 +122,48 @@ func TestFinishReadsMovableStatesAgain(t *testing.T) {
 	}
 	if s.Final.Succeeded != 2 || s.Final.Rejected != 0 || s.Final.Dismissed != 0 {
 		t.Errorf("final %+v, want both succeeded", s.Final)
+	}
+}
+
+// The stat check trusts a reference's job without reading it only when the
+// reference names this run's job: a rerun under another schema version
+// (another job key) asks whether that version's job exists, and reads the
+// file when it does not.
+func TestStatCheckOtherSchemaVersion(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	ctx := context.Background()
+	st := store.FileStat{Size: 1, MtimeNS: 2, Inode: 3, ReadOpts: "utf-8"}
+	a := doc("a.txt", sourceText)
+	a.Stat = &st
+	runDocs(t, newRunner(e, alwaysValid(), "default"), a)
+
+	v2, err := schema.Lookup(schema.V2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		version *schema.Version
+		want    string
+		states  int64
+	}{
+		{"same version: trusted, no job read", extracttest.V1(), a.Digest, 0},
+		{"other version: no job yet, read", v2, "", 1},
+	}
+	for _, tc := range tests {
+		cs := &countingStore{Store: e.Store}
+		r := newRunner(e, alwaysValid(), "default")
+		r.Store, r.Schema = cs, tc.version
+		if err := r.Begin(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.KnownFiles(ctx, []extract.Candidate{{Path: "a.txt", Stat: st}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[0] != tc.want || cs.jobStates.Load() != tc.states {
+			t.Errorf("%s: digest %q after %d state reads, want %q after %d", tc.name, got[0], cs.jobStates.Load(), tc.want, tc.states)
+		}
 	}
 }

@@ -96,11 +96,12 @@ func (w *discovery) check() error {
 // --on-change=process would release is read, as the release needs the
 // full enqueue.
 //
-// The store answers with the state of the job each reference points at,
-// in the same query. That job is this run's only when the reference was
-// recorded under this run's schema version (the key includes it); for the
-// others (a rerun with another --schema) the states are read in a second
-// lookup.
+// A reference recorded under this run's schema version names this run's
+// job, which exists (store.KnownFile.JobKey): no job row is read here, the
+// enqueue that follows reads each once (and fails with ErrUnreadUnknown,
+// rather than guess, if one were gone). The states are read only where
+// they decide something: a reference of another schema version (does this
+// version's job exist?) and --on-change=process (is it held?).
 func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, error) {
 	paths := make([]string, len(cands))
 	for i, c := range cands {
@@ -116,7 +117,6 @@ func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, e
 		return nil, err
 	}
 	out := make([]string, len(cands))
-	states := make([]string, len(cands))
 	keys := make([]string, len(cands))
 	var ask []string
 	for i, c := range cands {
@@ -128,34 +128,30 @@ func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, e
 		if err != nil {
 			return nil, err
 		}
-		out[i], keys[i] = kf.Digest, key
-		if kf.JobKey == key {
-			states[i] = kf.State
-		} else {
+		out[i] = kf.Digest
+		if kf.JobKey != key || r.OnChange == store.OnChangeProcess {
+			keys[i] = key
 			ask = append(ask, key)
 		}
 	}
-	if len(ask) > 0 {
-		var other map[string]store.JobState
-		err = r.withStore(ctx, "stat_check", r.log(), func() error {
-			var err error
-			other, err = r.Store.JobStates(ctx, &store.JobStatesParams{Tenant: r.Tenant, Keys: ask})
-			return err
-		})
-		if err != nil {
-			return nil, err
-		}
-		for i := range out {
-			if out[i] != "" && states[i] == "" {
-				states[i] = other[keys[i]].State
-			}
-		}
+	if len(ask) == 0 {
+		return out, nil
+	}
+	var states map[string]store.JobState
+	err = r.withStore(ctx, "stat_check", r.log(), func() error {
+		var err error
+		states, err = r.Store.JobStates(ctx, &store.JobStatesParams{Tenant: r.Tenant, Keys: ask})
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	for i := range out {
-		if out[i] == "" {
+		if keys[i] == "" {
 			continue
 		}
-		if states[i] == "" || states[i] == store.StateHeld && r.OnChange == store.OnChangeProcess {
+		st, ok := states[keys[i]]
+		if !ok || st.State == store.StateHeld && r.OnChange == store.OnChangeProcess {
 			out[i] = ""
 		}
 	}

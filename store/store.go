@@ -108,7 +108,7 @@ type Store interface {
 	Enqueue(ctx context.Context, p *EnqueueParams) ([]EnqueueResult, error)
 	// KnownFiles returns the source references of the given paths (paths
 	// without one are left out), with the file stat recorded beside each
-	// and the state of the job each points at, in one query per chunk.
+	// and the job each points at. It reads no job row.
 	KnownFiles(ctx context.Context, p *KnownFilesParams) (map[string]KnownFile, error)
 
 	// Claim leases up to Limit claimable jobs of a tenant (any tenant when
@@ -529,19 +529,18 @@ type KnownFilesParams struct {
 	Paths                []string
 }
 
-// KnownFile is a path's source reference: the digest it was last seen with
-// and the file's stat when it was read (nil when none was recorded), with
-// the job the reference points at, read in the same query so a stat check
-// needs no second lookup of the job.
+// KnownFile is a path's source reference: the digest it was last seen with,
+// the file's stat when it was read (nil when none was recorded), and the
+// job the reference points at.
 type KnownFile struct {
 	Digest string
 	Stat   *FileStat
 	// JobKey is the job the reference points at: the key of Digest under
 	// the transformation and schema version of the run that recorded it
-	// (another schema version's key differs: compare before using State).
+	// (another schema version's key differs). That job exists: the key is
+	// written in the transaction that inserts or finds its job, and no
+	// job row is ever deleted (prune keeps it, dropping its text).
 	JobKey string
-	// State is that job's state, "" when the job no longer exists.
-	State string
 }
 
 // EnqueueParams enqueue documents of one tenant.

@@ -148,9 +148,9 @@ func scanSource(r Rows, path *string, ks *knownSource, extra ...any) error {
 	return nil
 }
 
-// KnownFiles implements store.Store. The job each reference points at is
-// joined in the same query: a no-op rerun's stat check is one statement per
-// chunk of paths, not one for the references and another for the jobs.
+// KnownFiles implements store.Store. It reads the sources table only: a
+// no-op rerun's stat check is one small-row lookup per chunk of paths, and
+// the jobs are read once, by the enqueue that follows.
 func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[string]store.KnownFile, error) {
 	out := make(map[string]store.KnownFile, len(p.Paths))
 	for start := 0; start < len(p.Paths); start += enqueueBatch {
@@ -160,15 +160,13 @@ func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[s
 		for _, path := range chunk {
 			args = append(args, path)
 		}
-		rows, err := c.E.Read().Query(ctx, `SELECT s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_inode, s.read_opts,
-				s.job_key, coalesce(j.state, '')
-			FROM sources s LEFT JOIN jobs j ON j.tenant = s.tenant AND j.job_key = s.job_key
-			WHERE s.tenant = ? AND s.source_system = ? AND s.path IN (`+Placeholders(len(chunk))+`)`, args...)
+		rows, err := c.E.Read().Query(ctx, `SELECT path, digest, file_size, file_mtime_ns, file_inode, read_opts, job_key
+			FROM sources WHERE tenant = ? AND source_system = ? AND path IN (`+Placeholders(len(chunk))+`)`, args...)
 		err = each(rows, err, func(r Rows) error {
 			var path string
 			var kf store.KnownFile
 			var ks knownSource
-			if err := scanSource(r, &path, &ks, &kf.JobKey, &kf.State); err != nil {
+			if err := scanSource(r, &path, &ks, &kf.JobKey); err != nil {
 				return err
 			}
 			kf.Digest, kf.Stat = ks.digest, ks.stat
