@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"slices"
+
+	"github.com/invx/invx/store"
 )
 
 // keySet holds the job keys a run touched, per tenant, as 32 raw bytes
@@ -147,4 +149,30 @@ func (f frozen) empty() bool {
 		}
 	}
 	return true
+}
+
+// settledKeys are the jobs an enqueue found in a state no store operation
+// leaves (succeeded, dismissed), by that state.
+type settledKeys struct {
+	succeeded, dismissed keySet
+}
+
+// frozenSettled is a frozen copy of settledKeys, for lookups.
+type frozenSettled struct {
+	succeeded, dismissed frozen
+}
+
+func (s *settledKeys) freeze() frozenSettled {
+	return frozenSettled{succeeded: s.succeeded.freeze(), dismissed: s.dismissed.freeze()}
+}
+
+// state is the settled state of key, ok false when it is not settled.
+func (f frozenSettled) state(tenant, key string) (string, bool) {
+	switch {
+	case f.succeeded.has(tenant, key):
+		return store.StateSucceeded, true
+	case f.dismissed.has(tenant, key):
+		return store.StateDismissed, true
+	}
+	return "", false
 }

@@ -156,7 +156,11 @@ type Runner struct {
 	// committed are the jobs this runner committed, whose open review
 	// reasons Finish counts (invx work enqueues nothing of its own).
 	committed keySet
-	policies  policyCache
+	// settled are the enqueued jobs the enqueue found succeeded or
+	// dismissed: Finish counts them without reading them again (see
+	// Finish for why only those two states).
+	settled  settledKeys
+	policies policyCache
 	// limit is the in-flight bound, lowered while providers answer 429 and
 	// raised again after successes.
 	limit     int
@@ -354,12 +358,14 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			dups++
 		case store.EnqueueAlreadyCommitted:
 			r.summary.AlreadyCommitted++
+			r.settled.succeeded.add(r.Tenant, e.JobKey)
 		case store.EnqueuePending:
 			r.summary.Resumed++
 		case store.EnqueueNeedsReview:
 			r.summary.StillNeedsReview++
 		case store.EnqueueDismissed:
 			r.summary.Dismissed++
+			r.settled.dismissed.add(r.Tenant, e.JobKey)
 		case store.EnqueueHeld:
 			r.summary.HeldChanged++
 			r.log().Info("held", "stage", "held", "tenant", r.Tenant, "job_key", e.JobKey, "run_id", r.RunID,
@@ -1130,21 +1136,44 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 	s := r.summary
 	s.copyMaps(&r.summary)
 	mine := r.enqueued.freeze()
+	settled := r.settled.freeze()
 	r.mu.Unlock()
 	// The states are read a chunk at a time, so the finish of a large run
 	// holds its keys (32 bytes each) and one chunk's states, not a map of
 	// every job.
+	//
+	// A job the enqueue found succeeded or dismissed is counted as that,
+	// unread: no store operation moves a job out of either state (commit
+	// needs a running job, Requeue takes failed or rejected, a release
+	// takes held, Dismiss takes rejected, failed or held, and prune keeps
+	// the row), so another process cannot have changed it since. Every
+	// other state can move under this run (a worker commits a queued job,
+	// invx retry requeues a rejected one, invx review releases a held
+	// one): those are read again. A no-op rerun of committed documents
+	// thus reads no job state here.
+	ask := make([]string, 0, finishChunk)
 	err := mine.each(r.Tenant, finishChunk, func(keys []string) error {
+		ask = ask[:0]
+		for _, k := range keys {
+			if st, ok := settled.state(r.Tenant, k); ok {
+				s.Final.count(store.JobState{State: st})
+				continue
+			}
+			ask = append(ask, k)
+		}
+		if len(ask) == 0 {
+			return nil
+		}
 		var states map[string]store.JobState
 		err := r.withStore(ctx, "finish_run", r.log(), func() error {
 			var err error
-			states, err = r.Store.JobStates(ctx, &store.JobStatesParams{Tenant: r.Tenant, Keys: keys})
+			states, err = r.Store.JobStates(ctx, &store.JobStatesParams{Tenant: r.Tenant, Keys: ask})
 			return err
 		})
 		if err != nil {
 			return err
 		}
-		for _, k := range keys {
+		for _, k := range ask {
 			s.Final.count(states[k])
 		}
 		return nil

@@ -95,6 +95,13 @@ func (w *discovery) check() error {
 // makes for this run still exists, else "" (read it). A held job that
 // --on-change=process would release is read, as the release needs the
 // full enqueue.
+//
+// A reference recorded under this run's schema version names this run's
+// job, which exists (store.KnownFile.JobKey): no job row is read here, the
+// enqueue that follows reads each once (and fails with ErrUnreadUnknown,
+// rather than guess, if one were gone). The states are read only where
+// they decide something: a reference of another schema version (does this
+// version's job exist?) and --on-change=process (is it held?).
 func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, error) {
 	paths := make([]string, len(cands))
 	for i, c := range cands {
@@ -121,8 +128,11 @@ func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, e
 		if err != nil {
 			return nil, err
 		}
-		out[i], keys[i] = kf.Digest, key
-		ask = append(ask, key)
+		out[i] = kf.Digest
+		if kf.JobKey != key || r.OnChange == store.OnChangeProcess {
+			keys[i] = key
+			ask = append(ask, key)
+		}
 	}
 	if len(ask) == 0 {
 		return out, nil
@@ -137,7 +147,7 @@ func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, e
 		return nil, err
 	}
 	for i := range out {
-		if out[i] == "" {
+		if keys[i] == "" {
 			continue
 		}
 		st, ok := states[keys[i]]

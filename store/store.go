@@ -107,7 +107,8 @@ type Store interface {
 	// outcome per document, in order.
 	Enqueue(ctx context.Context, p *EnqueueParams) ([]EnqueueResult, error)
 	// KnownFiles returns the source references of the given paths (paths
-	// without one are left out), with the file stat recorded beside each.
+	// without one are left out), with the file stat recorded beside each
+	// and the job each points at. It reads no job row.
 	KnownFiles(ctx context.Context, p *KnownFilesParams) (map[string]KnownFile, error)
 
 	// Claim leases up to Limit claimable jobs of a tenant (any tenant when
@@ -528,11 +529,18 @@ type KnownFilesParams struct {
 	Paths                []string
 }
 
-// KnownFile is a path's source reference: the digest it was last seen with
-// and the file's stat when it was read (nil when none was recorded).
+// KnownFile is a path's source reference: the digest it was last seen with,
+// the file's stat when it was read (nil when none was recorded), and the
+// job the reference points at.
 type KnownFile struct {
 	Digest string
 	Stat   *FileStat
+	// JobKey is the job the reference points at: the key of Digest under
+	// the transformation and schema version of the run that recorded it
+	// (another schema version's key differs). That job exists: the key is
+	// written in the transaction that inserts or finds its job, and no
+	// job row is ever deleted (prune keeps it, dropping its text).
+	JobKey string
 }
 
 // EnqueueParams enqueue documents of one tenant.

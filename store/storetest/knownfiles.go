@@ -37,6 +37,8 @@ func testKnownFiles(t *testing.T, s store.Store) {
 	eq(t, "paths known", len(m), 2)
 	eq(t, "digest", m["a.txt"].Digest, a.Digest)
 	eq(t, "stat", statOf(m, "a.txt"), s1)
+	// The job each reference points at comes with it.
+	eq(t, "job key", m["a.txt"].JobKey, a.JobKey)
 	if m["plain.txt"].Stat != nil {
 		t.Errorf("plain.txt: stat %+v, want none", *m["plain.txt"].Stat)
 	}
@@ -57,6 +59,7 @@ func testKnownFiles(t *testing.T, s store.Store) {
 	m = known("a.txt")
 	eq(t, "digest kept", m["a.txt"].Digest, a.Digest)
 	eq(t, "stat kept", statOf(m, "a.txt"), s2)
+	eq(t, "committed job kept", m["a.txt"].JobKey, a.JobKey)
 
 	// Unread: reported from the existing job, in any batch.
 	unread := Doc("t1", "a.txt", "alpha")

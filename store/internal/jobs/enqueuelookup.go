@@ -126,20 +126,31 @@ func querySources(ctx context.Context, q Querier, args []any, fn func(path strin
 	return each(rows, err, func(r Rows) error {
 		var p string
 		var ks knownSource
-		var size, mtime, inode *int64
-		var opts *string
-		if err := r.Scan(&p, &ks.digest, &size, &mtime, &inode, &opts); err != nil {
+		if err := scanSource(r, &p, &ks); err != nil {
 			return err
-		}
-		if size != nil && mtime != nil && inode != nil && opts != nil {
-			ks.stat = &store.FileStat{Size: *size, MtimeNS: *mtime, Inode: uint64(*inode), ReadOpts: *opts}
 		}
 		fn(p, ks)
 		return nil
 	})
 }
 
-// KnownFiles implements store.Store.
+// scanSource reads a reference's path, digest and stat columns, then any
+// extra columns into extra.
+func scanSource(r Rows, path *string, ks *knownSource, extra ...any) error {
+	var size, mtime, inode *int64
+	var opts *string
+	if err := r.Scan(append([]any{path, &ks.digest, &size, &mtime, &inode, &opts}, extra...)...); err != nil {
+		return err
+	}
+	if size != nil && mtime != nil && inode != nil && opts != nil {
+		ks.stat = &store.FileStat{Size: *size, MtimeNS: *mtime, Inode: uint64(*inode), ReadOpts: *opts}
+	}
+	return nil
+}
+
+// KnownFiles implements store.Store. It reads the sources table only: a
+// no-op rerun's stat check is one small-row lookup per chunk of paths, and
+// the jobs are read once, by the enqueue that follows.
 func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[string]store.KnownFile, error) {
 	out := make(map[string]store.KnownFile, len(p.Paths))
 	for start := 0; start < len(p.Paths); start += enqueueBatch {
@@ -149,8 +160,18 @@ func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[s
 		for _, path := range chunk {
 			args = append(args, path)
 		}
-		err := querySources(ctx, c.E.Read(), args, func(path string, ks knownSource) {
-			out[path] = store.KnownFile{Digest: ks.digest, Stat: ks.stat}
+		rows, err := c.E.Read().Query(ctx, `SELECT path, digest, file_size, file_mtime_ns, file_inode, read_opts, job_key
+			FROM sources WHERE tenant = ? AND source_system = ? AND path IN (`+Placeholders(len(chunk))+`)`, args...)
+		err = each(rows, err, func(r Rows) error {
+			var path string
+			var kf store.KnownFile
+			var ks knownSource
+			if err := scanSource(r, &path, &ks, &kf.JobKey); err != nil {
+				return err
+			}
+			kf.Digest, kf.Stat = ks.digest, ks.stat
+			out[path] = kf
+			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("read source references: %w", err)

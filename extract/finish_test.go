@@ -1,0 +1,169 @@
+package extract_test
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/extracttest"
+	"github.com/invx/invx/schema"
+	"github.com/invx/invx/store"
+)
+
+// countingStore counts the per-document lookups a run asks the store for.
+type countingStore struct {
+	store.Store
+	knownFiles, jobStates atomic.Int64
+}
+
+func (s *countingStore) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[string]store.KnownFile, error) {
+	s.knownFiles.Add(1)
+	return s.Store.KnownFiles(ctx, p)
+}
+
+func (s *countingStore) JobStates(ctx context.Context, p *store.JobStatesParams) (map[string]store.JobState, error) {
+	s.jobStates.Add(1)
+	return s.Store.JobStates(ctx, p)
+}
+
+// rejectsMarked rejects (bad JSON) every text holding REJECT and answers
+// the others.
+func rejectsMarked() *fakeProvider {
+	return &fakeProvider{ExtractFunc: func(_ int64, req *extract.Request) (*extract.Response, error) {
+		if strings.Contains(req.Text, "REJECT") {
+			return answer(`{"title":`), nil
+		}
+		return answer(validAnswer), nil
+	}}
+}
+
+// A stat-check rerun of committed documents asks the store for their
+// references and job states in one lookup, and Finish reads no job state
+// again: the enqueue found them succeeded, which nothing leaves.
+func TestNoopRerunReadsStatesOnce(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	ctx := context.Background()
+	st := store.FileStat{Size: 1, MtimeNS: 2, Inode: 3, ReadOpts: "utf-8"}
+	a, b := doc("a.txt", sourceText), doc("b.txt", sourceText+"page 2\n")
+	a.Stat, b.Stat = &st, &st
+	if s := runDocs(t, newRunner(e, alwaysValid(), "default"), a, b); s.Final.Succeeded != 2 {
+		t.Fatalf("setup: %+v", s.Final)
+	}
+
+	cs := &countingStore{Store: e.Store}
+	r := newRunner(e, alwaysValid(), "default")
+	r.Store = cs
+	if err := r.Begin(ctx); err != nil {
+		t.Fatal(err)
+	}
+	digests, err := r.KnownFiles(ctx, []extract.Candidate{{Path: "a.txt", Stat: st}, {Path: "b.txt", Stat: st}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if digests[0] != a.Digest || digests[1] != b.Digest {
+		t.Fatalf("stat check: %q, want the recorded digests", digests)
+	}
+	unread := []extract.Found{{Path: "a.txt", Display: "a.txt", Digest: digests[0], Unread: true},
+		{Path: "b.txt", Display: "b.txt", Digest: digests[1], Unread: true}}
+	if err := r.Enqueue(ctx, unread); err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Finish(ctx, time.Now(), "completed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.AlreadyCommitted != 2 || s.Final.Succeeded != 2 {
+		t.Errorf("rerun summary: committed %d, final %+v", s.AlreadyCommitted, s.Final)
+	}
+	if n, m := cs.knownFiles.Load(), cs.jobStates.Load(); n != 1 || m != 0 {
+		t.Errorf("rerun asked KnownFiles %d and JobStates %d times, want 1 and 0", n, m)
+	}
+}
+
+// Finish reads again every job whose state another process can move: a
+// document this run found rejected, requeued (invx retry) and committed by
+// another worker before this run finished, counts as succeeded.
+func TestFinishReadsMovableStatesAgain(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	ctx := context.Background()
+	a, b := doc("a.txt", sourceText+"REJECT\n"), doc("b.txt", sourceText)
+	if s := runDocs(t, newRunner(e, rejectsMarked(), "default"), a, b); s.Final.Rejected != 1 || s.Final.Succeeded != 1 {
+		t.Fatalf("setup: %+v", s.Final)
+	}
+
+	r := newRunner(e, alwaysValid(), "default")
+	if err := r.Begin(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Enqueue(ctx, []extract.Found{a, b}); err != nil {
+		t.Fatal(err)
+	}
+	// Meanwhile another process retries the rejected job and commits it.
+	key := r.Keys()[0]
+	if n, err := e.Store.Requeue(ctx, &store.RequeueParams{Tenant: "default", Keys: []string{key}, Now: time.Now()}); err != nil || n != 1 {
+		t.Fatalf("requeue: %d, %v", n, err)
+	}
+	other := newRunner(e, alwaysValid(), "default")
+	if s := runDocs(t, other); s.CommittedNow != 1 {
+		t.Fatalf("other worker committed %d", s.CommittedNow)
+	}
+
+	s, err := r.Finish(ctx, time.Now(), "completed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.StillNeedsReview != 1 || s.AlreadyCommitted != 1 {
+		t.Errorf("enqueue counts: %+v", s)
+	}
+	if s.Final.Succeeded != 2 || s.Final.Rejected != 0 || s.Final.Dismissed != 0 {
+		t.Errorf("final %+v, want both succeeded", s.Final)
+	}
+}
+
+// The stat check trusts a reference's job without reading it only when the
+// reference names this run's job: a rerun under another schema version
+// (another job key) asks whether that version's job exists, and reads the
+// file when it does not.
+func TestStatCheckOtherSchemaVersion(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	ctx := context.Background()
+	st := store.FileStat{Size: 1, MtimeNS: 2, Inode: 3, ReadOpts: "utf-8"}
+	a := doc("a.txt", sourceText)
+	a.Stat = &st
+	runDocs(t, newRunner(e, alwaysValid(), "default"), a)
+
+	v2, err := schema.Lookup(schema.V2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		version *schema.Version
+		want    string
+		states  int64
+	}{
+		{"same version: trusted, no job read", extracttest.V1(), a.Digest, 0},
+		{"other version: no job yet, read", v2, "", 1},
+	}
+	for _, tc := range tests {
+		cs := &countingStore{Store: e.Store}
+		r := newRunner(e, alwaysValid(), "default")
+		r.Store, r.Schema = cs, tc.version
+		if err := r.Begin(ctx); err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.KnownFiles(ctx, []extract.Candidate{{Path: "a.txt", Stat: st}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[0] != tc.want || cs.jobStates.Load() != tc.states {
+			t.Errorf("%s: digest %q after %d state reads, want %q after %d", tc.name, got[0], cs.jobStates.Load(), tc.want, tc.states)
+		}
+	}
+}
