@@ -300,15 +300,18 @@ func (c *Core) BatchItems(ctx context.Context, p *store.BatchItemsParams) ([]*st
 		var it store.BatchItem
 		var l store.Lease
 		var expires *int64
+		var zst []byte
 		dest := append([]any{&it.BatchID, &it.CustomID, &it.Token, &it.AttemptID, &it.AttemptNo, &it.AttemptOutcome, &it.Held,
-			&expires}, leaseDest(&l)...)
+			&expires}, leaseDest(&l, &zst)...)
 		if err := r.Scan(dest...); err != nil {
 			return err
 		}
 		it.JobID, it.Tenant, it.JobKey = l.JobID, l.Tenant, l.JobKey
 		if it.Held {
 			l.AttemptID, l.AttemptNo, l.ExpiresAt = it.AttemptID, it.AttemptNo, fromMS(expires)
-			settleLease(&l)
+			if err := settleLease(&l, zst); err != nil {
+				return err
+			}
 			it.Lease = &l
 			held = append(held, &l)
 		}

@@ -301,10 +301,13 @@ func grantSome(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, n
 		RETURNING `+leaseColumns(""), args...)
 	err = each(rows, err, func(r Rows) error {
 		l := &store.Lease{ExpiresAt: expires.UTC()}
-		if err := r.Scan(leaseDest(l)...); err != nil {
+		var zst []byte
+		if err := r.Scan(leaseDest(l, &zst)...); err != nil {
 			return err
 		}
-		settleLease(l)
+		if err := settleLease(l, zst); err != nil {
+			return err
+		}
 		byID[l.JobID] = l
 		return nil
 	})

@@ -51,12 +51,12 @@ func (c *Core) CommitOne(ctx context.Context, tx Tx, p *store.CommitParams, now 
 	// transaction: the no-op update makes RETURNING yield the row that was
 	// already there.
 	var attemptID int64
-	err = tx.QueryRow(ctx, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, attempt_id, run_id, shadow, committed_at,
+	err = tx.QueryRow(ctx, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, result_zst, attempt_id, run_id, shadow, committed_at,
 			supplier_vat_key, supplier_key, number_key, doc_total_minor, doc_issue_date, source_digest)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN (SELECT source_digest FROM jobs WHERE id = ?) END)
+		VALUES (?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN (SELECT source_digest FROM jobs WHERE id = ?) END)
 		ON CONFLICT (tenant, job_key) DO UPDATE SET tenant = excluded.tenant
 		RETURNING id, attempt_id`,
-		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, string(p.Result), p.AttemptID, p.RunID, shadow, now,
+		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, pack(p.Result), p.AttemptID, p.RunID, shadow, now,
 		id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, id.Digest, p.JobID).
 		Scan(&out.ResultID, &attemptID)
 	if err != nil {
@@ -105,9 +105,9 @@ func (c *Core) writeCommitted(ctx context.Context, tx Tx, p *store.CommitParams,
 		evState := driver.EventState(open)
 		for i := range p.Outbox {
 			ev := &p.Outbox[i]
-			if err := tx.Defer(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at, state)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
-				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, string(ev.Payload), now, evState); err != nil {
+			if err := tx.Defer(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, payload_zst, created_at, state)
+				VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
+				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, pack(ev.Payload), now, evState); err != nil {
 				return fmt.Errorf("insert outbox event %s: %w", ev.ActionID, err)
 			}
 		}

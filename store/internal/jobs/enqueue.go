@@ -145,11 +145,11 @@ func insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Docu
 	// prior SELECT, so concurrent enqueuers cannot both insert. One that
 	// races another's uncommitted insert of the same key waits for it.
 	err := tx.QueryRow(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
-			source_system, source_path, source_text, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
+			source_system, source_path, source_zst, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
 			display_path, source_encoding, shadow, source_format, route)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''), ?, nullif(?, ''), nullif(?, ''))
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
-		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, d.Text,
+		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, packString(d.Text),
 		h.state, h.reason, h.prevKey, p.RunID, now, now, d.DisplayPath, d.Encoding, p.Shadow, d.Format, d.Route).Scan(&res.JobID)
 	switch {
 	case err == nil:

@@ -10,7 +10,7 @@ import (
 )
 
 // listColumns are JobColumns without the source text, for listings.
-var listColumns = strings.Replace(JobColumns, "coalesce(source_text, '')", "''", 1)
+var listColumns = strings.Replace(JobColumns, "coalesce(source_text, ''), source_zst", "'', NULL", 1)
 
 // FindJobs implements store.Store. Each arm walks one index: (tenant,
 // source_path) and (tenant, display_path) for a path, (tenant, job_key)
@@ -60,18 +60,22 @@ func (c *Core) GetResults(ctx context.Context, p *store.GetResultsParams) (map[i
 		for i, id := range chunk {
 			args[i] = id
 		}
-		rows, err := c.E.Read().Query(ctx, `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, coalesce((SELECT v.result FROM result_revisions v WHERE v.tenant = r.tenant AND v.job_key = r.job_key AND v.revision = r.revision), r.result),
+		rows, err := c.E.Read().Query(ctx, `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, `+resultBody+`,
 				r.attempt_id, r.run_id, r.shadow, r.committed_at, coalesce(r.superseded_by, 0), r.revision
 			FROM results r WHERE r.id IN (`+Placeholders(len(chunk))+`)`, args...)
 		err = each(rows, err, func(rs Rows) error {
 			var r store.Result
-			var body string
+			var body resultScan
 			var committed *int64
-			if err := rs.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &r.Shadow,
-				&committed, &r.SupersededBy, &r.Revision); err != nil {
+			if err := rs.Scan(append(append([]any{&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion}, body.dest()...),
+				&r.AttemptID, &r.RunID, &r.Shadow, &committed, &r.SupersededBy, &r.Revision)...); err != nil {
 				return err
 			}
-			r.JSON, r.CommittedAt = []byte(body), fromMS(committed)
+			var err error
+			if r.JSON, err = body.json(); err != nil {
+				return fmt.Errorf("result %d: %w", r.ID, err)
+			}
+			r.CommittedAt = fromMS(committed)
 			out[r.ID] = &r
 			return nil
 		})

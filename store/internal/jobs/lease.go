@@ -11,22 +11,29 @@ import (
 // of leaseDest; alias prefixes each ("j." in a join, "" in RETURNING).
 func leaseColumns(alias string) string {
 	a := alias
-	return a + `id, ` + a + `tenant, ` + a + `job_key, ` + a + `schema_version, ` + a + `source_path, coalesce(` + a + `source_text, ''), ` +
+	return a + `id, ` + a + `tenant, ` + a + `job_key, ` + a + `schema_version, ` + a + `source_path, coalesce(` + a + `source_text, ''), ` + a + `source_zst, ` +
 		a + `lease_token, ` + a + `attempts, ` + a + `budget_base, ` + a + `lease_recoveries - ` + a + `recovery_base`
 }
 
-// leaseDest are the scan targets of leaseColumns.
-func leaseDest(l *store.Lease) []any {
-	return []any{&l.JobID, &l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &l.Text, &l.Token, &l.AttemptNo,
+// leaseDest are the scan targets of leaseColumns; zst takes the compressed
+// text, which settleLease unpacks.
+func leaseDest(l *store.Lease, zst *[]byte) []any {
+	return []any{&l.JobID, &l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &l.Text, zst, &l.Token, &l.AttemptNo,
 		&l.BudgetBase, &l.Recoveries}
 }
 
-// settleLease derives a scanned lease's budget figures, once its AttemptNo
-// is final.
-func settleLease(l *store.Lease) {
+// settleLease unpacks a scanned lease's text and derives its budget
+// figures, once its AttemptNo is final.
+func settleLease(l *store.Lease, zst []byte) error {
+	text, err := unpack(zst, l.Text)
+	if err != nil {
+		return fmt.Errorf("text of job %d: %w", l.JobID, err)
+	}
+	l.Text = text
 	// Attempts lost to expired leases are not provider attempts.
 	l.BudgetBase += l.Recoveries
 	l.PrevAttempts = l.AttemptNo - 1
+	return nil
 }
 
 // addPrevTokens sets PrevTokens of the leases with earlier attempts: the

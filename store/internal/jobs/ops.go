@@ -84,7 +84,7 @@ func (c *Core) Requeue(ctx context.Context, p *store.RequeueParams) (int, error)
 	}
 	q := `UPDATE jobs SET state = 'queued', budget_base = attempts, recovery_base = lease_recoveries, next_attempt_at = NULL,
 			updated_at = ?
-		WHERE tenant = ? AND state IN ('failed', 'rejected') AND source_text IS NOT NULL`
+		WHERE tenant = ? AND state IN ('failed', 'rejected') AND ` + hasText + ``
 	args := []any{now, p.Tenant}
 	if len(p.Keys) > 0 {
 		q += ` AND job_key IN (` + Placeholders(len(p.Keys)) + `)`
@@ -106,7 +106,7 @@ func (c *Core) Requeue(ctx context.Context, p *store.RequeueParams) (int, error)
 
 // ListResults implements store.Store.
 func (c *Core) ListResults(ctx context.Context, p *store.ListResultsParams, fn func(*store.ResultRow) error) error {
-	q := `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, coalesce((SELECT v.result FROM result_revisions v WHERE v.tenant = r.tenant AND v.job_key = r.job_key AND v.revision = r.revision), r.result),
+	q := `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, ` + resultBody + `,
 			r.attempt_id, r.run_id, r.shadow, r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path,
 			j.source_digest, coalesce(j.display_path, ''), r.revision
 		FROM results r JOIN jobs j ON j.id = r.job_id WHERE 1 = 1`
@@ -134,13 +134,18 @@ func (c *Core) ListResults(ctx context.Context, p *store.ListResultsParams, fn f
 	var fnErr error
 	err = each(rows, err, func(rs Rows) error {
 		var r store.ResultRow
-		var body string
+		var body resultScan
 		var committed *int64
-		if err := rs.Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &r.Shadow,
-			&committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest, &r.DisplayPath, &r.Revision); err != nil {
+		if err := rs.Scan(append(append([]any{&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion}, body.dest()...),
+			&r.AttemptID, &r.RunID, &r.Shadow, &committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest,
+			&r.DisplayPath, &r.Revision)...); err != nil {
 			return err
 		}
-		r.JSON, r.CommittedAt = []byte(body), fromMS(committed)
+		var err error
+		if r.JSON, err = body.json(); err != nil {
+			return fmt.Errorf("result %d: %w", r.ID, err)
+		}
+		r.CommittedAt = fromMS(committed)
 		fnErr = fn(&r)
 		return fnErr
 	})
@@ -169,8 +174,7 @@ func (c *Core) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneRes
 	}
 	err := c.E.Write(ctx, func(tx Tx) error {
 		r = store.PruneResult{}
-		if err := tx.QueryRow(ctx, `SELECT count(*), CAST(coalesce(sum(octet_length(source_text)), 0) AS BIGINT) FROM jobs
-			WHERE source_text IS NOT NULL AND `+terminal, args...).Scan(&r.Jobs, &r.TextBytes); err != nil {
+		if err := pruneTextBytes(ctx, tx, terminal, args, &r); err != nil {
 			return err
 		}
 		if err := tx.QueryRow(ctx, `SELECT count(*), CAST(coalesce(sum(octet_length(output)), 0) AS BIGINT) FROM attempts
@@ -185,11 +189,35 @@ func (c *Core) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneRes
 			WHERE (output IS NOT NULL OR message <> '') AND job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, args...); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `UPDATE jobs SET source_text = NULL WHERE source_text IS NOT NULL AND `+terminal, args...)
+		_, err := tx.Exec(ctx, `UPDATE jobs SET source_text = NULL, source_zst = NULL WHERE `+hasText+` AND `+terminal, args...)
 		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("prune: %w", err)
 	}
 	return &r, nil
+}
+
+// hasText is true of a job whose source text is still stored, in either
+// column (a prune clears both).
+const hasText = `(source_text IS NOT NULL OR source_zst IS NOT NULL)`
+
+// pruneTextBytes counts the jobs whose text a prune clears and the bytes of
+// that text as it was read (not as stored): older rows by their TEXT
+// column, newer ones by their compressed frames' recorded sizes.
+func pruneTextBytes(ctx context.Context, tx Tx, terminal string, args []any, r *store.PruneResult) error {
+	if err := tx.QueryRow(ctx, `SELECT count(*), CAST(coalesce(sum(octet_length(source_text)), 0) AS BIGINT) FROM jobs
+		WHERE `+hasText+` AND `+terminal, args...).Scan(&r.Jobs, &r.TextBytes); err != nil {
+		return err
+	}
+	rows, err := tx.Query(ctx, `SELECT source_zst FROM jobs WHERE source_zst IS NOT NULL AND `+terminal, args...)
+	return each(rows, err, func(rs Rows) error {
+		var zst []byte
+		if err := rs.Scan(&zst); err != nil {
+			return err
+		}
+		n, err := unpackedSize(zst)
+		r.TextBytes += n
+		return err
+	})
 }

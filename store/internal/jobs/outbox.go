@@ -8,7 +8,7 @@ import (
 	"github.com/invx/invx/store"
 )
 
-const outboxColumns = `id, tenant, event_key, job_key, action_id, kind, payload, state, attempts, created_at, delivered_at,
+const outboxColumns = `id, tenant, event_key, job_key, action_id, kind, payload, payload_zst, state, attempts, created_at, delivered_at,
 	next_try_at, coalesce(last_error, ''), lease_token`
 
 func scanOutbox(rows Rows, err error) ([]*store.OutboxEvent, error) {
@@ -17,11 +17,16 @@ func scanOutbox(rows Rows, err error) ([]*store.OutboxEvent, error) {
 		var e store.OutboxEvent
 		var created, delivered, next *int64
 		var payload string
-		if err := r.Scan(&e.ID, &e.Tenant, &e.EventKey, &e.JobKey, &e.ActionID, &e.Kind, &payload, &e.State, &e.Attempts,
+		var zst []byte
+		if err := r.Scan(&e.ID, &e.Tenant, &e.EventKey, &e.JobKey, &e.ActionID, &e.Kind, &payload, &zst, &e.State, &e.Attempts,
 			&created, &delivered, &next, &e.LastError, &e.Token); err != nil {
 			return err
 		}
-		e.Payload = []byte(payload)
+		body, err := unpack(zst, payload)
+		if err != nil {
+			return fmt.Errorf("payload of outbox event %d: %w", e.ID, err)
+		}
+		e.Payload = []byte(body)
 		e.CreatedAt, e.DeliveredAt, e.NextTryAt = fromMS(created), fromMS(delivered), fromMS(next)
 		out = append(out, &e)
 		return nil

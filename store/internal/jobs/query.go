@@ -99,7 +99,7 @@ func Placeholders(n int) string {
 
 // JobColumns are the columns ScanJob reads, in its order.
 const JobColumns = `id, tenant, job_key, transformation, schema_version, source_digest, source_system, source_path,
-	coalesce(source_text, ''), state, attempts, coalesce(lease_owner, ''), lease_token, lease_expires_at, next_attempt_at,
+	coalesce(source_text, ''), source_zst, state, attempts, coalesce(lease_owner, ''), lease_token, lease_expires_at, next_attempt_at,
 	coalesce(held_reason, ''), coalesce(prev_job_key, ''), coalesce(last_error_class, ''), coalesce(last_category, ''),
 	coalesce(last_error, ''), lease_recoveries, coalesce(result_id, 0), created_at, updated_at, coalesce(first_run_id, ''), shadow, coalesce(dismiss_reason, ''),
 	coalesce(display_path, ''), coalesce(source_encoding, ''),
@@ -109,13 +109,17 @@ const JobColumns = `id, tenant, job_key, transformation, schema_version, source_
 func ScanJob(row Row) (*store.Job, error) {
 	var j store.Job
 	var lease, next, created, updated *int64
+	var zst []byte
 	err := row.Scan(&j.ID, &j.Tenant, &j.JobKey, &j.Transformation, &j.SchemaVersion, &j.SourceDigest, &j.SourceSystem,
-		&j.SourcePath, &j.SourceText, &j.State, &j.Attempts, &j.LeaseOwner, &j.LeaseToken, &lease, &next,
+		&j.SourcePath, &j.SourceText, &zst, &j.State, &j.Attempts, &j.LeaseOwner, &j.LeaseToken, &lease, &next,
 		&j.HeldReason, &j.PrevJobKey, &j.LastErrorClass, &j.LastCategory, &j.LastError, &j.LeaseRecoveries,
 		&j.ResultID, &created, &updated, &j.FirstRunID, &j.Shadow, &j.DismissReason, &j.DisplayPath, &j.SourceEncoding,
 		&j.SourceFormat, &j.Route)
 	if err != nil {
 		return nil, err
+	}
+	if j.SourceText, err = unpack(zst, j.SourceText); err != nil {
+		return nil, fmt.Errorf("text of job %d: %w", j.ID, err)
 	}
 	j.LeaseExpiresAt, j.NextAttemptAt = fromMS(lease), fromMS(next)
 	j.CreatedAt, j.UpdatedAt = fromMS(created), fromMS(updated)
@@ -195,15 +199,18 @@ func (c *Core) ListAttempts(ctx context.Context, p *store.ListAttemptsParams) ([
 func (c *Core) GetResult(ctx context.Context, p *store.GetResultParams) (*store.Result, error) {
 	var r store.Result
 	var committed, superseded *int64
-	var body string
-	err := c.E.Read().QueryRow(ctx, `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, coalesce((SELECT v.result FROM result_revisions v WHERE v.tenant = r.tenant AND v.job_key = r.job_key AND v.revision = r.revision), r.result),
+	var body resultScan
+	err := c.E.Read().QueryRow(ctx, `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, `+resultBody+`,
 			r.attempt_id, r.run_id, r.shadow, r.committed_at, r.superseded_by, r.revision
 		FROM results r WHERE r.tenant = ? AND r.job_key = ?`, p.Tenant, p.JobKey).
-		Scan(&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion, &body, &r.AttemptID, &r.RunID, &r.Shadow, &committed, &superseded, &r.Revision)
+		Scan(append(append([]any{&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion}, body.dest()...),
+			&r.AttemptID, &r.RunID, &r.Shadow, &committed, &superseded, &r.Revision)...)
+	if err == nil {
+		r.JSON, err = body.json()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("get result %s: %w", p.JobKey, err)
 	}
-	r.JSON = []byte(body)
 	r.CommittedAt = fromMS(committed)
 	if superseded != nil {
 		r.SupersededBy = *superseded

@@ -171,10 +171,10 @@ func (c *Core) DismissReview(ctx context.Context, p *store.ReviewActionParams) (
 		if out.Events, err = moveHeld(ctx, tx, p.Tenant, p.JobKey, store.OutboxCancelled); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
+		_, err = tx.Exec(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, payload_zst, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, '', ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
 			p.Tenant, store.DismissedEventKey(p.JobKey), p.JobKey, resultID, store.EventDismissed, store.EventDismissed,
-			string(driver.DismissedPayload(p)), now)
+			pack(driver.DismissedPayload(p)), now)
 		if err != nil {
 			return fmt.Errorf("insert %s event: %w", store.EventDismissed, err)
 		}
@@ -253,10 +253,10 @@ func (c *Core) CorrectResult(ctx context.Context, p *store.CorrectParams) (*stor
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, created_at, state)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		if _, err := tx.Exec(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, payload_zst, created_at, state)
+			VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?)`,
 			p.Tenant, store.CorrectedEventKey(p.JobKey, out.Revision), p.JobKey, out.ResultID, store.EventCorrected,
-			store.EventCorrected, string(payload), now, driver.EventState(len(open))); err != nil {
+			store.EventCorrected, pack(payload), now, driver.EventState(len(open))); err != nil {
 			return fmt.Errorf("insert %s event: %w", store.EventCorrected, err)
 		}
 		return nil
