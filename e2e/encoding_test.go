@@ -43,10 +43,13 @@ func TestWindows1252InvoiceCommits(t *testing.T) {
 	sql := openDB(t, db)
 	checkCommittedOnce(t, sql, 1)
 	var text, enc, body, digest string
-	if err := sql.QueryRow(`SELECT j.source_text, j.source_encoding, j.source_digest, r.result FROM jobs j JOIN results r ON r.job_id = j.id`).
-		Scan(&text, &enc, &digest, &body); err != nil {
+	var textZst, bodyZst []byte
+	if err := sql.QueryRow(`SELECT coalesce(j.source_text, ''), j.source_zst, j.source_encoding, j.source_digest, r.result, r.result_zst
+		FROM jobs j JOIN results r ON r.job_id = j.id`).
+		Scan(&text, &textZst, &enc, &digest, &body, &bodyZst); err != nil {
 		t.Fatal(err)
 	}
+	text, body = unzst(t, textZst, text), unzst(t, bodyZst, body)
 	if text != muellerUTF8 || enc != "windows-1252" {
 		t.Errorf("job text %q encoding %q, want the UTF-8 text and windows-1252", text, enc)
 	}

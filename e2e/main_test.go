@@ -314,7 +314,7 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 	// Each result is a document of the version its job was keyed with (the
 	// version the test ran: invoice-v2 by default, invoice-summary-v1 where
 	// a fake model answers v1), stored under that version.
-	rows, err := db.Query(`SELECT r.id, r.job_key, r.result, r.schema_version, j.schema_version
+	rows, err := db.Query(`SELECT r.id, r.job_key, r.result, r.result_zst, r.schema_version, j.schema_version
 		FROM results r JOIN jobs j ON j.id = r.job_id`)
 	if err != nil {
 		t.Fatalf("read results: %v", err)
@@ -322,9 +322,11 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 	for rows.Next() {
 		var id int64
 		var key, body, stored, keyed string
-		if err := rows.Scan(&id, &key, &body, &stored, &keyed); err != nil {
+		var zst []byte
+		if err := rows.Scan(&id, &key, &body, &zst, &stored, &keyed); err != nil {
 			t.Fatal(err)
 		}
+		body = unzst(t, zst, body)
 		var d resultDoc
 		if err := json.Unmarshal([]byte(body), &d); err != nil {
 			t.Fatalf("result %d is not JSON: %v", id, err)
