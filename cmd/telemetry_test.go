@@ -311,10 +311,8 @@ func dbText(t *testing.T, db string) string {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	var text, attempts string
-	if err := sqlitetest.ReadOnly(t, st.Path()).QueryRow(`SELECT coalesce(group_concat(source_text, ' '), '') FROM jobs`).Scan(&text); err != nil {
-		t.Fatal(err)
-	}
+	var attempts string
+	text := strings.Join(jobTexts(t, sqlitetest.ReadOnly(t, st.Path()), `SELECT coalesce(source_text, ''), source_zst FROM jobs ORDER BY id`), " ")
 	if err := sqlitetest.ReadOnly(t, st.Path()).QueryRow(`SELECT coalesce(group_concat(message || ' ' || coalesce(CAST(output AS TEXT), ''), ' '), '')
 		FROM attempts`).Scan(&attempts); err != nil {
 		t.Fatal(err)

@@ -42,7 +42,7 @@ func v2Attempts(t *testing.T, db string) []attemptRow {
 // invoice-v2, equal to want as a JSON document.
 func checkV2Result(t *testing.T, db, want string) {
 	t.Helper()
-	rows, err := openSQLite(t, db).Query(`SELECT schema_version, result FROM results`)
+	rows, err := openSQLite(t, db).Query(`SELECT schema_version, result, result_zst FROM results`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,9 +51,11 @@ func checkV2Result(t *testing.T, db, want string) {
 	for rows.Next() {
 		n++
 		var version, result string
-		if err := rows.Scan(&version, &result); err != nil {
+		var zst []byte
+		if err := rows.Scan(&version, &result, &zst); err != nil {
 			t.Fatal(err)
 		}
+		result = unzst(t, zst, result)
 		if version != schema.V2 {
 			t.Errorf("result schema_version = %q, want %q", version, schema.V2)
 		}
