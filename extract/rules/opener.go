@@ -18,17 +18,22 @@ import (
 type openers struct {
 	anchored *regexp.Regexp  // "^(?:src)"
 	words    map[string]bool // folded words a match may open with
+	// parenHeads are what a match opening with "(" holds after it and
+	// its spaces when the next word is not one of words ("(VAT incl.)"):
+	// a "(" with neither after it opens no match.
+	parenHeads []string
 }
 
 // openerFoldedRegexp is guardedFoldedRegexp whose every match opens with
-// "(" or with one of words (as a whole word, "\b" before it): its
+// one of words (as a whole word, "\b" before it), or with "(" and then
+// one of words, or "(", spaces and one of parenHeads: its
 // FindAllStringIndex and ReplaceAllString search only there.
-func openerFoldedRegexp(src string, words []string, extra func(string) bool) func() *guardedRE {
+func openerFoldedRegexp(src string, words, parenHeads []string, extra func(string) bool) func() *guardedRE {
 	get := onFirstUse(func() *guardedRE {
 		folded := strings.ReplaceAll(src, "l", "i")
 		g := guardRE(folded)
 		g.extra = extra
-		o := &openers{anchored: regexp.MustCompile(`^(?:` + folded + `)`), words: map[string]bool{}}
+		o := &openers{anchored: regexp.MustCompile(`^(?:` + folded + `)`), words: map[string]bool{}, parenHeads: parenHeads}
 		for _, w := range words {
 			o.words[strings.ReplaceAll(w, "l", "i")] = true
 		}
@@ -65,6 +70,10 @@ func (o *openers) findAll(s string) [][]int {
 			}
 			continue
 		}
+		if !o.parenOpens(s, p+1) {
+			p++
+			continue
+		}
 		if m := o.anchored.FindStringIndex(s[p:]); m != nil && m[1] > 0 {
 			out = append(out, []int{p, p + m[1]})
 			p += m[1]
@@ -73,6 +82,27 @@ func (o *openers) findAll(s string) [][]int {
 		p++
 	}
 	return out
+}
+
+// parenOpens reports whether a "(" before q may open a match: one of
+// words right after it, or one of parenHeads after its spaces.
+func (o *openers) parenOpens(s string, q int) bool {
+	end := q
+	for end < len(s) && isREWordByte(s[end]) {
+		end++
+	}
+	if o.words[s[q:end]] {
+		return true
+	}
+	for q < len(s) && isRESpace(s[q]) {
+		q++
+	}
+	for _, h := range o.parenHeads {
+		if strings.HasPrefix(s[q:], h) {
+			return true
+		}
+	}
+	return false
 }
 
 // replaceAll is ReplaceAllString(s, repl) of the full expression for a
