@@ -22,7 +22,7 @@ func TestNationalVATLabelGuards(t *testing.T) {
 	values := []string{"12345678901", "B-1234567-Z", "B12345678", "12345678Z", "12345678-Z", "A1234567B"}
 	for k := range 40000 {
 		var b strings.Builder
-		if k%2 == 0 {
+		if k%3 == 0 { // not every other: -race samples every eighth
 			b.WriteString(parts[rng.IntN(len(parts))])
 			b.WriteString(labels[rng.IntN(len(labels))])
 			b.WriteString([]string{"", " ", ": ", ".", " n. ", "\t"}[rng.IntN(6)])
