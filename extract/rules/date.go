@@ -129,7 +129,11 @@ func findDates(f string, mdy bool) []dateHit {
 	if !hasDigitsThenSep(f, 4, "-./") {
 		iso = len(f) + 1 // no four digits before a separator: no ISO date
 	}
-	for _, m := range find(reDateISO, iso) {
+	var isoHits [][]int
+	if digits >= iso {
+		isoHits = scanISODates(f)
+	}
+	for _, m := range isoHits {
 		if f[m[4]:m[5]] != f[m[8]:m[9]] {
 			continue
 		}
@@ -185,14 +189,9 @@ func numDateMatches(f string, digits int) [][]int {
 	}
 	var out [][]int
 	for pos := 0; pos < len(f); {
-		m := reDateNum().FindStringSubmatchIndex(f[pos:])
+		m := scanNumDate(f, pos)
 		if m == nil {
 			break
-		}
-		for k := range m {
-			if m[k] >= 0 {
-				m[k] += pos
-			}
 		}
 		sep := f[m[4]:m[5]]
 		if sep != f[m[8]:m[9]] || len(f[m[10]:m[11]]) == 2 && sep != "." && sep != "/" && !hasClock(f) {
@@ -327,9 +326,9 @@ func slashOrder(ftext string) (mdy bool, decided bool) {
 		if !hasDigitsThenSep(ln, 1, "/-") {
 			continue
 		}
-		for _, m := range reSlashNum().FindAllStringSubmatch(ln, -1) {
-			a, _ := strconv.Atoi(m[1])
-			b, _ := strconv.Atoi(m[2])
+		for _, m := range scanSlashNums(ln) {
+			a, _ := strconv.Atoi(ln[m[2]:m[3]])
+			b, _ := strconv.Atoi(ln[m[4]:m[5]])
 			switch {
 			case a > 12 && b <= 12:
 				dmyN++

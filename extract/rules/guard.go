@@ -19,6 +19,7 @@ type guardedRE struct {
 	*regexp.Regexp
 	need  *needSet          // nil: no guard
 	extra func(string) bool // a further necessary condition, hand-written; nil: none
+	open  *openers          // where matches can start (opener.go); nil: anywhere
 }
 
 // guardRE compiles src with a guard.
@@ -111,6 +112,9 @@ func (g *guardedRE) FindAllStringIndex(s string, n int) [][]int {
 	if !g.may(s) {
 		return nil
 	}
+	if g.open != nil && n < 0 {
+		return g.open.findAll(s)
+	}
 	return g.Regexp.FindAllStringIndex(s, n)
 }
 
@@ -134,6 +138,9 @@ func (g *guardedRE) FindAllStringSubmatchIndex(s string, n int) [][]int {
 func (g *guardedRE) ReplaceAllString(src, repl string) string {
 	if !g.may(src) {
 		return src
+	}
+	if g.open != nil && !strings.Contains(repl, "$") {
+		return g.open.replaceAll(src, repl)
 	}
 	return g.Regexp.ReplaceAllString(src, repl)
 }

@@ -55,8 +55,9 @@ func nationalVATIDs(raw string) (ids []string, spans [][2]int) {
 		re     func() *regexp.Regexp
 		prefix string
 		digits int
-	}{{reITVATNational, "IT", 11}, {reESVATNational, "ES", 7}} {
-		if run < x.digits {
+		label  func(string) bool
+	}{{reITVATNational, "IT", 11, mayITVATLabel}, {reESVATNational, "ES", 7, mayESVATLabel}} {
+		if run < x.digits || !x.label(raw) {
 			continue
 		}
 		for _, m := range x.re().FindAllStringSubmatchIndex(raw, -1) {
@@ -65,6 +66,52 @@ func nationalVATIDs(raw string) (ids []string, spans [][2]int) {
 		}
 	}
 	return ids, spans
+}
+
+// mayITVATLabel reports whether raw could hold reITVATNational's label:
+// each alternative holds "IVA" or "P." and "I" (one \s between at most),
+// in any case. Long digit runs (phone numbers, IBANs) are common; the
+// label is not, and the regexp is not run without it.
+func mayITVATLabel(raw string) bool {
+	for i := 0; i+2 < len(raw); i++ {
+		switch raw[i] | 0x20 {
+		case 'i':
+			if raw[i+1]|0x20 == 'v' && raw[i+2]|0x20 == 'a' {
+				return true
+			}
+		case 'p':
+			j := i + 2
+			if raw[i+1] != '.' {
+				continue
+			}
+			if isRESpace(raw[j]) {
+				j++
+			}
+			if j < len(raw) && raw[j]|0x20 == 'i' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayESVATLabel reports whether raw could hold reESVATNational's label:
+// each alternative holds "C" or "N", an optional ".", then "I", in any
+// case.
+func mayESVATLabel(raw string) bool {
+	for i := 0; i+1 < len(raw); i++ {
+		if c := raw[i] | 0x20; c != 'c' && c != 'n' {
+			continue
+		}
+		j := i + 1
+		if raw[j] == '.' {
+			j++
+		}
+		if j < len(raw) && raw[j]|0x20 == 'i' {
+			return true
+		}
+	}
+	return false
 }
 
 // longestDigitRun is the length of the longest run of ASCII digits in s.
