@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/invx/invx/cmd"
+	"github.com/invx/invx/internal/zsttest"
 )
 
 // malformedTemplate is a valid answer whose title, supplier_name and
@@ -83,7 +84,7 @@ func TestMalformedAnswers(t *testing.T) {
 			}
 		})
 	}
-	bodies := jobTexts(t, sdb, `SELECT result, result_zst FROM results`)
+	bodies := zsttest.Texts(t, sdb, `SELECT result, result_zst FROM results`)
 	if len(bodies) != 1 {
 		t.Fatalf("%d results, want 1", len(bodies))
 	}

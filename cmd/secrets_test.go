@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/invx/invx/cmd"
+	"github.com/invx/invx/internal/zsttest"
 )
 
 // echoKey is an API key a model echoes back; echoHeader a webhook token.
@@ -180,9 +181,9 @@ func TestEchoedAPIKeyIsScrubbed(t *testing.T) {
 	}
 	// The compressed columns hide their bytes from the file scan below: each
 	// is checked as it reads back.
-	results := jobTexts(t, sdb, `SELECT result, result_zst FROM results`)
-	for _, p := range append(jobTexts(t, sdb, `SELECT payload, payload_zst FROM outbox`),
-		jobTexts(t, sdb, `SELECT coalesce(source_text, ''), source_zst FROM jobs`)...) {
+	results := zsttest.Texts(t, sdb, `SELECT result, result_zst FROM results`)
+	for _, p := range append(zsttest.Texts(t, sdb, `SELECT payload, payload_zst FROM outbox`),
+		zsttest.Texts(t, sdb, `SELECT coalesce(source_text, ''), source_zst FROM jobs`)...) {
 		if strings.Contains(p, echoKey) {
 			t.Errorf("a stored payload or text holds the key")
 		}

@@ -18,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/invx/invx/cmd"
+	"github.com/invx/invx/internal/zsttest"
 	"github.com/invx/invx/store/sqlite"
 	"github.com/invx/invx/store/sqlite/sqlitetest"
 )
@@ -312,7 +313,7 @@ func dbText(t *testing.T, db string) string {
 	}
 	defer st.Close()
 	var attempts string
-	text := strings.Join(jobTexts(t, sqlitetest.ReadOnly(t, st.Path()), `SELECT coalesce(source_text, ''), source_zst FROM jobs ORDER BY id`), " ")
+	text := strings.Join(zsttest.Texts(t, sqlitetest.ReadOnly(t, st.Path()), `SELECT coalesce(source_text, ''), source_zst FROM jobs ORDER BY id`), " ")
 	if err := sqlitetest.ReadOnly(t, st.Path()).QueryRow(`SELECT coalesce(group_concat(message || ' ' || coalesce(CAST(output AS TEXT), ''), ' '), '')
 		FROM attempts`).Scan(&attempts); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/invx/invx/internal/zsttest"
 	"github.com/invx/invx/schema"
 )
 
@@ -55,7 +56,7 @@ func checkV2Result(t *testing.T, db, want string) {
 		if err := rows.Scan(&version, &result, &zst); err != nil {
 			t.Fatal(err)
 		}
-		result = unzst(t, zst, result)
+		result = zsttest.Unzst(t, zst, result)
 		if version != schema.V2 {
 			t.Errorf("result schema_version = %q, want %q", version, schema.V2)
 		}

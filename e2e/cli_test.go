@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/invx/invx/internal/zsttest"
 )
 
 // A second run over the same documents makes no provider call and writes
@@ -204,7 +206,7 @@ func TestExitCodesAndErrors(t *testing.T) {
 		if strings.Join(paths, ",") != "good-1.txt,good-2.txt" {
 			t.Errorf("jobs for %v, want only the good files", paths)
 		}
-		for _, text := range jobTexts(t, sql, `SELECT coalesce(source_text, ''), source_zst FROM jobs`) {
+		for _, text := range zsttest.Texts(t, sql, `SELECT coalesce(source_text, ''), source_zst FROM jobs`) {
 			if strings.Contains(text, "Outside Ltd") || strings.Contains(text, "Hidden Ltd") {
 				t.Errorf("a job holds the text of a file outside the run: %.40q", text)
 			}
@@ -279,7 +281,7 @@ func TestExitCodesAndErrors(t *testing.T) {
 		sql := openDB(t, db)
 		checkCommittedOnce(t, sql, 2)
 		// The path now refers to the new text.
-		if got := jobTexts(t, sql, `SELECT coalesce(j.source_text, ''), j.source_zst FROM sources s JOIN jobs j ON j.job_key = s.job_key
+		if got := zsttest.Texts(t, sql, `SELECT coalesce(j.source_text, ''), j.source_zst FROM sources s JOIN jobs j ON j.job_key = s.job_key
 			WHERE s.path = 'a.txt'`); len(got) != 1 || got[0] != v2 {
 			t.Errorf("a.txt refers to %d jobs, want 1 with the new text", len(got))
 		}
@@ -314,7 +316,7 @@ func TestSingleFileArgument(t *testing.T) {
 	if err := sql.QueryRow(`SELECT source_path, coalesce(source_text, ''), source_zst FROM jobs`).Scan(&path, &text, &zst); err != nil {
 		t.Fatal(err)
 	}
-	text = unzst(t, zst, text)
+	text = zsttest.Unzst(t, zst, text)
 	if path != "inv-00001.txt" || text != docs["inv-00001.txt"] {
 		t.Errorf("job for %q with %d bytes of text, want inv-00001.txt with its %d bytes", path, len(text), len(docs["inv-00001.txt"]))
 	}

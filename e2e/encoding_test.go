@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/invx/invx/internal/zsttest"
 )
 
 // muellerUTF8 is a German invoice; muellerCP1252 is the same text as a
@@ -49,7 +51,7 @@ func TestWindows1252InvoiceCommits(t *testing.T) {
 		Scan(&text, &textZst, &enc, &digest, &body, &bodyZst); err != nil {
 		t.Fatal(err)
 	}
-	text, body = unzst(t, textZst, text), unzst(t, bodyZst, body)
+	text, body = zsttest.Unzst(t, textZst, text), zsttest.Unzst(t, bodyZst, body)
 	if text != muellerUTF8 || enc != "windows-1252" {
 		t.Errorf("job text %q encoding %q, want the UTF-8 text and windows-1252", text, enc)
 	}

@@ -24,6 +24,7 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver, to read the file back
 
 	"github.com/invx/invx/internal/deadlinetest"
+	"github.com/invx/invx/internal/zsttest"
 	"github.com/invx/invx/schema"
 )
 
@@ -326,7 +327,7 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 		if err := rows.Scan(&id, &key, &body, &zst, &stored, &keyed); err != nil {
 			t.Fatal(err)
 		}
-		body = unzst(t, zst, body)
+		body = zsttest.Unzst(t, zst, body)
 		var d resultDoc
 		if err := json.Unmarshal([]byte(body), &d); err != nil {
 			t.Fatalf("result %d is not JSON: %v", id, err)
