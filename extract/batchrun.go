@@ -140,6 +140,7 @@ type openBatch struct {
 // not take (e-invoices under --provider auto) are worked synchronously.
 func (r *Runner) WorkBatch(ctx context.Context, o BatchOptions) (*BatchReport, error) {
 	o.defaults(r.LeaseFor)
+	r.openCalls() // --repair-sync calls take provider slots
 	b := &batchLoop{r: r, o: o, ctx: ctx, wctx: context.WithoutCancel(ctx), depths: map[int64]int{},
 		log: r.log().With("run_id", r.RunID, "provider", o.Client.Name())}
 	err := b.run()

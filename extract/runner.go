@@ -106,6 +106,10 @@ type Runner struct {
 	Wait bool
 	// MaxPerTenant caps one tenant's jobs in flight (0: no cap).
 	MaxPerTenant int
+	// ReadAhead is how many jobs are leased beyond Concurrency: they wait,
+	// leases renewed, for a provider slot (0: DefaultReadAhead; negative:
+	// none, every leased job is being called).
+	ReadAhead int
 	// Require, when not nil (invx run/work --require), is the fields every
 	// result must have to be paid, whatever its tenant and schema version;
 	// a null one opens an incomplete review reason. nil: each tenant's
@@ -165,6 +169,13 @@ type Runner struct {
 	// raised again after successes.
 	limit     int
 	successes int
+	// active are the provider calls running, waiting the jobs that wait
+	// for a slot (see acquireSlot).
+	active  int
+	waiting []*slotWaiter
+	// callsStopped: the run is stopping (auth failure, quota, unreachable
+	// provider, a store error); jobs not yet called are given back.
+	callsStopped bool
 	// unreachableRun counts provider calls in a row that reached no server.
 	unreachableRun int
 }
@@ -229,6 +240,10 @@ func (r *Runner) defaults() {
 	if r.Command == "" {
 		r.Command = "run"
 	}
+	if r.ReadAhead == 0 {
+		r.ReadAhead = DefaultReadAhead(r.Concurrency)
+	}
+	r.ReadAhead = max(r.ReadAhead, 0)
 	r.summary.init(r)
 	r.limit = r.Concurrency
 }
@@ -261,6 +276,7 @@ func (r *Runner) throttle(rateLimited bool) {
 	if r.successes >= r.limit && r.limit < r.Concurrency {
 		r.limit++
 		r.successes = 0
+		r.grantSlotsLocked()
 	}
 }
 
@@ -395,6 +411,7 @@ func (r *Runner) Work(ctx context.Context) error {
 	// Calls run on a context that survives the first interrupt, so what is
 	// in flight can finish and commit cleanly.
 	w := &workLoop{r: r, ctx: ctx, callCtx: context.WithoutCancel(ctx), idle: r.PollInterval}
+	r.openCalls()
 	stop := w.startWorkers()
 	defer stop()
 
@@ -415,7 +432,9 @@ func (r *Runner) Work(ctx context.Context) error {
 		}
 		if w.inflight > 0 {
 			if w.inflight >= r.currentLimit() {
-				w.wait(0) // every slot busy: only a finished job frees one
+				// Every provider slot has a job: claim again once enough
+				// finished for one claim to lease many.
+				w.wait(0)
 			} else {
 				w.wait(w.idle) // a slot is free: look again for retry times that came due
 				w.idle = min(w.idle*2, 2*time.Second)
@@ -443,19 +462,25 @@ type workLoop struct {
 	idle     time.Duration
 }
 
-// startWorkers starts r.Concurrency workers that process leases from
-// w.work, and returns the function that stops them and waits for them.
+// startWorkers starts a worker per job that may be in flight (Concurrency
+// plus ReadAhead) to process leases from w.work, and returns the function
+// that stops them and waits for them.
 func (w *workLoop) startWorkers() func() {
 	r := w.r
-	w.work = make(chan *store.Lease, r.Concurrency)
-	w.done = make(chan jobResult, r.Concurrency)
+	n := r.Concurrency + r.ReadAhead
+	w.work = make(chan *store.Lease, n)
+	w.done = make(chan jobResult, n)
 	var wg sync.WaitGroup
-	for range r.Concurrency {
+	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for l := range w.work {
-				w.done <- r.process(w.ctx, w.callCtx, l)
+				res := r.process(w.ctx, w.callCtx, l)
+				if res.abort != nil {
+					r.stopCalls()
+				}
+				w.done <- res
 			}
 		}()
 	}
@@ -490,13 +515,16 @@ func (w *workLoop) drain() {
 	}
 }
 
-// claim leases as many jobs as there are free slots and hands them to the
-// workers. again reports that the loop must start over (the database was
-// unavailable: it waited, or set w.abort).
+// claim leases jobs up to the provider slots plus the read-ahead and hands
+// them to the workers. While every slot has a job it waits until half the
+// read-ahead is free, so one claim transaction leases many jobs rather than
+// one per finished job. again reports that the loop must start over (the
+// database was unavailable: it waited, or set w.abort).
 func (w *workLoop) claim() (claimed int, again bool) {
 	r := w.r
-	free := r.currentLimit() - w.inflight
-	if free <= 0 {
+	limit := r.currentLimit()
+	free := limit + r.ReadAhead - w.inflight
+	if free <= 0 || (w.inflight >= limit && free < max(1, r.ReadAhead/2)) {
 		return 0, false
 	}
 	leases, err := r.Store.Claim(w.callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
@@ -670,6 +698,12 @@ type call struct {
 	info       store.AttemptInfo
 	log        *slog.Logger
 	overBudget bool
+	// unreachable: this call made MaxUnreachable in a row that reached no
+	// server, and the run stops.
+	unreachable bool
+	// notStarted: no call was made (the run stopped, or the lease was
+	// lost, while the job waited for a provider slot).
+	notStarted bool
 }
 
 // attempt makes one attempt of the job: call, judge the answer, then
@@ -677,7 +711,10 @@ type call struct {
 // follows.
 func (r *Runner) attempt(j *jobRun) (jobResult, bool) {
 	c := r.callProvider(j)
-	if stop := r.reached(c.err); stop {
+	if c.notStarted {
+		return r.giveBack(j), false
+	}
+	if c.unreachable {
 		return r.unreachable(c.ctx, j.l, c.err, c.info, c.log), false
 	}
 	return r.answer(j, c)
@@ -704,6 +741,12 @@ func (r *Runner) callProvider(j *jobRun) *call {
 	l, v := j.l, j.v
 	// The provider that answers: under auto, the one the document routes to.
 	name := RouteOfText(r.Provider, l.Text)
+	if err := r.acquireSlot(j.runCtx, j.leaseCtx); err != nil {
+		// Interrupted (or the lease lost) before the call began.
+		return &call{ctx: context.WithoutCancel(j.leaseCtx), err: err, log: j.log, notStarted: true,
+			info: store.AttemptInfo{Provider: name, PromptHash: v.PromptHash()}}
+	}
+	defer r.releaseSlot()
 	r.count(func(s *Summary) { s.Attempts++ })
 	actx, _ := r.tracer().Start(j.leaseCtx, "invx.attempt", trace.WithAttributes(attemptAttrs(r, l, name, v.Name)...))
 	start := time.Now()
@@ -722,7 +765,45 @@ func (r *Runner) callProvider(j *jobRun) *call {
 	c := &call{ctx: context.WithoutCancel(actx), resp: resp, err: err}
 	c.info = store.AttemptInfo{Provider: name, Duration: time.Since(start), PromptHash: v.PromptHash()}
 	r.account(j, c)
+	// Decided while the slot is still held, so no job waiting for it is
+	// called before concurrency shrank after a 429, or once the run must
+	// stop.
+	if pe := (*ProviderError)(nil); err == nil || !errors.As(err, &pe) || pe.Class != ClassRejected {
+		r.throttle(Classify(err) == ClassRateLimited)
+	}
+	c.unreachable = r.reached(err)
+	if c.unreachable || stopsRun(err) {
+		r.stopCalls()
+	}
 	return c
+}
+
+// giveBack returns a job whose call never began to the queue, as if it had
+// not been claimed: it spends none of its attempt budget.
+func (r *Runner) giveBack(j *jobRun) jobResult {
+	l := j.l
+	err := r.withStore(context.WithoutCancel(j.leaseCtx), "give_back", j.log, func() error {
+		return r.Store.GiveBack(context.WithoutCancel(j.leaseCtx), &store.GiveBackParams{JobID: l.JobID, Token: l.Token,
+			AttemptID: l.AttemptID, Now: r.now()})
+	})
+	if errors.Is(err, store.ErrStaleLease) {
+		// Another worker holds the job now: nothing of ours to undo.
+		j.log.Info("lease lost before the call", "stage", "give_back", "outcome", store.OutcomeStaleLease)
+		return jobResult{outcome: store.OutcomeStaleLease}
+	}
+	if err != nil {
+		j.log.Error("give back job", "stage", "give_back", "error_class", "store")
+		return jobResult{outcome: "error", abort: fmt.Errorf("give back job %s: %w", l.JobKey, err)}
+	}
+	j.log.Debug("given back before the call", "stage", "give_back", "outcome", store.OutcomeReleased)
+	return jobResult{outcome: store.OutcomeReleased}
+}
+
+// stopsRun reports whether a provider error stops the whole run (see
+// failed): every further call would fail the same way.
+func stopsRun(err error) bool {
+	var pe *ProviderError
+	return errors.As(err, &pe) && (pe.Class == ClassAuth || pe.Class == ClassPermanent && pe.Category == CategoryQuota)
 }
 
 // attemptAttrs are the attributes of an attempt's span.
@@ -758,7 +839,6 @@ func (r *Runner) judge(j *jobRun, c *call) (res *schema.Result, ve *schema.Valid
 	if c.err != nil {
 		var pe *ProviderError
 		if !errors.As(c.err, &pe) || pe.Class != ClassRejected {
-			r.throttle(Classify(c.err) == ClassRateLimited)
 			if c.overBudget && Classify(c.err) != ClassAuth && Classify(c.err) != ClassInterrupted {
 				return nil, nil, r.overBudget(c.ctx, j.l, c.info, c.err, c.log), true
 			}
@@ -771,7 +851,6 @@ func (r *Runner) judge(j *jobRun, c *call) (res *schema.Result, ve *schema.Valid
 		ve = &schema.ValidationError{Path: "$", Category: schema.Category(cmp.Or(pe.Category, "provider")), Msg: Truncate(pe.Msg, 300)}
 		return nil, ve, jobResult{}, false
 	}
-	r.throttle(false)
 	res, verr := r.validate(j, c)
 	if verr != nil && !errors.As(verr, &ve) {
 		ve = &schema.ValidationError{Path: "$", Category: schema.CategoryDecode, Msg: verr.Error()}

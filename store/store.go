@@ -61,6 +61,9 @@ const (
 	OutcomeStaleLease   = "stale_lease"   // the commit lost the fence
 	OutcomeLeaseExpired = "lease_expired" // the lease ran out and the job was recovered
 	OutcomeReleased     = "released"      // given back on interruption
+	// OutcomeNotStarted: leased ahead and given back before any call (see
+	// GiveBack): not a provider attempt, and it spends no budget.
+	OutcomeNotStarted = "not_started"
 )
 
 // Enqueue outcomes, one per document.
@@ -149,6 +152,12 @@ type Store interface {
 	// job to State (queued, retry_wait, rejected or failed), fenced like
 	// Commit.
 	FinishAttempt(ctx context.Context, p *FinishAttemptParams) error
+	// GiveBack returns a job whose attempt never began (no provider call
+	// was made: the run stopped while the job waited for a provider slot)
+	// to the queue. The attempt is closed as not_started and refunded to
+	// the job's attempt budget; attempt numbers and the lease token only
+	// ever grow. Fenced like Commit.
+	GiveBack(ctx context.Context, p *GiveBackParams) error
 	// ReapLeases expires the leases of owners that are known to be gone, so
 	// their jobs can be claimed at once rather than when the lease runs out,
 	// and marks their runs abandoned. It returns the number of leases.
@@ -727,6 +736,14 @@ type FinishAttemptParams struct {
 	NextAttemptAt time.Time
 	Attempt       AttemptInfo
 	Now           time.Time
+}
+
+// GiveBackParams name the lease to undo and its open attempt.
+type GiveBackParams struct {
+	JobID     int64
+	Token     int64
+	AttemptID int64
+	Now       time.Time
 }
 
 // ReapLeasesParams name owners known to be gone.

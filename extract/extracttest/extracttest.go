@@ -114,11 +114,13 @@ type Attempt struct {
 	Message      string
 }
 
-// Attempts returns every attempt, in order.
+// Attempts returns every attempt that was made, in order: not the leases
+// a stopping run gave back before their call (outcome not_started).
 func (e *Env) Attempts(t *testing.T) []Attempt {
 	t.Helper()
 	rows, err := sqlitetest.ReadOnly(t, e.Store.Path()).Query(`SELECT attempt_no, outcome, error_class, category, http_status, request_id,
-		model, input_tokens, output_tokens, next_delay_ms, prompt_hash, message FROM attempts ORDER BY job_id, attempt_no`)
+		model, input_tokens, output_tokens, next_delay_ms, prompt_hash, message FROM attempts
+		WHERE outcome <> 'not_started' ORDER BY job_id, attempt_no`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,6 +51,7 @@ func Exercise(t *testing.T, open OpenFunc, opts ...Option) {
 		{"TenantsAreIsolated", testTenants},
 		{"FinishAttemptStates", testFinishAttempt},
 		{"RepairOpensNextAttempt", testNextAttempt},
+		{"GiveBackUndoesTheClaim", testGiveBack},
 		{"ConcurrentClaimers", testConcurrentClaimers},
 		{"ConcurrentCommitsIsolateStale", testConcurrentCommitsIsolateStale},
 		{"ReapDeadOwners", testReap},

@@ -64,6 +64,34 @@ func (c *Core) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams) 
 	return nil
 }
 
+// GiveBack implements store.Store. The attempt row stays, closed as
+// not_started: deleting it would let SQLite hand its id to the next
+// attempt, which a stale holder of the old id could then close.
+func (c *Core) GiveBack(ctx context.Context, p *store.GiveBackParams) error {
+	_, now, err := c.E.Clock(ctx, p.Now)
+	if err != nil {
+		return fmt.Errorf("give back job %d: %w", p.JobID, err)
+	}
+	err = c.E.Write(ctx, func(tx Tx) error {
+		n, err := tx.Exec(ctx, `UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_at = NULL,
+				next_attempt_at = NULL, budget_base = budget_base + 1, updated_at = ?
+			WHERE id = ? AND lease_token = ? AND state = 'running' AND `+openAttempt,
+			now, p.JobID, p.Token, p.AttemptID)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return store.ErrStaleLease
+		}
+		return tx.Defer(ctx, `UPDATE attempts SET outcome = ?, finished_at = ? WHERE id = ?`,
+			store.OutcomeNotStarted, now, p.AttemptID)
+	})
+	if err != nil {
+		return fmt.Errorf("give back job %d: %w", p.JobID, err)
+	}
+	return nil
+}
+
 // NextAttempt implements store.Store.
 func (c *Core) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (*store.NextAttemptResult, error) {
 	_, now, err := c.E.Clock(ctx, p.Now)

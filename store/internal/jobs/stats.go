@@ -78,7 +78,7 @@ func (q *statsQuery) attempts(ctx context.Context) error {
 	var in, out int64
 	return q.each(ctx, `SELECT a.tenant, a.outcome, a.provider, a.model, j.schema_version, count(*),
 			CAST(sum(a.input_tokens) AS BIGINT), CAST(sum(a.output_tokens) AS BIGINT)
-		FROM attempts a JOIN jobs j ON j.id = a.job_id WHERE `+w+`
+		FROM attempts a JOIN jobs j ON j.id = a.job_id WHERE a.outcome <> '`+store.OutcomeNotStarted+`' AND `+w+`
 		GROUP BY 1, 2, 3, 4, 5`, args, []any{&t, &outcome, &prov, &model, &version, &n, &in, &out},
 		func() { q.b.AddAttempts(t, outcome, prov, model, version, n, in, out) })
 }
