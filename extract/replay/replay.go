@@ -34,6 +34,7 @@ package replay
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -233,27 +234,60 @@ func readRecord(path, key string, attempt int) (*record, error) {
 	return rec, nil
 }
 
+// wireRecord is a record as decoded: the keys every record must have are
+// pointers or raw values, so one pass both decodes the file and tells a
+// missing key from a null one.
+type wireRecord struct {
+	JobKey         *string         `json:"job_key"`
+	Attempt        *int            `json:"attempt"`
+	SchemaVersion  string          `json:"schema_version"`
+	Provider       string          `json:"provider"`
+	Model          string          `json:"model"`
+	InputTokens    int64           `json:"input_tokens"`
+	OutputTokens   int64           `json:"output_tokens"`
+	RequestID      string          `json:"request_id"`
+	HTTPStatus     int             `json:"http_status"`
+	Output         json.RawMessage `json:"output"`
+	OutputEncoding string          `json:"output_encoding"`
+	Error          json.RawMessage `json:"error"`
+}
+
 // decodeRecord decodes one record: one JSON object, no unknown or missing
 // keys, values in range.
 func decodeRecord(b []byte) (*record, error) {
-	var keys map[string]json.RawMessage
+	if t := bytes.TrimLeft(b, " \t\r\n"); len(t) == 0 || t[0] != '{' && !bytes.HasPrefix(t, []byte("null")) {
+		var v any
+		return nil, fmt.Errorf("not a JSON object: %v", cmp.Or(json.Unmarshal(b, &v), error(errors.New("not an object"))))
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
-	if err := dec.Decode(&keys); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %v", err)
+	dec.DisallowUnknownFields()
+	var w wireRecord
+	if err := dec.Decode(&w); err != nil {
+		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("data after the JSON object")
 	}
-	for _, k := range []string{"job_key", "attempt", "output", "error"} {
-		if _, ok := keys[k]; !ok {
-			return nil, fmt.Errorf("no %q key", k)
+	for _, k := range []struct {
+		name    string
+		present bool
+	}{{"job_key", w.JobKey != nil}, {"attempt", w.Attempt != nil}, {"output", w.Output != nil}, {"error", w.Error != nil}} {
+		if !k.present {
+			return nil, fmt.Errorf("no %q key", k.name)
 		}
 	}
-	dec = json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var rec record
-	if err := dec.Decode(&rec); err != nil {
+	rec := record{JobKey: *w.JobKey, Attempt: *w.Attempt, SchemaVersion: w.SchemaVersion, Provider: w.Provider, Model: w.Model,
+		InputTokens: w.InputTokens, OutputTokens: w.OutputTokens, RequestID: w.RequestID, HTTPStatus: w.HTTPStatus,
+		OutputEncoding: w.OutputEncoding}
+	if err := json.Unmarshal(w.Output, &rec.Output); err != nil {
 		return nil, err
+	}
+	if !bytes.Equal(w.Error, []byte("null")) {
+		dec := json.NewDecoder(bytes.NewReader(w.Error))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&rec.Error); err != nil {
+			return nil, err
+		}
 	}
 	return &rec, rec.validate()
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -55,11 +56,11 @@ func answersSchema(dir string) (string, error) {
 			continue
 		}
 		for _, n := range recordedAttempts(filepath.Join(dir, j.Name())) {
-			rec, err := readRecord(attemptFile(dir, j.Name(), n), j.Name(), n)
-			if err != nil || rec.SchemaVersion == "" || slices.Contains(seen, rec.SchemaVersion) {
+			v := recordSchema(attemptFile(dir, j.Name(), n))
+			if v == "" || slices.Contains(seen, v) {
 				continue
 			}
-			seen = append(seen, rec.SchemaVersion)
+			seen = append(seen, v)
 		}
 	}
 	switch len(seen) {
@@ -71,6 +72,40 @@ func answersSchema(dir string) (string, error) {
 	slices.Sort(seen)
 	return "", fmt.Errorf("recording folder %s holds answers for schemas %s and %s; record each version into its own folder",
 		dir, seen[0], seen[1])
+}
+
+// recordSchema is the schema_version of the recording at path, read from
+// the record's leading keys (a Recorder writes it before the output) without
+// decoding the rest, which Extract checks strictly, per job; "" when the
+// file cannot be read or names none.
+func recordSchema(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	dec := json.NewDecoder(io.LimitReader(f, maxFile))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		if k == "schema_version" {
+			var v string
+			if dec.Decode(&v) != nil {
+				return ""
+			}
+			return v
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return ""
+		}
+	}
+	return ""
 }
 
 // checkSchema refuses a request for another schema version than the
