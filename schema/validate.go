@@ -104,11 +104,10 @@ func walkAndDecode(v *Version, raw []byte, source string, c checks, fields []fie
 	if e != nil {
 		return e
 	}
-	dec := json.NewDecoder(bytes.NewReader(first))
-	// Numbers stay their literal text so money can be judged as written:
-	// 12.0 and 1e3 are floats here even though they hold integers.
-	dec.UseNumber()
-	w := &walker{dec: dec, source: source, version: v.Name, ids: map[string]int{}, checks: c}
+	// Numbers stay their literal text (json.Number) so money can be judged
+	// as written: 12.0 and 1e3 are floats here even though they hold
+	// integers.
+	w := &walker{dec: &byteTokens{b: first}, source: source, version: v.Name, ids: map[string]int{}, checks: c}
 	if e := w.document(fields); e != nil {
 		return e
 	}
