@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
@@ -28,11 +29,12 @@ func (c *Core) CommitOne(ctx context.Context, tx Tx, p *store.CommitParams, now 
 	// The fence: only the current lease holder moves the job on. Where
 	// writers run side by side, the row stays locked until the transaction
 	// ends, so no claimer can take the job over meanwhile.
-	var jobShadow bool
+	var jobShadow, replaces bool
 	err := tx.QueryRow(ctx, `UPDATE jobs SET state = 'succeeded', lease_owner = NULL, lease_expires_at = NULL,
 			next_attempt_at = NULL, updated_at = ?
-		WHERE id = ? AND lease_token = ? AND state = 'running' AND `+openAttempt+` RETURNING shadow`,
-		now, p.JobID, p.Token, p.AttemptID).Scan(&jobShadow)
+		WHERE id = ? AND lease_token = ? AND state = 'running' AND `+openAttempt+`
+		RETURNING shadow, prev_job_key IS NOT NULL`,
+		now, p.JobID, p.Token, p.AttemptID).Scan(&jobShadow, &replaces)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, store.ErrStaleLease
 	}
@@ -71,20 +73,24 @@ func (c *Core) CommitOne(ctx context.Context, tx Tx, p *store.CommitParams, now 
 	}
 	// The remaining writes depend only on the result id: deferred, so an
 	// engine may send them together.
-	if err := c.writeCommitted(ctx, tx, p, &out, shadow, len(reasons), now); err != nil {
+	if err := c.writeCommitted(ctx, tx, p, &out, shadow, replaces, len(reasons), now); err != nil {
 		return nil, fmt.Errorf("write result, outbox and attempt: %w", err)
 	}
 	return &out, nil
 }
 
 // writeCommitted links the job to its result, supersedes the result its
-// text replaces, moves the source reference, writes the outbox events (held
-// while reasons are open) and finishes the attempt row.
-func (c *Core) writeCommitted(ctx context.Context, tx Tx, p *store.CommitParams, out *store.CommitResult, shadow bool, open int, now int64) error {
+// text replaces (replaces: the job has a prev_job_key), moves the source
+// reference, writes the outbox events (held while reasons are open) and
+// finishes the attempt row.
+func (c *Core) writeCommitted(ctx context.Context, tx Tx, p *store.CommitParams, out *store.CommitResult, shadow, replaces bool,
+	open int, now int64) error {
 	if err := tx.Defer(ctx, `UPDATE jobs SET result_id = ? WHERE id = ?`, out.ResultID, p.JobID); err != nil {
 		return err
 	}
-	if !out.Existing {
+	// Both statements below match nothing for a job that replaces no
+	// earlier text (nearly every job): skipped then.
+	if !out.Existing && replaces {
 		// A job that replaces the text committed at its path (a held change
 		// accepted in review) supersedes that result; the old result keeps
 		// its outbox events, which are never sent again.
@@ -102,20 +108,36 @@ func (c *Core) writeCommitted(ctx context.Context, tx Tx, p *store.CommitParams,
 		}
 	}
 	if !shadow && !out.Existing {
-		evState := driver.EventState(open)
-		for i := range p.Outbox {
-			ev := &p.Outbox[i]
-			if err := tx.Defer(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, payload_zst, created_at, state)
-				VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
-				p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, out.ResultID, ev.ActionID, ev.Kind, pack(ev.Payload), now, evState); err != nil {
-				return fmt.Errorf("insert outbox event %s: %w", ev.ActionID, err)
-			}
+		if err := c.insertOutbox(ctx, tx, p, out.ResultID, driver.EventState(open), now); err != nil {
+			return err
 		}
 	}
 	if err := c.finishAttemptRow(ctx, tx, p.AttemptID, &p.Attempt, now); err != nil {
 		return err
 	}
 	return tx.Flush(ctx)
+}
+
+// outboxBatch bounds the events one insert statement names.
+const outboxBatch = 50
+
+// insertOutbox writes the commit's outbox events, several per statement.
+func (c *Core) insertOutbox(ctx context.Context, tx Tx, p *store.CommitParams, resultID int64, state string, now int64) error {
+	for start := 0; start < len(p.Outbox); start += outboxBatch {
+		evs := p.Outbox[start:min(start+outboxBatch, len(p.Outbox))]
+		values := make([]string, len(evs))
+		args := make([]any, 0, 9*len(evs))
+		for i := range evs {
+			ev := &evs[i]
+			values[i] = `(?, ?, ?, ?, ?, ?, '', ?, ?, ?)`
+			args = append(args, p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, resultID, ev.ActionID, ev.Kind, pack(ev.Payload), now, state)
+		}
+		if err := tx.Defer(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, payload_zst, created_at, state)
+			VALUES `+strings.Join(values, ", ")+` ON CONFLICT (tenant, event_key) DO NOTHING`, args...); err != nil {
+			return fmt.Errorf("insert outbox events of job %s: %w", p.JobKey, err)
+		}
+	}
+	return nil
 }
 
 // RecordStale marks a fenced-out attempt; op names the fenced operation
