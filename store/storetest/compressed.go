@@ -19,7 +19,7 @@ var (
 	oldResult     = `{"schema_version":"invoice-summary-v1", "title":"old ü"}`
 	oldPayload    = `{"event":"invoice.committed","result":{"title":"old ü"}}`
 	newText       = strings.Repeat("Invoice 3 line: 4 x widget at EUR 12,00 = EUR 48,00\n", 40)
-	newResult     = `{"schema_version":"invoice-summary-v1",  "title":"new \u00fc ü"}`
+	newResult     = `{"schema_version":"invoice-summary-v1",  "title":"new \u00fc ü", "bullets":["long enough to splice"]}`
 )
 
 // Upgrade012 is what an engine gives Compressed012: Exec runs raw SQL
@@ -73,7 +73,7 @@ func Compressed012(t *testing.T, u Upgrade012) {
 		}
 		if _, err := s.Commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: "acme", JobKey: l.JobKey, Token: l.Token,
 			AttemptID: l.AttemptID, RunID: "r1", SchemaVersion: "invoice-summary-v1", Result: res,
-			Outbox:  []store.OutboxInput{{ActionID: store.EventCommitted, Kind: store.EventCommitted, Payload: []byte("payload of " + l.JobKey)}},
+			Outbox:  []store.OutboxInput{{ActionID: store.EventCommitted, Kind: store.EventCommitted, Payload: []byte(payloadOf(l.JobKey, res))}},
 			Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded, Provider: "test"}, Now: now}); err != nil {
 			t.Fatalf("commit %s: %v", l.JobKey, err)
 		}
@@ -119,12 +119,21 @@ func Compressed012(t *testing.T, u Upgrade012) {
 		t.Fatal(err)
 	}
 	eq(t, "outbox events", len(evs), 3)
+	wantPayload := map[string]string{k1: oldPayload, k2: payloadOf(k2, []byte(oldResult)), d3.JobKey: payloadOf(d3.JobKey, []byte(newResult))}
 	for _, e := range evs {
-		want := "payload of " + e.JobKey
-		if e.JobKey == k1 {
-			want = oldPayload
-		}
-		eq(t, "payload of "+e.JobKey[:4], string(e.Payload), want)
+		eq(t, "payload of "+e.JobKey[:4], string(e.Payload), wantPayload[e.JobKey])
+	}
+	claimed, err := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "acme", Owner: "d", Limit: 10, LeaseFor: time.Minute, Now: now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spliced := false
+	for _, e := range claimed {
+		eq(t, "claimed payload of "+e.JobKey[:4], string(e.Payload), wantPayload[e.JobKey])
+		spliced = spliced || e.JobKey == d3.JobKey
+	}
+	if !spliced {
+		t.Fatalf("the event stored without its result was not claimed (%d claimed)", len(claimed))
 	}
 
 	// Durable state: new rows compressed only, old rows untouched.
@@ -139,6 +148,11 @@ func Compressed012(t *testing.T, u Upgrade012) {
 		{"new results compressed only", `SELECT count(*) FROM results WHERE result = '' AND result_zst IS NOT NULL`, 2},
 		{"old event in TEXT", `SELECT count(*) FROM outbox WHERE job_key = '` + k1 + `' AND payload <> '' AND payload_zst IS NULL`, 1},
 		{"new events compressed only", `SELECT count(*) FROM outbox WHERE payload = '' AND payload_zst IS NOT NULL`, 2},
+		// Migration 013: the event that repeats a result of minSplice
+		// bytes or more is stored without it; the short one stays whole.
+		{"event stored without its result", `SELECT count(*) FROM outbox WHERE payload_result_at IS NOT NULL AND job_key = '` + d3.JobKey +
+			`' AND length(payload_zst) < ` + strconv.Itoa(len(payloadOf(d3.JobKey, []byte(newResult)))-len(newResult)+16), 1},
+		{"short result left in its event", `SELECT count(*) FROM outbox WHERE payload_result_at IS NOT NULL AND job_key <> '` + d3.JobKey + `'`, 0},
 	} {
 		eq(t, c.what, u.Count(t, c.q), c.want)
 	}
@@ -151,6 +165,12 @@ func Compressed012(t *testing.T, u Upgrade012) {
 	eq(t, "pruned jobs", pr.Jobs, 3)
 	eq(t, "pruned text bytes", pr.TextBytes, int64(len(oldDoneText)+len(oldQueuedText)+len(newText)))
 	eq(t, "text left after prune", u.Count(t, `SELECT count(*) FROM jobs WHERE source_text IS NOT NULL OR source_zst IS NOT NULL`), 0)
+}
+
+// payloadOf is a commit event's payload that embeds its result, as the
+// runner's invoice.committed does.
+func payloadOf(key string, result []byte) string {
+	return `{"event":"invoice.committed","job_key":"` + key + `","result":` + string(result) + `,"tail":true}`
 }
 
 // lit is s as an SQL string literal.

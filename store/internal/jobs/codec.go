@@ -1,6 +1,7 @@
 package jobs
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/klauspost/compress/zstd"
@@ -51,6 +52,40 @@ func pack(b []byte) []byte {
 // packString is pack of a string.
 func packString(s string) []byte {
 	return pack([]byte(s))
+}
+
+// minSplice is the smallest result worth cutting out of a payload: below
+// it the offset column costs about what it saves.
+const minSplice = 64
+
+// cutResult returns payload without the first copy of result in it and the
+// byte offset the result is to be put back at (spliceResult), or payload
+// whole and nil when it holds no copy of a result of at least minSplice
+// bytes. The outbox then stores an event that repeats its result (see
+// migration 013) once, not twice.
+func cutResult(payload, result []byte) ([]byte, *int64) {
+	if len(result) < minSplice {
+		return payload, nil
+	}
+	i := bytes.Index(payload, result)
+	if i < 0 {
+		return payload, nil
+	}
+	at := int64(i)
+	cut := make([]byte, 0, len(payload)-len(result))
+	return append(append(cut, payload[:i]...), payload[i+len(result):]...), &at
+}
+
+// spliceResult is the payload cutResult cut: body with result put back at
+// byte offset at; body itself when at is nil.
+func spliceResult(body string, at *int64, result string) (string, error) {
+	if at == nil {
+		return body, nil
+	}
+	if *at < 0 || *at > int64(len(body)) {
+		return "", fmt.Errorf("result offset %d outside the %d-byte payload", *at, len(body))
+	}
+	return body[:*at] + result + body[*at:], nil
 }
 
 // unpack is the one read path of a compressed payload: zst when set (a row

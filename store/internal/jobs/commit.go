@@ -129,10 +129,13 @@ func (c *Core) insertOutbox(ctx context.Context, tx Tx, p *store.CommitParams, r
 		args := make([]any, 0, 9*len(evs))
 		for i := range evs {
 			ev := &evs[i]
-			values[i] = `(?, ?, ?, ?, ?, ?, '', ?, ?, ?)`
-			args = append(args, p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, resultID, ev.ActionID, ev.Kind, pack(ev.Payload), now, state)
+			body, at := cutResult(ev.Payload, p.Result)
+			values[i] = `(?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`
+			args = append(args, p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, resultID, ev.ActionID, ev.Kind, pack(body), at,
+				now, state)
 		}
-		if err := tx.Defer(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, payload_zst, created_at, state)
+		if err := tx.Defer(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, payload_zst,
+				payload_result_at, created_at, state)
 			VALUES `+strings.Join(values, ", ")+` ON CONFLICT (tenant, event_key) DO NOTHING`, args...); err != nil {
 			return fmt.Errorf("insert outbox events of job %s: %w", p.JobKey, err)
 		}

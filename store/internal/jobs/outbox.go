@@ -8,8 +8,12 @@ import (
 	"github.com/invx/invx/store"
 )
 
+// outboxColumns read an event; a payload stored without its result
+// (payload_result_at set, migration 013) also reads the result row's
+// compressed JSON to put back.
 const outboxColumns = `id, tenant, event_key, job_key, action_id, kind, payload, payload_zst, state, attempts, created_at, delivered_at,
-	next_try_at, coalesce(last_error, ''), lease_token`
+	next_try_at, coalesce(last_error, ''), lease_token, payload_result_at,
+	CASE WHEN payload_result_at IS NOT NULL THEN (SELECT r.result_zst FROM results r WHERE r.id = outbox.result_id) END`
 
 func scanOutbox(rows Rows, err error) ([]*store.OutboxEvent, error) {
 	var out []*store.OutboxEvent
@@ -17,14 +21,27 @@ func scanOutbox(rows Rows, err error) ([]*store.OutboxEvent, error) {
 		var e store.OutboxEvent
 		var created, delivered, next *int64
 		var payload string
-		var zst []byte
+		var zst, resultZst []byte
+		var at *int64
 		if err := r.Scan(&e.ID, &e.Tenant, &e.EventKey, &e.JobKey, &e.ActionID, &e.Kind, &payload, &zst, &e.State, &e.Attempts,
-			&created, &delivered, &next, &e.LastError, &e.Token); err != nil {
+			&created, &delivered, &next, &e.LastError, &e.Token, &at, &resultZst); err != nil {
 			return err
 		}
 		body, err := unpack(zst, payload)
 		if err != nil {
 			return fmt.Errorf("payload of outbox event %d: %w", e.ID, err)
+		}
+		if at != nil {
+			if resultZst == nil {
+				return fmt.Errorf("payload of outbox event %d: its result is not stored compressed", e.ID)
+			}
+			result, err := unpack(resultZst, "")
+			if err != nil {
+				return fmt.Errorf("result in outbox event %d: %w", e.ID, err)
+			}
+			if body, err = spliceResult(body, at, result); err != nil {
+				return fmt.Errorf("payload of outbox event %d: %w", e.ID, err)
+			}
 		}
 		e.Payload = []byte(body)
 		e.CreatedAt, e.DeliveredAt, e.NextTryAt = fromMS(created), fromMS(delivered), fromMS(next)
