@@ -290,8 +290,7 @@ func (p *Provider) params(req *extract.Request) (sdk.MessageNewParams, bool) {
 		System:    []sdk.TextBlockParam{{Text: req.Schema.Prompt()}},
 		Messages:  []sdk.MessageParam{sdk.NewUserMessage(blocks...)},
 	}
-	s := apiSchema(req.Schema.StrictJSONSchema())
-	strict := fitsStrict(s)
+	s, strict := versionSchema(req.Schema)
 	if p.mode == ModeJSONSchema && strict {
 		params.OutputConfig = sdk.OutputConfigParam{Format: sdk.JSONOutputFormatParam{Schema: s}}
 		return params, false

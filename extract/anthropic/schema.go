@@ -1,10 +1,37 @@
 package anthropic
 
+import (
+	"sync"
+
+	"github.com/invx/invx/schema"
+)
+
 // unsupported are the keywords Anthropic's structured outputs refuse.
 // Validation enforces the limits they express after the fact anyway.
 var unsupported = []string{
 	"maxItems", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 	"minLength", "maxLength", "format", "minProperties", "maxProperties",
+}
+
+// versionSchemas caches each version's API schema: a version never
+// changes, and building it (decode, strict rewrite, API rewrite) cost more
+// CPU than the rest of a call. The maps are only read (encoded) after.
+var versionSchemas sync.Map // *schema.Version -> cachedSchema
+
+type cachedSchema struct {
+	s      map[string]any
+	strict bool
+}
+
+// versionSchema is apiSchema of v's strict JSON Schema and whether it fits
+// strict mode (fitsStrict), built once per version.
+func versionSchema(v *schema.Version) (map[string]any, bool) {
+	if c, ok := versionSchemas.Load(v); ok {
+		return c.(cachedSchema).s, c.(cachedSchema).strict
+	}
+	s := apiSchema(v.StrictJSONSchema())
+	c, _ := versionSchemas.LoadOrStore(v, cachedSchema{s: s, strict: fitsStrict(s)})
+	return c.(cachedSchema).s, c.(cachedSchema).strict
 }
 
 // apiSchema turns a strict JSON Schema (schema.Version.StrictJSONSchema) into

@@ -210,11 +210,7 @@ func (p *Provider) params(req *extract.Request) oai.ChatCompletionNewParams {
 	if req.Feedback != nil {
 		msgs = append(msgs, oai.UserMessage(fmt.Sprintf(feedbackFormat, req.Feedback.Error())))
 	}
-	strict := req.Schema.StrictJSONSchema()
-	var s any = strict
-	if ordered, err := orderedSchema(strict); err == nil {
-		s = ordered
-	}
+	s := responseSchema(req.Schema)
 	// No temperature: reasoning models reject any value but the default.
 	return oai.ChatCompletionNewParams{
 		Model:               shared.ChatModel(p.model),

@@ -5,7 +5,31 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"sync"
+
+	"github.com/invx/invx/schema"
 )
+
+// schemas caches each version's response schema: a version never changes,
+// and building it (decode, strict rewrite, ordered encode) cost more CPU
+// than the rest of a call.
+var schemas sync.Map // *schema.Version -> any
+
+// responseSchema is the response_format schema of version v: orderedSchema
+// of its strict JSON Schema, or the schema itself if that cannot be
+// ordered. Shared by every call: the encoded form is never mutated.
+func responseSchema(v *schema.Version) any {
+	if s, ok := schemas.Load(v); ok {
+		return s
+	}
+	strict := v.StrictJSONSchema()
+	var s any = strict
+	if ordered, err := orderedSchema(strict); err == nil {
+		s = ordered
+	}
+	got, _ := schemas.LoadOrStore(v, s)
+	return got
+}
 
 // orderedSchema encodes a strict JSON Schema (schema.Version.StrictJSONSchema)
 // with every object's properties in the order of its required list, which
