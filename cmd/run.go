@@ -259,11 +259,7 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 	defer d.abandon(ctx)
 	d.batch = bs
 
-	walkErr := enqueueDirs(ctx, f, d.r, opts)
-	var workErr error
-	if walkErr == nil && ctx.Err() == nil && !opts.EnqueueOnly {
-		workErr = d.work(ctx, f.IO.ErrTTY && !opts.Quiet && !opts.JSON)
-	}
+	walkErr, workErr := enqueueAndWork(ctx, f, d, opts)
 
 	stopErr := walkErr
 	if stopErr == nil || errors.Is(stopErr, context.Canceled) {
@@ -308,6 +304,30 @@ func runRun(ctx context.Context, f *Factory, opts *RunOptions) error {
 		return &needsReviewError{n: 0}
 	}
 	return nil
+}
+
+// enqueueAndWork enqueues the folders and works the queue. The two run at
+// once (Runner.Feed): the first provider calls start with the first batch
+// written, and a fast provider keeps the second core busy while the walk
+// reads and hashes. With --batch the queue is worked after the walk, as a
+// batch is cut from what is queued.
+func enqueueAndWork(ctx context.Context, f *Factory, d *delivery, opts *RunOptions) (walkErr, workErr error) {
+	bar := f.IO.ErrTTY && !opts.Quiet && !opts.JSON
+	if opts.EnqueueOnly || d.batch != nil {
+		walkErr = enqueueDirs(ctx, f, d.r, opts)
+		if walkErr == nil && ctx.Err() == nil && !opts.EnqueueOnly {
+			workErr = d.work(ctx, bar)
+		}
+		return walkErr, workErr
+	}
+	stopBar := d.startBar(ctx, bar)
+	defer stopBar()
+	done := d.r.Feed()
+	worked := make(chan error, 1)
+	go func() { worked <- d.r.Work(ctx) }()
+	walkErr = enqueueDirs(ctx, f, d.r, opts)
+	done(walkErr)
+	return walkErr, <-worked
 }
 
 // enqueueDirs discovers every DIR and enqueues what it finds, in batches;

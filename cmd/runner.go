@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -12,6 +13,7 @@ import (
 	"github.com/invx/invx/schema"
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/telemetry"
+	"github.com/schollz/progressbar/v3"
 )
 
 // Defaults shared by every command that works the queue, so that invx run,
@@ -143,21 +145,58 @@ func (d *delivery) work(ctx context.Context, bar bool) error {
 	if d.batch != nil {
 		return d.workBatch(ctx, bar)
 	}
-	if bar {
-		if p, err := d.st.Pending(ctx, &store.PendingParams{Tenant: d.r.Tenant, SchemaVersion: d.r.OnlySchema}); err == nil && p.Total() > 0 {
-			b := newBar(d.f.IO.ErrOut, p.Total())
-			d.r.ProgressFunc = func(e extract.Event) {
-				if e.Kind == extract.EventJobDone {
-					_ = b.Add(1)
-				}
-			}
-			defer func() {
-				_ = b.Finish()
-				fmt.Fprintln(d.f.IO.ErrOut)
-			}()
+	defer d.startBar(ctx, bar)()
+	return d.r.Work(ctx)
+}
+
+// startBar shows a progress bar of the jobs to work when bar is set: the
+// jobs pending now, plus those an enqueue running beside Work adds
+// (EventEnqueued). The bar appears with the first job to work. It returns
+// the function that finishes the bar.
+func (d *delivery) startBar(ctx context.Context, bar bool) func() {
+	if !bar {
+		return func() {}
+	}
+	total := 0
+	if p, err := d.st.Pending(ctx, &store.PendingParams{Tenant: d.r.Tenant, SchemaVersion: d.r.OnlySchema}); err == nil {
+		total = p.Total()
+	}
+	var mu sync.Mutex
+	var b *progressbar.ProgressBar
+	grow := func(n int) {
+		switch {
+		case n <= 0:
+		case b == nil:
+			total += n
+			b = newBar(d.f.IO.ErrOut, total)
+		default:
+			total += n
+			b.ChangeMax(total)
 		}
 	}
-	return d.r.Work(ctx)
+	if total > 0 {
+		b = newBar(d.f.IO.ErrOut, total)
+	}
+	d.r.ProgressFunc = func(e extract.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch e.Kind {
+		case extract.EventEnqueued:
+			grow(e.N)
+		case extract.EventJobDone:
+			if b != nil {
+				_ = b.Add(1)
+			}
+		}
+	}
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if b != nil {
+			_ = b.Finish()
+			fmt.Fprintln(d.f.IO.ErrOut)
+		}
+	}
 }
 
 // finish records the run with its final status and ends its telemetry.

@@ -164,8 +164,10 @@ func TestSIGTERMDuringDiscovery(t *testing.T) {
 	checkCommittedOnce(t, openDB(t, db), n)
 }
 
-// One SIGTERM while documents are being worked: what is in flight finishes
-// or gives its lease back, exit 130, and a rerun carries on.
+// One SIGTERM while documents are being worked (the walk enqueues while the
+// first batches are worked): what is in flight finishes or gives its lease
+// back, the walk stops between two batches, exit 130, and a rerun carries
+// on.
 func TestSIGTERMDuringWork(t *testing.T) {
 	t.Parallel()
 	const n = 1500
@@ -181,14 +183,15 @@ func TestSIGTERMDuringWork(t *testing.T) {
 		t.Errorf("summary status %q, want interrupted", s.Status)
 	}
 	sdb := openDB(t, db)
-	if jobs := checkInterrupted(t, sdb, n); jobs != n {
-		t.Errorf("%d jobs, want all %d enqueued before the work began", jobs, n)
-	}
+	jobs := checkInterrupted(t, sdb, n)
 	done := count(t, sdb, `SELECT count(*) FROM results`)
+	if done > jobs {
+		t.Errorf("%d results of %d jobs", done, jobs)
+	}
 	if done < 1 {
 		t.Errorf("no result committed, though one was logged before the signal")
 	}
-	t.Logf("interrupted with %d of %d committed", done, n)
+	t.Logf("interrupted with %d of %d committed, %d enqueued", done, n, jobs)
 	sdb.Close()
 
 	r = invx(t, "--db", db, "run", "--quiet", "--concurrency", "4", dir)

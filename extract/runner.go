@@ -169,13 +169,10 @@ type Runner struct {
 	// raised again after successes.
 	limit     int
 	successes int
-	// active are the provider calls running, waiting the jobs that wait
-	// for a slot (see acquireSlot).
-	active  int
-	waiting []*slotWaiter
-	// callsStopped: the run is stopping (auth failure, quota, unreachable
-	// provider, a store error); jobs not yet called are given back.
-	callsStopped bool
+	// gate are the provider slots (see acquireSlot).
+	gate slotGate
+	// feed is the enqueue running beside Work, if any (Feed).
+	feed *feed
 	// unreachableRun counts provider calls in a row that reached no server.
 	unreachableRun int
 }
@@ -353,6 +350,15 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 	if err != nil {
 		return fmt.Errorf("enqueue: %w", err)
 	}
+	news := 0
+	defer func() {
+		// After the summary's lock is given back: the progress function
+		// and a waiting Work may read the runner.
+		if news > 0 {
+			r.progress(Event{Kind: EventEnqueued, N: news})
+		}
+		r.fed()
+	}()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.summary.FilesSeen += len(docs)
@@ -369,6 +375,7 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 		switch e.Outcome {
 		case store.EnqueueNew:
 			r.summary.NewJobs++
+			news++
 		case store.EnqueueDuplicate:
 			r.summary.Duplicates++
 			dups++
@@ -416,8 +423,12 @@ func (r *Runner) Work(ctx context.Context) error {
 	defer stop()
 
 	r.reap(w.callCtx)
+	w.feed = r.currentFeed()
 	for {
-		if ctx.Err() != nil || w.abort != nil {
+		if _, failed := w.feed.feeding(); ctx.Err() != nil || w.abort != nil || failed {
+			if failed {
+				r.stopCalls() // jobs leased ahead go back, as on an interrupt
+			}
 			w.drain()
 			break
 		}
@@ -454,12 +465,13 @@ type workLoop struct {
 	r        *Runner
 	ctx      context.Context // cancelled by the first interrupt: stop claiming
 	callCtx  context.Context // survives it: claims and writes in flight
-	work     chan *store.Lease
+	work     chan ticketed
 	done     chan jobResult
 	inflight int
 	abort    error
 	outage   dbOutage
 	idle     time.Duration
+	feed     *feed // the enqueue running beside this Work, if any
 }
 
 // startWorkers starts a worker per job that may be in flight (Concurrency
@@ -468,15 +480,15 @@ type workLoop struct {
 func (w *workLoop) startWorkers() func() {
 	r := w.r
 	n := r.Concurrency + r.ReadAhead
-	w.work = make(chan *store.Lease, n)
+	w.work = make(chan ticketed, n)
 	w.done = make(chan jobResult, n)
 	var wg sync.WaitGroup
 	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for l := range w.work {
-				res := r.process(w.ctx, w.callCtx, l)
+			for tl := range w.work {
+				res := r.process(w.ctx, w.callCtx, tl.l, tl.ticket)
 				if res.abort != nil {
 					r.stopCalls()
 				}
@@ -503,7 +515,18 @@ func (w *workLoop) wait(d time.Duration) {
 		w.abort = errors.Join(w.abort, res.abort)
 	case <-timer:
 	case <-w.ctx.Done():
+	case <-w.feed.wake(): // a batch was enqueued: claim it
+	case <-w.feedEnded():
 	}
+}
+
+// feedEnded is closed when the enqueue beside Work ends (nil without one):
+// an idle Work then looks once more and ends.
+func (w *workLoop) feedEnded() <-chan struct{} {
+	if running, _ := w.feed.feeding(); !running {
+		return nil
+	}
+	return w.feed.done
 }
 
 // drain waits for every job in flight, so none is abandoned mid-write.
@@ -554,7 +577,7 @@ func (w *workLoop) claim() (claimed int, again bool) {
 		}
 		r.log().Debug("claimed", "stage", "claimed", "tenant", l.Tenant, "job_key", l.JobKey, "run_id", r.RunID,
 			"attempt", l.AttemptNo)
-		w.work <- l
+		w.work <- ticketed{l: l, ticket: r.ticket()}
 	}
 	return claimed, false
 }
@@ -577,6 +600,11 @@ func (w *workLoop) awaitPending() bool {
 		return true
 	}
 	w.outage = dbOutage{}
+	if running, _ := w.feed.feeding(); running && p.Total() == 0 {
+		// The queue is empty for now: wait for the enqueue's next batch.
+		w.wait(0)
+		return true
+	}
 	if p.Total() == 0 && !r.Wait {
 		return false
 	}
@@ -615,9 +643,19 @@ func (r *Runner) count(f func(*Summary)) {
 	r.mu.Unlock()
 }
 
+// ticketed is a claimed lease with its place in the claim order (see
+// acquireSlot).
+type ticketed struct {
+	l      *store.Lease
+	ticket int64
+}
+
 // process works one leased job through as many attempts as the lease and
-// the repair budget allow.
-func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult {
+// the repair budget allow. ticket is its place in the claim order (0:
+// none), used by its first call.
+func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease, ticket int64) jobResult {
+	// A job that ends before its first call lets the next in order go.
+	defer func() { r.passTicket(ticket) }()
 	log := r.log().With("tenant", l.Tenant, "job_key", l.JobKey, "run_id", r.RunID)
 	// Losing the lease cancels the provider call (its answer could not be
 	// committed) but never the writes that record what happened: they run
@@ -633,7 +671,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease) jobResult 
 	if refused != nil {
 		return *refused
 	}
-	j := &jobRun{runCtx: runCtx, leaseCtx: ctx, l: l, v: v, log: log, tokens: l.PrevTokens}
+	j := &jobRun{runCtx: runCtx, leaseCtx: ctx, l: l, v: v, log: log, tokens: l.PrevTokens, ticket: &ticket}
 	return r.attempts(wctx, j)
 }
 
@@ -688,6 +726,9 @@ type jobRun struct {
 	feedback *schema.ValidationError // the previous answer's fault, for a repair
 	repairs  int
 	tokens   int64
+	// ticket is the job's place in the claim order for its first call
+	// (acquireSlot sets it to 0 once used); nil: none.
+	ticket *int64
 }
 
 // call is one provider call and what the attempt records about it.
@@ -741,7 +782,11 @@ func (r *Runner) callProvider(j *jobRun) *call {
 	l, v := j.l, j.v
 	// The provider that answers: under auto, the one the document routes to.
 	name := RouteOfText(r.Provider, l.Text)
-	if err := r.acquireSlot(j.runCtx, j.leaseCtx); err != nil {
+	var none int64
+	if j.ticket == nil {
+		j.ticket = &none
+	}
+	if err := r.acquireSlot(j.runCtx, j.leaseCtx, j.ticket); err != nil {
 		// Interrupted (or the lease lost) before the call began.
 		return &call{ctx: context.WithoutCancel(j.leaseCtx), err: err, log: j.log, notStarted: true,
 			info: store.AttemptInfo{Provider: name, PromptHash: v.PromptHash()}}

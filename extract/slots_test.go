@@ -11,6 +11,7 @@ import (
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/sqlite/sqlitetest"
 )
 
 // claimCounter counts the claims that leased something.
@@ -136,5 +137,53 @@ func TestStoppedRunGivesBackJobsLeasedAhead(t *testing.T) {
 	}
 	if c := e.Count(t, `SELECT count(*) FROM jobs WHERE attempts - budget_base <> 1`); c != 0 {
 		t.Errorf("%d jobs used more than one attempt of their budget", c)
+	}
+}
+
+// keyRecorder answers validAnswer and records the job keys in call order.
+type keyRecorder struct {
+	mu   sync.Mutex
+	keys []string
+}
+
+func (p *keyRecorder) Name() string { return "fake" }
+
+func (p *keyRecorder) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
+	p.mu.Lock()
+	p.keys = append(p.keys, req.JobKey)
+	p.mu.Unlock()
+	return answer(validAnswer), nil
+}
+
+// With one provider slot, jobs leased ahead are still called one by one in
+// the order they were queued, whichever worker reaches the slot first.
+func TestOneSlotCallsInQueueOrder(t *testing.T) {
+	t.Parallel()
+	e := extracttest.New(t)
+	p := &keyRecorder{}
+	r := e.Runner(p)
+	if _, err := e.Run(t, r, docsN(120)...); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := sqlitetest.ReadOnly(t, e.Path).Query(`SELECT job_key FROM jobs ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var want []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, k)
+	}
+	if len(p.keys) != len(want) {
+		t.Fatalf("%d calls, want %d", len(p.keys), len(want))
+	}
+	for i := range want {
+		if p.keys[i] != want[i] {
+			t.Fatalf("call %d was job %.8s, want %.8s: calls left queue order", i, p.keys[i], want[i])
+		}
 	}
 }
