@@ -34,6 +34,7 @@ func GroupCommit(t *testing.T, open OpenFunc, h GroupHooks) {
 		{"StaleMembersFencedAlone", testGroupStale},
 		{"FailedMemberUndoneAlone", testGroupFailedMember},
 		{"FailedGroupFailsEveryMember", testGroupFailedTx},
+		{"FailedLoneCommitUndone", testGroupFailedAlone},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -212,4 +213,21 @@ func testGroupFailedTx(t *testing.T, s store.Store, h GroupHooks) {
 	t.Logf("%d of %d commits failed with their group", failed, n)
 	results := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
 	eq(t, "results", len(results), n-failed)
+}
+
+// A commit alone in its group runs without a savepoint: when it fails after
+// its first writes, the transaction rolled back takes them all.
+func testGroupFailedAlone(t *testing.T, s store.Store, h GroupHooks) {
+	a := groupSetup(t, s, 2)
+	h.Fail(s, jobstest.FinishOf(a[0].AttemptID))
+	before := h.Transactions(s)
+	_, err := commit(s, a[0], t0.Add(time.Second))
+	if err == nil || errors.Is(err, store.ErrStaleLease) {
+		t.Fatalf("failing commit: err = %v, want its statement's error", err)
+	}
+	eq(t, "its state", committedState(t, s, a[0]), `running, no result, 0 events, attempts [""]`)
+	_, err = commit(s, a[1], t0.Add(time.Second))
+	noErr(t, "next commit", err)
+	eq(t, "next state", committedState(t, s, a[1]), `succeeded, result, 0 events, attempts ["succeeded"]`)
+	eq(t, "transactions committed", h.Transactions(s)-before, 1)
 }

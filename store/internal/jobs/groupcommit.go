@@ -173,19 +173,35 @@ func (c *Core) commitGroup(g *committer, group []*commitReq) {
 		if err != nil {
 			return err
 		}
+		// A lone commit needs no savepoint: on an error other than a lost
+		// fence the whole transaction is rolled back, which is all it
+		// wrote (and PostgreSQL may run it again after a deadlock). That
+		// spares the common case, workers that mostly wait for a
+		// provider, two round trips.
+		alone := len(group) == 1
 		written := 0
 		for i, r := range group {
 			sp := savepoints[i%2]
-			if err := tx.Defer(ctx, `SAVEPOINT `+sp); err != nil {
-				return err
+			if !alone {
+				if err := tx.Defer(ctx, `SAVEPOINT `+sp); err != nil {
+					return err
+				}
 			}
 			r.res, r.err = c.CommitOne(ctx, tx, r.p, now[i])
 			if r.err != nil {
 				r.res = nil
-				if _, err := tx.Exec(ctx, `ROLLBACK TO `+sp); err != nil {
-					return fmt.Errorf("roll back job %d: %w", r.p.JobID, err)
+				stale := errors.Is(r.err, store.ErrStaleLease)
+				if alone && !stale {
+					return r.err
 				}
-				if errors.Is(r.err, store.ErrStaleLease) {
+				if !alone {
+					if _, err := tx.Exec(ctx, `ROLLBACK TO `+sp); err != nil {
+						return fmt.Errorf("roll back job %d: %w", r.p.JobID, err)
+					}
+				}
+				if stale {
+					// The fence is a commit's first statement: a stale
+					// commit wrote nothing, savepoint or not.
 					if err := c.markStale(ctx, tx, r.p.AttemptID, r.p.Attempt, now[i]); err != nil {
 						return fmt.Errorf("record stale attempt of job %d: %w", r.p.JobID, err)
 					}
@@ -194,8 +210,10 @@ func (c *Core) commitGroup(g *committer, group []*commitReq) {
 			} else {
 				written++
 			}
-			if err := tx.Defer(ctx, `RELEASE `+sp); err != nil {
-				return err
+			if !alone {
+				if err := tx.Defer(ctx, `RELEASE `+sp); err != nil {
+					return err
+				}
 			}
 		}
 		if err := tx.Flush(ctx); err != nil {
