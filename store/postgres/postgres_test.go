@@ -146,8 +146,11 @@ func TestGroupCommit(t *testing.T) {
 		}
 		return s
 	}, storetest.GroupHooks{
-		Transactions: func(s store.Store) int64 { return s.(*postgres.Store).CommitStats().Transactions },
-		Fail:         func(s store.Store, f jobstest.Fault) { postgres.Fail(s.(*postgres.Store), f) },
+		Transactions:  func(s store.Store) int64 { return s.(*postgres.Store).CommitStats().Transactions },
+		Fail:          func(s store.Store, f jobstest.Fault, with string) { postgres.Fail(s.(*postgres.Store), f, with) },
+		Deadlock:      `DO $$ BEGIN RAISE EXCEPTION 'jobstest' USING ERRCODE = 'deadlock_detected'; END $$`,
+		Serialization: `DO $$ BEGIN RAISE EXCEPTION 'jobstest' USING ERRCODE = 'serialization_failure'; END $$`,
+		Slow:          `SELECT pg_sleep(0.3)`,
 	})
 }
 

@@ -44,7 +44,7 @@ func TestGroupCommit(t *testing.T) {
 	t.Parallel()
 	storetest.GroupCommit(t, func(t *testing.T) store.Store { return open(t) }, storetest.GroupHooks{
 		Transactions: func(s store.Store) int64 { return s.(*sqlite.Store).CommitStats().Transactions },
-		Fail:         func(s store.Store, f jobstest.Fault) { sqlite.Fail(s.(*sqlite.Store), f) },
+		Fail:         func(s store.Store, f jobstest.Fault, with string) { sqlite.Fail(s.(*sqlite.Store), f, with) },
 	})
 }
 

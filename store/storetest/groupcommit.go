@@ -17,9 +17,15 @@ import (
 type GroupHooks struct {
 	// Transactions is how many group commit transactions s has committed.
 	Transactions func(s store.Store) int64
-	// Fail makes the statements f picks fail in the database, inside s's
-	// write transactions.
-	Fail func(s store.Store, f jobstest.Fault)
+	// Fail replaces the statements f picks, inside s's write
+	// transactions, by with (jobstest.Wrap).
+	Fail func(s store.Store, f jobstest.Fault, with string)
+	// Deadlock and Serialization are statements that fail as a deadlock
+	// and as a serialization failure do; Slow one that takes a few hundred
+	// milliseconds, to keep the committer busy while commits queue up.
+	// Empty where the engine has none: the tests that need them are
+	// skipped.
+	Deadlock, Serialization, Slow string
 }
 
 // GroupCommit runs the group commit tests against the driver open returns:
@@ -35,6 +41,9 @@ func GroupCommit(t *testing.T, open OpenFunc, h GroupHooks) {
 		{"FailedMemberUndoneAlone", testGroupFailedMember},
 		{"FailedGroupFailsEveryMember", testGroupFailedTx},
 		{"FailedLoneCommitUndone", testGroupFailedAlone},
+		{"DeadlockedMemberRetriedByCaller", testGroupDeadlockedMember},
+		{"DeadlockedLoneCommitRunAgain", testGroupDeadlockedAlone},
+		{"SerializationFailureRunsGroupAgain", testGroupSerialization},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -163,7 +172,7 @@ func testGroupFailedMember(t *testing.T, s store.Store, h GroupHooks) {
 	const n = groupCommits
 	a := groupSetup(t, s, n)
 	bad := n / 2
-	h.Fail(s, jobstest.FinishOf(a[bad].AttemptID))
+	h.Fail(s, jobstest.FinishOf(a[bad].AttemptID), jobstest.Broken)
 	before := h.Transactions(s)
 	errs := commitTogether(s, a, t0.Add(time.Second))
 	wantGrouped(t, h, s, before, n)
@@ -194,7 +203,7 @@ func testGroupFailedTx(t *testing.T, s store.Store, h GroupHooks) {
 	a := groupSetup(t, s, n)
 	// The first group is usually the first commit alone, the second the
 	// rest: the 10th RELEASE is then deep inside a group.
-	h.Fail(s, jobstest.NthRelease(10))
+	h.Fail(s, jobstest.NthRelease(10), jobstest.Broken)
 	errs := commitTogether(s, a, t0.Add(time.Second))
 	failed := 0
 	for i, l := range a {
@@ -219,7 +228,7 @@ func testGroupFailedTx(t *testing.T, s store.Store, h GroupHooks) {
 // its first writes, the transaction rolled back takes them all.
 func testGroupFailedAlone(t *testing.T, s store.Store, h GroupHooks) {
 	a := groupSetup(t, s, 2)
-	h.Fail(s, jobstest.FinishOf(a[0].AttemptID))
+	h.Fail(s, jobstest.FinishOf(a[0].AttemptID), jobstest.Broken)
 	before := h.Transactions(s)
 	_, err := commit(s, a[0], t0.Add(time.Second))
 	if err == nil || errors.Is(err, store.ErrStaleLease) {
@@ -230,4 +239,88 @@ func testGroupFailedAlone(t *testing.T, s store.Store, h GroupHooks) {
 	noErr(t, "next commit", err)
 	eq(t, "next state", committedState(t, s, a[1]), `succeeded, result, 0 events, attempts ["succeeded"]`)
 	eq(t, "transactions committed", h.Transactions(s)-before, 1)
+}
+
+// A member of a group is chosen as a deadlock's victim: it fails alone with
+// a transient error (the group, still holding the other members' locks,
+// does not try it again), nothing of it is kept, and the caller's retry
+// commits it.
+func testGroupDeadlockedMember(t *testing.T, s store.Store, h GroupHooks) {
+	if h.Deadlock == "" || h.Slow == "" {
+		t.Skip("the engine has no deadlocks")
+	}
+	const n = groupCommits
+	a := groupSetup(t, s, n+1)
+	// A commit alone in its group is run again whole (the next test): a
+	// slow first commit makes the others queue up into one group.
+	blocker, a := a[0], a[1:]
+	h.Fail(s, jobstest.FinishOf(blocker.AttemptID), h.Slow)
+	blocked := make(chan error, 1)
+	go func() {
+		_, err := commit(s, blocker, t0.Add(time.Second))
+		blocked <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	bad := n / 2
+	// Once: the caller's retry below is not picked.
+	h.Fail(s, jobstest.Once(jobstest.FinishOf(a[bad].AttemptID)), h.Deadlock)
+	before := h.Transactions(s)
+	errs := commitTogether(s, a, t0.Add(time.Second))
+	noErr(t, "the slow commit", <-blocked)
+	if txs := h.Transactions(s) - before; txs != 2 {
+		t.Fatalf("the slow commit and the %d queued behind it took %d transactions, want 2", n, txs)
+	}
+	for i, l := range a {
+		want := `succeeded, result, 1 events, attempts ["succeeded"]`
+		if i == bad {
+			if !store.IsTransient(errs[i]) {
+				t.Errorf("deadlocked member: err = %v, want a transient error", errs[i])
+			}
+			want = `running, no result, 0 events, attempts [""]`
+		} else if errs[i] != nil {
+			t.Errorf("job %d: commit beside a deadlocked one failed: %v", l.JobID, errs[i])
+		}
+		if got := committedState(t, s, l); got != want {
+			t.Errorf("job %d: %s, want %s", l.JobID, got, want)
+		}
+	}
+	_, err := commit(s, a[bad], t0.Add(2*time.Second))
+	noErr(t, "the caller's retry", err)
+	eq(t, "after the retry", committedState(t, s, a[bad]), `succeeded, result, 0 events, attempts ["succeeded"]`)
+}
+
+// A commit alone in its group is a deadlock's victim once: the engine runs
+// its transaction again and the commit succeeds, once.
+func testGroupDeadlockedAlone(t *testing.T, s store.Store, h GroupHooks) {
+	if h.Deadlock == "" {
+		t.Skip("the engine has no deadlocks")
+	}
+	a := groupSetup(t, s, 1)
+	h.Fail(s, jobstest.Once(jobstest.FinishOf(a[0].AttemptID)), h.Deadlock)
+	_, err := commit(s, a[0], t0.Add(time.Second))
+	noErr(t, "commit run again", err)
+	eq(t, "its state", committedState(t, s, a[0]), `succeeded, result, 0 events, attempts ["succeeded"]`)
+}
+
+// A statement of the group's own fails as a serialization failure: the
+// engine runs the whole group again, from scratch, and every member
+// commits once.
+func testGroupSerialization(t *testing.T, s store.Store, h GroupHooks) {
+	if h.Serialization == "" {
+		t.Skip("the engine has no serialization failures")
+	}
+	const n = groupCommits
+	a := groupSetup(t, s, n)
+	h.Fail(s, jobstest.NthRelease(10), h.Serialization)
+	errs := commitTogether(s, a, t0.Add(time.Second))
+	for i, l := range a {
+		if errs[i] != nil {
+			t.Errorf("job %d: commit in a group run again: %v", l.JobID, errs[i])
+		}
+		if got, want := committedState(t, s, l), `succeeded, result, 1 events, attempts ["succeeded"]`; got != want {
+			t.Errorf("job %d: %s, want %s", l.JobID, got, want)
+		}
+	}
+	results := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
+	eq(t, "results", len(results), n)
 }

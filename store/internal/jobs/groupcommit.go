@@ -196,7 +196,11 @@ func (c *Core) commitGroup(g *committer, group []*commitReq) {
 				}
 				if !alone {
 					if _, err := tx.Exec(ctx, `ROLLBACK TO `+sp); err != nil {
-						return fmt.Errorf("roll back job %d: %w", r.p.JobID, err)
+						// The member's error first: where it was a late
+						// statement of the group's that asks for the
+						// transaction to be run again (a serialization
+						// failure), the engine runs the group again.
+						return fmt.Errorf("commit job %d: %w; roll back: %w", r.p.JobID, r.err, err)
 					}
 				}
 				if stale {

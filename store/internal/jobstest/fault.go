@@ -11,11 +11,11 @@ import (
 	"github.com/invx/invx/store/internal/jobs"
 )
 
-// broken is a statement both engines refuse when they run it (SQLite when
+// Broken is a statement both engines refuse when they run it (SQLite when
 // it prepares it, PostgreSQL when it executes it, aborting the transaction
 // or subtransaction it is in): the failure is the database's, not a Go
 // error the database never saw.
-const broken = `SELECT * FROM jobstest_no_such_table`
+const Broken = `SELECT * FROM jobstest_no_such_table`
 
 // Fault picks the statements, run inside write transactions, that fail.
 type Fault func(q string, args []any) bool
@@ -40,29 +40,40 @@ func NthRelease(n int64) Fault {
 	}
 }
 
+// Once picks what f picks, the first time only.
+func Once(f Fault) Fault {
+	var done atomic.Bool
+	return func(q string, args []any) bool {
+		return f(q, args) && !done.Swap(true)
+	}
+}
+
 // Wrap wraps e so that the statements f picks are replaced, inside write
-// transactions, by one the database refuses.
-func Wrap(e jobs.Engine, f Fault) jobs.Engine {
-	return &faulty{Engine: e, match: f}
+// transactions, by with: Broken, or a statement that fails in a way of its
+// own (a deadlock) or takes its time.
+func Wrap(e jobs.Engine, f Fault, with string) jobs.Engine {
+	return &faulty{Engine: e, match: f, with: with}
 }
 
 type faulty struct {
 	jobs.Engine
 	match Fault
+	with  string
 }
 
 func (e *faulty) Write(ctx context.Context, fn func(jobs.Tx) error) error {
-	return e.Engine.Write(ctx, func(tx jobs.Tx) error { return fn(faultyTx{tx, e.match}) })
+	return e.Engine.Write(ctx, func(tx jobs.Tx) error { return fn(faultyTx{tx, e.match, e.with}) })
 }
 
 type faultyTx struct {
 	jobs.Tx
 	match Fault
+	with  string
 }
 
 func (t faultyTx) fix(q string, args []any) (string, []any) {
 	if t.match(q, args) {
-		return broken, nil
+		return t.with, nil
 	}
 	return q, args
 }
