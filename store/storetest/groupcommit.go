@@ -254,17 +254,18 @@ func testGroupDeadlockedMember(t *testing.T, s store.Store, h GroupHooks) {
 	// A commit alone in its group is run again whole (the next test): a
 	// slow first commit makes the others queue up into one group.
 	blocker, a := a[0], a[1:]
+	bad := n / 2
+	// Both armed before any commit: the committer reads the engine.
 	h.Fail(s, jobstest.FinishOf(blocker.AttemptID), h.Slow)
+	// Once: the caller's retry below is not picked.
+	h.Fail(s, jobstest.Once(jobstest.FinishOf(a[bad].AttemptID)), h.Deadlock)
+	before := h.Transactions(s)
 	blocked := make(chan error, 1)
 	go func() {
 		_, err := commit(s, blocker, t0.Add(time.Second))
 		blocked <- err
 	}()
 	time.Sleep(50 * time.Millisecond)
-	bad := n / 2
-	// Once: the caller's retry below is not picked.
-	h.Fail(s, jobstest.Once(jobstest.FinishOf(a[bad].AttemptID)), h.Deadlock)
-	before := h.Transactions(s)
 	errs := commitTogether(s, a, t0.Add(time.Second))
 	noErr(t, "the slow commit", <-blocked)
 	if txs := h.Transactions(s) - before; txs != 2 {
