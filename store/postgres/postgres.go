@@ -62,9 +62,6 @@ const migrateLock int64 = 0x696e7678
 // in a fixed order where they can, so this is rare.
 const maxTxTries = 5
 
-// maxCommitters bounds the group commits one process writes at once.
-const maxCommitters = 4
-
 // Store is the PostgreSQL implementation of store.Store.
 type Store struct {
 	pool *pgxpool.Pool
@@ -111,13 +108,10 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		return nil, fmt.Errorf("open postgres store %s: %w", s.name, err)
 	}
 	// Group commit (store/internal/jobs): a process's concurrent commits
-	// share a transaction, each under its own savepoint, so the database
-	// syncs its WAL once for them and they hold one connection, not one
-	// each. Half the pool writes groups side by side: a commit does not
-	// wait behind a group's round trips while a connection is idle, and
-	// claims and renewals keep the other half.
-	s.StartCommits(jobs.CommitConfig{Timeout: commitTimeout, Times: s.commitTimes,
-		Committers: min(max(int(cfg.MaxConns)/2, 1), maxCommitters)})
+	// share one transaction, each under its own savepoint, so the database
+	// syncs its WAL once for them and the process holds one connection for
+	// them, not one each.
+	s.StartCommits(jobs.CommitConfig{Timeout: commitTimeout, Times: s.commitTimes})
 	return s, nil
 }
 

@@ -19,7 +19,6 @@ import (
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
-	"github.com/invx/invx/store/internal/jobs"
 	"github.com/invx/invx/store/internal/jobstest"
 	"github.com/invx/invx/store/postgres"
 	"github.com/invx/invx/store/storetest"
@@ -147,7 +146,7 @@ func TestGroupCommit(t *testing.T) {
 		}
 		return s
 	}, storetest.GroupHooks{
-		Stats:         func(s store.Store) jobs.CommitStats { return s.(*postgres.Store).CommitStats() },
+		Transactions:  func(s store.Store) int64 { return s.(*postgres.Store).CommitStats().Transactions },
 		Fail:          func(s store.Store, f jobstest.Fault, with string) { postgres.Fail(s.(*postgres.Store), f, with) },
 		Deadlock:      `DO $$ BEGIN RAISE EXCEPTION 'jobstest' USING ERRCODE = 'deadlock_detected'; END $$`,
 		Serialization: `DO $$ BEGIN RAISE EXCEPTION 'jobstest' USING ERRCODE = 'serialization_failure'; END $$`,

@@ -11,7 +11,6 @@ import (
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
-	"github.com/invx/invx/store/internal/jobs"
 	"github.com/invx/invx/store/internal/jobstest"
 	"github.com/invx/invx/store/sqlite"
 	"github.com/invx/invx/store/sqlite/sqlitetest"
@@ -44,8 +43,8 @@ func TestConformance(t *testing.T) {
 func TestGroupCommit(t *testing.T) {
 	t.Parallel()
 	storetest.GroupCommit(t, func(t *testing.T) store.Store { return open(t) }, storetest.GroupHooks{
-		Stats: func(s store.Store) jobs.CommitStats { return s.(*sqlite.Store).CommitStats() },
-		Fail:  func(s store.Store, f jobstest.Fault, with string) { sqlite.Fail(s.(*sqlite.Store), f, with) },
+		Transactions: func(s store.Store) int64 { return s.(*sqlite.Store).CommitStats().Transactions },
+		Fail:         func(s store.Store, f jobstest.Fault, with string) { sqlite.Fail(s.(*sqlite.Store), f, with) },
 	})
 }
 

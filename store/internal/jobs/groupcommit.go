@@ -24,11 +24,6 @@ type CommitConfig struct {
 	// MaxGroup bounds a group (MaxGroupCommit when 0); 1 turns grouping
 	// off.
 	MaxGroup int
-	// Committers is how many groups may be written at once (1 when 0).
-	// Where writers run side by side, a few keep a commit from waiting
-	// behind a whole group's round trips: an idle committer takes it at
-	// once, and groups form when every committer is busy.
-	Committers int
 	// Timeout bounds one group's transaction once it has started, so a
 	// lost connection cannot hold its callers forever; 0: no bound.
 	Timeout time.Duration
@@ -45,15 +40,13 @@ type CommitStats struct {
 	Transactions int64
 	// Commits is how many commits they carried (stale ones included).
 	Commits int64
-	// Committers is how many groups are written at once.
-	Committers int
 }
 
-// committer is group commit, the same on every engine: a committer
-// goroutine takes whatever commits are waiting (never waiting for more, so
-// a lone commit pays no latency) and writes them in one transaction, each
-// under its own savepoint so that a lost fence or a failed statement undoes
-// only its own job.
+// committer is group commit, the same on every engine: one goroutine takes
+// whatever commits are waiting (never waiting for more, so a lone commit
+// pays no latency) and writes them in one transaction, each under its own
+// savepoint so that a lost fence or a failed statement undoes only its own
+// job.
 type committer struct {
 	cfg  CommitConfig
 	reqs chan *commitReq // unbuffered: a receive is the hand-over
@@ -77,21 +70,9 @@ func (c *Core) StartCommits(cfg CommitConfig) {
 	if cfg.MaxGroup <= 0 || cfg.MaxGroup > MaxGroupCommit {
 		cfg.MaxGroup = MaxGroupCommit
 	}
-	cfg.Committers = max(cfg.Committers, 1)
 	g := &committer{cfg: cfg, reqs: make(chan *commitReq), quit: make(chan struct{}), done: make(chan struct{})}
 	c.g = g
-	var wg sync.WaitGroup
-	for range cfg.Committers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c.runCommits(g)
-		}()
-	}
-	go func() {
-		wg.Wait()
-		close(g.done)
-	}()
+	go c.runCommits(g)
 }
 
 // CloseCommits stops group commit after the group in hand: every commit
@@ -107,7 +88,7 @@ func (c *Core) CloseCommits() {
 
 // CommitStats reports what group commit has done so far.
 func (c *Core) CommitStats() CommitStats {
-	return CommitStats{Transactions: c.g.txs.Load(), Commits: c.g.commits.Load(), Committers: c.g.cfg.Committers}
+	return CommitStats{Transactions: c.g.txs.Load(), Commits: c.g.commits.Load()}
 }
 
 // Commit implements store.Store: the commit joins the next group.
@@ -132,8 +113,9 @@ func (c *Core) Commit(ctx context.Context, p *store.CommitParams) (*store.Commit
 	return req.res, nil
 }
 
-// runCommits is a committer's loop.
+// runCommits is the committer's loop.
 func (c *Core) runCommits(g *committer) {
+	defer close(g.done)
 	for {
 		var first *commitReq
 		select {
