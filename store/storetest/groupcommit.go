@@ -124,6 +124,27 @@ func committedState(t *testing.T, s store.Store, l *store.Lease) string {
 	return fmt.Sprintf("%s, %s, %d events, attempts %v", st, result, len(ev), outs)
 }
 
+// wantAloneFailed checks the commits of leases ls, made together, whose
+// errors are errs: the one at index bad failed as ok says (want names the
+// error) and left nothing; every other one is committed.
+func wantAloneFailed(t *testing.T, s store.Store, ls []*store.Lease, errs []error, bad int, want string, ok func(error) bool) {
+	t.Helper()
+	for i, l := range ls {
+		state := `succeeded, result, 1 events, attempts ["succeeded"]`
+		if i == bad {
+			if !ok(errs[i]) {
+				t.Errorf("failing member: err = %v, want %s", errs[i], want)
+			}
+			state = `running, no result, 0 events, attempts [""]`
+		} else if errs[i] != nil {
+			t.Errorf("job %d: commit beside a failing one failed: %v", l.JobID, errs[i])
+		}
+		if got := committedState(t, s, l); got != state {
+			t.Errorf("job %d: %s, want %s", l.JobID, got, state)
+		}
+	}
+}
+
 // N commits at once, some of them by a worker whose leases were taken over:
 // exactly the fresh ones are committed, each stale one is recorded
 // stale_lease and leaves the new holder's lease alone, and the commits
@@ -176,20 +197,9 @@ func testGroupFailedMember(t *testing.T, s store.Store, h GroupHooks) {
 	before := h.Transactions(s)
 	errs := commitTogether(s, a, t0.Add(time.Second))
 	wantGrouped(t, h, s, before, n)
-	for i, l := range a {
-		want := `succeeded, result, 1 events, attempts ["succeeded"]`
-		if i == bad {
-			if errs[i] == nil || errors.Is(errs[i], store.ErrStaleLease) {
-				t.Errorf("failing member: err = %v, want its statement's error", errs[i])
-			}
-			want = `running, no result, 0 events, attempts [""]`
-		} else if errs[i] != nil {
-			t.Errorf("job %d: commit beside a failing one failed: %v", l.JobID, errs[i])
-		}
-		if got := committedState(t, s, l); got != want {
-			t.Errorf("job %d: %s, want %s", l.JobID, got, want)
-		}
-	}
+	wantAloneFailed(t, s, a, errs, bad, "its statement's error", func(err error) bool {
+		return err != nil && !errors.Is(err, store.ErrStaleLease)
+	})
 	results := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
 	eq(t, "results", len(results), n-1)
 }
@@ -271,20 +281,7 @@ func testGroupDeadlockedMember(t *testing.T, s store.Store, h GroupHooks) {
 	if txs := h.Transactions(s) - before; txs != 2 {
 		t.Fatalf("the slow commit and the %d queued behind it took %d transactions, want 2", n, txs)
 	}
-	for i, l := range a {
-		want := `succeeded, result, 1 events, attempts ["succeeded"]`
-		if i == bad {
-			if !store.IsTransient(errs[i]) {
-				t.Errorf("deadlocked member: err = %v, want a transient error", errs[i])
-			}
-			want = `running, no result, 0 events, attempts [""]`
-		} else if errs[i] != nil {
-			t.Errorf("job %d: commit beside a deadlocked one failed: %v", l.JobID, errs[i])
-		}
-		if got := committedState(t, s, l); got != want {
-			t.Errorf("job %d: %s, want %s", l.JobID, got, want)
-		}
-	}
+	wantAloneFailed(t, s, a, errs, bad, "a transient error", store.IsTransient)
 	_, err := commit(s, a[bad], t0.Add(2*time.Second))
 	noErr(t, "the caller's retry", err)
 	eq(t, "after the retry", committedState(t, s, a[bad]), `succeeded, result, 0 events, attempts ["succeeded"]`)
