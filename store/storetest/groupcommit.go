@@ -44,6 +44,7 @@ func GroupCommit(t *testing.T, open OpenFunc, h GroupHooks) {
 		{"DeadlockedMemberRetriedByCaller", testGroupDeadlockedMember},
 		{"DeadlockedLoneCommitRunAgain", testGroupDeadlockedAlone},
 		{"SerializationFailureRunsGroupAgain", testGroupSerialization},
+		{"CancelAfterHandOverLearnsOutcome", testGroupCancelled},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -321,4 +322,30 @@ func testGroupSerialization(t *testing.T, s store.Store, h GroupHooks) {
 	}
 	results := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
 	eq(t, "results", len(results), n)
+}
+
+// A caller whose context is cancelled once its commit was handed to a
+// group still learns the commit's outcome: it was carried out.
+func testGroupCancelled(t *testing.T, s store.Store, h GroupHooks) {
+	if h.Slow == "" {
+		t.Skip("the engine has no slow statement")
+	}
+	a := groupSetup(t, s, 1)
+	h.Fail(s, jobstest.FinishOf(a[0].AttemptID), h.Slow)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(50 * time.Millisecond) // handed over, inside its slow statement
+		cancel()
+	}()
+	l := a[0]
+	_, err := s.Commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey,
+		Token: l.Token, AttemptID: l.AttemptID, RunID: "run-1", SchemaVersion: "invoice-summary-v1",
+		Result: []byte(`{"schema_version":"invoice-summary-v1"}`),
+		Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded, Provider: "test"}, Now: t0.Add(time.Second)})
+	if ctx.Err() == nil {
+		t.Fatal("the commit ended before its context was cancelled: the statement is not slow enough to test this")
+	}
+	noErr(t, "commit cancelled after hand-over", err)
+	// The slow statement stood in for the attempt's last write.
+	eq(t, "its state", committedState(t, s, l), `succeeded, result, 0 events, attempts [""]`)
 }
