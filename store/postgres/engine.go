@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/invx/invx/store/internal/jobs"
 )
@@ -65,8 +66,17 @@ type execer struct {
 }
 
 func (x *execer) Exec(ctx context.Context, q string, args ...any) (int64, error) {
-	if err := x.Flush(ctx); err != nil {
-		return 0, err
+	if b := x.take(); b != nil {
+		// The deferred statements go out with this one: one round trip.
+		var n int64
+		b.Queue(rebind(q), args...).Exec(func(tag pgconn.CommandTag) error {
+			n = tag.RowsAffected()
+			return nil
+		})
+		if err := x.send(ctx, b); err != nil {
+			return 0, err
+		}
+		return n, nil
 	}
 	tag, err := x.q.Exec(ctx, rebind(q), args...)
 	if err != nil {
@@ -76,10 +86,34 @@ func (x *execer) Exec(ctx context.Context, q string, args ...any) (int64, error)
 }
 
 func (x *execer) QueryRow(ctx context.Context, q string, args ...any) jobs.Row {
-	if err := x.Flush(ctx); err != nil {
-		return errRow{err}
+	if b := x.take(); b != nil {
+		return &batchRow{x: x, ctx: ctx, b: b, q: q, args: args}
 	}
 	return row{x.q.QueryRow(ctx, rebind(q), args...)}
+}
+
+// batchRow is a row whose query goes out, when it is scanned, after the
+// deferred statements and in the same batch: one round trip, where
+// flushing first would take two. An error of a deferred statement is the
+// row's error, as it would be the flush's.
+type batchRow struct {
+	x    *execer
+	ctx  context.Context
+	b    *pgx.Batch
+	q    string
+	args []any
+}
+
+func (r *batchRow) Scan(dest ...any) error {
+	var scanErr error
+	r.b.Queue(rebind(r.q), r.args...).QueryRow(func(row pgx.Row) error {
+		scanErr = row.Scan(dest...)
+		return nil
+	})
+	if err := r.x.send(r.ctx, r.b); err != nil {
+		return err
+	}
+	return interpret(scanErr)
 }
 
 func (x *execer) Query(ctx context.Context, q string, args ...any) (jobs.Rows, error) {
@@ -102,11 +136,24 @@ func (x *execer) Defer(_ context.Context, q string, args ...any) error {
 }
 
 func (x *execer) Flush(ctx context.Context) error {
+	if b := x.take(); b != nil {
+		return x.send(ctx, b)
+	}
+	return nil
+}
+
+// take hands over the deferred statements, if any.
+func (x *execer) take() *pgx.Batch {
 	b := x.pending
 	if b == nil || b.Len() == 0 {
 		return nil
 	}
 	x.pending = nil
+	return b
+}
+
+// send runs a batch and reads all its results.
+func (x *execer) send(ctx context.Context, b *pgx.Batch) error {
 	bq, ok := x.q.(batcher)
 	if !ok {
 		return fmt.Errorf("deferred statements outside a transaction")

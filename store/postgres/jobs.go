@@ -2,21 +2,18 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/invx/invx/internal/crashpoint"
-	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/jobs"
 )
 
-// commitTimeout bounds a commit once it has started. Like store/sqlite, a
-// started commit is carried out whatever the caller's context does, so the
+// commitTimeout bounds a group commit once it has started. A commit handed
+// to the group is carried out whatever the caller's context does, so the
 // caller learns the outcome rather than guessing; the bound keeps a lost
-// connection from holding the caller forever.
+// connection from holding the callers forever.
 const commitTimeout = time.Minute
 
 // text makes a string from outside (provider messages, webhook errors) fit a
@@ -29,34 +26,26 @@ func text(s string) string {
 	return strings.ReplaceAll(s, "\x00", "\uFFFD")
 }
 
-// Commit implements store.Store: one transaction per commit (PostgreSQL
-// syncs its WAL for concurrent commits together on its own).
-func (s *Store) Commit(ctx context.Context, p *store.CommitParams) (*store.CommitResult, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("commit job %s: %w", p.JobKey, err)
-	}
-	// Once started, the commit is carried out whatever ctx does (bounded by
-	// commitTimeout): the caller learns the outcome rather than guessing.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitTimeout)
-	defer cancel()
-	_, now, err := s.clock(ctx, p.Now)
-	if err != nil {
-		return nil, fmt.Errorf("commit job %s: %w", p.JobKey, err)
-	}
-	var res *store.CommitResult
-	err = s.E.Write(ctx, func(tx jobs.Tx) error {
-		var err error
-		res, err = s.CommitOne(ctx, tx, p, now)
-		if err == nil {
-			crashpoint.Hit("commit.tx")
+// commitTimes gives a group commit's members their times: the database's
+// clock, read once for the whole group inside its transaction (one round
+// trip, on the connection the group holds anyway), or, WithCallerClock,
+// each commit's own Now where it has one.
+func (s *Store) commitTimes(ctx context.Context, tx jobs.Tx, ts []time.Time) ([]int64, error) {
+	out := make([]int64, len(ts))
+	var db *int64
+	for i, t := range ts {
+		if s.callerClock && !t.IsZero() {
+			out[i] = t.UnixMilli()
+			continue
 		}
-		return err
-	})
-	if errors.Is(err, store.ErrStaleLease) {
-		return nil, s.RecordStale(ctx, "commit", p.JobID, p.AttemptID, p.Attempt, now)
+		if db == nil {
+			var v int64
+			if err := tx.QueryRow(ctx, `SELECT `+clockSQL).Scan(&v); err != nil {
+				return nil, fmt.Errorf("read database clock: %w", err)
+			}
+			db = &v
+		}
+		out[i] = *db
 	}
-	if err != nil {
-		return nil, fmt.Errorf("commit job %s: %w", p.JobKey, err)
-	}
-	return res, nil
+	return out, nil
 }

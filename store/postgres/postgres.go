@@ -107,15 +107,21 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 		s.pool.Close()
 		return nil, fmt.Errorf("open postgres store %s: %w", s.name, err)
 	}
+	// Group commit (store/internal/jobs): a process's concurrent commits
+	// share one transaction, each under its own savepoint, so the database
+	// syncs its WAL once for them and the process holds one connection for
+	// them, not one each.
+	s.StartCommits(jobs.CommitConfig{Timeout: commitTimeout, Times: s.commitTimes})
 	return s, nil
 }
 
 // Driver implements store.Store.
 func (s *Store) Driver() string { return "postgres" }
 
-// Close implements store.Store. It waits for borrowed connections to be
-// given back.
+// Close implements store.Store. It lets the group commit in hand finish,
+// then waits for borrowed connections to be given back.
 func (s *Store) Close() error {
+	s.CloseCommits()
 	s.pool.Close()
 	return nil
 }

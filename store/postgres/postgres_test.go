@@ -19,6 +19,7 @@ import (
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
+	"github.com/invx/invx/store/internal/jobstest"
 	"github.com/invx/invx/store/postgres"
 	"github.com/invx/invx/store/storetest"
 )
@@ -131,6 +132,26 @@ func TestConformance(t *testing.T) {
 		}
 		return s2
 	}))
+}
+
+// Group commit, on PostgreSQL: a process's concurrent commits share one
+// transaction, each under its own savepoint.
+func TestGroupCommit(t *testing.T) {
+	t.Parallel()
+	adminDSN(t)
+	storetest.GroupCommit(t, func(t *testing.T) store.Store {
+		s, err := postgres.Open(context.Background(), freshDB(t), postgres.WithCallerClock())
+		if err != nil {
+			t.Fatalf("open: %v", err)
+		}
+		return s
+	}, storetest.GroupHooks{
+		Transactions:  func(s store.Store) int64 { return s.(*postgres.Store).CommitStats().Transactions },
+		Fail:          func(s store.Store, f jobstest.Fault, with string) { postgres.Fail(s.(*postgres.Store), f, with) },
+		Deadlock:      `DO $$ BEGIN RAISE EXCEPTION 'jobstest' USING ERRCODE = 'deadlock_detected'; END $$`,
+		Serialization: `DO $$ BEGIN RAISE EXCEPTION 'jobstest' USING ERRCODE = 'serialization_failure'; END $$`,
+		Slow:          `SELECT pg_sleep(0.3)`,
+	})
 }
 
 // The numbering rule of driver.LoadMigrations is checked here, without a

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/invx/invx/store/internal/jobs"
+	"github.com/invx/invx/store/internal/jobstest"
 )
 
 // Pools hands the driver's own tests the store's writer and reader pools,
@@ -85,4 +86,10 @@ func CachedStatements(s *Store) []*sql.Stmt {
 		})
 	}
 	return out
+}
+
+// Fail replaces the statements f picks, inside s's write transactions, by
+// with (jobstest.Wrap).
+func Fail(s *Store, f jobstest.Fault, with string) {
+	s.Core.E = jobstest.Wrap(s.Core.E, f, with)
 }

@@ -59,10 +59,7 @@ type Store struct {
 	ws, rs         *stmts
 	writer, reader *execer
 
-	commits       chan *commitReq
-	quit          chan struct{}
-	committerDone chan struct{}
-	closeOnce     sync.Once
+	closeOnce sync.Once
 
 	// Core is the job logic both drivers share, on this driver's engine.
 	jobs.Core
@@ -119,12 +116,14 @@ func open(ctx context.Context, path, driverName string) (*Store, error) {
 	}
 	r.SetMaxOpenConns(4)
 	r.SetMaxIdleConns(4)
-	s := &Store{path: path, w: w, r: r, commits: make(chan *commitReq), quit: make(chan struct{}),
-		committerDone: make(chan struct{}), ws: newStmts(w), rs: newStmts(r)}
+	s := &Store{path: path, w: w, r: r, ws: newStmts(w), rs: newStmts(r)}
 	s.writer = &execer{c: w, cache: s.ws}
 	s.reader = &execer{c: r, cache: s.rs}
 	s.Core = jobs.Core{E: engine{s}}
-	go s.committer()
+	// Group commit (store/internal/jobs): commits from concurrent workers
+	// share one write transaction and its fsync. Each commit's time is its
+	// Now: every process on the file shares the host's clock.
+	s.StartCommits(jobs.CommitConfig{})
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open sqlite store %s: %w", path, err)
@@ -139,8 +138,7 @@ func (s *Store) Driver() string { return "sqlite" }
 func (s *Store) Close() error {
 	var err error
 	s.closeOnce.Do(func() {
-		close(s.quit)
-		<-s.committerDone
+		s.CloseCommits()
 		// Statements first: closing a pool does not close its statements.
 		err = errors.Join(s.rs.close(), s.ws.close(), s.r.Close(), s.w.Close())
 	})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
+	"github.com/invx/invx/store/internal/jobstest"
 	"github.com/invx/invx/store/sqlite"
 	"github.com/invx/invx/store/sqlite/sqlitetest"
 	"github.com/invx/invx/store/storetest"
@@ -36,6 +37,18 @@ func TestConformance(t *testing.T) {
 			}
 			return s2
 		}))
+}
+
+// Group commit, on SQLite: concurrent commits share one write transaction.
+func TestGroupCommit(t *testing.T) {
+	t.Parallel()
+	storetest.GroupCommit(t, func(t *testing.T) store.Store { return open(t) }, storetest.GroupHooks{
+		Transactions: func(s store.Store) int64 { return s.(*sqlite.Store).CommitStats().Transactions },
+		Fail:         func(s store.Store, f jobstest.Fault, with string) { sqlite.Fail(s.(*sqlite.Store), f, with) },
+		// SQLite has no sleep: a count to half a million takes a few
+		// hundred milliseconds.
+		Slow: `WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 500000) SELECT count(*) FROM c`,
+	})
 }
 
 // Every pooled connection, not just the first, must carry the settings that

@@ -14,8 +14,8 @@ import (
 // the result (insert or return the existing one), review reasons, the
 // outbox events and the attempt row. It returns store.ErrStaleLease, having
 // written nothing the caller must keep, when the lease was lost: the
-// caller rolls back (the whole transaction, or its savepoint) and calls
-// RecordStale. now is the commit's time (Engine.Clock).
+// caller rolls back (the whole transaction, or its savepoint) and records
+// the attempt stale. now is the commit's time.
 func (c *Core) CommitOne(ctx context.Context, tx Tx, p *store.CommitParams, now int64) (*store.CommitResult, error) {
 	var out store.CommitResult
 	var reasons []store.ReviewReason
@@ -148,18 +148,25 @@ func (c *Core) insertOutbox(ctx context.Context, tx Tx, p *store.CommitParams, r
 // on its own because the fenced transaction was rolled back whole. The
 // error it returns always wraps store.ErrStaleLease.
 func (c *Core) RecordStale(ctx context.Context, op string, jobID, attemptID int64, a store.AttemptInfo, now int64) error {
+	if err := c.markStale(ctx, c.E.Writer(), attemptID, a, now); err != nil {
+		return fmt.Errorf("record stale attempt of job %d: %w (after %w)", jobID, err, store.ErrStaleLease)
+	}
+	return fmt.Errorf("%s job %d: %w", op, jobID, store.ErrStaleLease)
+}
+
+// markStale writes a fenced-out attempt's outcome on q: the writer, or the
+// transaction of a group commit, whose member was rolled back to its
+// savepoint.
+func (c *Core) markStale(ctx context.Context, q Querier, attemptID int64, a store.AttemptInfo, now int64) error {
 	// Only an attempt still open (or closed by a lease recovery) becomes
 	// stale_lease: a replayed call must not rewrite a finished attempt.
-	_, err := c.E.Writer().Exec(ctx, `UPDATE attempts SET outcome = ?, finished_at = ?, error_class = ?, message = ?,
+	_, err := q.Exec(ctx, `UPDATE attempts SET outcome = ?, finished_at = ?, error_class = ?, message = ?,
 			provider = ?, model = ?, duration_ms = ?, input_tokens = ?, output_tokens = ?, prompt_hash = ?, batch_id = ?, custom_id = ?
 		WHERE id = ? AND outcome IN ('', ?)`,
 		store.OutcomeStaleLease, now, c.E.Text(a.ErrorClass), c.E.Text(a.Message), c.E.Text(a.Provider), c.E.Text(a.Model),
 		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, c.E.Text(a.PromptHash), c.nullText(a.BatchID), c.nullText(a.CustomID),
 		attemptID, store.OutcomeLeaseExpired)
-	if err != nil {
-		return fmt.Errorf("record stale attempt of job %d: %w (after %w)", jobID, err, store.ErrStaleLease)
-	}
-	return fmt.Errorf("%s job %d: %w", op, jobID, store.ErrStaleLease)
+	return err
 }
 
 // finishAttemptRow writes an attempt's outcome (deferred).

@@ -86,6 +86,7 @@ type Engine interface {
 // logic. A driver embeds it, so those methods are the driver's own.
 type Core struct {
 	E Engine
+	g *committer // StartCommits
 }
 
 // fromMS reads a nullable millisecond column; NULL and 0 are the zero time.

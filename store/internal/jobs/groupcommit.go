@@ -1,0 +1,255 @@
+package jobs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/invx/invx/internal/crashpoint"
+	"github.com/invx/invx/store"
+)
+
+// MaxGroupCommit bounds how many commits share one transaction. It bounds
+// how long a group holds its row locks, and on PostgreSQL it keeps a
+// group's subtransactions (one per savepoint that wrote) within the 64 a
+// backend caches: past that, every other session's snapshot overflows to
+// pg_subtrans lookups until the group ends.
+const MaxGroupCommit = 64
+
+// CommitConfig is what an engine supplies to group commit beyond Engine.
+type CommitConfig struct {
+	// MaxGroup bounds a group (MaxGroupCommit when 0); 1 turns grouping
+	// off.
+	MaxGroup int
+	// Timeout bounds one group's transaction once it has started, so a
+	// lost connection cannot hold its callers forever; 0: no bound.
+	Timeout time.Duration
+	// Times gives each commit of a group its time (Unix ms), called first
+	// inside the group's transaction; it starts from scratch when the
+	// transaction is run again. Nil: each commit's Now.
+	Times func(ctx context.Context, tx Tx, now []time.Time) ([]int64, error)
+}
+
+// CommitStats counts what group commit has done, for tests and
+// diagnostics.
+type CommitStats struct {
+	// Transactions is how many group transactions committed.
+	Transactions int64
+	// Commits is how many commits they carried (stale ones included).
+	Commits int64
+}
+
+// committer is group commit, the same on every engine: one goroutine takes
+// whatever commits are waiting (never waiting for more, so a lone commit
+// pays no latency) and writes them in one transaction, each under its own
+// savepoint so that a lost fence or a failed statement undoes only its own
+// job.
+type committer struct {
+	cfg  CommitConfig
+	reqs chan *commitReq // unbuffered: a receive is the hand-over
+	quit chan struct{}
+	done chan struct{}
+	stop sync.Once
+
+	txs, commits atomic.Int64
+}
+
+type commitReq struct {
+	p    *store.CommitParams
+	res  *store.CommitResult
+	err  error
+	done chan struct{}
+}
+
+// StartCommits starts group commit; Open calls it once, before the first
+// Commit, and Close calls CloseCommits.
+func (c *Core) StartCommits(cfg CommitConfig) {
+	if cfg.MaxGroup <= 0 || cfg.MaxGroup > MaxGroupCommit {
+		cfg.MaxGroup = MaxGroupCommit
+	}
+	g := &committer{cfg: cfg, reqs: make(chan *commitReq), quit: make(chan struct{}), done: make(chan struct{})}
+	c.g = g
+	go c.runCommits(g)
+}
+
+// CloseCommits stops group commit after the group in hand: every commit
+// handed over learns its outcome; a commit not yet handed over fails with
+// "store closed". It may be called more than once.
+func (c *Core) CloseCommits() {
+	if c.g == nil {
+		return
+	}
+	c.g.stop.Do(func() { close(c.g.quit) })
+	<-c.g.done
+}
+
+// CommitStats reports what group commit has done so far.
+func (c *Core) CommitStats() CommitStats {
+	return CommitStats{Transactions: c.g.txs.Load(), Commits: c.g.commits.Load()}
+}
+
+// Commit implements store.Store: the commit joins the next group.
+func (c *Core) Commit(ctx context.Context, p *store.CommitParams) (*store.CommitResult, error) {
+	req := &commitReq{p: p, done: make(chan struct{})}
+	select {
+	case c.g.reqs <- req:
+	case <-c.g.quit:
+		return nil, fmt.Errorf("commit job %s: store closed", p.JobKey)
+	case <-ctx.Done():
+		return nil, fmt.Errorf("commit job %s: %w", p.JobKey, ctx.Err())
+	}
+	// Once handed over, the commit is carried out whatever ctx does: the
+	// caller learns the outcome rather than guessing.
+	<-req.done
+	if errors.Is(req.err, store.ErrStaleLease) {
+		return nil, req.err // recorded in the group; names the job already
+	}
+	if req.err != nil {
+		return nil, fmt.Errorf("commit job %s: %w", p.JobKey, req.err)
+	}
+	return req.res, nil
+}
+
+// runCommits is the committer's loop.
+func (c *Core) runCommits(g *committer) {
+	defer close(g.done)
+	for {
+		var first *commitReq
+		select {
+		case first = <-g.reqs:
+		case <-g.quit:
+			return
+		}
+		group := []*commitReq{first}
+	drain:
+		for len(group) < g.cfg.MaxGroup {
+			select {
+			case r := <-g.reqs:
+				group = append(group, r)
+			default:
+				break drain
+			}
+		}
+		c.commitGroup(g, group)
+		for _, r := range group {
+			close(r.done)
+		}
+	}
+}
+
+// savepoints are the names a group's members take in turn. SAVEPOINT and
+// RELEASE are deferred (an engine may send them with the member's first
+// statement), so a failed RELEASE of member i-1 surfaces as member i's
+// error. Member i's ROLLBACK TO then finds no savepoint of its own name and
+// fails the whole group: the only savepoint left unreleased is i-1's, of
+// the other name, and rolling back to it would undo a member already
+// counted committed.
+var savepoints = [2]string{"group_commit_a", "group_commit_b"}
+
+// commitGroup writes a group in one transaction. A member whose fence
+// failed is rolled back to its savepoint and its attempt recorded
+// stale_lease in the same transaction; any other error of a member is
+// rolled back alike and is that member's alone. An error of the
+// transaction itself (its COMMIT, a savepoint, the clock) is every
+// member's: nothing of the group was kept, or its fate is unknown, and no
+// member is reported committed.
+func (c *Core) commitGroup(g *committer, group []*commitReq) {
+	ctx := context.Background()
+	if g.cfg.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, g.cfg.Timeout)
+		defer cancel()
+	}
+	err := c.E.Write(ctx, func(tx Tx) error {
+		// The engine may run this again after the database aborted the
+		// transaction (a deadlock): every member starts from scratch.
+		for _, r := range group {
+			r.res, r.err = nil, nil
+		}
+		now, err := g.times(ctx, tx, group)
+		if err != nil {
+			return err
+		}
+		// A lone commit needs no savepoint: on an error other than a lost
+		// fence the whole transaction is rolled back, which is all it
+		// wrote (and PostgreSQL may run it again after a deadlock). That
+		// spares the common case, workers that mostly wait for a
+		// provider, two round trips.
+		alone := len(group) == 1
+		written := 0
+		for i, r := range group {
+			sp := savepoints[i%2]
+			if !alone {
+				if err := tx.Defer(ctx, `SAVEPOINT `+sp); err != nil {
+					return err
+				}
+			}
+			r.res, r.err = c.CommitOne(ctx, tx, r.p, now[i])
+			if r.err != nil {
+				r.res = nil
+				stale := errors.Is(r.err, store.ErrStaleLease)
+				if alone && !stale {
+					return r.err
+				}
+				if !alone {
+					if _, err := tx.Exec(ctx, `ROLLBACK TO `+sp); err != nil {
+						// The member's error first: where it was a late
+						// statement of the group's that asks for the
+						// transaction to be run again (a serialization
+						// failure), the engine runs the group again.
+						return fmt.Errorf("commit job %d: %w; roll back: %w", r.p.JobID, r.err, err)
+					}
+				}
+				if stale {
+					// The fence is a commit's first statement: a stale
+					// commit wrote nothing, savepoint or not.
+					if err := c.markStale(ctx, tx, r.p.AttemptID, r.p.Attempt, now[i]); err != nil {
+						return fmt.Errorf("record stale attempt of job %d: %w", r.p.JobID, err)
+					}
+					r.err = fmt.Errorf("commit job %d: %w", r.p.JobID, store.ErrStaleLease)
+				}
+			} else {
+				written++
+			}
+			if !alone {
+				if err := tx.Defer(ctx, `RELEASE `+sp); err != nil {
+					return err
+				}
+			}
+		}
+		if err := tx.Flush(ctx); err != nil {
+			return err
+		}
+		if written > 0 {
+			crashpoint.Hit("commit.tx")
+		}
+		return nil
+	})
+	if err != nil {
+		for _, r := range group {
+			r.res, r.err = nil, err
+		}
+		return
+	}
+	g.txs.Add(1)
+	g.commits.Add(int64(len(group)))
+}
+
+// times is each member's commit time.
+func (g *committer) times(ctx context.Context, tx Tx, group []*commitReq) ([]int64, error) {
+	ts := make([]time.Time, len(group))
+	for i, r := range group {
+		ts[i] = r.p.Now
+	}
+	if g.cfg.Times != nil {
+		return g.cfg.Times(ctx, tx, ts)
+	}
+	out := make([]int64, len(ts))
+	for i, t := range ts {
+		out[i] = ms(t)
+	}
+	return out, nil
+}

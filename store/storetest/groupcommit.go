@@ -1,0 +1,351 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/invx/invx/store"
+	"github.com/invx/invx/store/internal/jobstest"
+)
+
+// GroupHooks reach inside a driver for the group commit tests: what they
+// check is not visible through the store contract.
+type GroupHooks struct {
+	// Transactions is how many group commit transactions s has committed.
+	Transactions func(s store.Store) int64
+	// Fail replaces the statements f picks, inside s's write
+	// transactions, by with (jobstest.Wrap).
+	Fail func(s store.Store, f jobstest.Fault, with string)
+	// Deadlock and Serialization are statements that fail as a deadlock
+	// and as a serialization failure do; Slow one that takes a few hundred
+	// milliseconds, to keep the committer busy while commits queue up.
+	// Empty where the engine has none: the tests that need them are
+	// skipped.
+	Deadlock, Serialization, Slow string
+}
+
+// GroupCommit runs the group commit tests against the driver open returns:
+// concurrent commits share transactions, and within one a stale member or a
+// member whose statement fails is undone alone.
+func GroupCommit(t *testing.T, open OpenFunc, h GroupHooks) {
+	t.Helper()
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s store.Store, h GroupHooks)
+	}{
+		{"StaleMembersFencedAlone", testGroupStale},
+		{"FailedMemberUndoneAlone", testGroupFailedMember},
+		{"FailedGroupFailsEveryMember", testGroupFailedTx},
+		{"FailedLoneCommitUndone", testGroupFailedAlone},
+		{"DeadlockedMemberRetriedByCaller", testGroupDeadlockedMember},
+		{"DeadlockedLoneCommitRunAgain", testGroupDeadlockedAlone},
+		{"SerializationFailureRunsGroupAgain", testGroupSerialization},
+		{"CancelAfterHandOverLearnsOutcome", testGroupCancelled},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := open(t)
+			t.Cleanup(func() { s.Close() })
+			tc.fn(t, s, h)
+		})
+	}
+}
+
+// groupCommits is how many commits run at once: enough that a committer
+// which groups nothing is told from one that does.
+const groupCommits = 48
+
+// commitTogether commits every lease at once, each from its own goroutine,
+// released together, and returns each commit's error.
+func commitTogether(s store.Store, ls []*store.Lease, now time.Time) []error {
+	errs := make([]error, len(ls))
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for i, l := range ls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			_, errs[i] = commit(s, l, now, store.OutboxInput{ActionID: "a1", Kind: "review_tax", Payload: []byte(`{}`)})
+		}()
+	}
+	close(start)
+	wg.Wait()
+	return errs
+}
+
+// groupSetup enqueues n documents and leases them all to worker A.
+func groupSetup(t *testing.T, s store.Store, n int) []*store.Lease {
+	t.Helper()
+	var docs []store.Document
+	for i := range n {
+		docs = append(docs, Doc("t1", fmt.Sprintf("g%02d.txt", i), fmt.Sprintf("group text %d", i)))
+	}
+	enqueue(t, s, "t1", store.OnChangeHold, docs...)
+	a := claim(t, s, "t1", "A", n, t0)
+	eq(t, "A's leases", len(a), n)
+	return a
+}
+
+// wantGrouped fails unless the commits since before shared transactions:
+// n commits in at most n/4 transactions.
+func wantGrouped(t *testing.T, h GroupHooks, s store.Store, before int64, n int) {
+	t.Helper()
+	txs := h.Transactions(s) - before
+	if txs < 1 || txs > int64(n/4) {
+		t.Fatalf("%d concurrent commits took %d group transactions, want 1 to %d: commits are not grouped", n, txs, n/4)
+	}
+	t.Logf("%d concurrent commits in %d transactions", n, txs)
+}
+
+// committedState is what the store holds of each job's commit: its state,
+// whether it has a result, its outbox events and its attempts' outcomes.
+func committedState(t *testing.T, s store.Store, l *store.Lease) string {
+	t.Helper()
+	ctx := context.Background()
+	st := state(t, s, "t1", l.JobKey).State
+	result := "no result"
+	if _, err := s.GetResult(ctx, &store.GetResultParams{Tenant: "t1", JobKey: l.JobKey}); err == nil {
+		result = "result"
+	} else if !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("get result: %v", err)
+	}
+	ev, err := s.ListOutbox(ctx, &store.ListOutboxParams{Tenant: "t1", JobKey: l.JobKey})
+	noErr(t, "list outbox", err)
+	atts, err := s.ListAttempts(ctx, &store.ListAttemptsParams{JobID: l.JobID})
+	noErr(t, "list attempts", err)
+	var outs []string
+	for _, a := range atts {
+		outs = append(outs, fmt.Sprintf("%q", a.Outcome))
+	}
+	return fmt.Sprintf("%s, %s, %d events, attempts %v", st, result, len(ev), outs)
+}
+
+// wantAloneFailed checks the commits of leases ls, made together, whose
+// errors are errs: the one at index bad failed as ok says (want names the
+// error) and left nothing; every other one is committed.
+func wantAloneFailed(t *testing.T, s store.Store, ls []*store.Lease, errs []error, bad int, want string, ok func(error) bool) {
+	t.Helper()
+	for i, l := range ls {
+		state := `succeeded, result, 1 events, attempts ["succeeded"]`
+		if i == bad {
+			if !ok(errs[i]) {
+				t.Errorf("failing member: err = %v, want %s", errs[i], want)
+			}
+			state = `running, no result, 0 events, attempts [""]`
+		} else if errs[i] != nil {
+			t.Errorf("job %d: commit beside a failing one failed: %v", l.JobID, errs[i])
+		}
+		if got := committedState(t, s, l); got != state {
+			t.Errorf("job %d: %s, want %s", l.JobID, got, state)
+		}
+	}
+}
+
+// N commits at once, some of them by a worker whose leases were taken over:
+// exactly the fresh ones are committed, each stale one is recorded
+// stale_lease and leaves the new holder's lease alone, and the commits
+// shared transactions.
+func testGroupStale(t *testing.T, s store.Store, h GroupHooks) {
+	const n = groupCommits
+	a := groupSetup(t, s, n)
+	later := t0.Add(2 * time.Minute)
+	b := claim(t, s, "t1", "B", n/3, later) // B takes a third over after expiry
+	eq(t, "B's leases", len(b), n/3)
+	taken := map[int64]bool{}
+	for _, l := range b {
+		taken[l.JobID] = true
+	}
+	before := h.Transactions(s)
+	errs := commitTogether(s, a, later)
+	wantGrouped(t, h, s, before, n)
+	for i, l := range a {
+		want := `succeeded, result, 1 events, attempts ["succeeded"]`
+		if taken[l.JobID] {
+			if !errors.Is(errs[i], store.ErrStaleLease) {
+				t.Errorf("job %d: A's commit after takeover: err = %v, want ErrStaleLease", l.JobID, errs[i])
+			}
+			want = `running, no result, 0 events, attempts ["stale_lease" ""]`
+		} else if errs[i] != nil {
+			t.Errorf("job %d: A's valid commit failed: %v", l.JobID, errs[i])
+		}
+		if got := committedState(t, s, l); got != want {
+			t.Errorf("job %d: %s, want %s", l.JobID, got, want)
+		}
+	}
+	// B's leases survived A's stale commits: B commits them.
+	for _, l := range b {
+		if _, err := commit(s, l, later); err != nil {
+			t.Errorf("B's commit of job %d: %v", l.JobID, err)
+		}
+	}
+	results := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
+	eq(t, "results", len(results), n)
+}
+
+// One member of a group fails at its last statement, after writing the
+// job's state and its result: the failure undoes that member alone and is
+// reported to it alone; the others are committed.
+func testGroupFailedMember(t *testing.T, s store.Store, h GroupHooks) {
+	const n = groupCommits
+	a := groupSetup(t, s, n)
+	bad := n / 2
+	h.Fail(s, jobstest.FinishOf(a[bad].AttemptID), jobstest.Broken)
+	before := h.Transactions(s)
+	errs := commitTogether(s, a, t0.Add(time.Second))
+	wantGrouped(t, h, s, before, n)
+	wantAloneFailed(t, s, a, errs, bad, "its statement's error", func(err error) bool {
+		return err != nil && !errors.Is(err, store.ErrStaleLease)
+	})
+	results := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
+	eq(t, "results", len(results), n-1)
+}
+
+// A statement of the group's own (a savepoint's RELEASE) fails in the
+// middle of a group: the transaction is lost, so every member of that group
+// is told so, members written before the failure included, and nothing of
+// them is kept. No commit reports success without its writes.
+func testGroupFailedTx(t *testing.T, s store.Store, h GroupHooks) {
+	const n = groupCommits
+	a := groupSetup(t, s, n)
+	// The first group is usually the first commit alone, the second the
+	// rest: the 10th RELEASE is then deep inside a group.
+	h.Fail(s, jobstest.NthRelease(10), jobstest.Broken)
+	errs := commitTogether(s, a, t0.Add(time.Second))
+	failed := 0
+	for i, l := range a {
+		want := `succeeded, result, 1 events, attempts ["succeeded"]`
+		if errs[i] != nil {
+			failed++
+			want = `running, no result, 0 events, attempts [""]`
+		}
+		if got := committedState(t, s, l); got != want {
+			t.Errorf("job %d (commit err %v): %s, want %s", l.JobID, errs[i], got, want)
+		}
+	}
+	if failed < 10 {
+		t.Fatalf("%d commits failed, want the 10 or more of the group whose RELEASE failed", failed)
+	}
+	t.Logf("%d of %d commits failed with their group", failed, n)
+	results := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
+	eq(t, "results", len(results), n-failed)
+}
+
+// A commit alone in its group runs without a savepoint: when it fails after
+// its first writes, the transaction rolled back takes them all.
+func testGroupFailedAlone(t *testing.T, s store.Store, h GroupHooks) {
+	a := groupSetup(t, s, 2)
+	h.Fail(s, jobstest.FinishOf(a[0].AttemptID), jobstest.Broken)
+	before := h.Transactions(s)
+	_, err := commit(s, a[0], t0.Add(time.Second))
+	if err == nil || errors.Is(err, store.ErrStaleLease) {
+		t.Fatalf("failing commit: err = %v, want its statement's error", err)
+	}
+	eq(t, "its state", committedState(t, s, a[0]), `running, no result, 0 events, attempts [""]`)
+	_, err = commit(s, a[1], t0.Add(time.Second))
+	noErr(t, "next commit", err)
+	eq(t, "next state", committedState(t, s, a[1]), `succeeded, result, 0 events, attempts ["succeeded"]`)
+	eq(t, "transactions committed", h.Transactions(s)-before, 1)
+}
+
+// A member of a group is chosen as a deadlock's victim: it fails alone with
+// a transient error (the group, still holding the other members' locks,
+// does not try it again), nothing of it is kept, and the caller's retry
+// commits it.
+func testGroupDeadlockedMember(t *testing.T, s store.Store, h GroupHooks) {
+	if h.Deadlock == "" || h.Slow == "" {
+		t.Skip("the engine has no deadlocks")
+	}
+	const n = groupCommits
+	a := groupSetup(t, s, n+1)
+	// A commit alone in its group is run again whole (the next test): a
+	// slow first commit makes the others queue up into one group.
+	blocker, a := a[0], a[1:]
+	bad := n / 2
+	// Both armed before any commit: the committer reads the engine.
+	h.Fail(s, jobstest.FinishOf(blocker.AttemptID), h.Slow)
+	// Once: the caller's retry below is not picked.
+	h.Fail(s, jobstest.Once(jobstest.FinishOf(a[bad].AttemptID)), h.Deadlock)
+	before := h.Transactions(s)
+	blocked := make(chan error, 1)
+	go func() {
+		_, err := commit(s, blocker, t0.Add(time.Second))
+		blocked <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	errs := commitTogether(s, a, t0.Add(time.Second))
+	noErr(t, "the slow commit", <-blocked)
+	if txs := h.Transactions(s) - before; txs != 2 {
+		t.Fatalf("the slow commit and the %d queued behind it took %d transactions, want 2", n, txs)
+	}
+	wantAloneFailed(t, s, a, errs, bad, "a transient error", store.IsTransient)
+	_, err := commit(s, a[bad], t0.Add(2*time.Second))
+	noErr(t, "the caller's retry", err)
+	eq(t, "after the retry", committedState(t, s, a[bad]), `succeeded, result, 0 events, attempts ["succeeded"]`)
+}
+
+// A commit alone in its group is a deadlock's victim once: the engine runs
+// its transaction again and the commit succeeds, once.
+func testGroupDeadlockedAlone(t *testing.T, s store.Store, h GroupHooks) {
+	if h.Deadlock == "" {
+		t.Skip("the engine has no deadlocks")
+	}
+	a := groupSetup(t, s, 1)
+	h.Fail(s, jobstest.Once(jobstest.FinishOf(a[0].AttemptID)), h.Deadlock)
+	_, err := commit(s, a[0], t0.Add(time.Second))
+	noErr(t, "commit run again", err)
+	eq(t, "its state", committedState(t, s, a[0]), `succeeded, result, 0 events, attempts ["succeeded"]`)
+}
+
+// A statement of the group's own fails as a serialization failure: the
+// engine runs the whole group again, from scratch, and every member
+// commits once.
+func testGroupSerialization(t *testing.T, s store.Store, h GroupHooks) {
+	if h.Serialization == "" {
+		t.Skip("the engine has no serialization failures")
+	}
+	const n = groupCommits
+	a := groupSetup(t, s, n)
+	h.Fail(s, jobstest.NthRelease(10), h.Serialization)
+	errs := commitTogether(s, a, t0.Add(time.Second))
+	for i, l := range a {
+		if errs[i] != nil {
+			t.Errorf("job %d: commit in a group run again: %v", l.JobID, errs[i])
+		}
+		if got, want := committedState(t, s, l), `succeeded, result, 1 events, attempts ["succeeded"]`; got != want {
+			t.Errorf("job %d: %s, want %s", l.JobID, got, want)
+		}
+	}
+	results := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
+	eq(t, "results", len(results), n)
+}
+
+// A caller whose context is cancelled once its commit was handed to a
+// group still learns the commit's outcome: it was carried out.
+func testGroupCancelled(t *testing.T, s store.Store, h GroupHooks) {
+	if h.Slow == "" {
+		t.Skip("the engine has no slow statement")
+	}
+	a := groupSetup(t, s, 1)
+	h.Fail(s, jobstest.FinishOf(a[0].AttemptID), h.Slow)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		time.Sleep(50 * time.Millisecond) // handed over, inside its slow statement
+		cancel()
+	}()
+	l := a[0]
+	_, err := s.Commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey,
+		Token: l.Token, AttemptID: l.AttemptID, RunID: "run-1", SchemaVersion: "invoice-summary-v1",
+		Result: []byte(`{"schema_version":"invoice-summary-v1"}`),
+		Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded, Provider: "test"}, Now: t0.Add(time.Second)})
+	if ctx.Err() == nil {
+		t.Fatal("the commit ended before its context was cancelled: the statement is not slow enough to test this")
+	}
+	noErr(t, "commit cancelled after hand-over", err)
+	// The slow statement stood in for the attempt's last write.
+	eq(t, "its state", committedState(t, s, l), `succeeded, result, 0 events, attempts [""]`)
+}
