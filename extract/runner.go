@@ -729,6 +729,23 @@ type jobRun struct {
 	// ticket is the job's place in the claim order for its first call
 	// (acquireSlot sets it to 0 once used); nil: none.
 	ticket *int64
+	// release gives back the provider slot the current attempt holds (nil:
+	// none held).
+	release func()
+}
+
+// holdSlot records that the attempt holds a provider slot of r.
+func (j *jobRun) holdSlot(r *Runner) {
+	j.release = sync.OnceFunc(r.releaseSlot)
+}
+
+// releaseSlot gives back the attempt's provider slot, if it holds one; it
+// may be called more than once (the commit's hand-over, then the end of
+// the attempt).
+func (j *jobRun) releaseSlot() {
+	if j.release != nil {
+		j.release()
+	}
 }
 
 // call is one provider call and what the attempt records about it.
@@ -751,6 +768,7 @@ type call struct {
 // repair, reject, fail or commit. It reports whether another attempt
 // follows.
 func (r *Runner) attempt(j *jobRun) (jobResult, bool) {
+	defer j.releaseSlot()
 	c := r.callProvider(j)
 	if c.notStarted {
 		return r.giveBack(j), false
@@ -791,7 +809,10 @@ func (r *Runner) callProvider(j *jobRun) *call {
 		return &call{ctx: context.WithoutCancel(j.leaseCtx), err: err, log: j.log, notStarted: true,
 			info: store.AttemptInfo{Provider: name, PromptHash: v.PromptHash()}}
 	}
-	defer r.releaseSlot()
+	// The slot is held through validation until the commit is handed over
+	// (or the attempt ends otherwise, see attempt): with one slot, commits
+	// then reach the store in the order the calls were made.
+	j.holdSlot(r)
 	r.count(func(s *Summary) { s.Attempts++ })
 	actx, _ := r.tracer().Start(j.leaseCtx, "invx.attempt", trace.WithAttributes(attemptAttrs(r, l, name, v.Name)...))
 	start := time.Now()
@@ -956,7 +977,7 @@ func (r *Runner) commitAnswer(j *jobRun, c *call, res *schema.Result) jobResult 
 	}
 	cr, err := r.commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
 		AttemptID: l.AttemptID, RunID: r.RunID, SchemaVersion: v.Name, Result: res.JSON, Shadow: r.Shadow,
-		Outbox: outboxEvents(l, res), Attempt: info, Now: r.now(), Review: rv}, log)
+		Outbox: outboxEvents(l, res), Attempt: info, Now: r.now(), Review: rv, HandedOver: j.releaseSlot}, log)
 	if err != nil {
 		return r.storeErr(ctx, l, info, err, log)
 	}

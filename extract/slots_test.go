@@ -155,8 +155,29 @@ func (p *keyRecorder) Extract(ctx context.Context, req *extract.Request) (*extra
 	return answer(validAnswer), nil
 }
 
+// keysBy lists the job keys of q's rows, in order.
+func keysBy(t *testing.T, e *extracttest.Env, q string) []string {
+	t.Helper()
+	rows, err := sqlitetest.ReadOnly(t, e.Path).Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
 // With one provider slot, jobs leased ahead are still called one by one in
-// the order they were queued, whichever worker reaches the slot first.
+// the order they were queued, whichever worker reaches the slot first, and
+// committed in that order (the slot is held until the commit is handed
+// over), so result and event ids follow the queue.
 func TestOneSlotCallsInQueueOrder(t *testing.T) {
 	t.Parallel()
 	e := extracttest.New(t)
@@ -165,25 +186,19 @@ func TestOneSlotCallsInQueueOrder(t *testing.T) {
 	if _, err := e.Run(t, r, docsN(120)...); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := sqlitetest.ReadOnly(t, e.Path).Query(`SELECT job_key FROM jobs ORDER BY id`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var want []string
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, k)
-	}
+	want := keysBy(t, e, `SELECT job_key FROM jobs ORDER BY id`)
 	if len(p.keys) != len(want) {
 		t.Fatalf("%d calls, want %d", len(p.keys), len(want))
 	}
 	for i := range want {
 		if p.keys[i] != want[i] {
 			t.Fatalf("call %d was job %.8s, want %.8s: calls left queue order", i, p.keys[i], want[i])
+		}
+	}
+	committed := keysBy(t, e, `SELECT job_key FROM results ORDER BY id`)
+	for i := range want {
+		if committed[i] != want[i] {
+			t.Fatalf("result %d is job %.8s, want %.8s: commits left queue order", i, committed[i], want[i])
 		}
 	}
 }

@@ -696,6 +696,11 @@ type CommitParams struct {
 	// Review is what the result brings for review (nil: nothing, and the
 	// commit costs no extra query). Ignored for shadow results.
 	Review *CommitReview
+	// HandedOver, if set, is called once the commit has its place in the
+	// commit order (group commit has taken it), before it is written: a
+	// caller that hands commits over one after another (the runner, with
+	// one provider slot) gets them written in that order.
+	HandedOver func()
 }
 
 // CommitResult tells which result row holds the job's answer.

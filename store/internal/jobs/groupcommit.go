@@ -101,6 +101,9 @@ func (c *Core) Commit(ctx context.Context, p *store.CommitParams) (*store.Commit
 	case <-ctx.Done():
 		return nil, fmt.Errorf("commit job %s: %w", p.JobKey, ctx.Err())
 	}
+	if p.HandedOver != nil {
+		p.HandedOver()
+	}
 	// Once handed over, the commit is carried out whatever ctx does: the
 	// caller learns the outcome rather than guessing.
 	<-req.done
