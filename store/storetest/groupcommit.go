@@ -340,7 +340,7 @@ func testGroupCancelled(t *testing.T, s store.Store, h GroupHooks) {
 	l := a[0]
 	_, err := s.Commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey,
 		Token: l.Token, AttemptID: l.AttemptID, RunID: "run-1", SchemaVersion: "invoice-summary-v1",
-		Result: []byte(`{"schema_version":"invoice-summary-v1"}`),
+		Result:  []byte(`{"schema_version":"invoice-summary-v1"}`),
 		Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded, Provider: "test"}, Now: t0.Add(time.Second)})
 	if ctx.Err() == nil {
 		t.Fatal("the commit ended before its context was cancelled: the statement is not slow enough to test this")
