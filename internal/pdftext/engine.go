@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	"github.com/klippa-app/go-pdfium"
 	"github.com/klippa-app/go-pdfium/webassembly"
@@ -23,10 +24,19 @@ const maxMemoryPages = 16384
 // Each instance holds its own memory, so this bounds the engine's footprint.
 const maxInstances = 2
 
+// engineStarts counts the engine's starts in this process (0 or 1).
+var engineStarts atomic.Int32
+
+// EngineStarted reports whether this process has started the PDF engine. A
+// run over text and XML alone must not: the engine is megabytes of compiled
+// code and memory that only a PDF pays for (tests of cmd hold this).
+func EngineStarted() bool { return engineStarts.Load() > 0 }
+
 // engine compiles PDFium once per process, on first use (compiling the 6 MB
 // module takes seconds, which `invx --help` must not pay). The compiled code
 // is cached on disk, so later processes start in a fraction of that.
 var engine = sync.OnceValues(func() (pdfium.Pool, error) {
+	engineStarts.Add(1)
 	rc := wazero.NewRuntimeConfig().
 		// PDFium lowers setjmp/longjmp to WebAssembly exception handling.
 		WithCoreFeatures(api.CoreFeaturesV2 | experimental.CoreFeaturesExceptionHandling).

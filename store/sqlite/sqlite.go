@@ -45,6 +45,18 @@ var pragmas = []string{
 	"foreign_keys(1)",
 }
 
+// Page cache per connection, in KiB (cache_size(-N)). SQLite's default is
+// 2000 KiB on every connection. The writer keeps it: its B-tree interior
+// pages are reused by every claim and commit. A reader's cache is thrown
+// away whenever it starts a read after another connection committed (WAL:
+// the database changed under it), which during a run is nearly every read,
+// so a large one only holds memory: 4 readers x 2 MB were about a tenth of
+// a run's peak RSS (issue 17).
+const (
+	writerCacheKiB = 2000
+	readerCacheKiB = 256
+)
+
 // Store is the SQLite implementation of store.Store.
 type Store struct {
 	path string
@@ -69,10 +81,18 @@ var _ store.Store = (*Store)(nil)
 
 // DSN returns the connection string for path with the settings invx relies on.
 func DSN(path string, txlock string) string {
+	return dsn(path, txlock, 0)
+}
+
+// dsn is DSN with the page cache set to cacheKiB (0: SQLite's default).
+func dsn(path, txlock string, cacheKiB int) string {
 	q := url.Values{}
 	q.Set("_txlock", txlock)
 	for _, p := range pragmas {
 		q.Add("_pragma", p)
+	}
+	if cacheKiB > 0 {
+		q.Add("_pragma", fmt.Sprintf("cache_size(-%d)", cacheKiB))
 	}
 	u := url.URL{Scheme: "file", Opaque: (&url.URL{Path: path}).EscapedPath(), RawQuery: q.Encode()}
 	return u.String()
@@ -102,14 +122,14 @@ func open(ctx context.Context, path, driverName string) (*Store, error) {
 		return nil, fmt.Errorf("open sqlite store: %w", err)
 	}
 
-	w, err := sql.Open(driverName, DSN(path, "immediate"))
+	w, err := sql.Open(driverName, dsn(path, "immediate", writerCacheKiB))
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite store %s: %w", path, err)
 	}
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
-	r, err := sql.Open(driverName, DSN(path, "deferred"))
+	r, err := sql.Open(driverName, dsn(path, "deferred", readerCacheKiB))
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("open sqlite store %s: %w", path, err)

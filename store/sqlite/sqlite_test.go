@@ -61,11 +61,14 @@ func TestPragmasOnFreshConnections(t *testing.T) {
 	ctx := context.Background()
 	writer, reader := sqlite.Pools(s)
 	want := map[string]string{"busy_timeout": "30000", "journal_mode": "wal", "synchronous": "2", "foreign_keys": "1"}
+	// The page cache differs by pool: a reader's is emptied by every commit
+	// of another connection, so it is kept small (issue 17, peak RSS).
 	for _, db := range []struct {
-		name  string
-		pool  *sql.DB
-		conns int
-	}{{"writer", writer, 1}, {"reader", reader, 4}} {
+		name      string
+		pool      *sql.DB
+		conns     int
+		cacheSize string
+	}{{"writer", writer, 1, "-2000"}, {"reader", reader, 4, "-256"}} {
 		// Hold several connections at once so the pool must open new ones.
 		var conns []*sql.Conn
 		for range db.conns {
@@ -76,6 +79,13 @@ func TestPragmasOnFreshConnections(t *testing.T) {
 			conns = append(conns, c)
 		}
 		for i, c := range conns {
+			var cache string
+			if err := c.QueryRowContext(ctx, "PRAGMA cache_size").Scan(&cache); err != nil {
+				t.Fatalf("%s conn %d: pragma cache_size: %v", db.name, i, err)
+			}
+			if cache != db.cacheSize {
+				t.Errorf("%s conn %d: cache_size = %q, want %q", db.name, i, cache, db.cacheSize)
+			}
 			for p, v := range want {
 				var got string
 				if err := c.QueryRowContext(ctx, "PRAGMA "+p).Scan(&got); err != nil {
