@@ -136,6 +136,23 @@ func (f frozen) each(tenant string, n int, fn func([]string) error) error {
 	return flush()
 }
 
+// tenants lists the tenants f holds keys of, sorted.
+func (f frozen) tenants() []string {
+	var out []string
+	for t, ks := range f.raw {
+		if len(ks) > 0 {
+			out = append(out, t)
+		}
+	}
+	for t, ks := range f.other {
+		if len(ks) > 0 && !slices.Contains(out, t) {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // empty reports whether f holds no key.
 func (f frozen) empty() bool {
 	for _, ks := range f.raw {

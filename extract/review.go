@@ -125,33 +125,36 @@ func (r *Runner) reviewed(l *store.Lease, reasons []string) {
 // openReview counts the open review reasons of the run's documents: those
 // it enqueued (a rerun's already committed ones included, so a batch keeps
 // exiting 3 until a clerk acts) and those it committed. docs is the number
-// of documents with at least one open reason.
+// of documents with at least one open reason. The store is asked about the
+// run's own jobs, a chunk at a time, so what the finish holds does not grow
+// with the tenant's open review queue.
 func (r *Runner) openReview(ctx context.Context, enqueued frozen) (docs int, byReason map[string]int, err error) {
 	r.mu.Lock()
 	mine := enqueued.merge(r.committed.freeze())
 	r.mu.Unlock()
 	byReason = map[string]int{}
-	if mine.empty() {
-		return 0, byReason, nil
-	}
-	var items []*store.ReviewItem
-	err = r.withStore(ctx, "finish_run", r.log(), func() error {
-		var err error
-		items, err = r.Store.ListReview(ctx, &store.ListReviewParams{Tenant: r.Tenant, AllTenants: r.Tenant == ""})
-		return err
-	})
-	if err != nil {
-		return 0, byReason, fmt.Errorf("read open review reasons: %w", err)
-	}
-	type jobRef struct{ tenant, key string }
-	flagged := map[jobRef]bool{}
-	for _, it := range items {
-		ref := jobRef{it.Tenant, it.JobKey}
-		if !mine.has(it.Tenant, it.JobKey) {
-			continue
+	for _, tenant := range mine.tenants() {
+		err := mine.each(tenant, finishChunk, func(keys []string) error {
+			var items []*store.ReviewItem
+			err := r.withStore(ctx, "finish_run", r.log(), func() error {
+				var err error
+				items, err = r.Store.ListReview(ctx, &store.ListReviewParams{Tenant: tenant, JobKeys: keys})
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			flagged := map[string]bool{}
+			for _, it := range items {
+				byReason[it.Reason]++
+				flagged[it.JobKey] = true
+			}
+			docs += len(flagged)
+			return nil
+		})
+		if err != nil {
+			return 0, byReason, fmt.Errorf("read open review reasons: %w", err)
 		}
-		byReason[it.Reason]++
-		flagged[ref] = true
 	}
-	return len(flagged), byReason, nil
+	return docs, byReason, nil
 }

@@ -120,6 +120,10 @@ type ListReviewParams struct {
 	Tenant     string
 	AllTenants bool   // every tenant's items; Tenant is ignored
 	Reason     string // empty: every reason
+	// JobKeys, when set, lists only these jobs' items (of Tenant): a run
+	// asks about its own documents a chunk at a time, not about every
+	// item the tenant has open.
+	JobKeys []string
 }
 
 // ReviewActionParams name the job whose open reasons a person closes.

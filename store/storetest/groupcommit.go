@@ -78,6 +78,36 @@ func commitTogether(s store.Store, ls []*store.Lease, now time.Time) []error {
 	return errs
 }
 
+// commitBehindBlocker is commitTogether with the committer kept busy
+// first, where the engine has a Slow statement: a commit of another tenant
+// whose transaction takes a few hundred milliseconds is handed over, then
+// the commits of ls are released, so they are all waiting when the
+// committer next looks, however loaded the machine. Without Slow it is
+// commitTogether.
+func commitBehindBlocker(t *testing.T, s store.Store, h GroupHooks, ls []*store.Lease, now time.Time) []error {
+	t.Helper()
+	if h.Slow == "" || h.Fail == nil {
+		return commitTogether(s, ls, now)
+	}
+	enqueue(t, s, "blk", store.OnChangeHold, Doc("blk", "blocker.txt", "the blocker"))
+	bl := claim(t, s, "blk", "W", 1, now)[0]
+	h.Fail(s, jobstest.Once(jobstest.FinishOf(bl.AttemptID)), h.Slow)
+	handed, blocked := make(chan struct{}), make(chan error, 1)
+	go func() {
+		_, err := s.Commit(context.Background(), &store.CommitParams{JobID: bl.JobID, Tenant: bl.Tenant, JobKey: bl.JobKey,
+			Token: bl.Token, AttemptID: bl.AttemptID, RunID: "run-1", SchemaVersion: "invoice-summary-v1",
+			Result: []byte(`{"schema_version":"invoice-summary-v1"}`), Attempt: store.AttemptInfo{Outcome: store.OutcomeSucceeded},
+			Now: now, HandedOver: func() { close(handed) }})
+		blocked <- err
+	}()
+	<-handed
+	errs := commitTogether(s, ls, now)
+	if err := <-blocked; err != nil {
+		t.Fatalf("the blocker's commit: %v", err)
+	}
+	return errs
+}
+
 // groupSetup enqueues n documents and leases them all to worker A.
 func groupSetup(t *testing.T, s store.Store, n int) []*store.Lease {
 	t.Helper()
@@ -161,7 +191,7 @@ func testGroupStale(t *testing.T, s store.Store, h GroupHooks) {
 		taken[l.JobID] = true
 	}
 	before := h.Transactions(s)
-	errs := commitTogether(s, a, later)
+	errs := commitBehindBlocker(t, s, h, a, later)
 	wantGrouped(t, h, s, before, n)
 	for i, l := range a {
 		want := `succeeded, result, 1 events, attempts ["succeeded"]`
@@ -196,7 +226,7 @@ func testGroupFailedMember(t *testing.T, s store.Store, h GroupHooks) {
 	bad := n / 2
 	h.Fail(s, jobstest.FinishOf(a[bad].AttemptID), jobstest.Broken)
 	before := h.Transactions(s)
-	errs := commitTogether(s, a, t0.Add(time.Second))
+	errs := commitBehindBlocker(t, s, h, a, t0.Add(time.Second))
 	wantGrouped(t, h, s, before, n)
 	wantAloneFailed(t, s, a, errs, bad, "its statement's error", func(err error) bool {
 		return err != nil && !errors.Is(err, store.ErrStaleLease)

@@ -86,6 +86,12 @@ func (c *Core) ListReview(ctx context.Context, p *store.ListReviewParams) ([]*st
 		q += ` AND v.reason = ?`
 		args = append(args, p.Reason)
 	}
+	if len(p.JobKeys) > 0 {
+		q += ` AND v.job_key IN (` + Placeholders(len(p.JobKeys)) + `)`
+		for _, k := range p.JobKeys {
+			args = append(args, k)
+		}
+	}
 	rows, err := c.E.Read().Query(ctx, q+` ORDER BY v.id`, args...)
 	var out []*store.ReviewItem
 	err = each(rows, err, func(r Rows) error {
