@@ -405,7 +405,7 @@ if [[ -f "$TMP/rules.fig" ]]; then
 			FLAT_VERDICT="$(verdict 'h <= l * 1.1' h="$hi" l="$lo")"
 		fi
 	done
-	FLAT_NOTE="rules first run, this N: $(fig rules maxrss_mib) MiB; earlier (bench/out/rss-*.txt): ${other:-none}"
+	FLAT_NOTE="rules first run, this N: $(fig rules maxrss_mib) MiB (anonymous $(fig rules maxanon_mib), binary and other files $(fig rules maxfile_mib)); earlier (bench/out/rss-*.txt): ${other:-none}"
 fi
 
 {
@@ -469,7 +469,7 @@ fi
 		fi
 	fi
 	if [[ -n "$PEAK" ]]; then
-		figure "peak RSS (largest invx row)" "<= 80 MiB" "$(verdict 'p <= 80' p="$PEAK")" "$PEAK MiB in the $PEAK_ROW row"
+		figure "peak RSS (largest invx row)" "<= 80 MiB" "$(verdict 'p <= 80' p="$PEAK")" "$PEAK MiB in the $PEAK_ROW row (sampled peaks: anonymous $(fig "$PEAK_ROW" maxanon_mib) MiB, binary and other files $(fig "$PEAK_ROW" maxfile_mib) MiB)"
 	fi
 	figure "peak RSS flat 10k -> 100k" "within 10 %" "$FLAT_VERDICT" "$FLAT_NOTE"
 	if [[ -n "${DB_BYTES:-}" ]]; then
