@@ -11,7 +11,6 @@ import (
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/store"
-	"github.com/invx/invx/store/sqlite/sqlitetest"
 )
 
 // claimCounter counts the claims that leased something.
@@ -155,25 +154,6 @@ func (p *keyRecorder) Extract(ctx context.Context, req *extract.Request) (*extra
 	return answer(validAnswer), nil
 }
 
-// keysBy lists the job keys of q's rows, in order.
-func keysBy(t *testing.T, e *extracttest.Env, q string) []string {
-	t.Helper()
-	rows, err := sqlitetest.ReadOnly(t, e.Path).Query(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var k string
-		if err := rows.Scan(&k); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, k)
-	}
-	return out
-}
-
 // With one provider slot, jobs leased ahead are still called one by one in
 // the order they were queued, whichever worker reaches the slot first, and
 // committed in that order (the slot is held until the commit is handed
@@ -186,7 +166,7 @@ func TestOneSlotCallsInQueueOrder(t *testing.T) {
 	if _, err := e.Run(t, r, docsN(120)...); err != nil {
 		t.Fatal(err)
 	}
-	want := keysBy(t, e, `SELECT job_key FROM jobs ORDER BY id`)
+	want := e.Strings(t, `SELECT job_key FROM jobs ORDER BY id`)
 	if len(p.keys) != len(want) {
 		t.Fatalf("%d calls, want %d", len(p.keys), len(want))
 	}
@@ -195,7 +175,7 @@ func TestOneSlotCallsInQueueOrder(t *testing.T) {
 			t.Fatalf("call %d was job %.8s, want %.8s: calls left queue order", i, p.keys[i], want[i])
 		}
 	}
-	committed := keysBy(t, e, `SELECT job_key FROM results ORDER BY id`)
+	committed := e.Strings(t, `SELECT job_key FROM results ORDER BY id`)
 	for i := range want {
 		if committed[i] != want[i] {
 			t.Fatalf("result %d is job %.8s, want %.8s: commits left queue order", i, committed[i], want[i])

@@ -140,9 +140,16 @@ func (e *Env) Attempts(t *testing.T) []Attempt {
 // JobStates returns every job's state, in order.
 func (e *Env) JobStates(t *testing.T) []string {
 	t.Helper()
-	rows, err := sqlitetest.ReadOnly(t, e.Store.Path()).Query(`SELECT state FROM jobs ORDER BY id`)
+	return e.Strings(t, `SELECT state FROM jobs ORDER BY id`)
+}
+
+// Strings runs q, which selects one text column, and returns its values in
+// order.
+func (e *Env) Strings(t *testing.T, q string, args ...any) []string {
+	t.Helper()
+	rows, err := sqlitetest.ReadOnly(t, e.Store.Path()).Query(q, args...)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%s: %v", q, err)
 	}
 	defer rows.Close()
 	var out []string

@@ -80,7 +80,7 @@ func (r *Recorder) write(req *extract.Request, resp *extract.Response, callErr e
 	if req.Attempt < 1 {
 		return fmt.Errorf("attempt %d is not 1 or more", req.Attempt)
 	}
-	rec := &record{JobKey: req.JobKey, Attempt: req.Attempt, Provider: r.inner.Name()}
+	rec := &record{JobKey: req.JobKey, Attempt: req.Attempt, callMeta: callMeta{Provider: r.inner.Name()}}
 	if req.Schema != nil {
 		rec.SchemaVersion = req.Schema.Name
 	}

@@ -54,20 +54,26 @@ import (
 	"github.com/invx/invx/extract"
 )
 
-// record is one recorded provider call, as stored.
+// record is one recorded provider call, as stored (keys in this order:
+// answersSchema reads schema_version before the output).
 type record struct {
-	JobKey         string         `json:"job_key"`
-	Attempt        int            `json:"attempt"`
-	SchemaVersion  string         `json:"schema_version,omitempty"`
-	Provider       string         `json:"provider"`
-	Model          string         `json:"model"`
-	InputTokens    int64          `json:"input_tokens"`
-	OutputTokens   int64          `json:"output_tokens"`
-	RequestID      string         `json:"request_id"`
-	HTTPStatus     int            `json:"http_status"`
+	JobKey  string `json:"job_key"`
+	Attempt int    `json:"attempt"`
+	callMeta
 	Output         *string        `json:"output"`
 	OutputEncoding string         `json:"output_encoding,omitempty"`
 	Error          *recordedError `json:"error"`
+}
+
+// callMeta is what a record says about the call besides its answer.
+type callMeta struct {
+	SchemaVersion string `json:"schema_version,omitempty"`
+	Provider      string `json:"provider"`
+	Model         string `json:"model"`
+	InputTokens   int64  `json:"input_tokens"`
+	OutputTokens  int64  `json:"output_tokens"`
+	RequestID     string `json:"request_id"`
+	HTTPStatus    int    `json:"http_status"`
 }
 
 // recordedError is a *extract.ProviderError as stored: everything but the
@@ -238,15 +244,9 @@ func readRecord(path, key string, attempt int) (*record, error) {
 // pointers or raw values, so one pass both decodes the file and tells a
 // missing key from a null one.
 type wireRecord struct {
-	JobKey         *string         `json:"job_key"`
-	Attempt        *int            `json:"attempt"`
-	SchemaVersion  string          `json:"schema_version"`
-	Provider       string          `json:"provider"`
-	Model          string          `json:"model"`
-	InputTokens    int64           `json:"input_tokens"`
-	OutputTokens   int64           `json:"output_tokens"`
-	RequestID      string          `json:"request_id"`
-	HTTPStatus     int             `json:"http_status"`
+	JobKey  *string `json:"job_key"`
+	Attempt *int    `json:"attempt"`
+	callMeta
 	Output         json.RawMessage `json:"output"`
 	OutputEncoding string          `json:"output_encoding"`
 	Error          json.RawMessage `json:"error"`
@@ -276,9 +276,7 @@ func decodeRecord(b []byte) (*record, error) {
 			return nil, fmt.Errorf("no %q key", k.name)
 		}
 	}
-	rec := record{JobKey: *w.JobKey, Attempt: *w.Attempt, SchemaVersion: w.SchemaVersion, Provider: w.Provider, Model: w.Model,
-		InputTokens: w.InputTokens, OutputTokens: w.OutputTokens, RequestID: w.RequestID, HTTPStatus: w.HTTPStatus,
-		OutputEncoding: w.OutputEncoding}
+	rec := record{JobKey: *w.JobKey, Attempt: *w.Attempt, callMeta: w.callMeta, OutputEncoding: w.OutputEncoding}
 	if err := json.Unmarshal(w.Output, &rec.Output); err != nil {
 		return nil, err
 	}
