@@ -580,7 +580,8 @@ func (ln *line) labels(re *lexicon) [][2]int {
 				ms, me, ok = m[0], m[1], true
 			}
 		} else {
-			ms, me, ok = t.find(f[pos:], 0)
+			ms, me, ok = ln.find(t, pos)
+			ms, me = ms-pos, me-pos
 		}
 		if !ok {
 			break
