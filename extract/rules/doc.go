@@ -255,7 +255,7 @@ func (ln *line) foldCell(c cell) string {
 		}
 		m := &ln.cellMemos()[k]
 		if m.f == "" {
-			m.f = foldString(ln.raw[c.start:c.end])
+			m.f = ln.cellFold(c)
 		}
 		return m.f
 	}

@@ -20,6 +20,9 @@ import (
 type folded struct {
 	s   string
 	idx []int // len(s)+1 entries; idx[len(s)] == len(raw)
+	// spaced: raw may hold letter-spaced words (maySpaceLetters), which
+	// fold joins: a cell's fold is then not cut from s (cellFold).
+	spaced bool
 }
 
 // rawSpan converts a byte span of the folded string to a byte span of raw.
@@ -88,7 +91,11 @@ func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
 	if withIdx && cap(idx)-len(idx) < len(raw)+1 {
 		idx = slices.Grow(idx, len(raw)+1)
 	}
-	drop := spacedLetters(raw)
+	spaced := maySpaceLetters(raw)
+	var drop map[int]bool
+	if spaced {
+		drop = spacedLetters(raw)
+	}
 	lastSpace := false
 	prev := rune(0)
 	for i := 0; i < len(raw); {
@@ -166,7 +173,7 @@ func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
 		return folded{s: b.String()}, idxBuf
 	}
 	idx = append(idx, len(raw))
-	return folded{s: b.String(), idx: idx[from:len(idx):len(idx)]}, idx
+	return folded{s: b.String(), idx: idx[from:len(idx):len(idx)], spaced: spaced}, idx
 }
 
 // spacedLetters marks the single spaces of letter-spaced words ("T O T A L",
