@@ -109,6 +109,14 @@ func buildASCIINFA(src string, loose bool) (*asciiNFA, bool) {
 // for none), or ok false when a byte above 0x7f was reached by a live
 // thread: the regexp must decide.
 func (n *asciiNFA) longestAt(s string) (end int, ok bool) {
+	if n.words <= 2 {
+		return n.longestAt2(s)
+	}
+	return n.longestAtN(s)
+}
+
+// longestAtN is longestAt for a program of any size.
+func (n *asciiNFA) longestAtN(s string) (end int, ok bool) {
 	end = -1
 	ws := n.words
 	cur := n.start
@@ -156,4 +164,48 @@ func meetsIn(s, t *pcSet, ws int) bool {
 		x |= s[i] & t[i]
 	}
 	return x != 0
+}
+
+// longestAt2 is longestAt for a program of at most 128 instructions (most
+// of them), its sets held in two words: copying and clearing the eight
+// words of a pcSet at every byte was most of longestAt's time.
+func (n *asciiNFA) longestAt2(s string) (end int, ok bool) {
+	end = -1
+	c0, c1 := n.start[0], n.start[1]
+	m0, m1 := n.match[0], n.match[1]
+	for p := 0; ; p++ {
+		if c0&m0|c1&m1 != 0 {
+			end = p
+		}
+		if p == len(s) {
+			return end, true
+		}
+		b := s[p]
+		if b >= utf8.RuneSelf {
+			// A thread still reading runes could take this one.
+			if c0&n.runes[0]|c1&n.runes[1] != 0 {
+				return 0, false
+			}
+			return end, true
+		}
+		acc := &n.accept[b]
+		w0, w1 := c0&acc[0], c1&acc[1]
+		if w0|w1 == 0 {
+			return end, true
+		}
+		var x0, x1 uint64
+		for w0 != 0 {
+			nx := &n.next[bits.TrailingZeros64(w0)]
+			w0 &= w0 - 1
+			x0 |= nx[0]
+			x1 |= nx[1]
+		}
+		for w1 != 0 {
+			nx := &n.next[64+bits.TrailingZeros64(w1)]
+			w1 &= w1 - 1
+			x0 |= nx[0]
+			x1 |= nx[1]
+		}
+		c0, c1 = x0, x1
+	}
 }
