@@ -98,6 +98,17 @@ func appendCells(buf []cell, raw string) ([]cell, []cell) {
 		r, w := rune(raw[i]), 1
 		if r >= utf8.RuneSelf {
 			r, w = utf8.DecodeRuneInString(raw[i:])
+		} else if r > ' ' && r != '|' {
+			// Most bytes: printable ASCII, part of a cell (isSpaceRune
+			// asked unicode.IsSpace of each).
+			if start < 0 {
+				start, startCol = i, col
+			}
+			spaces = 0
+			col++
+			lastNonSpace, lastNonSpaceCol = i+1, col
+			i++
+			continue
 		}
 		switch {
 		case r == '\t':
