@@ -614,12 +614,10 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 					}
 					continue // the bitsets answer most positions without the map
 				}
-				for _, g := range lx.byKey[k] {
-					if !hasLitAt(f, s, g.lit) {
-						continue
-					}
-					for _, rest := range g.rests {
-						best = max(best, rest.longestAfter(f[s:], len(g.lit), pos[:0], next[:0]))
+				groups := lx.byKey[k]
+				for i := range groups {
+					if g := &groups[i]; hasLitAt(f, s, g.lit) {
+						best = max(best, g.longest(f[s:], pos[:0], next[:0]))
 					}
 				}
 			}

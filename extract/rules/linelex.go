@@ -58,12 +58,10 @@ func (ln *line) find(t *lexTables, from int) (int, int, bool) {
 			if s < from || masks[h.slot-1][w]&bit == 0 {
 				continue
 			}
-			for _, g := range t.byKey[int(h.key)] {
-				if !hasLitAt(f, s, g.lit) {
-					continue
-				}
-				for _, rest := range g.rests {
-					best = max(best, rest.longestAfter(f[s:], len(g.lit), pos[:0], next[:0]))
+			groups := t.byKey[int(h.key)]
+			for i := range groups {
+				if g := &groups[i]; hasLitAt(f, s, g.lit) {
+					best = max(best, g.longest(f[s:], pos[:0], next[:0]))
 				}
 			}
 		}
