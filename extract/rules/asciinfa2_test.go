@@ -2,10 +2,11 @@ package rules
 
 import "testing"
 
-// TestLongestAt2MatchesLongestAtN holds the two-word matcher to the
-// general one on every program of at most 128 instructions (reLegalForm's
-// and the anchored regexps' filters), at every position of the corpus
-// lines, cased and random ones.
+// TestLongestAt2MatchesLongestAtN holds the two-word matcher (on every
+// program of at most 128 instructions) and longestAt with its two-byte
+// table to the general one, on reLegalForm's programs and the anchored
+// regexps' filters, at every position of a fourth of the corpus lines,
+// cased and random ones.
 func TestLongestAt2MatchesLongestAtN(t *testing.T) {
 	t.Parallel()
 	var progs []*asciiNFA
@@ -20,18 +21,26 @@ func TestLongestAt2MatchesLongestAtN(t *testing.T) {
 		}
 	}
 	small, answered := 0, 0
-	lines := raceSample(equivLines(t, true, 5000))
-	for _, n := range progs {
-		if n.words > 2 {
-			continue
+	var lines []string
+	for i, ln := range raceSample(equivLines(t, true, 5000)) {
+		if i%4 == 0 { // every fourth: the programs run at every byte
+			lines = append(lines, ln)
 		}
-		small++
+	}
+	for _, n := range progs {
+		if n.words <= 2 {
+			small++
+		}
 		for _, ln := range lines {
 			for i := 0; i < len(ln); i++ {
-				e2, ok2 := n.longestAt2(ln[i:])
 				eN, okN := n.longestAtN(ln[i:])
-				if e2 != eN || ok2 != okN {
-					t.Fatalf("%q at %d: longestAt2 %d %v, longestAtN %d %v", ln, i, e2, ok2, eN, okN)
+				if n.words <= 2 {
+					if e2, ok2 := n.longestAt2(ln[i:]); e2 != eN || ok2 != okN {
+						t.Fatalf("%q at %d: longestAt2 %d %v, longestAtN %d %v", ln, i, e2, ok2, eN, okN)
+					}
+				}
+				if e, ok := n.longestAt(ln[i:]); e != eN || ok != okN {
+					t.Fatalf("%q at %d: longestAt %d %v (its two-byte table), longestAtN %d %v", ln, i, e, ok, eN, okN)
 				}
 				if okN && eN >= 0 {
 					answered++
