@@ -14,12 +14,12 @@ type lineKeys struct {
 }
 
 // keyHit is a word beginning of a line that opens a phrase of some
-// indexed lexicon: where, its key code and its slot in lexKeyIndex (the
-// lexicons by which it may open a phrase).
+// indexed lexicon: where, its key code and the lexicons by which it may
+// open a phrase.
 type keyHit struct {
-	pos  int32
-	key  int32
-	slot uint16
+	pos int32
+	key int32
+	lex lexMask // the lexicons (idx.masks[slot-1]), here so find reads no table
 }
 
 // newLineKeys gathers the keys of f, with find's notion of a word start
@@ -52,7 +52,7 @@ func newLineKeysHits(f string, buf []int32, hbuf []keyHit) (lineKeys, []int32, [
 			buf = append(buf, int32(k))
 			if m := idx.slot[k]; m != 0 {
 				lk.lex.or(&idx.masks[m-1])
-				hbuf = append(hbuf, keyHit{pos: int32(s), key: int32(k), slot: m})
+				hbuf = append(hbuf, keyHit{pos: int32(s), key: int32(k), lex: idx.masks[m-1]})
 			}
 		}
 	}

@@ -46,7 +46,6 @@ func (ln *line) find(t *lexTables, from int) (int, int, bool) {
 		s, e, ok := t.find(f[from:], 0)
 		return s + from, e + from, ok
 	}
-	masks := lexKeys().masks
 	w, bit := t.id/64, uint64(1)<<(t.id%64)
 	var pos, next [16]int
 	hits := lk.hits
@@ -55,7 +54,7 @@ func (ln *line) find(t *lexTables, from int) (int, int, bool) {
 		best := -1
 		for ; i < len(hits) && int(hits[i].pos) == s; i++ {
 			h := &hits[i]
-			if s < from || masks[h.slot-1][w]&bit == 0 {
+			if s < from || h.lex[w]&bit == 0 {
 				continue
 			}
 			groups := t.byKey[int(h.key)]
