@@ -115,6 +115,21 @@ func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
 			i++
 			continue
 		}
+		if c := raw[i]; (c == ' ' || c == '\t') && drop == nil {
+			// White space between columns, runs of it: one space for the
+			// run, as below, without decoding its neighbours.
+			if !lastSpace {
+				b.WriteByte(' ')
+				last = ' '
+				if withIdx {
+					idx = append(idx, i)
+				}
+			}
+			lastSpace = true
+			prev = rune(c)
+			i++
+			continue
+		}
 		r, w := rune(raw[i]), 1
 		if r >= utf8.RuneSelf {
 			r, w = utf8.DecodeRuneInString(raw[i:])
