@@ -442,6 +442,7 @@ type lexTables struct {
 	byFirst  [256][]phraseProg
 	bounded  [256]bool
 	firstSet [4]uint64 // the bytes byFirst holds phrases for, as bits
+	hasFirst bool      // firstSet is not empty (few lexicons: mayFind skips it)
 	// byKey holds instead the phrases that open with an ASCII letter or
 	// digit, by the code (keySet's) of their first one to three word bytes,
 	// so find tries only the phrases that share the text's first letters;
@@ -517,6 +518,7 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 	for c, progs := range lx.byFirst {
 		if progs != nil {
 			lx.firstSet[c/64] |= 1 << (c % 64)
+			lx.hasFirst = true
 		}
 	}
 	return lx

@@ -65,10 +65,8 @@ func newLineKeysHits(f string, buf []int32, hbuf []keyHit) (lineKeys, []int32, [
 // whose keys lk are: false only where find would try no phrase at all.
 // Only for lexicons that are not full (they search with the expression).
 func (lx *lexTables) mayFind(lk *lineKeys) bool {
-	for k := range lx.firstSet {
-		if lx.firstSet[k]&lk.other[k] != 0 {
-			return true
-		}
+	if lx.opensOther(lk) {
+		return true
 	}
 	if lx.byKey == nil {
 		return false

@@ -30,6 +30,15 @@ func (ln *line) index(lx *lexicon) []int {
 	return nil
 }
 
+// all is lx.FindAllStringIndex(ln.f.s, -1), with has's shortcut.
+func (ln *line) all(lx *lexicon) [][]int {
+	t := lx.tables()
+	if !t.full && !t.mayFind(ln.keysOf()) {
+		return nil
+	}
+	return t.FindAllStringIndex(ln.f.s, -1)
+}
+
 // find is t.find(f[from:], 0) on the line's folded text f, its span
 // shifted back by from (t not full). The line's key hits already list
 // every word beginning where some lexicon opens a phrase, so the search
@@ -74,6 +83,9 @@ func (ln *line) find(t *lexTables, from int) (int, int, bool) {
 // opensOther reports whether the line holds a byte that opens one of the
 // lexicon's phrases outside byKey (byFirst).
 func (lx *lexTables) opensOther(lk *lineKeys) bool {
+	if !lx.hasFirst {
+		return false
+	}
 	for k := range lx.firstSet {
 		if lx.firstSet[k]&lk.other[k] != 0 {
 			return true

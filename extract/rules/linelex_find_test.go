@@ -62,3 +62,28 @@ func TestLineFindMatchesLexiconFind(t *testing.T) {
 		t.Fatalf("only %d matches from %d positions: the comparison proves little", found, froms)
 	}
 }
+
+// TestLineAllMatchesFindAll holds line.all to the lexicon's
+// FindAllStringIndex on every lexicon and folded corpus line: the key test
+// in front of it may answer nil only where there is no match.
+func TestLineAllMatchesFindAll(t *testing.T) {
+	t.Parallel()
+	var texts []string
+	for _, s := range raceSample(equivLines(t, false, 5000)) {
+		texts = append(texts, foldString(s))
+	}
+	found := 0
+	for _, lx := range lexicons {
+		for _, s := range texts {
+			ln := &line{f: folded{s: s}}
+			want, got := lx.FindAllStringIndex(s, -1), ln.all(lx)
+			if !equalMatches(want, got) {
+				t.Fatalf("lexicon %d on %q: all %v, FindAllStringIndex %v", lx.id, s, got, want)
+			}
+			found += len(want)
+		}
+	}
+	if found < atLeast(20000) {
+		t.Fatalf("only %d matches: the comparison proves little", found)
+	}
+}
