@@ -8,7 +8,7 @@ import "testing"
 func TestPrefixEndMatchesFindStringIndex(t *testing.T) {
 	t.Parallel()
 	var texts []string
-	for k, s := range raceSample(equivLines(t, true, 5000)) {
+	for k, s := range equivLines(t, true, 5000) {
 		if k%5 != 0 { // every fifth line: each gives many suffixes
 			continue
 		}
