@@ -166,7 +166,7 @@ taxLines:
 		if ln.blank {
 			continue
 		}
-		for _, m := range reTaxRemark.FindAllStringIndex(ln.f.s, -1) {
+		for _, m := range ln.all(reTaxRemark) {
 			if reTaxNo.MatchString(ln.f.s[m[1]:]) {
 				continue
 			}

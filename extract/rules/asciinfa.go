@@ -27,6 +27,10 @@ type asciiNFA struct {
 	// words is how many words of a pcSet the program uses: most programs
 	// fit one or two of the eight, and longestAt reads no more.
 	words int
+	// dead2[b0] holds, as bits, the bytes b1 after which no thread is left
+	// and none has matched: a text opening with b0 b1 has no match, known
+	// without stepping (most texts a filter is asked about die there).
+	dead2 [utf8.RuneSelf][2]uint64
 }
 
 // maxNFA is how many instructions a pcSet holds.
@@ -102,13 +106,60 @@ func buildASCIINFA(src string, loose bool) (*asciiNFA, bool) {
 	if !ok {
 		return nil, false
 	}
+	n.fillDead2()
 	return n, true
+}
+
+// step returns the set cur reaches by reading the ASCII byte b.
+func (n *asciiNFA) step(cur *pcSet, b byte) (nxt pcSet) {
+	for pc := range n.next {
+		if cur.has(pc) && n.accept[b].has(pc) {
+			for k := range nxt {
+				nxt[k] |= n.next[pc][k]
+			}
+		}
+	}
+	return nxt
+}
+
+// fillDead2 fills dead2 by stepping the program over every two ASCII
+// bytes whose first one leaves a thread.
+func (n *asciiNFA) fillDead2() {
+	if meetsIn(&n.start, &n.match, len(n.start)) {
+		return // the empty match at 0: no text is without a match
+	}
+	for b0 := range utf8.RuneSelf {
+		c1 := n.step(&n.start, byte(b0))
+		if c1 == (pcSet{}) {
+			n.dead2[b0] = [2]uint64{^uint64(0), ^uint64(0)}
+			continue
+		}
+		if meetsIn(&c1, &n.match, len(c1)) {
+			continue
+		}
+		for b1 := range utf8.RuneSelf {
+			if n.step(&c1, byte(b1)) == (pcSet{}) {
+				n.dead2[b0][b1/64] |= 1 << (b1 % 64)
+			}
+		}
+	}
 }
 
 // longestAt returns the end of the longest match at the start of s (-1
 // for none), or ok false when a byte above 0x7f was reached by a live
 // thread: the regexp must decide.
 func (n *asciiNFA) longestAt(s string) (end int, ok bool) {
+	if len(s) >= 2 && s[0] < utf8.RuneSelf && s[1] < utf8.RuneSelf && n.dead2[s[0]][s[1]/64]&(1<<(s[1]%64)) != 0 {
+		return -1, true
+	}
+	if n.words <= 2 {
+		return n.longestAt2(s)
+	}
+	return n.longestAtN(s)
+}
+
+// longestAtN is longestAt for a program of any size.
+func (n *asciiNFA) longestAtN(s string) (end int, ok bool) {
 	end = -1
 	ws := n.words
 	cur := n.start
@@ -156,4 +207,48 @@ func meetsIn(s, t *pcSet, ws int) bool {
 		x |= s[i] & t[i]
 	}
 	return x != 0
+}
+
+// longestAt2 is longestAt for a program of at most 128 instructions (most
+// of them), its sets held in two words: copying and clearing the eight
+// words of a pcSet at every byte was most of longestAt's time.
+func (n *asciiNFA) longestAt2(s string) (end int, ok bool) {
+	end = -1
+	c0, c1 := n.start[0], n.start[1]
+	m0, m1 := n.match[0], n.match[1]
+	for p := 0; ; p++ {
+		if c0&m0|c1&m1 != 0 {
+			end = p
+		}
+		if p == len(s) {
+			return end, true
+		}
+		b := s[p]
+		if b >= utf8.RuneSelf {
+			// A thread still reading runes could take this one.
+			if c0&n.runes[0]|c1&n.runes[1] != 0 {
+				return 0, false
+			}
+			return end, true
+		}
+		acc := &n.accept[b]
+		w0, w1 := c0&acc[0], c1&acc[1]
+		if w0|w1 == 0 {
+			return end, true
+		}
+		var x0, x1 uint64
+		for w0 != 0 {
+			nx := &n.next[bits.TrailingZeros64(w0)]
+			w0 &= w0 - 1
+			x0 |= nx[0]
+			x1 |= nx[1]
+		}
+		for w1 != 0 {
+			nx := &n.next[64+bits.TrailingZeros64(w1)]
+			w1 &= w1 - 1
+			x0 |= nx[0]
+			x1 |= nx[1]
+		}
+		c0, c1 = x0, x1
+	}
 }

@@ -119,12 +119,6 @@ func findDates(f string, mdy bool) []dateHit {
 	if digits < 3 {
 		return nil
 	}
-	find := func(re func() *guardedRE, minDigits int) [][]int {
-		if digits < minDigits {
-			return nil
-		}
-		return re().FindAllStringSubmatchIndex(f, -1)
-	}
 	iso := 6
 	if !hasDigitsThenSep(f, 4, "-./") {
 		iso = len(f) + 1 // no four digits before a separator: no ISO date
@@ -159,17 +153,23 @@ func findDates(f string, mdy bool) []dateHit {
 		}
 	}
 	if !hasMonthWord(f) {
-		// Both name patterns need a month name ending a word: most lines,
-		// amount lines above all, have none, and the month alternation is
-		// the costliest pattern here.
+		// Both name scanners need a month name ending a word: most lines,
+		// amount lines above all, have none.
 		return finishDates(hits, f, digits)
 	}
-	for _, m := range find(reDateDMY, 3) {
+	var dmyHits, mdyHits [][]int
+	if digits >= 3 {
+		dmyHits = scanDMYDates(f)
+	}
+	if digits >= 5 {
+		mdyHits = scanMDYDates(f)
+	}
+	for _, m := range dmyHits {
 		d, _ := strconv.Atoi(f[m[2]:m[3]])
 		mo := monthByFold()[f[m[4]:m[5]]]
 		add(m[0], m[1], year2(f[m[6]:m[7]]), mo, d)
 	}
-	for _, m := range find(reDateMDY, 5) {
+	for _, m := range mdyHits {
 		mo := monthByFold()[f[m[2]:m[3]]]
 		d, _ := strconv.Atoi(f[m[4]:m[5]])
 		y, _ := strconv.Atoi(f[m[6]:m[7]])

@@ -98,6 +98,17 @@ func appendCells(buf []cell, raw string) ([]cell, []cell) {
 		r, w := rune(raw[i]), 1
 		if r >= utf8.RuneSelf {
 			r, w = utf8.DecodeRuneInString(raw[i:])
+		} else if r > ' ' && r != '|' {
+			// Most bytes: printable ASCII, part of a cell (isSpaceRune
+			// asked unicode.IsSpace of each).
+			if start < 0 {
+				start, startCol = i, col
+			}
+			spaces = 0
+			col++
+			lastNonSpace, lastNonSpaceCol = i+1, col
+			i++
+			continue
 		}
 		switch {
 		case r == '\t':
@@ -255,7 +266,7 @@ func (ln *line) foldCell(c cell) string {
 		}
 		m := &ln.cellMemos()[k]
 		if m.f == "" {
-			m.f = foldString(ln.raw[c.start:c.end])
+			m.f = ln.cellFold(c)
 		}
 		return m.f
 	}
@@ -580,7 +591,8 @@ func (ln *line) labels(re *lexicon) [][2]int {
 				ms, me, ok = m[0], m[1], true
 			}
 		} else {
-			ms, me, ok = t.find(f[pos:], 0)
+			ms, me, ok = ln.find(t, pos)
+			ms, me = ms-pos, me-pos
 		}
 		if !ok {
 			break

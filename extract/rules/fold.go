@@ -20,6 +20,9 @@ import (
 type folded struct {
 	s   string
 	idx []int // len(s)+1 entries; idx[len(s)] == len(raw)
+	// spaced: raw may hold letter-spaced words (maySpaceLetters), which
+	// fold joins: a cell's fold is then not cut from s (cellFold).
+	spaced bool
 }
 
 // rawSpan converts a byte span of the folded string to a byte span of raw.
@@ -88,7 +91,11 @@ func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
 	if withIdx && cap(idx)-len(idx) < len(raw)+1 {
 		idx = slices.Grow(idx, len(raw)+1)
 	}
-	drop := spacedLetters(raw)
+	spaced := maySpaceLetters(raw)
+	var drop map[int]bool
+	if spaced {
+		drop = spacedLetters(raw)
+	}
 	lastSpace := false
 	prev := rune(0)
 	for i := 0; i < len(raw); {
@@ -105,6 +112,21 @@ func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
 			if withIdx {
 				idx = append(idx, i)
 			}
+			i++
+			continue
+		}
+		if c := raw[i]; (c == ' ' || c == '\t') && drop == nil {
+			// White space between columns, runs of it: one space for the
+			// run, as below, without decoding its neighbours.
+			if !lastSpace {
+				b.WriteByte(' ')
+				last = ' '
+				if withIdx {
+					idx = append(idx, i)
+				}
+			}
+			lastSpace = true
+			prev = rune(c)
 			i++
 			continue
 		}
@@ -166,7 +188,7 @@ func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
 		return folded{s: b.String()}, idxBuf
 	}
 	idx = append(idx, len(raw))
-	return folded{s: b.String(), idx: idx[from:len(idx):len(idx)]}, idx
+	return folded{s: b.String(), idx: idx[from:len(idx):len(idx)], spaced: spaced}, idx
 }
 
 // spacedLetters marks the single spaces of letter-spaced words ("T O T A L",
@@ -420,6 +442,7 @@ type lexTables struct {
 	byFirst  [256][]phraseProg
 	bounded  [256]bool
 	firstSet [4]uint64 // the bytes byFirst holds phrases for, as bits
+	hasFirst bool      // firstSet is not empty (few lexicons: mayFind skips it)
 	// byKey holds instead the phrases that open with an ASCII letter or
 	// digit, by the code (keySet's) of their first one to three word bytes,
 	// so find tries only the phrases that share the text's first letters;
@@ -495,6 +518,7 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 	for c, progs := range lx.byFirst {
 		if progs != nil {
 			lx.firstSet[c/64] |= 1 << (c % 64)
+			lx.hasFirst = true
 		}
 	}
 	return lx
@@ -607,12 +631,10 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 					}
 					continue // the bitsets answer most positions without the map
 				}
-				for _, g := range lx.byKey[k] {
-					if !hasLitAt(f, s, g.lit) {
-						continue
-					}
-					for _, rest := range g.rests {
-						best = max(best, rest.longestAfter(f[s:], len(g.lit), pos[:0], next[:0]))
+				groups := lx.byKey[k]
+				for i := range groups {
+					if g := &groups[i]; hasLitAt(f, s, g.lit) {
+						best = max(best, g.longest(f[s:], pos[:0], next[:0]))
 					}
 				}
 			}

@@ -7,19 +7,36 @@ package rules
 // the keys in hand the answer is a few bit tests, not a scan of the line.
 type lineKeys struct {
 	keys  []int32   // codes of each word's 1-, 2- and 3-byte beginnings
+	hits  []keyHit  // the beginnings some indexed lexicon opens a phrase with, in line order
 	other [4]uint64 // bytes of the line that are not a-z or 0-9
 	lex   lexMask   // the lexicons with one of keys (lexKeyIndex), of the first lexN
 	lexN  int
+}
+
+// keyHit is a word beginning of a line that opens a phrase of some
+// indexed lexicon: where, its key code and the lexicons by which it may
+// open a phrase.
+type keyHit struct {
+	pos int32
+	key int32
+	lex lexMask // the lexicons (idx.masks[slot-1]), here so find reads no table
 }
 
 // newLineKeys gathers the keys of f, with find's notion of a word start
 // (a-z or 0-9 after anything but an ASCII letter, digit or "_"),
 // appending them to buf (one buffer for the whole document).
 func newLineKeys(f string, buf []int32) (lineKeys, []int32) {
+	lk, buf, _ := newLineKeysHits(f, buf, nil)
+	return lk, buf
+}
+
+// newLineKeysHits is newLineKeys that also lists the line's key hits
+// (lineKeys.hits), appending them to hbuf.
+func newLineKeysHits(f string, buf []int32, hbuf []keyHit) (lineKeys, []int32, []keyHit) {
 	var lk lineKeys
 	idx := lexKeys()
 	lk.lexN = idx.n
-	from := len(buf)
+	from, hfrom := len(buf), len(hbuf)
 	for s := 0; s < len(f); s++ {
 		c := f[s]
 		if !isAlnumByte[c] {
@@ -35,21 +52,21 @@ func newLineKeys(f string, buf []int32) (lineKeys, []int32) {
 			buf = append(buf, int32(k))
 			if m := idx.slot[k]; m != 0 {
 				lk.lex.or(&idx.masks[m-1])
+				hbuf = append(hbuf, keyHit{pos: int32(s), key: int32(k), lex: idx.masks[m-1]})
 			}
 		}
 	}
 	lk.keys = buf[from:len(buf):len(buf)]
-	return lk, buf
+	lk.hits = hbuf[hfrom:len(hbuf):len(hbuf)]
+	return lk, buf, hbuf
 }
 
 // mayFind reports whether find(f, 0) could find anything on the line
 // whose keys lk are: false only where find would try no phrase at all.
 // Only for lexicons that are not full (they search with the expression).
 func (lx *lexTables) mayFind(lk *lineKeys) bool {
-	for k := range lx.firstSet {
-		if lx.firstSet[k]&lk.other[k] != 0 {
-			return true
-		}
+	if lx.opensOther(lk) {
+		return true
 	}
 	if lx.byKey == nil {
 		return false
@@ -74,7 +91,7 @@ func (lx *lexTables) mayFindByKeys(lk *lineKeys) bool {
 // keysOf returns the line's keys, gathered on first use.
 func (ln *line) keysOf() *lineKeys {
 	if !ln.lkDone {
-		ln.lk, _ = newLineKeys(ln.f.s, nil)
+		ln.lk, _, _ = newLineKeysHits(ln.f.s, nil, nil)
 		ln.lkDone = true
 	}
 	return &ln.lk
@@ -88,8 +105,9 @@ func (d *document) gatherKeys() {
 		n += len(ln.f.s) / 2
 	}
 	buf := make([]int32, 0, n)
+	hbuf := make([]keyHit, 0, n/2) // about one a word start
 	for _, ln := range d.lines {
-		ln.lk, buf = newLineKeys(ln.f.s, buf)
+		ln.lk, buf, hbuf = newLineKeysHits(ln.f.s, buf, hbuf)
 		ln.lkDone = true
 	}
 }

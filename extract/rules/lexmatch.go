@@ -237,6 +237,90 @@ func (prog phraseProg) longestFrom(t string, p0 int, pos, next []int) int {
 type phraseGroup struct {
 	lit   string
 	rests []phraseProg
+	needs []restNeed // per rest: the byte it must find first (restNeedOf)
+}
+
+// restNeed is the byte a phrase's rest must read first, where its first
+// step is a literal, or \s* or [\s\-/]* before one that opens with a byte
+// they do not take: longestAfter walks exactly there and fails on any
+// other byte. The group looks at that byte once for all its rests, not
+// once per rest inside longestAfter (many rests share a group: "total",
+// "total due", "total amount", ...).
+type restNeed struct {
+	skip byte // needNone, needAt, needAfterSpaces, needAfterSep
+	b    byte
+}
+
+const (
+	needNone        = iota // no byte known: run the rest
+	needAt                 // b at the rest's start
+	needAfterSpaces        // b after the run of \s there
+	needAfterSep           // b after the run of [\s\-/] there
+)
+
+// restNeedOf returns the byte rest needs first, if it has one.
+func restNeedOf(rest phraseProg) restNeed {
+	switch {
+	case len(rest) == 0:
+		return restNeed{}
+	case rest[0].kind == stepLit:
+		return restNeed{needAt, rest[0].lit[0]}
+	case len(rest) > 1 && rest[1].kind == stepLit && (rest[0].kind == stepSpaces || rest[0].kind == stepSep) &&
+		!takes(rest[0].kind, rest[1].lit[0]):
+		if rest[0].kind == stepSpaces {
+			return restNeed{needAfterSpaces, rest[1].lit[0]}
+		}
+		return restNeed{needAfterSep, rest[1].lit[0]}
+	}
+	return restNeed{}
+}
+
+// byteAfterRun returns the first byte of t from p on that a \s* (or
+// [\s\-/]*) step does not take, -1 at the end.
+func byteAfterRun(t string, p int, k stepKind) int {
+	for p < len(t) && takes(k, t[p]) {
+		p++
+	}
+	if p == len(t) {
+		return -1
+	}
+	return int(t[p])
+}
+
+// longest returns the end of the longest match of the group's phrases on
+// t, whose start holds the group's literal; -1 for none. pos and next are
+// longestAfter's scratch sets.
+func (g *phraseGroup) longest(t string, pos, next []int) int {
+	p := len(g.lit)
+	at, afterSpaces, afterSep := -1, -2, -2
+	if p < len(t) {
+		at = int(t[p])
+	}
+	best := -1
+	for i, rest := range g.rests {
+		switch n := g.needs[i]; n.skip {
+		case needAt:
+			if at != int(n.b) {
+				continue
+			}
+		case needAfterSpaces:
+			if afterSpaces == -2 {
+				afterSpaces = byteAfterRun(t, p, stepSpaces)
+			}
+			if afterSpaces != int(n.b) {
+				continue
+			}
+		case needAfterSep:
+			if afterSep == -2 {
+				afterSep = byteAfterRun(t, p, stepSep)
+			}
+			if afterSep != int(n.b) {
+				continue
+			}
+		}
+		best = max(best, rest.longestAfter(t, p, pos, next))
+	}
+	return best
 }
 
 // addToGroup adds a phrase that opens with a literal to the key's groups.
@@ -244,13 +328,15 @@ func addToGroup(groups []phraseGroup, prog phraseProg) []phraseGroup {
 	if len(prog) == 0 || prog[0].kind != stepLit {
 		panic("rules: a keyed phrase opens with a literal")
 	}
+	rest := prog[1:]
 	for i := range groups {
 		if groups[i].lit == prog[0].lit {
-			groups[i].rests = append(groups[i].rests, prog[1:])
+			groups[i].rests = append(groups[i].rests, rest)
+			groups[i].needs = append(groups[i].needs, restNeedOf(rest))
 			return groups
 		}
 	}
-	return append(groups, phraseGroup{lit: prog[0].lit, rests: []phraseProg{prog[1:]}})
+	return append(groups, phraseGroup{lit: prog[0].lit, rests: []phraseProg{rest}, needs: []restNeed{restNeedOf(rest)}})
 }
 
 // newSpan returns the match [s, e] as a two-int slice cut from spans, a

@@ -272,12 +272,8 @@ func blockLabel(cf, rawCell string) (region, int) {
 		kind region
 		re   *lexicon
 	}{{regCustomer, reCustomerBlock}, {regSupplier, reSupplierBlock}, {regBank, reBankBlock}, {regMeta, reAnyLabelAt}} {
-		m := c.re.FindStringIndex(f)
-		if m == nil || m[0] != 0 {
-			continue
-		}
-		if m[1] > bestEnd {
-			best, bestEnd = c.kind, m[1]
+		if end := c.re.prefixEnd(f); end > bestEnd {
+			best, bestEnd = c.kind, end
 		}
 	}
 	if best == regNone {

@@ -31,11 +31,11 @@ func (d *document) partyHeading(i int) region {
 		kind region
 		lx   *lexicon
 	}{{regSupplier, reSupplierBlock}, {regCustomer, reCustomerBlock}} {
-		m := c.lx.FindStringIndex(f)
-		if m == nil || m[0] != 0 {
+		end := c.lx.prefixEnd(f)
+		if end < 0 {
 			continue
 		}
-		rest := strings.TrimSpace(f[m[1]:])
+		rest := strings.TrimSpace(f[end:])
 		if rest == "" || rest == ":" || strings.HasPrefix(rest, "/") {
 			return c.kind
 		}
