@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"math/rand/v2"
-	"strings"
 	"testing"
 )
 
@@ -22,19 +20,7 @@ func monthDateTexts(t *testing.T) []string {
 		"aout", "ago", "juil", "juillet", "Mar", "MAY", "12 march 2026", "march 12, 2026", "1er mai 2026", "5 de mayo de 2026",
 		"may 5th 2026", "sept. 3 , 2026", "jan 1", " 2026", ", 2026", "12th", "dec.", "oct 31st, 1999",
 		", de ", ",de 2026", "5 de marzo, de 2026", "1 mai ,  de  26"}
-	rng := rand.New(rand.NewPCG(13, 14))
-	for range 100000 {
-		var b strings.Builder
-		for range rng.IntN(12) {
-			b.WriteString(parts[rng.IntN(len(parts))])
-		}
-		lines = append(lines, b.String())
-	}
-	lines = raceSample(lines)
-	for i := 0; i+300 <= len(lines); i += 5000 {
-		lines = append(lines, strings.Join(lines[i:i+300], "\n"))
-	}
-	return lines
+	return scannerTexts(lines, parts, 13, 100000)
 }
 
 // TestMonthDateScannersMatchRegexp holds each month-name date scanner to

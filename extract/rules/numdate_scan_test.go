@@ -19,8 +19,15 @@ func numDateTexts(t *testing.T) []string {
 	}
 	parts := []string{"1", "12", "123", "2026", "20261", "0", "3", "31", "19", ".", "/", "-", " ", "  ", "\t", "\n",
 		"a", "A", "_", "x1", "é", "年", ":", "21:13", "no", "12.50", "2026-03-04", "03/04/26", "4 . 5 . 2026"}
-	rng := rand.New(rand.NewPCG(11, 12))
-	for range 60000 {
+	return scannerTexts(lines, parts, 11, 60000)
+}
+
+// scannerTexts adds to lines, the corpus lines a byte scanner is held to
+// its regexp on, n random strings of up to 11 of parts (seeded by seed),
+// samples them under -race, and adds whole texts of 300 lines each.
+func scannerTexts(lines, parts []string, seed uint64, n int) []string {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	for range n {
 		var b strings.Builder
 		for range rng.IntN(12) {
 			b.WriteString(parts[rng.IntN(len(parts))])
