@@ -54,7 +54,7 @@ type WorkOptions struct {
 
 func addWorkFlags(fl *pflag.FlagSet, o *WorkOptions) {
 	addProviderFlags(fl, &o.Provider)
-	fl.IntVar(&o.Concurrency, "concurrency", defaultConcurrency, "documents processed at once")
+	fl.IntVar(&o.Concurrency, "concurrency", defaultConcurrency, "provider calls at once (as many jobs again are leased ahead)")
 	fl.IntVar(&o.MaxAttempts, "max-attempts", defaultMaxAttempts, "attempts per job from now on, repairs included")
 	fl.IntVar(&o.MaxRecoveries, "max-recoveries", extract.DefaultMaxRecoveries, "lease takeovers of one job (its worker crashed or stalled) before it fails; not counted in --max-attempts")
 	fl.IntVar(&o.Repair, "repair", -1, "re-asks with the validation error after an invalid answer (-1: the provider's default)")

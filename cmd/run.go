@@ -180,7 +180,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 	fl := c.Flags()
 	fl.StringVar(&opts.Include, "include", "", "glob of file names to take (default: *.txt, *.xml and *.pdf)")
 	fl.Int64Var(&opts.MaxBytes, "max-bytes", 1<<20, "skip files larger than this many bytes")
-	fl.IntVar(&opts.Concurrency, "concurrency", defaultConcurrency, "documents processed at once")
+	fl.IntVar(&opts.Concurrency, "concurrency", defaultConcurrency, "provider calls at once (as many jobs again are leased ahead)")
 	fl.StringVar(&opts.OnChange, "on-change", "hold", "a committed path whose text changed: hold (for review) or process")
 	fl.BoolVar(&opts.JSON, "json", false, "print the summary as one JSON object on stdout")
 	fl.BoolVarP(&opts.Quiet, "quiet", "q", false, "no progress bar and no per-file messages")
