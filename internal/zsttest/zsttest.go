@@ -29,7 +29,7 @@ func Unzst(t testing.TB, zst []byte, text string) string {
 }
 
 // Texts are the values of the rows of q, which selects a TEXT column
-// (coalesced to '') and its *_zst column, in that order.
+// (coalesced to the empty string) and its *_zst column, in that order.
 func Texts(t testing.TB, db *sql.DB, q string, args ...any) []string {
 	t.Helper()
 	rows, err := db.Query(q, args...)
