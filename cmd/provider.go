@@ -155,6 +155,11 @@ func (f *Factory) baseProvider(o *ProviderOptions) (extract.Provider, int, error
 				return nil, 0, &usageError{err: fmt.Errorf("--replay-dir %s: recorded under schema %s, not %s", o.ReplayDir, recorded, o.Schema),
 					try: replaySchemaTry(o.cmdName, recorded, o.ReplayDir)}
 			}
+			if err == nil {
+				// Read once: the provider does not scan the folder again.
+				p, err := replay.NewRecorded(o.ReplayDir, recorded)
+				return p, 0, providerConfigErr(err)
+			}
 		}
 		p, err := replay.New(o.ReplayDir)
 		return p, 0, providerConfigErr(err)
