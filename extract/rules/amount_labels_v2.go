@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -43,11 +44,35 @@ func findSummaryLabels(ln *line) []kindHit {
 				inside = true
 			}
 		}
-		if !inside && !includedInTotal(ln, h) {
-			out = append(out, kindHit{h.start, h.end, amtKind(h.cls)})
+		if inside || includedInTotal(ln, h) {
+			continue
 		}
+		k := amtKind(h.cls)
+		if k == akGross && exclQualified(f, h.end, incl) {
+			// "Rechnungssumme ohne USt.", "Invoice total excl. VAT": the
+			// total before tax, whatever total word names it.
+			k = akNet
+		}
+		out = append(out, kindHit{h.start, h.end, k})
 	}
 	return out
+}
+
+// exclQualified reports whether the qualifier span of incl that follows
+// position end with only blanks or a colon between opens with a word that
+// excludes the tax ("ohne", "excl.", "hors").
+func exclQualified(f string, end int, incl [][]int) bool {
+	for _, a := range incl {
+		if a[0] < end || strings.TrimSpace(strings.Trim(f[end:a[0]], " :")) != "" {
+			continue
+		}
+		w := strings.TrimLeft(f[a[0]:a[1]], "( ")
+		if i := strings.IndexAny(w, " .\t"); i >= 0 {
+			w = w[:i]
+		}
+		return slices.Contains(v2ExclWords, w)
+	}
+	return false
 }
 
 // reIncludedIn is the wording of a remark on a total: "GST @6% INCLUDED IN

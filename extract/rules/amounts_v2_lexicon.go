@@ -110,6 +110,11 @@ var (
 		"credit applied", "credits", "payments/credits", "amount received", "received",
 		"bezahlt", "bereits bezahlt", "anzahlung", "abschlag", "abschlagszahlung", "vorauszahlung",
 		"erhaltene anzahlung", "geleistete anzahlung", "gezahlt", "abschlagsrechnung",
+		// Plurals: a final invoice lists every payment on account received.
+		"anzahlungen", "erhaltene anzahlungen", "geleistete anzahlungen", "abschlagszahlungen",
+		"vorauszahlungen", "abschlagsrechnungen", "payments received", "deposits", "deposits paid",
+		"advance payments", "prepayments", "acomptes", "acomptes versés", "anticipos", "aanbetalingen",
+		"voorschotten", "acconti", "acconti versati",
 		"acompte", "déjà payé", "payé", "déjà réglé", "avance", "acompte versé",
 		"anticipo", "pagado", "entrega a cuenta", "ya pagado",
 		"betaald", "reeds betaald", "aanbetaling", "voorschot", "al betaald",

@@ -75,6 +75,18 @@ func TestReadAmountsV2(t *testing.T) {
 			want: amountsWant{"EUR", "200200", "38038", "238238", "-", "[1900 - 38038]", 2, false},
 		},
 		{
+			// The tax is printed without decimals, so no sum can be
+			// checked: only the qualifier tells the two totals apart.
+			name: "de total word qualified ohne USt. is the net, not a second gross",
+			text: `Rechnungssumme ohne USt.                    16.000,00 EUR
+Steuerbetrag in EUR                             3.040
+Bruttosumme                                 19.040,00 EUR
+Erhaltene Anzahlungen                        8.000,00 EUR
+Zahlbetrag                                  11.040,00 EUR
+`,
+			want: amountsWant{"EUR", "-", "-", "1904000", "1104000", "", 0, false},
+		},
+		{
 			name: "en subtotal followed by a discount is no net",
 			text: `Description                     Qty      Price       Amount
 Widget                            4     $25.00      $100.00

@@ -14,12 +14,16 @@ import (
 // with a title.
 var (
 	reTitleOrdinal  = anchoredRegexp(`^[\s*#>\-•]*(?:\d{1,2}\s*\.?\s*(?:st|nd|rd|th|e|er|re|o|a)?\s+|(?:erste|zweite|dritte|letzte|first|second|third|final|last|premier|premiere|deuxieme|dernier|primer|segundo|ultimo|eerste|tweede|laatste|primo|secondo|terzo)\s+)?`)
-	reTitleProforma = anchoredRegexp(`^(?:pro\s*-?\s*forma|proforma)\b`)
+	reTitleProforma = anchoredRegexp(`^(?:pro\s*-?\s*forma|proforma)(?:-?rechnung)?\b`)
 	reTitleDebit    = anchoredRegexp(`^(?:debit\s*note|debit\s*memo|belastungsanzeige|belastungsnota|note\s*de\s*debit|avis\s*de\s*debit|nota\s*de\s*debito|debetnota|nota\s*di\s*debito|nota\s*debito)\b`)
 	reTitleReminder = anchoredRegexp(`^(?:(?:overdue|final|friendly|urgent|second|third)\s+(?:payment\s+)?(?:reminder|notice)|zahlungserinnerung|erinnerung|mahnung|payment\s*reminder|reminder|overdue\s*notice|past\s*due\s*notice|overdue\s*invoice\s*notice|rappel(?:\s*de\s*paiement)?|relance|lettre\s*de\s*relance|recordatorio(?:\s*de\s*pago)?|aviso\s*de\s*pago\s*pendiente|requerimiento\s*de\s*pago|betalingsherinnering|herinnering|aanmaning|sollecito(?:\s*di\s*pagamento)?)\b`)
 	reTitleReceipt  = anchoredRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|receipt|cash\s*sale|till\s*receipt|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?)\b`)
 	reTitleTicket   = anchoredRegexp(`^(?:ticket|bon|kassa)\b`)
-	reTitleInvoice  = anchoredRegexp(`^(?:(?:tax|vat|commercial|final|sales|service|customs)\s*invoice|invoice|rechnung|steuerrechnung|facture|factura|factuur|fattura|faktura)\b`)
+	// German, Dutch and Nordic titles compound the kind of invoice into
+	// one word: "Handelsrechnung", "Schlussrechnung", "Abschlagsrechnung",
+	// "eindfactuur", "slutfaktura" (credit notes such as "Stornorechnung"
+	// and pro formas are tried first).
+	reTitleInvoice = anchoredRegexp(`^(?:(?:tax|vat|commercial|final|sales|service|customs|interim|partial|progress|corrected|consolidated|collective|summary|advance|prepayment|deposit|export|self\s*-?\s*bill(?:ing|ed))\s*invoice|invoice|[a-z]{0,24}rechnung|facture|factura|[a-z]{0,20}factuur|fattura|[a-z]{0,20}faktura)\b`)
 	// What may follow a title in its cell: nothing, a number label, a
 	// reference, a date or "for/to invoice ...".
 	reTitleRest = anchoredRegexp(`^(?:$|[:#/(\-–|]|n\s*[o°]|no\b|nr\b|nº|number|nummer|numero|num\b|nro\b|\d|` +

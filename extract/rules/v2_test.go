@@ -75,6 +75,13 @@ func TestDocumentType(t *testing.T) {
 		{"debit note", "Acme Ltd\n\nDEBIT NOTE\nDebit note no. DN-3\n", schema.DocDebitNote},
 		{"belastungsanzeige", "Muster GmbH\n\nBelastungsanzeige Nr. 3\n", schema.DocDebitNote},
 		{"fr note de débit", "Morel SAS\n\nNote de débit n° 8\n", schema.DocDebitNote},
+		{"de handelsrechnung with its code", "Muster GmbH\n\nHandelsrechnung (380) Nr. 47 vom 15.11.2024\n", schema.DocInvoice},
+		{"de schlussrechnung", "Holzbau GmbH\n\nSchlussrechnung Nr. SR-1\nZahlbetrag 10,00 €\n", schema.DocInvoice},
+		{"de abschlagsrechnung", "Holzbau GmbH\n\n3. Abschlagsrechnung\nBauvorhaben Kita\n", schema.DocInvoice},
+		{"de proformarechnung in one word", "Muster GmbH\n\nProformarechnung Nr. 12\n", schema.DocProforma},
+		{"nl eindfactuur", "Smit B.V.\n\nEindfactuur\nProject 7\n", schema.DocInvoice},
+		{"en interim invoice", "Acme Ltd\n\nINTERIM INVOICE\nProject 7\n", schema.DocInvoice},
+		{"a word merely ending in rechnung in a sentence", "Muster GmbH\n\nAbrechnung der Kosten folgt getrennt, sobald alle Belege vorliegen.\n", schema.DocOther},
 		{"other", "Dear customer,\nplease find our catalogue attached.\nKind regards\n", schema.DocOther},
 		{"statement is other", "Acme Ltd\n\nSTATEMENT OF ACCOUNT\nBalance 100.00 EUR\n", schema.DocOther},
 	}
