@@ -147,7 +147,7 @@ func (d *document) readLabelled(exp int, skip map[int]bool) []labelled {
 			if !gapAllowed(ln, h.end, ln.f.foldPos(t.numStart)) {
 				continue
 			}
-			if !plausibleAmount(ln, t, exp) {
+			if !plausibleAmount(ln, t, exp) && !curHeadsGap(ln, le, t) {
 				continue
 			}
 			minor, _, ok := parseNumber(t.text(ln.raw), exp, true)
@@ -251,6 +251,22 @@ func plausibleAmount(ln *line, t amountTok, exp int) bool {
 	}
 	_, ok := curNextTo(ln, t)
 	return ok
+}
+
+// curHeadsGap reports whether a currency stands between a label (ending at
+// raw offset le) and the number t with only blanks or a colon after it:
+// "Steuerbetrag in EUR      285" prints a whole amount in a column, and the
+// label says what it is counted in. The sums still have to add up.
+func curHeadsGap(ln *line, le int, t amountTok) bool {
+	if t.code || !thousandsGrouped(t.text(ln.raw), 2) {
+		return false
+	}
+	for _, h := range ln.curs {
+		if h.start >= le && h.end <= t.numStart && strings.Trim(ln.raw[h.end:t.numStart], " \u00a0\u202f:") == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // thousandsGrouped reports whether the integer part of a printed amount is

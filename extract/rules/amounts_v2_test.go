@@ -75,8 +75,8 @@ func TestReadAmountsV2(t *testing.T) {
 			want: amountsWant{"EUR", "200200", "38038", "238238", "-", "[1900 - 38038]", 2, false},
 		},
 		{
-			// The tax is printed without decimals, so no sum can be
-			// checked: only the qualifier tells the two totals apart.
+			// Two total words: only the qualifier tells them apart. The
+			// tax is a whole amount in a column headed by its currency.
 			name: "de total word qualified ohne USt. is the net, not a second gross",
 			text: `Rechnungssumme ohne USt.                    16.000,00 EUR
 Steuerbetrag in EUR                             3.040
@@ -84,7 +84,7 @@ Bruttosumme                                 19.040,00 EUR
 Erhaltene Anzahlungen                        8.000,00 EUR
 Zahlbetrag                                  11.040,00 EUR
 `,
-			want: amountsWant{"EUR", "-", "-", "1904000", "1104000", "", 0, false},
+			want: amountsWant{"EUR", "1600000", "304000", "1904000", "1104000", "", 0, false},
 		},
 		{
 			name: "en subtotal followed by a discount is no net",
