@@ -67,8 +67,18 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 					// Its text is not at hand: never insert a job without it.
 					return fmt.Errorf("enqueue %s: %w", d.Path, store.ErrUnreadUnknown)
 				}
+				// The lookup describes the path's reference unless an
+				// earlier document of the batch rewrote it.
+				var src *knownSource
+				if !touched[ref] {
+					ks, seen := k.sources[ref]
+					if !seen {
+						ks = knownSource{} // no reference: a new path
+					}
+					src = &ks
+				}
 				touched[ref] = true
-				r, err := enqueueOne(ctx, tx, p, d, now)
+				r, err := enqueueOne(ctx, tx, p, d, src, now)
 				if err != nil {
 					return fmt.Errorf("enqueue %s: %w", p.Docs[i].Path, err)
 				}
@@ -86,9 +96,9 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 // enqueueOne enqueues one document inside the batch's transaction: decide
 // whether a changed text is held, insert its job (or find the job that
 // already has its key), then record where the text was seen.
-func enqueueOne(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64) (store.EnqueueResult, error) {
+func enqueueOne(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, src *knownSource, now int64) (store.EnqueueResult, error) {
 	res := store.EnqueueResult{JobKey: d.JobKey}
-	h, err := changeHold(ctx, tx, p, d)
+	h, err := changeHold(ctx, tx, p, d, src)
 	if err != nil {
 		return res, err
 	}
@@ -112,16 +122,23 @@ type hold struct {
 
 // changeHold decides whether the document is a changed text of a path
 // whose earlier text was committed: unless the user asked for changes to
-// be processed, such a job is held for a person (identity_conflict).
-func changeHold(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document) (hold, error) {
+// be processed, such a job is held for a person (identity_conflict). src
+// is the path's reference as the batch's lookup read it (a zero digest:
+// none), or nil when it must be read again.
+func changeHold(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, src *knownSource) (hold, error) {
 	h := hold{state: store.StateQueued}
 	// Is this path known, and did its text change since?
 	var srcDigest, srcKey string
-	err := tx.QueryRow(ctx, `SELECT digest, job_key FROM sources WHERE tenant = ? AND source_system = ? AND path = ?`,
-		p.Tenant, d.SourceSystem, d.Path).Scan(&srcDigest, &srcKey)
-	known := err == nil
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return h, err
+	known := false
+	if src != nil {
+		srcDigest, srcKey, known = src.digest, src.jobKey, src.digest != ""
+	} else {
+		err := tx.QueryRow(ctx, `SELECT digest, job_key FROM sources WHERE tenant = ? AND source_system = ? AND path = ?`,
+			p.Tenant, d.SourceSystem, d.Path).Scan(&srcDigest, &srcKey)
+		known = err == nil
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return h, err
+		}
 	}
 	if known && srcDigest != d.Digest && srcKey != d.JobKey && p.OnChange != store.OnChangeProcess {
 		var prevState string

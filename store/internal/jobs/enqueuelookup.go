@@ -20,8 +20,8 @@ type known struct {
 // knownSource is a path's reference: the digest it was last seen with and
 // the file's stat beside it.
 type knownSource struct {
-	digest string
-	stat   *store.FileStat
+	digest, jobKey string
+	stat           *store.FileStat
 }
 
 type knownJob struct {
@@ -121,12 +121,12 @@ func statArgs(st *store.FileStat) (size, mtime, inode *int64, opts *string) {
 // querySources reads the references of args' paths (tenant, source system,
 // paths...) with their file stats.
 func querySources(ctx context.Context, q Querier, args []any, fn func(path string, ks knownSource)) error {
-	rows, err := q.Query(ctx, `SELECT path, digest, file_size, file_mtime_ns, file_inode, read_opts
+	rows, err := q.Query(ctx, `SELECT path, digest, file_size, file_mtime_ns, file_inode, read_opts, job_key
 		FROM sources WHERE tenant = ? AND source_system = ? AND path IN (`+Placeholders(len(args)-2)+`)`, args...)
 	return each(rows, err, func(r Rows) error {
 		var p string
 		var ks knownSource
-		if err := scanSource(r, &p, &ks); err != nil {
+		if err := scanSource(r, &p, &ks, &ks.jobKey); err != nil {
 			return err
 		}
 		fn(p, ks)
