@@ -94,12 +94,46 @@ func titleKind(cf string) string {
 		// with the word, not a title. A dash sets off a subtitle instead
 		// ("OVERDUE PAYMENT REMINDER - THIS IS NOT A NEW INVOICE").
 		dash := strings.HasPrefix(rest, "-") || strings.HasPrefix(rest, "|")
+		if codedTitleRest(rest) {
+			// "Teilrechnung Bau (875) Nr. 210111": e-invoice viewers print
+			// the title, a qualifier and the UNTDID 1001 type code.
+			return k.kind
+		}
 		if !reTitleRest.MatchString(rest) || !dash && sentenceWords(rest) > 4 {
 			return ""
 		}
 		return k.kind
 	}
 	return ""
+}
+
+// codedTitleRest reports whether the rest of a title cell is at most two
+// words and then a three-digit document type code in parentheses.
+func codedTitleRest(rest string) bool {
+	for words := 0; words <= 2; words++ {
+		if len(rest) >= 5 && rest[0] == '(' && rest[4] == ')' && isDigits(rest[1:4]) {
+			return true
+		}
+		i := 0
+		for i < len(rest) && rest[i] >= 'a' && rest[i] <= 'z' {
+			i++
+		}
+		if i == 0 {
+			return false
+		}
+		rest = strings.TrimLeft(rest[i:], " ")
+	}
+	return false
+}
+
+// isDigits reports whether s is ASCII digits only.
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // documentType decides invoice-v2's document_type from the document's

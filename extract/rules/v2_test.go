@@ -76,6 +76,8 @@ func TestDocumentType(t *testing.T) {
 		{"belastungsanzeige", "Muster GmbH\n\nBelastungsanzeige Nr. 3\n", schema.DocDebitNote},
 		{"fr note de débit", "Morel SAS\n\nNote de débit n° 8\n", schema.DocDebitNote},
 		{"de handelsrechnung with its code", "Muster GmbH\n\nHandelsrechnung (380) Nr. 47 vom 15.11.2024\n", schema.DocInvoice},
+		{"de title, qualifier and type code", "Musterbetrieb AG\n\nTeilrechnung Bau (875) Nr. 210111 vom 30.05.2025\n", schema.DocInvoice},
+		{"de credit note title with its type code", "Musterbetrieb AG\n\nGutschrift Material (381) Nr. 5 vom 30.05.2025\n", schema.DocCreditNote},
 		{"de schlussrechnung", "Holzbau GmbH\n\nSchlussrechnung Nr. SR-1\nZahlbetrag 10,00 €\n", schema.DocInvoice},
 		{"de abschlagsrechnung", "Holzbau GmbH\n\n3. Abschlagsrechnung\nBauvorhaben Kita\n", schema.DocInvoice},
 		{"de proformarechnung in one word", "Muster GmbH\n\nProformarechnung Nr. 12\n", schema.DocProforma},
