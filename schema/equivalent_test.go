@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -163,5 +164,23 @@ func FuzzValidateEquivalent(f *testing.F) {
 			source = ""
 		}
 		sameValidation(t, v, raw, source, c)
+	})
+}
+
+// FuzzWellFormed holds wellFormed to json.Valid.
+func FuzzWellFormed(f *testing.F) {
+	for _, s := range equivalenceSeeds(f) {
+		f.Add([]byte(s[0]))
+	}
+	for _, s := range []string{`0`, `-0.5e+3`, `01`, `1.`, `"\u12G4"`, `"\/"`, `[1,]`, `{"a":1,}`, " \t\n{}\r", `"a` + "\x01" + `"`, `tru`, `nul`, `[` + "\x00" + `]`} {
+		f.Add([]byte(s))
+	}
+	f.Add(bytes.Repeat([]byte("["), maxJSONDepth+1))
+	f.Add(append(bytes.Repeat([]byte("["), maxJSONDepth), bytes.Repeat([]byte("]"), maxJSONDepth)...))
+	f.Add(append(bytes.Repeat([]byte("["), maxJSONDepth+1), bytes.Repeat([]byte("]"), maxJSONDepth+1)...))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := wellFormed(b), json.Valid(b); got != want {
+			t.Fatalf("wellFormed(%q) = %v, json.Valid %v", b, got, want)
+		}
 	})
 }
