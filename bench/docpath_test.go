@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/invx/invx/bench/internal/synth"
 	"github.com/invx/invx/extract"
@@ -18,7 +19,9 @@ import (
 // document too): validation of the provider's answer, the replay
 // provider's read and decode of a recording, and discovery's read,
 // decoding, normalisation and hashing of a file. Compare with the store's
-// share in a profile of `invx run --cpuprofile` (bench/README).
+// share in a profile of `invx run --cpuprofile` (bench/README). Each also
+// reports cpu-ns/op (or cpu-ns/doc), the process's CPU time per op, which
+// a loaded machine disturbs far less than ns/op.
 
 const docPathN = 500
 
@@ -48,6 +51,7 @@ func BenchmarkValidateV2(b *testing.B) {
 	v := schema.Latest()
 	i := 0
 	b.ReportAllocs()
+	defer reportCPU(b, processCPU(), 1)
 	for b.Loop() {
 		if _, err := v.ValidateReviewable(answers[i%docPathN], texts[i%docPathN]); err != nil {
 			b.Fatal(err)
@@ -80,6 +84,7 @@ func BenchmarkReplayExtract(b *testing.B) {
 	ctx := context.Background()
 	i := 0
 	b.ReportAllocs()
+	defer reportCPU(b, processCPU(), 1)
 	for b.Loop() {
 		resp, err := p.Extract(ctx, reqs[i%docPathN])
 		if err != nil || len(resp.Output) == 0 {
@@ -99,6 +104,7 @@ func BenchmarkDiscover(b *testing.B) {
 	opts := extract.DiscoverOptions{MaxBytes: 1 << 20}
 	ctx := context.Background()
 	b.ReportAllocs()
+	defer reportCPU(b, processCPU(), docPathN)
 	for b.Loop() {
 		n := 0
 		err := extract.Discover(ctx, dir, opts, func(f extract.Found) error {
@@ -113,4 +119,15 @@ func BenchmarkDiscover(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*docPathN), "ns/doc")
+}
+
+// reportCPU reports the CPU time since start per op, and per document when
+// an op handles perOp of them.
+func reportCPU(b *testing.B, start time.Duration, perOp int) {
+	cpu := float64(processCPU() - start)
+	if perOp == 1 {
+		b.ReportMetric(cpu/float64(b.N), "cpu-ns/op")
+		return
+	}
+	b.ReportMetric(cpu/float64(b.N*perOp), "cpu-ns/doc")
 }

@@ -15,6 +15,11 @@ type walked struct {
 	toks []json.Token
 	i    int
 	bad  bool
+	// strs and ints back the document's pointer fields, a few allocations
+	// instead of one per field. Growing them leaves earlier pointers on
+	// the old array, which nothing changes afterwards.
+	strs []string
+	ints []int64
 }
 
 func (t *walked) next() json.Token {
@@ -59,7 +64,8 @@ func (t *walked) strPtr() *string {
 	if !ok {
 		t.bad = true
 	}
-	return &s
+	t.strs = append(t.strs, s)
+	return &t.strs[len(t.strs)-1]
 }
 
 func (t *walked) int() int64 {
@@ -80,8 +86,8 @@ func (t *walked) intPtr() *int64 {
 		t.i++
 		return nil
 	}
-	n := t.int()
-	return &n
+	t.ints = append(t.ints, t.int())
+	return &t.ints[len(t.ints)-1]
 }
 
 // objects reads an array of objects, calling add before each object and
@@ -109,7 +115,7 @@ func (t *walked) object(member func(key string)) {
 // document as json.Unmarshal would (an empty array is an empty, non-nil
 // slice); false when the tokens are not what the walk guarantees.
 func decodeWalkedV2(toks []json.Token, d *InvoiceV2) bool {
-	t := &walked{toks: toks}
+	t := &walked{toks: toks, strs: make([]string, 0, 32), ints: make([]int64, 0, 16)}
 	t.object(func(key string) {
 		switch key {
 		case "schema_version":
