@@ -182,16 +182,16 @@ func checkSyntax(raw []byte) ([]byte, *ValidationError) {
 	if len(bytes.TrimLeft(raw, jsonSpace)) == 0 {
 		return nil, verr(CategoryDecode, "$", "empty answer, want a JSON object")
 	}
-	if wellFormed(raw) {
+	if ok, lone := wellFormedLone(raw); ok {
 		// One value and white space only (nearly every answer): the first
 		// value ends where the trailing space starts, as the decoder below
-		// would find, read by one scan that allocates nothing. Anything
-		// else takes the decoder, whose errors say what is wrong.
-		end := len(bytes.TrimRight(raw, jsonSpace))
-		if i := loneSurrogate(raw[:end]); i >= 0 {
-			return nil, loneSurrogateError(i)
+		// would find, read by one scan that allocates nothing and finds
+		// lone surrogates on the way. Anything else takes the decoder,
+		// whose errors say what is wrong.
+		if lone >= 0 {
+			return nil, loneSurrogateError(lone)
 		}
-		return raw[:end], nil
+		return raw[:len(bytes.TrimRight(raw, jsonSpace))], nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	var first json.RawMessage
@@ -309,6 +309,13 @@ func (w *walker) document(fields []field) *ValidationError {
 // and also folded, because encoding/json folds case and would let a
 // "Title" overwrite a "title".
 func (w *walker) object(path string, fields []field) *ValidationError {
+	return w.objectAt(path, fields, nil)
+}
+
+// objectAt is object with the members' paths precomputed (paths[i] is
+// join(path, fields[i].name)) for an object that only ever appears at
+// path, so a walk does not join them again.
+func (w *walker) objectAt(path string, fields []field, paths []string) *ValidationError {
 	// Every key seen is one of fields (unknown keys end the walk), and no
 	// version has more than the buffer holds, so seen stays on the stack.
 	var buf [24]string
@@ -336,7 +343,13 @@ func (w *walker) object(path string, fields []field) *ValidationError {
 			return verr(CategoryUnknownField, at(path), "unknown key %s", quoteKey(key))
 		}
 		seen = append(seen, key)
-		if e := fields[i].check(w, join(path, key)); e != nil {
+		p := ""
+		if paths != nil {
+			p = paths[i]
+		} else {
+			p = join(path, key)
+		}
+		if e := fields[i].check(w, p); e != nil {
 			return e
 		}
 	}

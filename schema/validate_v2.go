@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Limits of invoice-v2 beyond those it shares with v1.
@@ -260,8 +261,20 @@ func checkEvidenceObject(w *walker, path string) *ValidationError {
 	if e := w.open(path, '{', "an object"); e != nil {
 		return e
 	}
+	if path == "evidence" {
+		return w.objectAt(path, v2EvidenceFields, v2EvidencePaths())
+	}
 	return w.object(path, v2EvidenceFields)
 }
+
+// v2EvidencePaths are the paths of the evidence keys, joined once.
+var v2EvidencePaths = sync.OnceValue(func() []string {
+	paths := make([]string, len(v2EvidenceFields))
+	for i, f := range v2EvidenceFields {
+		paths[i] = join("evidence", f.name)
+	}
+	return paths
+})
 
 // checkFactEvidence applies the rules of action evidence to one fact's
 // evidence: displayed, so the display rules; byte-exact, so a paraphrase

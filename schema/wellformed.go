@@ -7,13 +7,24 @@ package schema
 // TestValidateEquivalent and FuzzValidateEquivalent hold it to json.Valid
 // through checkSyntax; FuzzWellFormed directly.
 func wellFormed(b []byte) bool {
-	p := jsonParser{b: b}
+	ok, _ := wellFormedLone(b)
+	return ok
+}
+
+// wellFormedLone is wellFormed that also returns what loneSurrogate would
+// for a well-formed b (the offset of the first lone surrogate escape, or
+// -1), found in the same pass.
+func wellFormedLone(b []byte) (ok bool, lone int) {
+	p := jsonParser{b: b, lone: -1}
 	p.space()
 	if !p.value(0) {
-		return false
+		return false, -1
 	}
 	p.space()
-	return p.i == len(b)
+	if p.i != len(b) {
+		return false, -1
+	}
+	return true, p.lone
 }
 
 // maxJSONDepth is encoding/json's nesting limit (maxNestingDepth).
@@ -22,6 +33,9 @@ const maxJSONDepth = 10000
 type jsonParser struct {
 	b []byte
 	i int
+	// lone is the offset of the first \u escape of a UTF-16 surrogate not
+	// paired high then low, -1 while there is none.
+	lone int
 }
 
 func (p *jsonParser) space() {
@@ -157,6 +171,16 @@ func (p *jsonParser) str() bool {
 			case 'u':
 				if i+4 >= len(b) || !isHex(b[i+1]) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) {
 					return false
+				}
+				if r := escapedUnit(b, i-1); r >= 0xd800 && r <= 0xdfff {
+					// As loneSurrogate: a high one followed by a low one
+					// is a pair, whose second escape the loop reads next.
+					next := escapedUnit(b, i+5)
+					if r <= 0xdbff && next >= 0xdc00 && next <= 0xdfff {
+						i += 6
+					} else if p.lone < 0 {
+						p.lone = i - 1
+					}
 				}
 				i += 4
 			default:
