@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -100,6 +101,12 @@ func equivalenceSeeds(t testing.TB) [][2]string {
 		seeds = append(seeds, [2]string{string(b), testSource}, [2]string{string(b), testSourceV2})
 	}
 	seeds = append(seeds, [2]string{validDoc, testSource}, [2]string{validDocV2, testSourceV2})
+	// Every escape the canonical encoder writes, in strings that are
+	// accepted: quotes, backslash, the allowed controls, U+2028 and U+2029,
+	// HTML characters (left as they are), and escapes the encoder undoes.
+	odd := `Invoice \"42\" \\ <b>&amp;</b>\n\tline\u2028sep\u2029par \u00e9\/`
+	seeds = append(seeds, [2]string{strings.Replace(validDocV2, `"title":"`, `"title":"`+odd, 1), testSourceV2},
+		[2]string{strings.Replace(validDoc, `"title":"`, `"title":"`+odd, 1), testSource})
 	if len(seeds) < 40 {
 		t.Fatalf("only %d seeds: the corpora moved", len(seeds))
 	}
@@ -119,8 +126,17 @@ func TestValidateEquivalent(t *testing.T) {
 		func(b []byte, i int) []byte { c := bytes.Clone(b); c[i] = '1'; return c },
 		func(b []byte, i int) []byte { c := bytes.Clone(b); c[i] ^= 0x20; return c },
 	}
+	seeds := equivalenceSeeds(t)
+	// The escape seeds must be accepted, or their canonical JSON is never
+	// compared.
+	for i, v := range []*Version{v2, v1} {
+		s := seeds[len(seeds)-2+i]
+		if _, err := v.ValidateReviewable([]byte(s[0]), s[1]); err != nil {
+			t.Fatalf("escape seed of %s rejected: %v", v.Name, err)
+		}
+	}
 	n := 0
-	for k, s := range equivalenceSeeds(t) {
+	for k, s := range seeds {
 		raw, source := []byte(s[0]), s[1]
 		for _, v := range []*Version{v1, v2} {
 			for _, flags := range []byte{0, 1, 0b110, 0b11111110} {
