@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -86,18 +87,31 @@ func sameDecode(t testing.TB, b []byte) {
 	}
 }
 
+// sameSchema fails t unless the fast path reads the schema version the
+// token scan reads from b.
+func sameSchema(t testing.TB, b []byte) {
+	t.Helper()
+	want := tokenSchema(bytes.NewReader(b))
+	if rec, ok := decodeRecordFast(b); ok && rec.SchemaVersion != want {
+		t.Fatalf("schema of %q: fast path %q, token scan %q", b, rec.SchemaVersion, want)
+	}
+}
+
 func TestDecodeRecordFastMatches(t *testing.T) {
 	t.Parallel()
 	seeds := decodeSeeds(t)
 	for _, b := range seeds {
 		sameDecode(t, b)
+		sameSchema(t, b)
 		for i := range b {
 			sameDecode(t, b[:i])
 			c := bytes.Clone(b)
 			c[i] = '"'
 			sameDecode(t, c)
+			sameSchema(t, c)
 			c[i] = '\\'
 			sameDecode(t, c)
+			sameSchema(t, c)
 		}
 	}
 	// The fast path must take what a Recorder writes, or it only costs.
@@ -114,8 +128,12 @@ func FuzzDecodeRecord(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		sameDecode(t, b)
+		sameSchema(t, b)
 		if got, want := keyName(string(b)), keyRE.MatchString(string(b)); got != want {
 			t.Fatalf("keyName(%q) = %v, regexp %v", b, got, want)
+		}
+		if n, ok := attemptNumber(string(b)); ok != attemptRE.MatchString(string(b)) || ok && strconv.Itoa(n)+".json" != string(b) {
+			t.Fatalf("attemptNumber(%q) = %d, %v", b, n, ok)
 		}
 	})
 }
@@ -129,6 +147,21 @@ func TestKeyNameMatchesRegexp(t *testing.T) {
 		strings.Repeat("a", 128), strings.Repeat("a", 129), "A" + strings.Repeat(".", 127)} {
 		if got, want := keyName(k), keyRE.MatchString(k); got != want {
 			t.Errorf("keyName(%q) = %v, regexp %v", k, got, want)
+		}
+	}
+}
+
+// attemptRE is the rule attemptNumber spells out.
+var attemptRE = regexp.MustCompile(`^([1-9][0-9]{0,8})\.json$`)
+
+func TestAttemptNumberMatchesRegexp(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"1.json", "0.json", "01.json", "10.json", "999999999.json", "1000000000.json",
+		".json", "1.jso", "1.json.tmp", "a.json", "1a.json", "-1.json", "+1.json", "1.JSON", "12345.json"} {
+		n, ok := attemptNumber(name)
+		m := attemptRE.FindStringSubmatch(name)
+		if ok != (m != nil) || ok && strconv.Itoa(n) != m[1] {
+			t.Errorf("attemptNumber(%q) = %d, %v; regexp %q", name, n, ok, m)
 		}
 	}
 }

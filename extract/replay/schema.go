@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,7 +85,25 @@ func recordSchema(path string) string {
 		return ""
 	}
 	defer f.Close()
-	dec := json.NewDecoder(io.LimitReader(f, maxFile))
+	buf := readBufs.Get().(*[]byte)
+	defer putReadBuf(buf)
+	b, err := readCapped(f, (*buf)[:0], maxFile+1)
+	*buf = b
+	if err == nil && len(b) <= maxFile {
+		// A record as a Recorder writes it is decoded whole by the fast
+		// path (one pass, no tokenizer).
+		if rec, ok := decodeRecordFast(b); ok {
+			return rec.SchemaVersion
+		}
+	}
+	return tokenSchema(bytes.NewReader(b))
+}
+
+// tokenSchema is recordSchema by encoding/json's tokenizer, for every file
+// the fast path does not take: its answer may come from the leading keys
+// alone, whatever follows them.
+func tokenSchema(r io.Reader) string {
+	dec := json.NewDecoder(io.LimitReader(r, maxFile))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return ""
 	}
