@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -681,17 +682,68 @@ func (w *walker) objects(path string, max int, fields []field) *ValidationError 
 		if max > 0 && i == max {
 			return verr(CategoryFacts, path, "more than %d entries", max)
 		}
-		ip := index(path, i)
+		ip, paths := elementPaths(path, fields, i)
 		w.item = i
 		if e := w.open(ip, '{', "an object"); e != nil {
 			return e
 		}
-		if e := w.object(ip, fields); e != nil {
+		if e := w.objectAt(ip, fields, paths); e != nil {
 			return e
 		}
 	}
 	_, e := w.token(path)
 	return e
+}
+
+// cachedElements is how many elements of each top-level array of objects
+// have their paths joined once, for every walk.
+const cachedElements = 32
+
+// arrayPaths are the paths of the first cachedElements elements of a
+// top-level array of objects and of their members.
+type arrayPaths struct {
+	items []string   // "line_items[3]"
+	keys  [][]string // "line_items[3].amount_minor", in field order
+}
+
+func newArrayPaths(path string, fields []field) *arrayPaths {
+	a := &arrayPaths{}
+	for i := range cachedElements {
+		ip := index(path, i)
+		keys := make([]string, len(fields))
+		for k, f := range fields {
+			keys[k] = join(ip, f.name)
+		}
+		a.items, a.keys = append(a.items, ip), append(a.keys, keys)
+	}
+	return a
+}
+
+var (
+	lineItemPaths   = sync.OnceValue(func() *arrayPaths { return newArrayPaths("line_items", v2LineItemFields) })
+	taxLinePaths    = sync.OnceValue(func() *arrayPaths { return newArrayPaths("tax_lines", v2TaxLineFields) })
+	actionItemPaths = sync.OnceValue(func() *arrayPaths { return newArrayPaths("action_items", v1ActionFields) })
+)
+
+// elementPaths returns the path of element i of the array of objects at
+// path and its members' paths (nil: join them), from the cache for the
+// top-level arrays of the versions.
+func elementPaths(path string, fields []field, i int) (string, []string) {
+	var a *arrayPaths
+	if i < cachedElements && len(fields) > 0 {
+		switch {
+		case path == "line_items" && &fields[0] == &v2LineItemFields[0]:
+			a = lineItemPaths()
+		case path == "tax_lines" && &fields[0] == &v2TaxLineFields[0]:
+			a = taxLinePaths()
+		case path == "action_items" && &fields[0] == &v1ActionFields[0]:
+			a = actionItemPaths()
+		}
+	}
+	if a == nil {
+		return index(path, i), nil
+	}
+	return a.items[i], a.keys[i]
 }
 
 func checkActionID(w *walker, path string) *ValidationError {
