@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -208,7 +209,15 @@ func (w *discovery) limit(p string) int64 {
 func (w *discovery) read(p string) error {
 	read := readerFor(p)
 	limit := w.limit(p)
-	raw, fi, size, reason, detail := readCapped(w.r, p, limit)
+	// A text file's bytes end up copied into its string (Normalize), so
+	// they are read into a buffer the next file reuses. The other readers
+	// may keep their input, and get bytes of their own.
+	var buf *[]byte
+	if _, special := inputReaders[strings.ToLower(path.Ext(p))]; !special {
+		buf = fileBufs.Get().(*[]byte)
+		defer putFileBuf(buf)
+	}
+	raw, fi, size, reason, detail := readCapped(w.r, p, limit, buf)
 	if reason != "" {
 		w.skip(p, reason, detail, size)
 		return nil
@@ -276,7 +285,10 @@ var beforeOpen func(rel string)
 // fi is the file's stat before the read: recorded for the stat check, it
 // describes these bytes or an older version (a file written during the
 // read then differs from it on the next run, and is read again).
-func readCapped(r *os.Root, p string, maxBytes int64) (raw []byte, fi os.FileInfo, size int64, reason, detail string) {
+//
+// buf, when not nil, is a buffer raw may be read into (and *buf is set to
+// it); nil reads into a new slice.
+func readCapped(r *os.Root, p string, maxBytes int64, buf *[]byte) (raw []byte, fi os.FileInfo, size int64, reason, detail string) {
 	if beforeOpen != nil {
 		beforeOpen(p)
 	}
@@ -296,12 +308,25 @@ func readCapped(r *os.Root, p string, maxBytes int64) (raw []byte, fi os.FileInf
 	if maxBytes > 0 && size > maxBytes {
 		return nil, nil, size, SkipOversized, fmt.Sprintf("%d bytes, over the %d byte limit (--max-bytes)", size, maxBytes)
 	}
-	// The limit also guards a file that grows while it is read.
-	lim := io.Reader(f)
+	// The limit also guards a file that grows while it is read. The
+	// buffer starts at the file's size, plus one byte for the read that
+	// finds the end: io.ReadAll grew one from 512 bytes, a copy and a
+	// read call per doubling.
+	limit := int64(-1)
 	if maxBytes > 0 {
-		lim = io.LimitReader(f, maxBytes+1)
+		limit = maxBytes + 1
 	}
-	raw, err = io.ReadAll(lim)
+	want := int(size + 1) // at most the limit: larger files were skipped above
+	var b []byte
+	if buf != nil && cap(*buf) >= want {
+		b = (*buf)[:0]
+	} else {
+		b = make([]byte, 0, want)
+	}
+	raw, err = readUpTo(f, b, limit)
+	if buf != nil {
+		*buf = raw
+	}
 	if err != nil {
 		return nil, nil, size, SkipUnreadable, unwrapPathError(err).Error()
 	}
@@ -319,4 +344,43 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// readUpTo appends what r holds to b, at most limit bytes (no limit when
+// negative), as io.ReadAll(io.LimitReader(r, limit)) would.
+func readUpTo(r io.Reader, b []byte, limit int64) ([]byte, error) {
+	for limit < 0 || int64(len(b)) < limit {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		end := cap(b)
+		if limit >= 0 {
+			end = int(min(int64(end), limit))
+		}
+		n, err := r.Read(b[len(b):end])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+// fileBufs holds the buffers text files are read into.
+var fileBufs = sync.Pool{New: func() any {
+	b := make([]byte, 0, 16<<10)
+	return &b
+}}
+
+// maxPooledFile keeps a rare large file's buffer out of the pool.
+const maxPooledFile = 1 << 20
+
+func putFileBuf(b *[]byte) {
+	if cap(*b) <= maxPooledFile {
+		*b = (*b)[:0]
+		fileBufs.Put(b)
+	}
 }

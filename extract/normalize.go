@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -63,9 +64,23 @@ func invalidUTF8At(b []byte) int {
 
 // Digest is the source digest: hex(sha256(normalised text)).
 func Digest(text string) string {
-	sum := sha256.Sum256([]byte(text))
+	// The hash takes bytes through an interface, so []byte(text) was a
+	// heap copy of every document; a pooled buffer takes the copy instead.
+	bp := digestBufs.Get().(*[]byte)
+	b := append((*bp)[:0], text...)
+	sum := sha256.Sum256(b)
+	if cap(b) <= maxPooledFile {
+		*bp = b[:0]
+		digestBufs.Put(bp)
+	}
 	return hex.EncodeToString(sum[:])
 }
+
+// digestBufs holds the buffers Digest copies a text into.
+var digestBufs = sync.Pool{New: func() any {
+	b := make([]byte, 0, 16<<10)
+	return &b
+}}
 
 // JobKey derives the operation identity of a document, exactly as DESIGN.md
 // section 1 fixes it: hex(sha256(tenant NUL transformation NUL schema_version

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"sync"
 )
 
 // byteTokens hands out the tokens a json.Decoder with UseNumber reads from
@@ -80,6 +81,12 @@ func (t *byteTokens) str() (json.Token, error) {
 	}
 	t.i = i + 1
 	if !escaped {
+		// A key, or a value such as a version or a document type, is
+		// handed out already boxed: keys were half the allocations of a
+		// walk.
+		if tok, ok := internedTokens()[string(t.b[start+1:i])]; ok {
+			return tok, nil
+		}
 		return string(t.b[start+1 : i]), nil
 	}
 	var s string
@@ -99,3 +106,24 @@ func (t *byteTokens) More() bool {
 func isNumberByte(c byte) bool {
 	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
 }
+
+// internedTokens maps the names a document is made of (every key of every
+// version, and the values of closed sets) to themselves as json.Token, so
+// byteTokens hands them out without allocating. Built on first use.
+var internedTokens = sync.OnceValue(func() map[string]json.Token {
+	m := map[string]json.Token{}
+	add := func(names ...string) {
+		for _, n := range names {
+			m[n] = n
+		}
+	}
+	for _, fs := range [][]field{v1Fields, v1FactFields, v1ActionFields, v2Fields, v2TaxLineFields, v2LineItemFields, v2EvidenceFields} {
+		for _, f := range fs {
+			add(f.name)
+		}
+	}
+	add(V1, V2)
+	add(v1Kinds...)
+	add(v2DocTypes...)
+	return m
+})

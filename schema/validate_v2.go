@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Limits of invoice-v2 beyond those it shares with v1.
@@ -91,16 +92,18 @@ var (
 //     the fact is stated, and holding the fact's value;
 //  5. arithmetic, collected in full into Result.Review (see checkArithmetic).
 func validateV2(v *Version, raw []byte, source string, c checks) (*Result, *ValidationError) {
-	var doc InvoiceV2
-	if e := walkAndDecode(v, raw, source, c, v2Fields, &doc); e != nil {
+	doc := new(InvoiceV2)
+	if e := walkAndDecode(v, raw, source, c, v2Fields, doc); e != nil {
 		return nil, e
 	}
-	if e := checkDecodedV2(&doc, c); e != nil {
+	if e := checkDecodedV2(doc, c); e != nil {
 		return nil, e
 	}
-	canon, e := canonicalJSON(doc)
-	if e != nil {
-		return nil, e
+	canon := appendCanonicalV2(make([]byte, 0, len(raw)+len(raw)/8), doc)
+	// As canonicalJSON: escaping can make the canonical form longer than
+	// the raw answer.
+	if len(canon) > maxDocumentBytes {
+		return nil, verr(CategoryDecode, "$", "canonical form larger than %d bytes", maxDocumentBytes)
 	}
 	return &Result{
 		Version:   v.Name,
@@ -108,8 +111,8 @@ func validateV2(v *Version, raw []byte, source string, c checks) (*Result, *Vali
 		Actions:   doc.ActionItems,
 		Title:     doc.Title,
 		Bullets:   doc.Bullets,
-		InvoiceV2: &doc,
-		Review:    checkArithmetic(&doc),
+		InvoiceV2: doc,
+		Review:    checkArithmetic(doc),
 	}, nil
 }
 
@@ -258,8 +261,20 @@ func checkEvidenceObject(w *walker, path string) *ValidationError {
 	if e := w.open(path, '{', "an object"); e != nil {
 		return e
 	}
+	if path == "evidence" {
+		return w.objectAt(path, v2EvidenceFields, v2EvidencePaths())
+	}
 	return w.object(path, v2EvidenceFields)
 }
+
+// v2EvidencePaths are the paths of the evidence keys, joined once.
+var v2EvidencePaths = sync.OnceValue(func() []string {
+	paths := make([]string, len(v2EvidenceFields))
+	for i, f := range v2EvidenceFields {
+		paths[i] = join("evidence", f.name)
+	}
+	return paths
+})
 
 // checkFactEvidence applies the rules of action evidence to one fact's
 // evidence: displayed, so the display rules; byte-exact, so a paraphrase

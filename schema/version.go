@@ -29,6 +29,9 @@ type Version struct {
 	prompt      string
 	validate    func(v *Version, raw []byte, source string, c checks) (*Result, *ValidationError)
 	schemaJSON  func() []byte
+	// promptHash is PromptHash, hashed once: every provider call records
+	// it, and hashing the prompt and schema again was 2 % of a replayed run.
+	promptHash func() string
 }
 
 // Result is a candidate document that passed validation, in the forms the
@@ -84,6 +87,12 @@ func newVersion(name, description string, t reflect.Type, prompt string,
 	v := &Version{Name: name, description: description, goType: t, prompt: prompt, validate: validate}
 	// Generated once on first use: reflection is cheap but not free, and
 	// most commands never ask for the schema.
+	v.promptHash = sync.OnceValue(func() string {
+		h := sha256.New()
+		h.Write([]byte(v.prompt))
+		h.Write(v.schemaJSON())
+		return hex.EncodeToString(h.Sum(nil))
+	})
 	v.schemaJSON = sync.OnceValue(func() []byte {
 		b, err := generateJSONSchema(v.Name, v.description, v.goType)
 		if err != nil {
@@ -160,10 +169,7 @@ func (v *Version) Prompt() string {
 // Prompt() followed by JSONSchema(). Attempts with equal hashes were asked
 // the same question, so their outcomes are comparable.
 func (v *Version) PromptHash() string {
-	h := sha256.New()
-	h.Write([]byte(v.prompt))
-	h.Write(v.schemaJSON())
-	return hex.EncodeToString(h.Sum(nil))
+	return v.promptHash()
 }
 
 // Validate decides whether raw, a provider's candidate answer, is a valid

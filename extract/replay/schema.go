@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,7 +85,69 @@ func recordSchema(path string) string {
 		return ""
 	}
 	defer f.Close()
-	dec := json.NewDecoder(io.LimitReader(f, maxFile))
+	// A Recorder writes schema_version third, so the first read of a file
+	// nearly always holds it: leadingSchema reads it from there, and the
+	// tokenizer only gets the files it cannot read so (from their start).
+	var head [4096]byte
+	n, err := io.ReadFull(f, head[:])
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return tokenSchema(io.MultiReader(bytes.NewReader(head[:n]), errReader{err}))
+	}
+	if v, ok := leadingSchema(head[:n]); ok {
+		return v
+	}
+	return tokenSchema(io.MultiReader(bytes.NewReader(head[:n]), f))
+}
+
+// errReader fails every read with err, as the file did.
+type errReader struct{ err error }
+
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
+
+// leadingSchema reads the schema_version of a record from the start of its
+// file, b, as tokenSchema would, when every key before it is plain and
+// every value a plain string, an integer or null; false when it cannot
+// tell, and tokenSchema must.
+func leadingSchema(b []byte) (string, bool) {
+	p := recParser{b: b}
+	p.space()
+	if !p.byte('{') {
+		return "", false
+	}
+	for {
+		p.space()
+		key, ok := p.plainString()
+		if !ok {
+			return "", false
+		}
+		p.space()
+		if !p.byte(':') {
+			return "", false
+		}
+		p.space()
+		if key == "schema_version" {
+			return p.plainString()
+		}
+		switch {
+		case p.peek() == '"':
+			_, ok = p.plainString()
+		case p.peek() == 'n':
+			ok = p.literal("null")
+		default:
+			_, ok = p.integer()
+		}
+		p.space()
+		if !ok || !p.byte(',') {
+			return "", false
+		}
+	}
+}
+
+// tokenSchema is recordSchema by encoding/json's tokenizer, for every file
+// the fast path does not take: its answer may come from the leading keys
+// alone, whatever follows them.
+func tokenSchema(r io.Reader) string {
+	dec := json.NewDecoder(io.LimitReader(r, maxFile))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return ""
 	}
