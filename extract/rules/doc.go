@@ -182,13 +182,18 @@ func newDocument(text string) *document {
 	d := &document{text: text}
 	off := 0
 	parts := strings.Split(text, "\n")
-	fl := make([]string, 0, len(parts))
-	var kept strings.Builder // raw text of the lines that are read
 	if len(parts) > maxLines {
 		parts = parts[:maxLines]
 	}
 	skip := doubleSpaced(parts)
-	injectedNext := false
+	// The lines live in one array, and their folded texts are cut from the
+	// document's (ftext, built in one builder): a line, a folded string per
+	// line and their join were a tenth of the document's allocations.
+	lineArr := make([]line, 0, len(parts))
+	d.lines = make([]*line, 0, len(parts))
+	var fb strings.Builder
+	fb.Grow(len(text) + len(text)/16 + 16)
+	fends := make([]int, 0, 2*len(parts)) // each line's folded span in fb
 	// The lines' folded-to-raw indexes share one buffer (foldTo).
 	idxBuf := make([]int, 0, len(text)+len(parts)+16)
 	// And their cells one buffer (appendCells), sized for a few per line.
@@ -208,8 +213,26 @@ func newDocument(text string) *document {
 			off += len(parts[n]) + 1
 			continue
 		}
-		ln := &line{raw: raw, off: off}
-		ln.f, idxBuf = foldTo(raw, idxBuf, true)
+		lineArr = append(lineArr, line{raw: raw, off: off})
+		ln := &lineArr[len(lineArr)-1]
+		if len(d.lines) > 0 {
+			fb.WriteByte('\n')
+		}
+		fs := fb.Len()
+		ln.f, idxBuf = foldAppend(&fb, raw, idxBuf, true)
+		fends = append(fends, fs, fb.Len())
+		ln.cells, cellBuf = appendCells(cellBuf, raw)
+		ln.curs = scanCurrencies(raw)
+		ln.nums = findNumbers(raw, ln.curs)
+		d.lines = append(d.lines, ln)
+		off += len(parts[n]) + 1
+	}
+	d.ftext = fb.String()
+	var kept strings.Builder // raw text of the lines that are read
+	kept.Grow(len(text))
+	injectedNext := false
+	for k, ln := range d.lines {
+		ln.f.s = d.ftext[fends[2*k]:fends[2*k+1]]
 		ln.blank = strings.TrimSpace(ln.f.s) == ""
 		if !ln.blank && (isInjection(ln.f.s) || injectedNext) {
 			// An instruction to a machine, and the lines that continue its
@@ -220,16 +243,10 @@ func newDocument(text string) *document {
 		} else {
 			injectedNext = false
 		}
-		ln.cells, cellBuf = appendCells(cellBuf, raw)
-		ln.curs = scanCurrencies(raw)
-		ln.nums = findNumbers(raw, ln.curs)
-		d.lines = append(d.lines, ln)
-		fl = append(fl, ln.f.s)
 		if !ln.injected {
-			kept.WriteString(raw)
+			kept.WriteString(ln.raw)
 			kept.WriteByte('\n')
 		}
-		off += len(parts[n]) + 1
 	}
 	// One array holds every cell's memo (cellMemos): two slices per line
 	// were a twentieth of the document's allocations.
@@ -241,7 +258,6 @@ func newDocument(text string) *document {
 	for _, ln := range d.lines {
 		ln.cellM, memo = memo[:len(ln.cells):len(ln.cells)], memo[len(ln.cells):]
 	}
-	d.ftext = strings.Join(fl, "\n")
 	d.gatherKeys()
 	d.cur = resolveDocCurrency(kept.String(), d.ftext, d.hasKrona())
 	if mdy, ok := slashOrder(d.ftext); ok {
