@@ -67,7 +67,8 @@ type document struct {
 	cur   docCurrency
 	mdy   bool
 
-	domCur *string // dominantCurrency, once computed
+	domCur  *string // dominantCurrency, once computed
+	idrDone bool    // every non-blank line's idRuns are found (idRunsOf)
 }
 
 func isSpaceRune(r rune) bool { return unicode.IsSpace(r) || r == '\u200b' }
