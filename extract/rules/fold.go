@@ -277,6 +277,15 @@ func maySpaceLetters(raw string) bool {
 	return n >= 2
 }
 
+// asciiStrings holds each ASCII byte as a string: string(r) allocates one
+// per call, and foldRune gives one for every digit and OCR letter.
+var asciiStrings = func() (t [utf8.RuneSelf]string) {
+	for c := range utf8.RuneSelf {
+		t[c] = string(rune(c))
+	}
+	return t
+}()
+
 func foldRune(r, prev, next, prevOut rune) string {
 	switch r {
 	case 'ß':
@@ -302,7 +311,7 @@ func foldRune(r, prev, next, prevOut rune) string {
 	case '–', '—', '‑', '‐', '−', '‒':
 		return "-"
 	case '０', '１', '２', '３', '４', '５', '６', '７', '８', '９':
-		return string('0' + (r - '０'))
+		return asciiStrings['0'+(r-'０')]
 	case '0':
 		// OCR: "T0TAL", "N0.", "0ceanic".
 		if isASCIILetterRune(prevOut) && !unicode.IsDigit(next) || isASCIILetterRune(next) && !unicode.IsDigit(prev) && !isLetter(prev) {
@@ -318,9 +327,9 @@ func foldRune(r, prev, next, prevOut rune) string {
 	}
 	if r < 0x80 {
 		if 'A' <= r && r <= 'Z' {
-			return string(r + 32)
+			return asciiStrings[r+32]
 		}
-		return string(r)
+		return asciiStrings[r]
 	}
 	if r < foldTableEnd {
 		return foldTable()[r-utf8.RuneSelf]
