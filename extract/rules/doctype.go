@@ -197,7 +197,7 @@ func (d *document) saysPaid() bool {
 // number, a date and a few words at most.
 func sentenceWords(s string) int {
 	n := 0
-	for _, w := range strings.Fields(s) {
+	for w := range strings.FieldsSeq(s) {
 		if strings.IndexFunc(w, unicode.IsLetter) >= 0 && strings.IndexFunc(w, unicode.IsDigit) < 0 && len(w) > 1 {
 			n++
 		}

@@ -482,10 +482,10 @@ func looksLikeName(s string) bool {
 	if strings.ContainsAny(s, "@:") || strings.Contains(strings.ToLower(s), "www.") || strings.Contains(strings.ToLower(s), "http") {
 		return false
 	}
-	if len(strings.Fields(s)) > 7 {
+	if fieldCount(s) > 7 {
 		return false
 	}
-	for _, w := range strings.Fields(s) {
+	for w := range strings.FieldsSeq(s) {
 		r, _ := utf8.DecodeRuneInString(w)
 		if unicode.IsLower(r) && !nameConnectors[w] {
 			return false
