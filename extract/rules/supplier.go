@@ -317,10 +317,17 @@ type blk struct {
 // (customer, supplier, bank, other labels) by label and column.
 func (d *document) regions() [][]region {
 	out := make([][]region, len(d.lines))
+	// Every line's regions are cut from one array (a slice per line was a
+	// fortieth of v2's allocations).
+	nc := 0
+	for _, ln := range d.lines {
+		nc += len(ln.cells)
+	}
+	all := make([]region, nc)
 	var active []blk
 	blankRun := 0
 	for i, ln := range d.lines {
-		out[i] = make([]region, len(ln.cells))
+		out[i], all = all[:len(ln.cells):len(ln.cells)], all[len(ln.cells):]
 		if ln.blank {
 			blankRun++
 			kept := active[:0]
