@@ -199,6 +199,9 @@ func newDocument(text string) *document {
 	idxBuf := make([]int, 0, len(text)+len(parts)+16)
 	// And their cells one buffer (appendCells), sized for a few per line.
 	cellBuf := make([]cell, 0, 2*len(parts)+8)
+	// And their currencies and numbers (claimTail).
+	curBuf := make([]curHit, 0, len(parts)/2+8)
+	numBuf := make([]amountTok, 0, len(parts)+8)
 	for n, raw := range parts {
 		raw = strings.TrimSuffix(raw, "\r")
 		if len(raw) > maxLineBytes {
@@ -223,8 +226,8 @@ func newDocument(text string) *document {
 		ln.f, idxBuf = foldAppend(&fb, raw, idxBuf, true)
 		fends = append(fends, fs, fb.Len())
 		ln.cells, cellBuf = appendCells(cellBuf, raw)
-		ln.curs = scanCurrencies(raw)
-		ln.nums = findNumbers(raw, ln.curs)
+		ln.curs, curBuf = claimTail(curBuf, appendCurrencies(curBuf[len(curBuf):len(curBuf)], raw))
+		ln.nums, numBuf = claimTail(numBuf, appendNumbers(numBuf[len(numBuf):len(numBuf)], raw, ln.curs))
 		d.lines = append(d.lines, ln)
 		off += len(parts[n]) + 1
 	}
@@ -679,4 +682,18 @@ func doubleSpaced(parts []string) []bool {
 		}
 	}
 	return skip
+}
+
+// claimTail takes res, which its producer appended to from buf's spare
+// capacity (buf[len(buf):len(buf)]), as a line's slice: nil when empty, its
+// capacity capped, and buf extended over it when res still lies in buf's
+// array (a res that outgrew that capacity has an array of its own).
+func claimTail[T any](buf, res []T) ([]T, []T) {
+	if len(res) == 0 {
+		return nil, buf
+	}
+	if cap(res) == cap(buf)-len(buf) {
+		buf = buf[:len(buf)+len(res)]
+	}
+	return res[:len(res):len(res)], buf
 }
