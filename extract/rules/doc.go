@@ -69,6 +69,11 @@ type document struct {
 
 	domCur  *string // dominantCurrency, once computed
 	idrDone bool    // every non-blank line's idRuns are found (idRunsOf)
+
+	// findTotalLabelled's answer, once totalDone.
+	total     *int64
+	totalCur  *string
+	totalDone bool
 }
 
 func isSpaceRune(r rune) bool { return unicode.IsSpace(r) || r == '\u200b' }
