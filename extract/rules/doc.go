@@ -70,6 +70,8 @@ type document struct {
 	domCur  *string // dominantCurrency, once computed
 	idrDone bool    // every non-blank line's idRuns are found (idRunsOf)
 
+	scratch *docScratch // the buffers the lines are cut from (release)
+
 	// findTotalLabelled's answer, once totalDone.
 	total     *int64
 	totalCur  *string
@@ -185,7 +187,8 @@ func detectLang(ftext string) string {
 }
 
 func newDocument(text string) *document {
-	d := &document{text: text}
+	sc := docPool.Get().(*docScratch)
+	d := &document{text: text, scratch: sc}
 	off := 0
 	parts := strings.Split(text, "\n")
 	if len(parts) > maxLines {
@@ -195,18 +198,19 @@ func newDocument(text string) *document {
 	// The lines live in one array, and their folded texts are cut from the
 	// document's (ftext, built in one builder): a line, a folded string per
 	// line and their join were a tenth of the document's allocations.
-	lineArr := make([]line, 0, len(parts))
-	d.lines = make([]*line, 0, len(parts))
+	// lineArr never grows past its capacity: the lines' pointers stay valid.
+	lineArr := sized(sc.lines, len(parts))
+	d.lines = sized(sc.ptrs, len(parts))
 	var fb strings.Builder
 	fb.Grow(len(text) + len(text)/16 + 16)
-	fends := make([]int, 0, 2*len(parts)) // each line's folded span in fb
+	fends := sized(sc.fends, 2*len(parts)) // each line's folded span in fb
 	// The lines' folded-to-raw indexes share one buffer (foldTo).
-	idxBuf := make([]int, 0, len(text)+len(parts)+16)
+	idxBuf := sized(sc.idx, len(text)+len(parts)+16)
 	// And their cells one buffer (appendCells), sized for a few per line.
-	cellBuf := make([]cell, 0, 2*len(parts)+8)
+	cellBuf := sized(sc.cells, 2*len(parts)+8)
 	// And their currencies and numbers (claimTail).
-	curBuf := make([]curHit, 0, len(parts)/2+8)
-	numBuf := make([]amountTok, 0, len(parts)+8)
+	curBuf := sized(sc.curs, len(parts)/2+8)
+	numBuf := sized(sc.nums, len(parts)+8)
 	for n, raw := range parts {
 		raw = strings.TrimSuffix(raw, "\r")
 		if len(raw) > maxLineBytes {
@@ -263,7 +267,9 @@ func newDocument(text string) *document {
 	for _, ln := range d.lines {
 		nc += len(ln.cells)
 	}
-	memo := make([]cellMemo, nc)
+	memo := sized(sc.memo, nc)[:nc]
+	clear(memo)
+	sc.lines, sc.ptrs, sc.fends, sc.idx, sc.cells, sc.curs, sc.nums, sc.memo = lineArr, d.lines, fends, idxBuf, cellBuf, curBuf, numBuf, memo
 	for _, ln := range d.lines {
 		ln.cellM, memo = memo[:len(ln.cells):len(ln.cells)], memo[len(ln.cells):]
 	}
