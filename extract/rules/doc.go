@@ -244,10 +244,11 @@ func newDocument(text string) *document {
 	var kept strings.Builder // raw text of the lines that are read
 	kept.Grow(len(text))
 	injectedNext := false
+	lits := injectionLiteralsIn(d.ftext)
 	for k, ln := range d.lines {
 		ln.f.s = d.ftext[fends[2*k]:fends[2*k+1]]
 		ln.blank = strings.TrimSpace(ln.f.s) == ""
-		if !ln.blank && (isInjection(ln.f.s) || injectedNext) {
+		if !ln.blank && (isInjectionIn(ln.f.s, lits) || injectedNext) {
 			// An instruction to a machine, and the lines that continue its
 			// sentence: read as empty.
 			injectedNext = !strings.HasSuffix(strings.TrimSpace(ln.f.s), ".") && !injectedNext
