@@ -336,7 +336,7 @@ var (
 		"cap. soc", "capitale sociale", "vat reg", "vat registration", "vat no", "vat number", "org.nr", "cvr",
 		"abn", "ein", "tax id", "director", "directors", "managing director", "inscrite au", "r.c.s", "ape", "naf",
 		"numéro tva", "vat id", "handelsregisternummer", "company reg")
-	reBankWord = mustGuardRE(`(?i)\b(?:bank|banque|banco|banca|sparkasse|volksbank|raiffeisen\w*|commerzbank|postbank|rabobank|abn amro|ing|bnp paribas|cr[ée]dit agricole|caisse d'[ée]pargne|soci[ée]t[ée] g[ée]n[ée]rale|unicredit|intesa|bbva|santander|caixabank|hsbc|barclays|lloyds|natwest|revolut|paypal|stripe|iban|bic|swift|kreissparkasse|stadtsparkasse|deutsche bank|dz bank|triodos|belfius|kbc|sabadell|bankinter|mediobanca|fineco|monte dei paschi|bper)\b`)
+	reBankWord = mustGuardREWith(bankWordSrc, bankWordMay)
 )
 
 // Action item lexicons.
