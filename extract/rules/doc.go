@@ -606,12 +606,17 @@ func adjacentToNumber(ln *line, h curHit) bool {
 // at the gap when the text after the gap starts a label of its own, and
 // matching resumes there; a label merely spread by OCR spacing ("Invoice
 // No: 7") is kept.
-func (ln *line) labels(re *lexicon) [][2]int {
+func (ln *line) labels(re *lexicon) [][2]int { return ln.appendLabels(nil, re) }
+
+// appendLabels is labels appending to out: the summary and total searches
+// ask a dozen lexicons of each line into one buffer on the stack, not a
+// slice per lexicon.
+func (ln *line) appendLabels(out [][2]int, re *lexicon) [][2]int {
 	t := re.tables()
 	if !t.full && !t.mayFind(ln.keysOf()) {
-		return nil // no phrase of the lexicon opens anywhere on the line
+		return out // no phrase of the lexicon opens anywhere on the line
 	}
-	var out [][2]int // spans by value: a []int per match was a tenth of the allocations
+	// Spans by value: a []int per match was a tenth of the allocations.
 	f := ln.f.s
 	pos := 0
 	for pos <= len(f) {

@@ -63,8 +63,9 @@ func resolveHits(hits []labelHit) []labelHit {
 func totalLabels(ln *line) ([]labelHit, [][]int) {
 	f := ln.f.s
 	var hits []labelHit
+	var buf [8][2]int
 	for _, lx := range totalLexicons {
-		for _, m := range ln.labels(lx.re) {
+		for _, m := range ln.appendLabels(buf[:0], lx.re) {
 			hits = append(hits, labelHit{m[0], m[1], lx.cls})
 		}
 	}
