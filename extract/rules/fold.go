@@ -1084,6 +1084,24 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 	return 0, 0, false
 }
 
+// find returns the leftmost-longest match at or after from, as
+// FindAllStringIndex lists it, without a slice.
+func (x *firstByteRE) find(s string, from int) (int, int, bool) { return x.tables().find(s, from) }
+
+// lastMatch returns the last match FindAllStringIndex(s, -1) lists.
+func (x *firstByteRE) lastMatch(s string) (int, int, bool) {
+	t := x.tables()
+	var a, b int
+	found := false
+	for pos := 0; ; {
+		ma, mb, ok := t.find(s, pos)
+		if !ok {
+			return a, b, found
+		}
+		a, b, found, pos = ma, mb, true, mb
+	}
+}
+
 // FindAllStringIndex is regexp's (matches are never empty).
 func (x *firstByteRE) FindAllStringIndex(s string, n int) [][]int {
 	t := x.tables()

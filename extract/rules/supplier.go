@@ -772,7 +772,7 @@ func (s *supplierScan) countCustomer(cellRaw string, names []string) {
 // forms, bank blocks, bank names and attention lines count against it.
 func legalNameScore(n string, reg region, sl *supLine) int {
 	score := 10
-	if m := reLegalForm.FindAllString(n, -1); len(m) > 0 && weakForms[m[len(m)-1]] {
+	if a, b, ok := reLegalForm.lastMatch(n); ok && weakForms[n[a:b]] {
 		score -= 3
 	}
 	switch {

@@ -207,12 +207,10 @@ func continuesAbove(prev, name string) bool {
 // BHD.", "GmbH & Co. KG").
 func legalFormOnly(s string) bool {
 	s = strings.TrimSpace(s)
-	for _, m := range reLegalForm.FindAllStringIndex(s, -1) {
-		if m[0] == 0 && strings.Trim(s[m[1]:], " .,") == "" {
-			return true
-		}
-	}
-	return false
+	// Only the first match can open the text (matches are never empty):
+	// listing them all was a slice and spans per cell asked.
+	a, b, ok := reLegalForm.find(s, 0)
+	return ok && a == 0 && strings.Trim(s[b:], " .,") == ""
 }
 
 // unwrapName joins a name that opens line i with the lines above it that
