@@ -113,7 +113,37 @@ func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (fol
 	for i := 0; i < len(raw); {
 		// Most bytes: plain ASCII that foldRune would only lower, none of
 		// the cases below (white space, "rn", a rune).
-		if c := raw[i]; c < utf8.RuneSelf && plainASCII[c] && (drop == nil || !drop[i]) {
+		if c := raw[i]; c < utf8.RuneSelf && plainASCII[c] && drop == nil {
+			// A run of such bytes is lowered through a buffer on the stack
+			// and written at once, its index entries in one loop (a call
+			// per byte was a twentieth of the extractor's time).
+			j := i + 1
+			for j < len(raw) && raw[j] < utf8.RuneSelf && plainASCII[raw[j]] {
+				j++
+			}
+			var chunk [64]byte
+			for k := i; k < j; {
+				n := copy(chunk[:], raw[k:j])
+				for m := range n {
+					if 'A' <= chunk[m] && chunk[m] <= 'Z' {
+						chunk[m] += 32
+					}
+				}
+				b.Write(chunk[:n])
+				k += n
+				last = chunk[n-1]
+			}
+			if withIdx {
+				for k := i; k < j; k++ {
+					idx = append(idx, k)
+				}
+			}
+			lastSpace = false
+			prev = rune(raw[j-1])
+			i = j
+			continue
+		}
+		if c := raw[i]; c < utf8.RuneSelf && plainASCII[c] && !drop[i] {
 			lastSpace = false
 			prev = rune(c)
 			if 'A' <= c && c <= 'Z' {
