@@ -39,6 +39,16 @@ func scanCurrencies(raw string) []curHit { return appendCurrencies(nil, raw) }
 func appendCurrencies(hits []curHit, raw string) []curHit {
 	byFirst := symbolsByFirst()
 	for i := 0; i < len(raw); {
+		if i > 0 && isASCIILetter(raw[i-1]) && isASCIILetter(raw[i]) {
+			// Inside a word: no ISO code starts here, and every symbol
+			// opening with a letter needs no letter before it. The rest
+			// of the word is passed over at once (each of its letters
+			// was tried against the symbols).
+			for i < len(raw) && isASCIILetter(raw[i]) {
+				i++
+			}
+			continue
+		}
 		// ISO code: a run of exactly three upper-case ASCII letters.
 		// Inside a word (an ASCII letter before) without decoding the rune.
 		if isASCIILetter(raw[i]) && !(i > 0 && isASCIILetter(raw[i-1])) && !unicode.IsLetter(runeBefore(raw, i)) {
