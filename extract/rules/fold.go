@@ -113,37 +113,7 @@ func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (fol
 	for i := 0; i < len(raw); {
 		// Most bytes: plain ASCII that foldRune would only lower, none of
 		// the cases below (white space, "rn", a rune).
-		if c := raw[i]; c < utf8.RuneSelf && plainASCII[c] && drop == nil {
-			// A run of such bytes is lowered through a buffer on the stack
-			// and written at once, its index entries in one loop (a call
-			// per byte was a twentieth of the extractor's time).
-			j := i + 1
-			for j < len(raw) && raw[j] < utf8.RuneSelf && plainASCII[raw[j]] {
-				j++
-			}
-			var chunk [64]byte
-			for k := i; k < j; {
-				n := copy(chunk[:], raw[k:j])
-				for m := range n {
-					if 'A' <= chunk[m] && chunk[m] <= 'Z' {
-						chunk[m] += 32
-					}
-				}
-				b.Write(chunk[:n])
-				k += n
-				last = chunk[n-1]
-			}
-			if withIdx {
-				for k := i; k < j; k++ {
-					idx = append(idx, k)
-				}
-			}
-			lastSpace = false
-			prev = rune(raw[j-1])
-			i = j
-			continue
-		}
-		if c := raw[i]; c < utf8.RuneSelf && plainASCII[c] && !drop[i] {
+		if c := raw[i]; c < utf8.RuneSelf && plainASCII[c] && (drop == nil || !drop[i]) {
 			lastSpace = false
 			prev = rune(c)
 			if 'A' <= c && c <= 'Z' {
@@ -289,14 +259,9 @@ var plainASCII = func() (t [utf8.RuneSelf]bool) {
 func maySpaceLetters(raw string) bool {
 	n := 0
 	for i := 0; i+2 < len(raw); i++ {
-		// The next space that has two bytes after it (IndexByte reads
-		// many bytes at a time; a test per byte was a fortieth of the
-		// extractor's time on receipts).
-		k := strings.IndexByte(raw[i:len(raw)-2], ' ')
-		if k < 0 {
-			break
+		if raw[i] != ' ' {
+			continue
 		}
-		i += k
 		c := raw[i+1]
 		if c < utf8.RuneSelf {
 			if raw[i+2] == ' ' && unicode.IsLetter(rune(c)) {
