@@ -178,7 +178,12 @@ func (a amountTok) text(raw string) string { return raw[a.numStart:a.numEnd] }
 // findNumbers lists the amount-like numbers of a raw line: not glued to
 // letters (except currency symbols), not parts of dates, times, references or
 // percentages (those are kept but flagged).
-func findNumbers(raw string, curs []curHit) []amountTok {
+func findNumbers(raw string, curs []curHit) []amountTok { return appendNumbers(nil, raw, curs) }
+
+// appendNumbers is findNumbers appending to out, which must be empty
+// (newDocument passes the spare capacity of one buffer for all its lines;
+// see claimTail).
+func appendNumbers(out []amountTok, raw string, curs []curHit) []amountTok {
 	curEndAt := func(i int) bool {
 		for _, c := range curs {
 			if c.end == i || c.end < i && i-c.end <= 3 && strings.TrimSpace(raw[c.end:i]) == "" {
@@ -195,7 +200,6 @@ func findNumbers(raw string, curs []curHit) []amountTok {
 		}
 		return false
 	}
-	var out []amountTok
 	for i := 0; i < len(raw); {
 		if !isDigit(raw[i]) {
 			_, w := utf8.DecodeRuneInString(raw[i:])

@@ -27,8 +27,9 @@ func summaryLabels(ln *line) []kindHit {
 func findSummaryLabels(ln *line) []kindHit {
 	f := ln.f.s
 	var hits []labelHit
+	var buf [8][2]int
 	for _, lx := range v2Lexicons {
-		for _, m := range ln.labels(lx.re) {
+		for _, m := range ln.appendLabels(buf[:0], lx.re) {
 			hits = append(hits, labelHit{m[0], m[1], int(lx.kind)})
 		}
 	}

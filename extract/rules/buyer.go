@@ -150,7 +150,7 @@ func (d *document) buyerAddressBlock(supKey string) (*fact[string], *buyerBlock)
 	}
 	c := d.lines[j].cells[0]
 	f, b := d.buyerName(j, c.start, c.end, supKey)
-	if f != nil && len(strings.Fields(f.V)) < 2 {
+	if f != nil && fieldCount(f.V) < 2 {
 		return nil, nil // one word under a letterhead is a heading as often as a name
 	}
 	return f, b

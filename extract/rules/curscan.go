@@ -31,10 +31,24 @@ var symbolsByFirst = onFirstUse(func() *[256][]int {
 // currency of the amount: "AMOUNT IN RM", "TOTAL RM".
 var statingWords = []string{"in", "AMT(", "AMOUNT(", "TOTAL", "AMOUNT", "AMT"}
 
-func scanCurrencies(raw string) []curHit {
+func scanCurrencies(raw string) []curHit { return appendCurrencies(nil, raw) }
+
+// appendCurrencies is scanCurrencies appending to hits, which must be empty
+// (newDocument passes the spare capacity of one buffer for all its lines;
+// see claimTail).
+func appendCurrencies(hits []curHit, raw string) []curHit {
 	byFirst := symbolsByFirst()
-	var hits []curHit
 	for i := 0; i < len(raw); {
+		if i > 0 && isASCIILetter(raw[i-1]) && isASCIILetter(raw[i]) {
+			// Inside a word: no ISO code starts here, and every symbol
+			// opening with a letter needs no letter before it. The rest
+			// of the word is passed over at once (each of its letters
+			// was tried against the symbols).
+			for i < len(raw) && isASCIILetter(raw[i]) {
+				i++
+			}
+			continue
+		}
 		// ISO code: a run of exactly three upper-case ASCII letters.
 		// Inside a word (an ASCII letter before) without decoding the rune.
 		if isASCIILetter(raw[i]) && !(i > 0 && isASCIILetter(raw[i-1])) && !unicode.IsLetter(runeBefore(raw, i)) {

@@ -119,12 +119,10 @@ func findDates(f string, mdy bool) []dateHit {
 	if digits < 3 {
 		return nil
 	}
-	iso := 6
-	if !hasDigitsThenSep(f, 4, "-./") {
-		iso = len(f) + 1 // no four digits before a separator: no ISO date
-	}
+	// An ISO date needs six digits and four of them before a separator
+	// (the cheaper test first: most lines of a receipt have fewer).
 	var isoHits [][]int
-	if digits >= iso {
+	if digits >= 6 && hasDigitsThenSep(f, 4, "-./") {
 		isoHits = scanISODates(f)
 	}
 	for _, m := range isoHits {

@@ -67,7 +67,15 @@ type document struct {
 	cur   docCurrency
 	mdy   bool
 
-	domCur *string // dominantCurrency, once computed
+	domCur  *string // dominantCurrency, once computed
+	idrDone bool    // every non-blank line's idRuns are found (idRunsOf)
+
+	scratch *docScratch // the buffers the lines are cut from (release)
+
+	// findTotalLabelled's answer, once totalDone.
+	total     *int64
+	totalCur  *string
+	totalDone bool
 }
 
 func isSpaceRune(r rune) bool { return unicode.IsSpace(r) || r == '\u200b' }
@@ -179,20 +187,30 @@ func detectLang(ftext string) string {
 }
 
 func newDocument(text string) *document {
-	d := &document{text: text}
+	sc := docPool.Get().(*docScratch)
+	d := &document{text: text, scratch: sc}
 	off := 0
 	parts := strings.Split(text, "\n")
-	fl := make([]string, 0, len(parts))
-	var kept strings.Builder // raw text of the lines that are read
 	if len(parts) > maxLines {
 		parts = parts[:maxLines]
 	}
 	skip := doubleSpaced(parts)
-	injectedNext := false
+	// The lines live in one array, and their folded texts are cut from the
+	// document's (ftext, built in one builder): a line, a folded string per
+	// line and their join were a tenth of the document's allocations.
+	// lineArr never grows past its capacity: the lines' pointers stay valid.
+	lineArr := sized(sc.lines, len(parts))
+	d.lines = sized(sc.ptrs, len(parts))
+	var fb strings.Builder
+	fb.Grow(len(text) + len(text)/16 + 16)
+	fends := sized(sc.fends, 2*len(parts)) // each line's folded span in fb
 	// The lines' folded-to-raw indexes share one buffer (foldTo).
-	idxBuf := make([]int, 0, len(text)+len(parts)+16)
+	idxBuf := sized(sc.idx, len(text)+len(parts)+16)
 	// And their cells one buffer (appendCells), sized for a few per line.
-	cellBuf := make([]cell, 0, 2*len(parts)+8)
+	cellBuf := sized(sc.cells, 2*len(parts)+8)
+	// And their currencies and numbers (claimTail).
+	curBuf := sized(sc.curs, len(parts)/2+8)
+	numBuf := sized(sc.nums, len(parts)+8)
 	for n, raw := range parts {
 		raw = strings.TrimSuffix(raw, "\r")
 		if len(raw) > maxLineBytes {
@@ -208,10 +226,29 @@ func newDocument(text string) *document {
 			off += len(parts[n]) + 1
 			continue
 		}
-		ln := &line{raw: raw, off: off}
-		ln.f, idxBuf = foldTo(raw, idxBuf, true)
+		lineArr = append(lineArr, line{raw: raw, off: off})
+		ln := &lineArr[len(lineArr)-1]
+		if len(d.lines) > 0 {
+			fb.WriteByte('\n')
+		}
+		fs := fb.Len()
+		ln.f, idxBuf = foldAppend(&fb, raw, idxBuf, true)
+		fends = append(fends, fs, fb.Len())
+		ln.cells, cellBuf = appendCells(cellBuf, raw)
+		ln.curs, curBuf = claimTail(curBuf, appendCurrencies(curBuf[len(curBuf):len(curBuf)], raw))
+		ln.nums, numBuf = claimTail(numBuf, appendNumbers(numBuf[len(numBuf):len(numBuf)], raw, ln.curs))
+		d.lines = append(d.lines, ln)
+		off += len(parts[n]) + 1
+	}
+	d.ftext = fb.String()
+	var kept strings.Builder // raw text of the lines that are read
+	kept.Grow(len(text))
+	injectedNext := false
+	lits := injectionLiteralsIn(d.ftext)
+	for k, ln := range d.lines {
+		ln.f.s = d.ftext[fends[2*k]:fends[2*k+1]]
 		ln.blank = strings.TrimSpace(ln.f.s) == ""
-		if !ln.blank && (isInjection(ln.f.s) || injectedNext) {
+		if !ln.blank && (isInjectionIn(ln.f.s, lits) || injectedNext) {
 			// An instruction to a machine, and the lines that continue its
 			// sentence: read as empty.
 			injectedNext = !strings.HasSuffix(strings.TrimSpace(ln.f.s), ".") && !injectedNext
@@ -220,16 +257,10 @@ func newDocument(text string) *document {
 		} else {
 			injectedNext = false
 		}
-		ln.cells, cellBuf = appendCells(cellBuf, raw)
-		ln.curs = scanCurrencies(raw)
-		ln.nums = findNumbers(raw, ln.curs)
-		d.lines = append(d.lines, ln)
-		fl = append(fl, ln.f.s)
 		if !ln.injected {
-			kept.WriteString(raw)
+			kept.WriteString(ln.raw)
 			kept.WriteByte('\n')
 		}
-		off += len(parts[n]) + 1
 	}
 	// One array holds every cell's memo (cellMemos): two slices per line
 	// were a twentieth of the document's allocations.
@@ -237,11 +268,12 @@ func newDocument(text string) *document {
 	for _, ln := range d.lines {
 		nc += len(ln.cells)
 	}
-	memo := make([]cellMemo, nc)
+	memo := sized(sc.memo, nc)[:nc]
+	clear(memo)
+	sc.lines, sc.ptrs, sc.fends, sc.idx, sc.cells, sc.curs, sc.nums, sc.memo = lineArr, d.lines, fends, idxBuf, cellBuf, curBuf, numBuf, memo
 	for _, ln := range d.lines {
 		ln.cellM, memo = memo[:len(ln.cells):len(ln.cells)], memo[len(ln.cells):]
 	}
-	d.ftext = strings.Join(fl, "\n")
 	d.gatherKeys()
 	d.cur = resolveDocCurrency(kept.String(), d.ftext, d.hasKrona())
 	if mdy, ok := slashOrder(d.ftext); ok {
@@ -574,12 +606,17 @@ func adjacentToNumber(ln *line, h curHit) bool {
 // at the gap when the text after the gap starts a label of its own, and
 // matching resumes there; a label merely spread by OCR spacing ("Invoice
 // No: 7") is kept.
-func (ln *line) labels(re *lexicon) [][2]int {
+func (ln *line) labels(re *lexicon) [][2]int { return ln.appendLabels(nil, re) }
+
+// appendLabels is labels appending to out: the summary and total searches
+// ask a dozen lexicons of each line into one buffer on the stack, not a
+// slice per lexicon.
+func (ln *line) appendLabels(out [][2]int, re *lexicon) [][2]int {
 	t := re.tables()
 	if !t.full && !t.mayFind(ln.keysOf()) {
-		return nil // no phrase of the lexicon opens anywhere on the line
+		return out // no phrase of the lexicon opens anywhere on the line
 	}
-	var out [][2]int // spans by value: a []int per match was a tenth of the allocations
+	// Spans by value: a []int per match was a tenth of the allocations.
 	f := ln.f.s
 	pos := 0
 	for pos <= len(f) {
@@ -662,4 +699,18 @@ func doubleSpaced(parts []string) []bool {
 		}
 	}
 	return skip
+}
+
+// claimTail takes res, which its producer appended to from buf's spare
+// capacity (buf[len(buf):len(buf)]), as a line's slice: nil when empty, its
+// capacity capped, and buf extended over it when res still lies in buf's
+// array (a res that outgrew that capacity has an array of its own).
+func claimTail[T any](buf, res []T) ([]T, []T) {
+	if len(res) == 0 {
+		return nil, buf
+	}
+	if cap(res) == cap(buf)-len(buf) {
+		buf = buf[:len(buf)+len(res)]
+	}
+	return res[:len(res):len(res)], buf
 }

@@ -61,18 +61,17 @@ func titleKind(cf string) string {
 		return ""
 	}
 	// "Objet : RELANCE – facture impayée": the subject line carries the title.
-	if m := reSubjectLabel.FindStringIndex(cf); m != nil {
-		cf = cf[m[1]:]
+	if _, e, ok := reSubjectLabel.find(cf); ok {
+		cf = cf[e:]
 	}
 	// reTitleOrdinal skips these, then needs a digit or a letter; a title
 	// needs a letter.
 	if t := strings.TrimLeft(cf, " \t\n\f\r*#>-•"); t == "" || !(t[0] >= 'a' && t[0] <= 'z' || t[0] >= '0' && t[0] <= '9') {
 		return ""
 	}
-	o := reTitleOrdinal.FindStringIndex(cf)
 	f := cf
-	if o != nil {
-		f = cf[o[1]:]
+	if _, e, ok := reTitleOrdinal.find(cf); ok {
+		f = cf[e:]
 	}
 	// Every title below opens (after white space) with a lower-case ASCII
 	// letter: most cells, amounts and item lines, stop here.
@@ -80,11 +79,11 @@ func titleKind(cf string) string {
 		return ""
 	}
 	for _, k := range titleKinds {
-		m := k.re.FindStringIndex(f)
-		if m == nil || m[0] != 0 {
+		ms, me, ok := k.re.find(f)
+		if !ok || ms != 0 {
 			continue
 		}
-		rest := strings.TrimSpace(f[m[1]:])
+		rest := strings.TrimSpace(f[me:])
 		if k.kind == schema.DocProforma {
 			// "Proforma-Rechnung", "Pro forma invoice": the rest names
 			// the invoice it is not.
@@ -236,7 +235,7 @@ func (d *document) saysPaid() bool {
 // number, a date and a few words at most.
 func sentenceWords(s string) int {
 	n := 0
-	for _, w := range strings.Fields(s) {
+	for w := range strings.FieldsSeq(s) {
 		if strings.IndexFunc(w, unicode.IsLetter) >= 0 && strings.IndexFunc(w, unicode.IsDigit) < 0 && len(w) > 1 {
 			n++
 		}

@@ -146,28 +146,40 @@ func (t *startTables) addRunes(in *syntax.Inst) {
 
 // FindStringIndex is regexp's.
 func (x *startRE) FindStringIndex(s string) []int {
+	if ms, me, ok := x.find(s); ok {
+		return []int{ms, me}
+	}
+	return nil
+}
+
+// find is FindStringIndex without the slice: the empty match most heading
+// cells get ([0 0]) was the extractor's most frequent allocation.
+func (x *startRE) find(s string) (int, int, bool) {
 	t := x.get()
 	if !t.empty && (s == "" || !t.first[s[0]]) {
 		if t.emptyAt0 {
-			return []int{0, 0}
+			return 0, 0, true
 		}
-		return nil
+		return 0, 0, false
 	}
 	if t.filter != nil {
 		// Anchored on every path: only a match at 0 counts, and the
 		// filter has none there where the expression has none, and
 		// none longer than the expression's longest.
 		if end, ok := t.filter.longestAt(s); ok && end < 0 {
-			return nil
+			return 0, 0, false
 		} else if ok && end == 0 && t.emptyAt0 {
-			return []int{0, 0} // "^\s*(?:...)?" on most cells: only the empty match
+			return 0, 0, true // "^\s*(?:...)?" on most cells: only the empty match
 		}
 	}
 	if t.need != nil && !t.need.in(s) {
-		return nil
+		return 0, 0, false
 	}
-	return t.re.FindStringIndex(s)
+	if m := t.re.FindStringIndex(s); m != nil {
+		return m[0], m[1], true
+	}
+	return 0, 0, false
 }
 
 // MatchString is regexp's.
-func (x *startRE) MatchString(s string) bool { return x.FindStringIndex(s) != nil }
+func (x *startRE) MatchString(s string) bool { _, _, ok := x.find(s); return ok }

@@ -85,6 +85,18 @@ func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
 	// The builder hands its bytes over as the string without a copy.
 	var b strings.Builder
 	b.Grow(len(raw) + 8)
+	f, idx := foldAppend(&b, raw, idxBuf, withIdx)
+	f.s = b.String()
+	return f, idx
+}
+
+// foldAppend is foldTo writing the folded text to b after what b holds
+// (newDocument folds every line into one builder and cuts the lines from
+// the document's folded text: a string per line, and joining them, were
+// two copies and a twentieth of its allocations). The folded it returns
+// has no s; the caller cuts it from b's text.
+func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (folded, []int) {
+	base := b.Len()
 	var last byte // the last byte written to b
 	from := len(idxBuf)
 	idx := idxBuf
@@ -167,7 +179,7 @@ func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
 		default:
 			lastSpace = false
 			po := rune(0)
-			if b.Len() > 0 {
+			if b.Len() > base {
 				po = rune(last)
 			}
 			out = foldRune(r, prev, next, po)
@@ -185,10 +197,10 @@ func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
 		i += w
 	}
 	if !withIdx {
-		return folded{s: b.String()}, idxBuf
+		return folded{}, idxBuf
 	}
 	idx = append(idx, len(raw))
-	return folded{s: b.String(), idx: idx[from:len(idx):len(idx)], spaced: spaced}, idx
+	return folded{idx: idx[from:len(idx):len(idx)], spaced: spaced}, idx
 }
 
 // spacedLetters marks the single spaces of letter-spaced words ("T O T A L",
@@ -265,6 +277,15 @@ func maySpaceLetters(raw string) bool {
 	return n >= 2
 }
 
+// asciiStrings holds each ASCII byte as a string: string(r) allocates one
+// per call, and foldRune gives one for every digit and OCR letter.
+var asciiStrings = func() (t [utf8.RuneSelf]string) {
+	for c := range utf8.RuneSelf {
+		t[c] = string(rune(c))
+	}
+	return t
+}()
+
 func foldRune(r, prev, next, prevOut rune) string {
 	switch r {
 	case 'ß':
@@ -290,7 +311,7 @@ func foldRune(r, prev, next, prevOut rune) string {
 	case '–', '—', '‑', '‐', '−', '‒':
 		return "-"
 	case '０', '１', '２', '３', '４', '５', '６', '７', '８', '９':
-		return string('0' + (r - '０'))
+		return asciiStrings['0'+(r-'０')]
 	case '0':
 		// OCR: "T0TAL", "N0.", "0ceanic".
 		if isASCIILetterRune(prevOut) && !unicode.IsDigit(next) || isASCIILetterRune(next) && !unicode.IsDigit(prev) && !isLetter(prev) {
@@ -306,9 +327,9 @@ func foldRune(r, prev, next, prevOut rune) string {
 	}
 	if r < 0x80 {
 		if 'A' <= r && r <= 'Z' {
-			return string(r + 32)
+			return asciiStrings[r+32]
 		}
-		return string(r)
+		return asciiStrings[r]
 	}
 	if r < foldTableEnd {
 		return foldTable()[r-utf8.RuneSelf]
@@ -1061,6 +1082,24 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// find returns the leftmost-longest match at or after from, as
+// FindAllStringIndex lists it, without a slice.
+func (x *firstByteRE) find(s string, from int) (int, int, bool) { return x.tables().find(s, from) }
+
+// lastMatch returns the last match FindAllStringIndex(s, -1) lists.
+func (x *firstByteRE) lastMatch(s string) (int, int, bool) {
+	t := x.tables()
+	var a, b int
+	found := false
+	for pos := 0; ; {
+		ma, mb, ok := t.find(s, pos)
+		if !ok {
+			return a, b, found
+		}
+		a, b, found, pos = ma, mb, true, mb
+	}
 }
 
 // FindAllStringIndex is regexp's (matches are never empty).

@@ -39,6 +39,18 @@ func mustGuardRE(src string) func() *guardedRE {
 	return get
 }
 
+// mustGuardREWith is mustGuardRE with a further hand-written test a text
+// must pass to hold a match (the test must never say no where it could).
+func mustGuardREWith(src string, extra func(string) bool) func() *guardedRE {
+	get := onFirstUse(func() *guardedRE {
+		g := guardRE(src)
+		g.extra = extra
+		return g
+	})
+	guardedREs = append(guardedREs, get)
+	return get
+}
+
 // mustGuardREOf is mustGuardRE of a pattern written on first use (one
 // built from a table, such as the month names).
 func mustGuardREOf(src func() string) func() *guardedRE {

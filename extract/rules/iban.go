@@ -46,7 +46,7 @@ func (d *document) supplierIBAN(regs [][]region, buyer *buyerBlock, ids *idCheck
 		if ln.blank {
 			continue
 		}
-		for _, r := range ln.idRuns() {
+		for _, r := range d.idRunsOf(i) {
 			iban, end := r.longestValid(ids.iban)
 			if iban == "" {
 				continue

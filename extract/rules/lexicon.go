@@ -339,7 +339,7 @@ var (
 		"cap. soc", "capitale sociale", "vat reg", "vat registration", "vat no", "vat number", "org.nr", "cvr",
 		"abn", "ein", "tax id", "director", "directors", "managing director", "inscrite au", "r.c.s", "ape", "naf",
 		"numéro tva", "vat id", "handelsregisternummer", "company reg")
-	reBankWord = mustGuardRE(`(?i)\b(?:bank|banque|banco|banca|sparkasse|volksbank|raiffeisen\w*|commerzbank|postbank|rabobank|abn amro|ing|bnp paribas|cr[ée]dit agricole|caisse d'[ée]pargne|soci[ée]t[ée] g[ée]n[ée]rale|unicredit|intesa|bbva|santander|caixabank|hsbc|barclays|lloyds|natwest|revolut|paypal|stripe|iban|bic|swift|kreissparkasse|stadtsparkasse|deutsche bank|dz bank|triodos|belfius|kbc|sabadell|bankinter|mediobanca|fineco|monte dei paschi|bper)\b`)
+	reBankWord = mustGuardREWith(bankWordSrc, bankWordMay)
 )
 
 // Action item lexicons.
@@ -414,7 +414,9 @@ var reInjection = foldedRegexp(`\bignore\s+(?:all|the|any|previous|prior|above|e
 // injectionLiterals holds, for every alternative of reInjection but the
 // line-start role one, a literal it cannot match without (after the l->i
 // folding foldedRegexp applies to the pattern).
-var injectionLiterals = []string{"ignor", "instruc", "[", "disregard", "override", "wire_funds", "as an ai",
+var injectionLiterals = injectionLiteralsArr[:]
+
+var injectionLiteralsArr = [...]string{"ignor", "instruc", "[", "disregard", "override", "wire_funds", "as an ai",
 	"ianguage modei", "you are now", "set t", "negeer", "anweisungen", "istruzioni", "<!--"}
 
 // injectionRoles are the words of reInjection's `^\s*(?:...)\s*:` alternative.
@@ -422,7 +424,28 @@ var injectionRoles = []string{"system", "assistant", "user", "ai", "deveioper"}
 
 // isInjection is reInjection().MatchString(f), with a literal prefilter: the
 // regexp only runs on a line holding a literal some alternative needs.
-func isInjection(f string) bool {
+func isInjection(f string) bool { return isInjectionIn(f, allInjectionLiterals) }
+
+// allInjectionLiterals has a bit for each of injectionLiterals.
+const allInjectionLiterals = 1<<len(injectionLiteralsArr) - 1
+
+// injectionLiteralsIn returns the bits of the injectionLiterals that text
+// holds. None spans a line, so a line of a document holds only literals its
+// text holds: newDocument asks the folded text once, and most documents'
+// lines are then tested against none (each line asked all fourteen).
+func injectionLiteralsIn(text string) uint32 {
+	var m uint32
+	for k, lit := range injectionLiterals {
+		if strings.Contains(text, lit) {
+			m |= 1 << k
+		}
+	}
+	return m
+}
+
+// isInjectionIn is isInjection of a line whose literals are among those
+// marked in lits (injectionLiteralsIn of a text holding the line).
+func isInjectionIn(f string, lits uint32) bool {
 	may := false
 	if strings.IndexByte(f, ':') >= 0 {
 		t := strings.TrimLeft(f, "\t\n\f\r ") // \s
@@ -433,9 +456,9 @@ func isInjection(f string) bool {
 			}
 		}
 	}
-	if !may {
-		for _, lit := range injectionLiterals {
-			if strings.Contains(f, lit) {
+	if !may && lits != 0 {
+		for k, lit := range injectionLiterals {
+			if lits&(1<<k) != 0 && strings.Contains(f, lit) {
 				may = true
 				break
 			}

@@ -78,11 +78,13 @@ func (d *document) tableHeader(i int) ([]headerCol, bool) {
 			return nil, false
 		}
 	}
-	var cols []headerCol
+	cols := make([]headerCol, 0, len(ln.cells))
 	var money, what, labelled bool
 	n := 0
 	for _, c := range ln.cells {
-		r := roleOf(foldString(ln.raw[c.start:c.end]))
+		// foldCell: the cell's fold, cut from the line's where it can be
+		// and kept for the other finders.
+		r := roleOf(ln.foldCell(c))
 		cols = append(cols, headerCol{r, c.col, c.colEnd})
 		switch r {
 		case colAmount, colUnitPrice:

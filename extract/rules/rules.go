@@ -37,6 +37,7 @@ const (
 // evidence is an exact substring of text.
 func Extract(text string) schema.InvoiceSummaryV1 {
 	d := newDocument(text)
+	defer d.release() // nothing read from d outlives the call but strings
 	credit := d.creditLine()
 	facts := schema.InvoiceFacts{
 		SupplierName:  d.findSupplier(),

@@ -317,10 +317,17 @@ type blk struct {
 // (customer, supplier, bank, other labels) by label and column.
 func (d *document) regions() [][]region {
 	out := make([][]region, len(d.lines))
+	// Every line's regions are cut from one array (a slice per line was a
+	// fortieth of v2's allocations).
+	nc := 0
+	for _, ln := range d.lines {
+		nc += len(ln.cells)
+	}
+	all := make([]region, nc)
 	var active []blk
 	blankRun := 0
 	for i, ln := range d.lines {
-		out[i] = make([]region, len(ln.cells))
+		out[i], all = all[:len(ln.cells):len(ln.cells)], all[len(ln.cells):]
 		if ln.blank {
 			blankRun++
 			kept := active[:0]
@@ -482,10 +489,10 @@ func looksLikeName(s string) bool {
 	if strings.ContainsAny(s, "@:") || strings.Contains(strings.ToLower(s), "www.") || strings.Contains(strings.ToLower(s), "http") {
 		return false
 	}
-	if len(strings.Fields(s)) > 7 {
+	if fieldCount(s) > 7 {
 		return false
 	}
-	for _, w := range strings.Fields(s) {
+	for w := range strings.FieldsSeq(s) {
 		r, _ := utf8.DecodeRuneInString(w)
 		if unicode.IsLower(r) && !nameConnectors[w] {
 			return false
@@ -765,7 +772,7 @@ func (s *supplierScan) countCustomer(cellRaw string, names []string) {
 // forms, bank blocks, bank names and attention lines count against it.
 func legalNameScore(n string, reg region, sl *supLine) int {
 	score := 10
-	if m := reLegalForm.FindAllString(n, -1); len(m) > 0 && weakForms[m[len(m)-1]] {
+	if a, b, ok := reLegalForm.lastMatch(n); ok && weakForms[n[a:b]] {
 		score -= 3
 	}
 	switch {

@@ -139,7 +139,7 @@ func (d *document) headerEnd() int {
 // company name: capitalised words, no digits, no label, not a title.
 func headerNameLine(t string) bool {
 	t = strings.TrimSpace(t)
-	if t == "" || strings.ContainsAny(t, "0123456789@:") || len(strings.Fields(t)) > 7 {
+	if t == "" || strings.ContainsAny(t, "0123456789@:") || fieldCount(t) > 7 {
 		return false
 	}
 	ft := foldString(t)
@@ -156,7 +156,7 @@ func headerNameLine(t string) bool {
 		return false
 	}
 	letters := 0
-	for _, w := range strings.Fields(t) {
+	for w := range strings.FieldsSeq(t) {
 		r, _ := utf8.DecodeRuneInString(strings.TrimLeft(w, "(\"'"))
 		if unicode.IsLower(r) && !nameConnectors[w] {
 			return false
@@ -207,12 +207,10 @@ func continuesAbove(prev, name string) bool {
 // BHD.", "GmbH & Co. KG").
 func legalFormOnly(s string) bool {
 	s = strings.TrimSpace(s)
-	for _, m := range reLegalForm.FindAllStringIndex(s, -1) {
-		if m[0] == 0 && strings.Trim(s[m[1]:], " .,") == "" {
-			return true
-		}
-	}
-	return false
+	// Only the first match can open the text (matches are never empty):
+	// listing them all was a slice and spans per cell asked.
+	a, b, ok := reLegalForm.find(s, 0)
+	return ok && a == 0 && strings.Trim(s[b:], " .,") == ""
 }
 
 // unwrapName joins a name that opens line i with the lines above it that
@@ -432,7 +430,7 @@ func titleOnly(cf string) bool {
 
 // hasTradeWord reports whether a word of s says it names a business.
 func hasTradeWord(s string) bool {
-	for _, w := range strings.Fields(s) {
+	for w := range strings.FieldsSeq(s) {
 		if tradeWords[wordKey(w)] {
 			return true
 		}
@@ -487,7 +485,7 @@ func (s *supplierScan) nameAboveAddress(headerKey string, best *supCand) bool {
 // brokenLogo reports whether name, on line i, is a single word and the
 // next line is a single name-like word too: a logo OCR read word by word.
 func (d *document) brokenLogo(i int, name string) bool {
-	if len(strings.Fields(name)) != 1 {
+	if fieldCount(name) != 1 {
 		return false
 	}
 	j := d.nextNonBlank(i, 0)
@@ -495,7 +493,7 @@ func (d *document) brokenLogo(i int, name string) bool {
 		return false
 	}
 	next := strings.TrimSpace(d.lines[j].raw)
-	return len(strings.Fields(next)) == 1 && headerNameLine(next)
+	return fieldCount(next) == 1 && headerNameLine(next)
 }
 
 // joinLogo joins a logo read one word a line from line i ("THE" / "ROTI"

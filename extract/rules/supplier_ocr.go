@@ -33,7 +33,7 @@ var ocrRealWords = map[string]bool{
 // misread or one stray letter away from a trade word. A word that differs
 // only by a final letter (a plural, "ENTERPRISES") is no misreading.
 func garbledTradeWord(name string) bool {
-	for _, w := range strings.Fields(name) {
+	for w := range strings.FieldsSeq(name) {
 		if len(w) < 8 || !allUpperASCII(w) {
 			continue
 		}

@@ -63,8 +63,9 @@ func resolveHits(hits []labelHit) []labelHit {
 func totalLabels(ln *line) ([]labelHit, [][]int) {
 	f := ln.f.s
 	var hits []labelHit
+	var buf [8][2]int
 	for _, lx := range totalLexicons {
-		for _, m := range ln.labels(lx.re) {
+		for _, m := range ln.appendLabels(buf[:0], lx.re) {
 			hits = append(hits, labelHit{m[0], m[1], lx.cls})
 		}
 	}
@@ -262,6 +263,16 @@ func (d *document) findTotal() (total *int64, currency *string) {
 // findTotalLabelled is findTotal by the labels alone: the strongest label
 // naming an amount payable, and the currency.
 func (d *document) findTotalLabelled() (total *int64, currency *string) {
+	// Once per document: v1's findTotal asks again through readAmountsV2
+	// when no label names the payable. Callers only read the answers.
+	if !d.totalDone {
+		d.total, d.totalCur = d.findTotalLabelledOnce()
+		d.totalDone = true
+	}
+	return d.total, d.totalCur
+}
+
+func (d *document) findTotalLabelledOnce() (total *int64, currency *string) {
 	var cands []totalCand
 	inTaxSummary := d.taxSummaryLines()
 	for i, ln := range d.lines {

@@ -18,6 +18,7 @@ func ExtractV2(text string) schema.InvoiceV2 {
 // draftV2 is ExtractV2's answer before ensureValid checks it.
 func draftV2(text string) schema.InvoiceV2 {
 	d := newDocument(text)
+	defer d.release() // nothing read from d outlives the call but strings
 	credit := d.creditLine()
 	docType := d.documentType(credit)
 	regs := d.regions()

@@ -154,7 +154,7 @@ func (d *document) supplierVATID(regs [][]region, buyer *buyerBlock, ids *idChec
 		if p := d.prevNonBlank(i); p >= 0 && len(d.lines[p].labels(reVATLabel)) > 0 && labelOnly(d.lines[p].f.s) {
 			stacked = true
 		}
-		for _, r := range ln.idRuns() {
+		for _, r := range d.idRunsOf(i) {
 			if !vatPrefixes[r.compact[0][:2]] {
 				continue
 			}
