@@ -22,7 +22,7 @@ func TestKeySet(t *testing.T) {
 	}
 	f := s.freeze()
 	var chunks [][]string
-	if err := f.each("t1", 2, func(ks []string) error { chunks = append(chunks, slices.Clone(ks)); return nil }); err != nil {
+	if err := f.each("t1", 2, nil, func(ks []string) error { chunks = append(chunks, slices.Clone(ks)); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	want := [][]string{{b, a}, {c, "not-hex"}}
@@ -39,11 +39,13 @@ func TestKeySet(t *testing.T) {
 			t.Errorf("has(%s, %.8s) = %v, want %v", tc.tenant, tc.key, got, tc.want)
 		}
 	}
-	var o keySet
-	o.add("t2", b)
-	m := f.merge(o.freeze())
-	if !m.has("t2", b) || !m.has("t2", a) || m.empty() {
-		t.Errorf("merge lost keys")
+	var skipped []string
+	err := f.each("t1", 10, func(k string) bool { return k == a }, func(ks []string) error {
+		skipped = append(skipped, ks...)
+		return nil
+	})
+	if want := []string{b, c, "not-hex"}; err != nil || !slices.Equal(skipped, want) {
+		t.Errorf("each skipping a = %v (err %v), want %v", skipped, err, want)
 	}
 	var none keySet
 	if !none.freeze().empty() {

@@ -1297,7 +1297,7 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 	// one): those are read again. A no-op rerun of committed documents
 	// thus reads no job state here.
 	ask := make([]string, 0, finishChunk)
-	err := mine.each(r.Tenant, finishChunk, func(keys []string) error {
+	err := mine.each(r.Tenant, finishChunk, nil, func(keys []string) error {
 		ask = ask[:0]
 		for _, k := range keys {
 			if st, ok := settled.state(r.Tenant, k); ok {
