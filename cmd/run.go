@@ -174,6 +174,7 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
+			defer tuneGC(f.Env)()
 			return profiled(&opts.profile, func() error { return runRun(c.Context(), f, opts) })
 		},
 	}
@@ -368,14 +369,28 @@ func sourceSystem(flag, dir string) (string, error) {
 	return "fs:" + abs, nil
 }
 
+// A batch of discovered documents is enqueued (one write transaction) once
+// it holds enqueueBatchDocs documents or enqueueBatchBytes of text. The byte
+// bound keeps what the walk holds small whatever the files' size: a batch
+// is in memory several times over (the texts, their compressed copies in
+// the store's transaction) and the Go heap goal doubles whatever is live.
+// 256 KiB is about 130 of bench/gen's documents: the transaction's fsync
+// stays a small share of reading and hashing them.
+const (
+	enqueueBatchDocs  = 500
+	enqueueBatchBytes = 256 << 10
+)
+
 // enqueueDir walks one DIR. matched counts the files that matched
 // --include, taken or not.
 func enqueueDir(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOptions, dir string) (matched int, err error) {
 	log := f.Logger().With("tenant", r.Tenant, "run_id", r.RunID)
 	var batch []extract.Found
+	batchBytes := 0
 	flush := func() error {
 		err := r.Enqueue(ctx, batch)
-		batch = batch[:0]
+		clear(batch) // the texts go with the batch, not with its backing array
+		batch, batchBytes = batch[:0], 0
 		return err
 	}
 	var skipErr error
@@ -393,7 +408,8 @@ func enqueueDir(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOpt
 			log.Debug("discovered", "stage", "discovered", "path", fmt.Sprintf("%q", d.Display), "bytes", len(d.Text),
 				"encoding", d.Encoding)
 			batch = append(batch, d)
-			if len(batch) >= 500 {
+			batchBytes += len(d.Text)
+			if len(batch) >= enqueueBatchDocs || batchBytes >= enqueueBatchBytes {
 				return flush()
 			}
 			return nil
