@@ -369,28 +369,15 @@ func sourceSystem(flag, dir string) (string, error) {
 	return "fs:" + abs, nil
 }
 
-// A batch of discovered documents is enqueued (one write transaction) once
-// it holds enqueueBatchDocs documents or enqueueBatchBytes of text. The byte
-// bound keeps what the walk holds small whatever the files' size: a batch
-// is in memory several times over (the texts, their compressed copies in
-// the store's transaction) and the Go heap goal doubles whatever is live.
-// 256 KiB is about 130 of bench/gen's documents: the transaction's fsync
-// stays a small share of reading and hashing them.
-const (
-	enqueueBatchDocs  = 500
-	enqueueBatchBytes = 256 << 10
-)
-
 // enqueueDir walks one DIR. matched counts the files that matched
 // --include, taken or not.
 func enqueueDir(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOptions, dir string) (matched int, err error) {
 	log := f.Logger().With("tenant", r.Tenant, "run_id", r.RunID)
-	var batch []extract.Found
-	batchBytes := 0
+	var batch enqueueBatch
 	flush := func() error {
-		err := r.Enqueue(ctx, batch)
-		clear(batch) // the texts go with the batch, not with its backing array
-		batch, batchBytes = batch[:0], 0
+		docs := batch.take()
+		err := r.Enqueue(ctx, docs)
+		clear(docs) // the texts go with the batch, not with its reused backing array
 		return err
 	}
 	var skipErr error
@@ -407,9 +394,7 @@ func enqueueDir(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOpt
 			// Paths are quoted: no control character of a file name reaches a log line.
 			log.Debug("discovered", "stage", "discovered", "path", fmt.Sprintf("%q", d.Display), "bytes", len(d.Text),
 				"encoding", d.Encoding)
-			batch = append(batch, d)
-			batchBytes += len(d.Text)
-			if len(batch) >= enqueueBatchDocs || batchBytes >= enqueueBatchBytes {
+			if batch.add(d) {
 				return flush()
 			}
 			return nil
