@@ -398,7 +398,9 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 	return nil
 }
 
-// Keys returns the job keys of the documents enqueued by this run, in order.
+// Keys returns the job keys of the documents enqueued by this run: in the
+// order enqueued until Finish, sorted without repeats after (Finish sorts
+// them where they are rather than hold a copy).
 func (r *Runner) Keys() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
