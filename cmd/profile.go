@@ -16,13 +16,18 @@ import (
 type profileOptions struct {
 	CPU string
 	Mem string
+	// MemPeak is a heap profile rewritten whenever the live heap reaches
+	// a new high: what a run holds at its peak, not at its end.
+	MemPeak string
 }
 
 func addProfileFlags(fl *pflag.FlagSet, o *profileOptions) {
 	fl.StringVar(&o.CPU, "cpuprofile", "", "write a CPU profile of the command to FILE (go tool pprof)")
 	fl.StringVar(&o.Mem, "memprofile", "", "write a heap profile to FILE when the command ends (go tool pprof)")
+	fl.StringVar(&o.MemPeak, "memprofile-peak", "", "write a heap profile to FILE each time the live heap reaches a new high (go tool pprof)")
 	_ = fl.MarkHidden("cpuprofile")
 	_ = fl.MarkHidden("memprofile")
+	_ = fl.MarkHidden("memprofile-peak")
 }
 
 // profiled runs fn under the profiles o asks for. A profile that cannot be
@@ -58,6 +63,17 @@ func profiled(o *profileOptions, fn func() error) (err error) {
 			}
 			if werr != nil {
 				err = errors.Join(err, fmt.Errorf("--memprofile %s: %w", o.Mem, werr))
+			}
+		}()
+	}
+	if o.MemPeak != "" {
+		stop, err := watchPeak(o.MemPeak)
+		if err != nil {
+			return &usageError{err: fmt.Errorf("--memprofile-peak: %w", err)}
+		}
+		defer func() {
+			if perr := stop(); perr != nil {
+				err = errors.Join(err, fmt.Errorf("--memprofile-peak %s: %w", o.MemPeak, perr))
 			}
 		}()
 	}

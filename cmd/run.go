@@ -372,10 +372,11 @@ func sourceSystem(flag, dir string) (string, error) {
 // --include, taken or not.
 func enqueueDir(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOptions, dir string) (matched int, err error) {
 	log := f.Logger().With("tenant", r.Tenant, "run_id", r.RunID)
-	var batch []extract.Found
+	var batch enqueueBatch
 	flush := func() error {
-		err := r.Enqueue(ctx, batch)
-		batch = batch[:0]
+		docs := batch.take()
+		err := r.Enqueue(ctx, docs)
+		clear(docs) // the texts go with the batch, not with its reused backing array
 		return err
 	}
 	var skipErr error
@@ -392,8 +393,7 @@ func enqueueDir(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOpt
 			// Paths are quoted: no control character of a file name reaches a log line.
 			log.Debug("discovered", "stage", "discovered", "path", fmt.Sprintf("%q", d.Display), "bytes", len(d.Text),
 				"encoding", d.Encoding)
-			batch = append(batch, d)
-			if len(batch) >= 500 {
+			if batch.add(d) {
 				return flush()
 			}
 			return nil

@@ -107,10 +107,18 @@ func (r *Runner) validate(j *jobRun, c *call) (*schema.Result, error) {
 }
 
 // reviewed records what a commit opened for review: the run's counts and
-// metrics by reason, and the job, whose reasons Finish looks up.
+// metrics by reason, and the job, whose reasons Finish looks up. Only a
+// commit that opened a reason is kept: a result's reasons are opened by
+// its commit (or by a clerk's correction, which is a person already
+// looking at it), so a clean commit would be asked about for nothing, and
+// keeping every commit would hold a key per document for the whole run
+// (issue 17) beside the enqueued ones, which cover invx run's own
+// documents.
 func (r *Runner) reviewed(l *store.Lease, reasons []string) {
 	r.mu.Lock()
-	r.committed.add(l.Tenant, l.JobKey)
+	if len(reasons) > 0 {
+		r.committed.add(l.Tenant, l.JobKey)
+	}
 	for _, reason := range reasons {
 		r.summary.ReviewOpened[reason]++
 	}
@@ -124,34 +132,46 @@ func (r *Runner) reviewed(l *store.Lease, reasons []string) {
 
 // openReview counts the open review reasons of the run's documents: those
 // it enqueued (a rerun's already committed ones included, so a batch keeps
-// exiting 3 until a clerk acts) and those it committed. docs is the number
+// exiting 3 until a clerk acts) and those its commits opened a reason on
+// (reviewed). docs is the number
 // of documents with at least one open reason. The store is asked about the
 // run's own jobs, a chunk at a time, so what the finish holds does not grow
 // with the tenant's open review queue.
 func (r *Runner) openReview(ctx context.Context, enqueued frozen) (docs int, byReason map[string]int, err error) {
 	r.mu.Lock()
-	mine := enqueued.merge(r.committed.freeze())
+	committed := r.committed.freeze()
 	r.mu.Unlock()
+	// The enqueued keys, then the committed ones the enqueue did not
+	// name: each job is asked about once, and no merged copy of the two
+	// sets is made.
 	byReason = map[string]int{}
-	for _, tenant := range mine.tenants() {
-		err := mine.each(tenant, finishChunk, func(keys []string) error {
-			var items []*store.ReviewItem
-			err := r.withStore(ctx, "finish_run", r.log(), func() error {
-				var err error
-				items, err = r.Store.ListReview(ctx, &store.ListReviewParams{Tenant: tenant, JobKeys: keys})
-				return err
-			})
-			if err != nil {
-				return err
-			}
-			flagged := map[string]bool{}
-			for _, it := range items {
-				byReason[it.Reason]++
-				flagged[it.JobKey] = true
-			}
-			docs += len(flagged)
-			return nil
+	ask := func(tenant string, keys []string) error {
+		var items []*store.ReviewItem
+		err := r.withStore(ctx, "finish_run", r.log(), func() error {
+			var err error
+			items, err = r.Store.ListReview(ctx, &store.ListReviewParams{Tenant: tenant, JobKeys: keys})
+			return err
 		})
+		if err != nil {
+			return err
+		}
+		flagged := map[string]bool{}
+		for _, it := range items {
+			byReason[it.Reason]++
+			flagged[it.JobKey] = true
+		}
+		docs += len(flagged)
+		return nil
+	}
+	for _, tenant := range enqueued.tenants() {
+		err := enqueued.each(tenant, finishChunk, nil, func(keys []string) error { return ask(tenant, keys) })
+		if err != nil {
+			return 0, byReason, fmt.Errorf("read open review reasons: %w", err)
+		}
+	}
+	for _, tenant := range committed.tenants() {
+		asked := func(k string) bool { return enqueued.has(tenant, k) }
+		err := committed.each(tenant, finishChunk, asked, func(keys []string) error { return ask(tenant, keys) })
 		if err != nil {
 			return 0, byReason, fmt.Errorf("read open review reasons: %w", err)
 		}

@@ -398,7 +398,9 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 	return nil
 }
 
-// Keys returns the job keys of the documents enqueued by this run, in order.
+// Keys returns the job keys of the documents enqueued by this run: in the
+// order enqueued until Finish, sorted without repeats after (Finish sorts
+// them where they are rather than hold a copy).
 func (r *Runner) Keys() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -1297,7 +1299,7 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 	// one): those are read again. A no-op rerun of committed documents
 	// thus reads no job state here.
 	ask := make([]string, 0, finishChunk)
-	err := mine.each(r.Tenant, finishChunk, func(keys []string) error {
+	err := mine.each(r.Tenant, finishChunk, nil, func(keys []string) error {
 		ask = ask[:0]
 		for _, k := range keys {
 			if st, ok := settled.state(r.Tenant, k); ok {
