@@ -74,7 +74,6 @@ var fixtureAmounts = map[string][5]string{
 	"nl_intracommunautaire_levering":       {"487500", "0", "487500", "487500", "3"},
 	"de_ch_mwst_81_26":                     {"136560", "5689", "142249", "?", "5"},
 	"de_mehrere_steuersaetze":              {"42852", "5097", "47949", "?", "6"},
-	"de_schlussrechnung_anzahlungen":       {"3400000", "646000", "4046000", "1546000", "3"},
 	"de_seitenumbruch_uebertrag":           {"420765", "79945", "500710", "?", "12"},
 	"en_gb_overdue_reminder_fee":           {"-", "-", "?", "428200", "0"}, // the reminded invoice or the total now due: either reading,
 	"en_ie_carried_forward_formfeed":       {"860835", "197992", "1058827", "558827", "10"},
