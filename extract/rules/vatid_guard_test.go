@@ -57,7 +57,9 @@ func TestNationalVATLabelGuards(t *testing.T) {
 				t.Fatalf("%s: guard says no on %q, the regexp matches", x.name, s)
 			}
 		}
-		if matched < atLeast(500) || no < len(lines)/4 {
+		// About 520 lines match IT's label (about 65 in a -race sample,
+		// whose phase moves with the corpus size): 300 leaves room.
+		if matched < atLeast(300) || no < len(lines)/4 {
 			t.Fatalf("%s: %d matches, guard said no %d times of %d; the comparison would prove little", x.name, matched, no, len(lines))
 		}
 	}
