@@ -4,16 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
+	"github.com/invx/invx/internal/readbuf"
 	"github.com/invx/invx/store"
 )
 
@@ -214,8 +213,8 @@ func (w *discovery) read(p string) error {
 	// may keep their input, and get bytes of their own.
 	var buf *[]byte
 	if _, special := inputReaders[strings.ToLower(path.Ext(p))]; !special {
-		buf = fileBufs.Get().(*[]byte)
-		defer putFileBuf(buf)
+		buf = readbuf.Get()
+		defer readbuf.Put(buf)
 	}
 	raw, fi, size, reason, detail := readCapped(w.r, p, limit, buf)
 	if reason != "" {
@@ -323,7 +322,7 @@ func readCapped(r *os.Root, p string, maxBytes int64, buf *[]byte) (raw []byte, 
 	} else {
 		b = make([]byte, 0, want)
 	}
-	raw, err = readUpTo(f, b, limit)
+	raw, err = readbuf.ReadUpTo(f, b, limit)
 	if buf != nil {
 		*buf = raw
 	}
@@ -344,43 +343,4 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// readUpTo appends what r holds to b, at most limit bytes (no limit when
-// negative), as io.ReadAll(io.LimitReader(r, limit)) would.
-func readUpTo(r io.Reader, b []byte, limit int64) ([]byte, error) {
-	for limit < 0 || int64(len(b)) < limit {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		end := cap(b)
-		if limit >= 0 {
-			end = int(min(int64(end), limit))
-		}
-		n, err := r.Read(b[len(b):end])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			return b, nil
-		}
-		if err != nil {
-			return b, err
-		}
-	}
-	return b, nil
-}
-
-// fileBufs holds the buffers text files are read into.
-var fileBufs = sync.Pool{New: func() any {
-	b := make([]byte, 0, 16<<10)
-	return &b
-}}
-
-// maxPooledFile keeps a rare large file's buffer out of the pool.
-const maxPooledFile = 1 << 20
-
-func putFileBuf(b *[]byte) {
-	if cap(*b) <= maxPooledFile {
-		*b = (*b)[:0]
-		fileBufs.Put(b)
-	}
 }

@@ -6,9 +6,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
+	"github.com/invx/invx/internal/readbuf"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -66,21 +66,12 @@ func invalidUTF8At(b []byte) int {
 func Digest(text string) string {
 	// The hash takes bytes through an interface, so []byte(text) was a
 	// heap copy of every document; a pooled buffer takes the copy instead.
-	bp := digestBufs.Get().(*[]byte)
-	b := append((*bp)[:0], text...)
-	sum := sha256.Sum256(b)
-	if cap(b) <= maxPooledFile {
-		*bp = b[:0]
-		digestBufs.Put(bp)
-	}
+	bp := readbuf.Get()
+	defer readbuf.Put(bp)
+	*bp = append((*bp)[:0], text...)
+	sum := sha256.Sum256(*bp)
 	return hex.EncodeToString(sum[:])
 }
-
-// digestBufs holds the buffers Digest copies a text into.
-var digestBufs = sync.Pool{New: func() any {
-	b := make([]byte, 0, 16<<10)
-	return &b
-}}
 
 // JobKey derives the operation identity of a document, exactly as DESIGN.md
 // section 1 fixes it: hex(sha256(tenant NUL transformation NUL schema_version

@@ -51,6 +51,7 @@ import (
 	"time"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/internal/readbuf"
 )
 
 // record is one recorded provider call, as stored (keys in this order:
@@ -265,9 +266,9 @@ func readRecord(path, key string, attempt int) (*record, error) {
 		return nil, pathReason(err)
 	}
 	defer f.Close()
-	buf := readBufs.Get().(*[]byte)
-	defer putReadBuf(buf)
-	b, err := readCapped(f, (*buf)[:0], maxFile+1)
+	buf := readbuf.Get()
+	defer readbuf.Put(buf)
+	b, err := readbuf.ReadUpTo(f, (*buf)[:0], maxFile+1)
 	*buf = b
 	if err != nil {
 		return nil, pathReason(err)
