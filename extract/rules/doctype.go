@@ -110,7 +110,7 @@ func titleKind(cf string) string {
 // words and then a three-digit document type code in parentheses.
 func codedTitleRest(rest string) bool {
 	for words := 0; words <= 2; words++ {
-		if len(rest) >= 5 && rest[0] == '(' && rest[4] == ')' && isDigits(rest[1:4]) {
+		if len(rest) >= 5 && rest[0] == '(' && rest[4] == ')' && isASCIIDigitsRules(rest[1:4]) {
 			return true
 		}
 		i := 0
@@ -123,16 +123,6 @@ func codedTitleRest(rest string) bool {
 		rest = strings.TrimLeft(rest[i:], " ")
 	}
 	return false
-}
-
-// isDigits reports whether s is ASCII digits only.
-func isDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // documentType decides invoice-v2's document_type from the document's
