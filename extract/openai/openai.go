@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -65,6 +66,9 @@ type Provider struct {
 	// opts build the batch path's Files and Batches services with the
 	// same base URL, client, key and retry policy (Batch).
 	opts []option.RequestOption
+	// heads caches each schema version's encoded request head
+	// (*schema.Version -> *head, wire.go).
+	heads sync.Map
 }
 
 var _ extract.Provider = (*Provider)(nil)
@@ -149,12 +153,32 @@ const feedbackFormat = "Your previous answer was rejected by validation: %s. Ret
 // one exists, also beside an error, so the attempt row gets the model,
 // tokens, request id and status.
 func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
-	var raw *http.Response
-	cc, err := p.chat.New(ctx, p.params(req), option.WithResponseInto(&raw))
 	resp := &extract.Response{Model: p.model}
+	body, err := p.requestBody(req)
+	if err != nil {
+		return resp, &extract.ProviderError{Class: extract.ClassPermanent, Msg: err.Error()}
+	}
+	var (
+		raw  *http.Response
+		data []byte
+	)
+	// The SDK sends body in place of the (empty) params and hands the
+	// answer's bytes back undecoded (wire.go says why).
+	_, err = p.chat.New(ctx, oai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", body),
+		option.WithResponseBodyInto(&data), option.WithResponseInto(&raw))
 	if raw != nil {
 		resp.HTTPStatus = raw.StatusCode
 		resp.RequestID = requestID(raw.Header)
+	}
+	if err == nil && raw != nil && !isJSON(raw.Header) {
+		// Asked for bytes, the SDK no longer refuses a body of another
+		// content type: refuse it here as it did.
+		err = fmt.Errorf("expected destination type of 'string' or '[]byte' for responses with content-type '%s' that is not 'application/json'",
+			raw.Header.Get("Content-Type"))
+	}
+	var cc *oai.ChatCompletion
+	if err == nil {
+		cc, err = decodeCompletion(data)
 	}
 	if err != nil {
 		return resp, p.classify(ctx, err, raw)

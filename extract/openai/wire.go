@@ -1,0 +1,152 @@
+package openai
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+
+	oai "github.com/openai/openai-go/v3"
+
+	"github.com/invx/invx/extract"
+	"github.com/invx/invx/schema"
+)
+
+// The synchronous path encodes its request body and decodes the answer
+// itself and lets the SDK do the rest (URL, headers, auth, timeouts, error
+// bodies). The SDK's reflective encoder re-walked the constant system
+// prompt and response schema on every call, and its decoder goes through
+// gjson: together a third of a millisecond of CPU per document, more than
+// the rest of a call. What goes on the wire is the same JSON object as
+// p.params(req) encodes (TestRequestBodyMatchesSDK); the batch path still
+// encodes params, whose lines are a golden file.
+
+// head is the part of a request body that is the same for every document
+// of a schema version: everything up to the user message's content.
+type head struct {
+	once  sync.Once
+	bytes []byte
+	err   error
+}
+
+// requestHead is what json.Marshal writes before the user message: the
+// messages array comes last so that the per-document part can be appended.
+type requestHead struct {
+	Model               string          `json:"model"`
+	MaxCompletionTokens int64           `json:"max_completion_tokens"`
+	ResponseFormat      json.RawMessage `json:"response_format"`
+	Messages            []wireMessage   `json:"messages"`
+}
+
+type wireMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// responseFormat is the strict json_schema response format of version v.
+type responseFormat struct {
+	Type       string `json:"type"`
+	JSONSchema struct {
+		Name   string `json:"name"`
+		Strict bool   `json:"strict"`
+		Schema any    `json:"schema"`
+	} `json:"json_schema"`
+}
+
+// requestHead returns the encoded head for v, built once per version.
+func (p *Provider) requestHead(v *schema.Version) ([]byte, error) {
+	h, _ := p.heads.LoadOrStore(v, &head{})
+	hd := h.(*head)
+	hd.once.Do(func() {
+		var rf responseFormat
+		rf.Type = "json_schema"
+		rf.JSONSchema.Name, rf.JSONSchema.Strict, rf.JSONSchema.Schema = formatName(v.Name), true, responseSchema(v)
+		format, err := json.Marshal(rf)
+		if err != nil {
+			hd.err = fmt.Errorf("encode response format of %s: %w", v.Name, err)
+			return
+		}
+		b, err := json.Marshal(requestHead{Model: p.model, MaxCompletionTokens: p.maxTokens, ResponseFormat: format,
+			Messages: []wireMessage{{Role: "system", Content: v.Prompt()}}})
+		if err != nil {
+			hd.err = fmt.Errorf("encode request head of %s: %w", v.Name, err)
+			return
+		}
+		// Cut the closing "]}" so that further messages can follow.
+		hd.bytes = b[:len(b)-2]
+	})
+	return hd.bytes, hd.err
+}
+
+// requestBody is the chat completion request for req: the version's head,
+// then the document's user message and the feedback of a re-ask.
+func (p *Provider) requestBody(req *extract.Request) ([]byte, error) {
+	hd, err := p.requestHead(req.Schema)
+	if err != nil {
+		return nil, err
+	}
+	user, err := json.Marshal(wireMessage{Role: "user", Content: req.Schema.UserMessage(req.Text)})
+	if err != nil {
+		return nil, fmt.Errorf("encode user message: %w", err)
+	}
+	body := make([]byte, 0, len(hd)+len(user)+256)
+	body = append(append(append(body, hd...), ','), user...)
+	if req.Feedback != nil {
+		fb, err := json.Marshal(wireMessage{Role: "user", Content: fmt.Sprintf(feedbackFormat, req.Feedback.Error())})
+		if err != nil {
+			return nil, fmt.Errorf("encode feedback message: %w", err)
+		}
+		body = append(append(body, ','), fb...)
+	}
+	return append(body, "]}"...), nil
+}
+
+// wireCompletion is the part of a chat completion that answer reads.
+type wireCompletion struct {
+	Model   string `json:"model"`
+	Choices []struct {
+		FinishReason string `json:"finish_reason"`
+		Message      struct {
+			Content string `json:"content"`
+			Refusal string `json:"refusal"`
+		} `json:"message"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int64 `json:"prompt_tokens"`
+		CompletionTokens int64 `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
+// decodeCompletion reads a 200 answer's body. The common shape is read
+// into wireCompletion; anything else (no choices, a field of another type,
+// a JSON null) goes through the SDK's own decoder, so the rare answers are
+// read exactly as before. A nil completion and nil error: the body was null.
+// Decoding through json.Decoder, as the SDK does, keeps a body cut short an
+// io.ErrUnexpectedEOF (category truncated_body).
+func decodeCompletion(body []byte) (*oai.ChatCompletion, error) {
+	var w wireCompletion
+	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&w); err == nil && len(w.Choices) > 0 {
+		cc := &oai.ChatCompletion{Model: w.Model, Choices: make([]oai.ChatCompletionChoice, len(w.Choices))}
+		cc.Usage.PromptTokens, cc.Usage.CompletionTokens = w.Usage.PromptTokens, w.Usage.CompletionTokens
+		for i, c := range w.Choices {
+			cc.Choices[i].FinishReason = c.FinishReason
+			cc.Choices[i].Message.Content, cc.Choices[i].Message.Refusal = c.Message.Content, c.Message.Refusal
+		}
+		return cc, nil
+	}
+	var cc *oai.ChatCompletion
+	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&cc); err != nil {
+		return nil, fmt.Errorf("error parsing response json: %w", err)
+	}
+	return cc, nil
+}
+
+// isJSON reports whether a response's content type is JSON, as the SDK
+// decides it.
+func isJSON(h http.Header) bool {
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return strings.Contains(mt, "application/json") || strings.HasSuffix(mt, "+json")
+}
