@@ -1249,26 +1249,6 @@ func (r *Runner) commit(ctx context.Context, p *store.CommitParams, log *slog.Lo
 	return cr, err
 }
 
-// outboxEvents are the side effects of a commit: one per action item and one
-// invoice.committed. The store keys them (store.EventKey) so that no action
-// id, "invoice.committed" included, can take another event's key.
-func outboxEvents(l *store.Lease, res *schema.Result) []store.OutboxInput {
-	evs := make([]store.OutboxInput, 0, len(res.Actions)+1)
-	for _, a := range res.Actions {
-		payload, _ := json.Marshal(map[string]any{
-			"event": "invoice.action", "tenant": l.Tenant, "job_key": l.JobKey, "schema_version": res.Version,
-			"action": a,
-		})
-		evs = append(evs, store.OutboxInput{ActionID: a.ID, Kind: a.Kind, Payload: payload})
-	}
-	payload, _ := json.Marshal(map[string]any{
-		"event": store.EventCommitted, "tenant": l.Tenant, "job_key": l.JobKey, "schema_version": res.Version,
-		"source_path": l.SourcePath, "result": json.RawMessage(res.JSON),
-	})
-	evs = append(evs, store.OutboxInput{ActionID: store.EventCommitted, Kind: store.EventCommitted, Payload: payload})
-	return evs
-}
-
 // finishChunk bounds the job keys one final-state read names.
 const finishChunk = 500
 
