@@ -144,13 +144,19 @@ func ScoreVersion(version string, exp Expect, res *schema.Result) *Scored {
 			continue
 		}
 		g := got[field]
-		if payable {
-			g = payableV2(got)
-		}
 		var right bool
-		if v2 {
+		switch {
+		case payable:
+			// Either figure the document calls its total (wantV2): the
+			// gross total first, else the amount payable, which is also
+			// the value a mismatch shows.
+			if right = sameV2(field, want, g); !right {
+				g = payableV2(got)
+				right = sameV2(field, want, g)
+			}
+		case v2:
 			right = sameV2(field, want, g)
-		} else {
+		default:
 			right = Same(field, want, g)
 		}
 		s.Right[field] = right

@@ -72,17 +72,20 @@ func lineSum(lines []schema.LineItem) any {
 }
 
 // wantV2 returns the expectation of an invoice-v2 field, whether it is
-// scored, and whether it is scored against the result's payable amount
-// rather than the field itself. Every field reads the key of its name,
-// except total_minor (the gross total): it reads gross_minor, and falls
-// back on the expectation's total_minor (v1's amount payable) when
-// amount_due_minor is stated and equal to it, i.e. when the document has no
-// separate amount due and the two totals are one figure. An expectation
-// with total_minor alone (v1-style suites, the dev set's receipts and
-// invoices) says what is to be paid: it is scored against the result's
-// payable amount, its amount_due_minor when stated, else its total_minor.
-// Otherwise it is not scored: a gross total guessed from an amount due
-// would score right answers as wrong.
+// scored, and whether a result's payable amount may answer it in place of
+// the field itself. Every field reads the key of its name, except
+// total_minor (the gross total): it reads gross_minor, and falls back on the
+// expectation's total_minor (v1's amount payable) when amount_due_minor is
+// stated and equal to it, i.e. when the document has no separate amount due
+// and the two totals are one figure. An expectation with total_minor alone
+// does not say which total it is: in v1-style suites and the dev set's
+// receipts it is what was paid (after rounding, after a deposit), in the
+// dev set's e-invoice suites EN 16931's BT-112, the gross total
+// (shared/devset/README.md). So it is right when it equals either the
+// result's gross total or its payable amount (its amount_due_minor when
+// stated, else its total_minor); scoring only one of them counted right
+// answers of the other kind as wrong. Otherwise it is not scored: a gross
+// total guessed from an amount due would score right answers as wrong.
 func wantV2(exp Expect, field string) (want any, scored, payable bool) {
 	if field != FieldTotalMinor {
 		want, ok := exp[field]
