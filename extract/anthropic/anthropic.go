@@ -21,12 +21,14 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/schema"
 )
 
 // The modes a Provider can ask for JSON in.
@@ -72,6 +74,9 @@ type Provider struct {
 	model     string
 	mode      string
 	maxTokens int64
+	// templates caches the encoded requests of each schema version, with
+	// and without feedback (templateKey -> *template, wire.go).
+	templates sync.Map
 }
 
 var _ extract.Provider = (*Provider)(nil)
@@ -151,10 +156,17 @@ func (*Provider) Name() string { return "anthropic" }
 // Prose instead of JSON is not an error here: it is returned as Output and
 // validation rejects it.
 func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.Response, error) {
-	var raw *http.Response
-	params, tool := p.params(req)
-	msg, err := p.client.Messages.New(ctx, params, option.WithResponseInto(&raw))
 	resp := &extract.Response{Model: p.model}
+	body, tool, err := p.requestBody(req)
+	if err != nil {
+		return resp, &extract.ProviderError{Class: extract.ClassPermanent, Msg: err.Error()}
+	}
+	var raw *http.Response
+	// The SDK sends body in place of params (wire.go says why); params keep
+	// the model and max_tokens, from which the SDK derives its timeout and
+	// span attributes as before.
+	msg, err := p.client.Messages.New(ctx, sdk.MessageNewParams{Model: p.model, MaxTokens: p.maxTokens},
+		option.WithRequestBody("application/json", body), option.WithResponseInto(&raw))
 	if raw != nil {
 		resp.HTTPStatus = raw.StatusCode
 		resp.RequestID = raw.Header.Get("request-id")
@@ -277,27 +289,40 @@ func hasText(msg *sdk.Message) bool {
 // asked for exactly that tool, and validation (with repair) checks what the
 // grammar no longer guarantees.
 func (p *Provider) params(req *extract.Request) (sdk.MessageNewParams, bool) {
-	blocks := []sdk.ContentBlockParamUnion{sdk.NewTextBlock(req.Schema.UserMessage(req.Text))}
-	if req.Feedback != nil {
-		// A repair re-ask: the previous answer is not resent (it is model
-		// output), only the validation error, which carries no document text.
-		blocks = append(blocks, sdk.NewTextBlock("Your previous answer was rejected by validation: "+
-			req.Feedback.Error()+". Return a corrected JSON document only."))
+	return p.paramsFor(req.Schema, req.Schema.UserMessage(req.Text), feedbackText(req))
+}
+
+// feedbackText is a repair re-ask's message, "" for a first ask. The
+// previous answer is not resent (it is model output), only the validation
+// error, which carries no document text.
+func feedbackText(req *extract.Request) string {
+	if req.Feedback == nil {
+		return ""
+	}
+	return "Your previous answer was rejected by validation: " + req.Feedback.Error() + ". Return a corrected JSON document only."
+}
+
+// paramsFor is the request of version v with the user message user and,
+// unless it is "", the re-ask's feedback.
+func (p *Provider) paramsFor(v *schema.Version, user, feedback string) (sdk.MessageNewParams, bool) {
+	blocks := []sdk.ContentBlockParamUnion{sdk.NewTextBlock(user)}
+	if feedback != "" {
+		blocks = append(blocks, sdk.NewTextBlock(feedback))
 	}
 	params := sdk.MessageNewParams{
 		Model:     p.model,
 		MaxTokens: p.maxTokens,
-		System:    []sdk.TextBlockParam{{Text: req.Schema.Prompt()}},
+		System:    []sdk.TextBlockParam{{Text: v.Prompt()}},
 		Messages:  []sdk.MessageParam{sdk.NewUserMessage(blocks...)},
 	}
-	s, strict := versionSchema(req.Schema)
+	s, strict := versionSchema(v)
 	if p.mode == ModeJSONSchema && strict {
 		params.OutputConfig = sdk.OutputConfigParam{Format: sdk.JSONOutputFormatParam{Schema: s}}
 		return params, false
 	}
 	tool := &sdk.ToolParam{
 		Name:        ToolName,
-		Description: sdk.String("Return the " + req.Schema.Name + " document for the invoice."),
+		Description: sdk.String("Return the " + v.Name + " document for the invoice."),
 		InputSchema: toolSchema(s),
 	}
 	if strict {
