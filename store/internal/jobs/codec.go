@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/klauspost/compress/zstd"
@@ -13,45 +14,10 @@ import (
 // reader goes through unpack, so the bytes handed out are exactly the bytes
 // written, whichever column holds them (docs/storage.md).
 
-// One encoder and one decoder for the process: EncodeAll and DecodeAll are
-// safe for concurrent use, and building either allocates tables we want to
-// pay for once. The fastest level: it gets most of the ratio on invoice
-// text at a fraction of the CPU of the better levels.
-var (
-	zstdEnc = mustEncoder()
-	zstdDec = mustDecoder()
-)
-
-func mustEncoder() *zstd.Encoder {
-	// A concurrency of 1: EncodeAll does not use the background workers,
-	// and each would hold a window's buffers for nothing.
-	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
-		zstd.WithEncoderCRC(false),
-		// An empty text still gets a frame: a NULL column means "not
-		// written compressed", and prune reads every frame's size.
-		zstd.WithZeroFrames(true))
-	if err != nil {
-		panic(fmt.Sprintf("zstd encoder: %v", err)) // only bad options fail
-	}
-	return e
-}
-
-func mustDecoder() *zstd.Decoder {
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(1<<30))
-	if err != nil {
-		panic(fmt.Sprintf("zstd decoder: %v", err))
-	}
-	return d
-}
-
-// pack compresses b for a *_zst column.
-func pack(b []byte) []byte {
-	return zstdEnc.EncodeAll(b, make([]byte, 0, len(b)/2+16))
-}
-
-// packString is pack of a string.
-func packString(s string) []byte {
-	return pack([]byte(s))
+// pack compresses b, a value of kind, for a *_zst column: with the
+// database's dictionary of the kind once it has one (dict.go).
+func (c *Core) pack(kind string, b []byte) []byte {
+	return c.encoderFor(kind, b).EncodeAll(b, make([]byte, 0, len(b)/2+16))
 }
 
 // minSplice is the smallest result worth cutting out of a payload: below
@@ -94,7 +60,13 @@ func unpack(zst []byte, old string) (string, error) {
 	if zst == nil {
 		return old, nil
 	}
-	b, err := zstdDec.DecodeAll(zst, nil)
+	b, err := decoders.decoder().DecodeAll(zst, nil)
+	if errors.Is(err, zstd.ErrUnknownDictionary) {
+		// Trained since this process read the dictionaries, maybe by
+		// another process: read them again, once.
+		decoders.refresh()
+		b, err = decoders.decoder().DecodeAll(zst, nil)
+	}
 	if err != nil {
 		return "", fmt.Errorf("decompress stored payload: %w", err)
 	}
@@ -109,7 +81,7 @@ func unpackedSize(zst []byte) (int64, error) {
 		return 0, fmt.Errorf("read compressed payload header: %w", err)
 	}
 	if !h.HasFCS {
-		b, err := zstdDec.DecodeAll(zst, nil)
+		b, err := unpack(zst, "")
 		return int64(len(b)), err
 	}
 	return int64(h.FrameContentSize), nil

@@ -17,7 +17,7 @@ func TestPackRoundTrip(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			z := packString(tt.in)
+			z := (&Core{}).pack(kindText, []byte(tt.in))
 			if len(z) == 0 {
 				t.Fatal("pack wrote no frame: the column would look unset")
 			}
