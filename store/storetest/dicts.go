@@ -2,7 +2,9 @@ package storetest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -89,6 +91,20 @@ func Dicts014(t *testing.T, db DictDB) {
 			res := fmt.Sprintf(`{"schema_version":"invoice-summary-v1","title":"Invoice %s from Müller","bullets":["Total EUR %d,%02d","Due soon"],"evidence":%q}`,
 				l.JobKey[:8], len(l.Text), i%100, l.Text[:20])
 			committed := payloadOf(l.JobKey, []byte(res))
+			if i%5 == 0 {
+				// A name with "&" and "<>", in an event marshalled by
+				// encoding/json (HTML-escaped): stored without its
+				// result too (cutResult), and put back escaped.
+				res = strings.Replace(res, "from Müller", "from Müller & Söhne <GmbH>", 1)
+				b, err := json.Marshal(struct {
+					Event  string          `json:"event"`
+					Result json.RawMessage `json:"result"`
+				}{store.EventCommitted, json.RawMessage(res)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				committed = string(b)
+			}
 			action := fmt.Sprintf(`{"event":"action","job_key":%q,"kind":"verify_purchase_order","evidence":"PO %d"}`, l.JobKey, i)
 			result[l.JobKey] = res
 			event[l.JobKey+store.EventCommitted] = committed
@@ -156,6 +172,10 @@ func Dicts014(t *testing.T, db DictDB) {
 	// Durable state: three dictionaries, and each column holds frames
 	// with and without one.
 	eq(t, "dictionaries", db.Count(t, `SELECT count(*) FROM zstd_dicts`), 3)
+	eq(t, "events stored without their HTML-escaped result", db.Count(t, `SELECT count(*) FROM outbox WHERE payload_result_at < 0`),
+		int64((before+after+4)/5))
+	eq(t, "events stored without their verbatim result", db.Count(t, `SELECT count(*) FROM outbox WHERE payload_result_at >= 0`),
+		int64(before+after-(before+after+4)/5))
 	for _, c := range []struct{ kind, q string }{
 		{"text", `SELECT source_zst FROM jobs`},
 		{"result", `SELECT result_zst FROM results`},

@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -29,29 +30,57 @@ const minSplice = 64
 // whole and nil when it holds no copy of a result of at least minSplice
 // bytes. The outbox then stores an event that repeats its result (see
 // migration 013) once, not twice.
+//
+// A payload built with encoding/json's defaults holds the result
+// HTML-escaped (&, <, > as \u0026, \u003c, \u003e; about one result in
+// eight has an "&" in a name): such a copy is cut too, and its offset
+// stored as -(offset+1), so the reader puts back the escaped form
+// (migration 014).
 func cutResult(payload, result []byte) ([]byte, *int64) {
 	if len(result) < minSplice {
 		return payload, nil
 	}
-	i := bytes.Index(payload, result)
-	if i < 0 {
+	at, cut := int64(bytes.Index(payload, result)), result
+	if at < 0 {
+		if esc := htmlEscape(result); len(esc) != len(result) {
+			at, cut = int64(bytes.Index(payload, esc)), esc
+		}
+	}
+	if at < 0 {
 		return payload, nil
 	}
-	at := int64(i)
-	cut := make([]byte, 0, len(payload)-len(result))
-	return append(append(cut, payload[:i]...), payload[i+len(result):]...), &at
+	body := make([]byte, 0, len(payload)-len(cut))
+	body = append(append(body, payload[:at]...), payload[at+int64(len(cut)):]...)
+	if len(cut) != len(result) {
+		at = -(at + 1)
+	}
+	return body, &at
+}
+
+// htmlEscape is result as encoding/json writes it inside a value it
+// marshals with HTML escaping (json.HTMLEscape).
+func htmlEscape(result []byte) []byte {
+	var b bytes.Buffer
+	json.HTMLEscape(&b, result)
+	return b.Bytes()
 }
 
 // spliceResult is the payload cutResult cut: body with result put back at
-// byte offset at; body itself when at is nil.
+// byte offset at (HTML-escaped when at is negative, see cutResult); body
+// itself when at is nil.
 func spliceResult(body string, at *int64, result string) (string, error) {
 	if at == nil {
 		return body, nil
 	}
-	if *at < 0 || *at > int64(len(body)) {
+	pos := *at
+	if pos < 0 {
+		pos = -pos - 1
+		result = string(htmlEscape([]byte(result)))
+	}
+	if pos > int64(len(body)) {
 		return "", fmt.Errorf("result offset %d outside the %d-byte payload", *at, len(body))
 	}
-	return body[:*at] + result + body[*at:], nil
+	return body[:pos] + result + body[pos:], nil
 }
 
 // unpack is the one read path of a compressed payload: zst when set (a row
