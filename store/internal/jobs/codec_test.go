@@ -50,7 +50,7 @@ func TestCutResult(t *testing.T) {
 	}{
 		{"verbatim", `{"event":"e","result":` + result + `}`, result, ptr(22)},
 		{"html-escaped", `{"event":"e","result":` + escaped + `}`, result, ptr(-23)},
-		{"verbatim wins over escaped", `{"a":` + escaped + `,"b":` + result + `}`, result, ptr(int64(len(`{"a":`+escaped+`,"b":`)))},
+		{"verbatim wins over escaped", `{"a":` + escaped + `,"b":` + result + `}`, result, ptr(int64(len(`{"a":` + escaped + `,"b":`)))},
 		{"no escaping to undo", `{"event":"e","result":` + plain + `}`, plain, ptr(22)},
 		{"absent", `{"event":"e"}`, result, nil},
 		{"short", `{"r":{"a":"&"}}`, `{"a":"&"}`, nil},
