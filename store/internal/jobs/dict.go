@@ -67,6 +67,11 @@ const (
 	// that per kind, whatever the documents' size.
 	sampleCap    = 16 << 10
 	sampleBudget = 2 << 20
+	// Values shorter than minSample are not samples (the builder indexes
+	// 8-byte sequences, and divides by zero when it finds none); a kind
+	// whose samples total less than minTrain gets no dictionary.
+	minSample = 16
+	minTrain  = 8 << 10
 	// dictGeneration is the generation a database's first dictionary of a
 	// kind is stored under: UNIQUE (kind, generation) lets two processes
 	// that trained at once agree on one. A later retraining would store
@@ -84,8 +89,16 @@ func dictID(body []byte) uint32 {
 
 // trainDict builds a zstd dictionary from samples, with its content-derived
 // id written into its header.
-func trainDict(samples [][]byte, maxSize int) ([]byte, error) {
-	d, err := dict.BuildZstdDict(samples, dict.Options{
+func trainDict(samples [][]byte, maxSize int) (d []byte, err error) {
+	// The builder is written for well-fed input and has panicked on
+	// degenerate samples: a panic here costs a dictionary, never the
+	// process.
+	defer func() {
+		if r := recover(); r != nil {
+			d, err = nil, fmt.Errorf("build dictionary: %v", r)
+		}
+	}()
+	d, err = dict.BuildZstdDict(samples, dict.Options{
 		MaxDictSize: maxSize, HashBytes: 6,
 		ZstdDictID: 32768, // replaced below, once the body is known
 		ZstdLevel:  zstd.SpeedFastest,
@@ -357,7 +370,7 @@ func (s *dictSet) encoder(kind string, b []byte) *zstd.Encoder {
 func (s *dictSet) sample(kind string, b []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.done[kind] || s.closed || len(b) == 0 {
+	if s.done[kind] || s.closed || len(b) < minSample {
 		return
 	}
 	b = bytes.Clone(b[:min(len(b), sampleCap)])
@@ -368,6 +381,9 @@ func (s *dictSet) sample(kind string, b []byte) {
 	}
 	samples := s.samples[kind]
 	s.samples[kind], s.done[kind] = nil, true
+	if s.size[kind] < minTrain {
+		return // values this small gain little from a dictionary
+	}
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()

@@ -125,3 +125,50 @@ func FuzzPackRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkPack: the CPU a value costs to compress, with and without the
+// dictionary, for a payload-sized and a document-sized value.
+func BenchmarkPack(b *testing.B) {
+	c, _ := dictCore(b)
+	doc := []byte(strings.Repeat("Invoice 004242 from Müller 7 GmbH\nNet EUR 1234,50\nVAT 19 %\nTotal EUR 1469,06\nDue 2026-03-14\n", 20))
+	for _, v := range []struct {
+		name string
+		b    []byte
+	}{{"400B", doc[:400]}, {"2KB", doc[:2000]}} {
+		for _, cc := range []struct {
+			name string
+			c    *Core
+		}{{"plain", &Core{}}, {"dict", c}} {
+			b.Run(v.name+"/"+cc.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for range b.N {
+					cc.c.pack(kindText, v.b)
+				}
+			})
+		}
+	}
+}
+
+// TestTrainDictDegenerate: samples the builder cannot use cost the
+// dictionary, never the process (it divided by zero on these).
+func TestTrainDictDegenerate(t *testing.T) {
+	t.Parallel()
+	for name, samples := range map[string][][]byte{
+		"all short": {[]byte("abc"), []byte("de"), []byte("1234567")},
+		"none":      nil,
+	} {
+		if _, err := trainDict(samples, 8<<10); err == nil {
+			t.Errorf("%s: a dictionary from nothing", name)
+		}
+	}
+	// And sampling skips what it cannot use: no training starts.
+	s := &dictSet{cfg: DictConfig{Samples: 4}, samples: map[string][][]byte{}, size: map[string]int{}, done: map[string]bool{}}
+	for range 10 {
+		s.sample(kindEvent, []byte("{}"))
+		s.sample(kindEvent, []byte(strings.Repeat("x", 100)))
+	}
+	if !s.done[kindEvent] {
+		t.Fatal("sampling never completed")
+	}
+	s.wg.Wait()
+}
