@@ -61,6 +61,20 @@ for r in ${ONLY//,/ }; do
 		;;
 	esac
 done
+# db_parts DB prints where a SQLite file's bytes are (", largest tables:
+# jobs 10.8, ...; indexes 6.9 MiB; free 0.0 MiB"), from its dbstat table, or
+# nothing without a sqlite3 that has one (docs/storage.md reads this line).
+db_parts() {
+	command -v sqlite3 >/dev/null 2>&1 || return 0
+	sqlite3 -readonly "$1" "
+		WITH p AS (SELECT s.type AS type, d.name AS name, sum(d.pgsize) / 1048576.0 AS mib
+			FROM dbstat d JOIN sqlite_schema s ON s.name = d.name GROUP BY d.name)
+		SELECT ', largest tables: ' || (SELECT group_concat(name || ' ' || printf('%.1f', mib), ', ')
+				FROM (SELECT * FROM p WHERE type = 'table' ORDER BY mib DESC LIMIT 5))
+			|| '; indexes ' || printf('%.1f', (SELECT coalesce(sum(mib), 0) FROM p WHERE type = 'index'))
+			|| ' MiB; free ' || printf('%.1f', (SELECT freelist_count FROM pragma_freelist_count)
+				* (SELECT page_size FROM pragma_page_size) / 1048576.0) || ' MiB'" 2>/dev/null || true
+}
 # want ROW: is ROW selected by BENCH_ONLY?
 want() { [[ ",$ONLY," == *",$1,"* ]]; }
 
@@ -475,7 +489,7 @@ fi
 	if [[ -n "${DB_BYTES:-}" ]]; then
 		dbx="$(calc %.2f 'd / b' d="$DB_BYTES" b="$BYTES")"
 		figure "database / input bytes" "<= 1.5x" "$(verdict 'x <= 1.5' x="$dbx")" \
-			"${dbx}x: $(mib "$DB_BYTES") MiB (SQLite file with WAL, $DB_FROM run) / $(mib "$BYTES") MiB"
+			"${dbx}x: $(mib "$DB_BYTES") MiB (SQLite file with WAL, $DB_FROM run) / $(mib "$BYTES") MiB$(db_parts "$DB")"
 	fi
 	echo
 	echo "wall s, CPU s (user + sys) and peak RSS from bench/rss, per invx process from start to exit (the pg rows: all"

@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"os"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -62,5 +63,50 @@ func TestCompressedPayloadsNextToOldRows(t *testing.T) {
 			}
 			return n
 		},
+	})
+}
+
+func TestDictionaries(t *testing.T) {
+	t.Parallel()
+	dsn := freshDB(t)
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(ctx) })
+	var mu sync.Mutex // one pgx.Conn is not for concurrent use
+	storetest.Dicts014(t, storetest.DictDB{
+		Open: func(t *testing.T) store.Store { return open(t, dsn) },
+		Exec: func(q string) error {
+			mu.Lock()
+			defer mu.Unlock()
+			_, err := conn.Exec(ctx, q)
+			return err
+		},
+		Blobs: func(t *testing.T, q string) [][]byte {
+			mu.Lock()
+			defer mu.Unlock()
+			rows, err := conn.Query(ctx, q)
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			out, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			return out
+		},
+		Count: func(t *testing.T, q string) int64 {
+			t.Helper()
+			mu.Lock()
+			defer mu.Unlock()
+			var n int64
+			if err := conn.QueryRow(ctx, q).Scan(&n); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			return n
+		},
+		Refused: []string{`TRUNCATE zstd_dicts`},
 	})
 }

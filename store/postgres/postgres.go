@@ -135,7 +135,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.Migrate(ctx, sub)
+	if err := s.Migrate(ctx, sub); err != nil {
+		return err
+	}
+	// The zstd dictionaries live in a table of migration 014.
+	return s.OpenDicts(ctx, jobs.DictConfig{})
 }
 
 // tx runs fn in one transaction (READ COMMITTED) and commits it. A

@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
 	"path/filepath"
 	"testing"
 
@@ -24,6 +25,55 @@ func TestCompressedPayloadsNextToOldRows(t *testing.T) {
 				t.Fatalf("open the pre-012 database: %v", err)
 			}
 			return s
+		},
+		Count: func(t *testing.T, q string) int64 {
+			var n int64
+			if err := sqlitetest.ReadOnly(t, path).QueryRow(q).Scan(&n); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			return n
+		},
+	})
+}
+
+func TestDictionaries(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "invx.db")
+	storetest.Dicts014(t, storetest.DictDB{
+		Open: func(t *testing.T) store.Store {
+			s, err := sqlite.Open(context.Background(), path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		},
+		Exec: func(q string) error {
+			db, err := sql.Open("sqlite", sqlite.DSN(path, "immediate"))
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			_, err = db.Exec(q)
+			return err
+		},
+		Blobs: func(t *testing.T, q string) [][]byte {
+			rows, err := sqlitetest.ReadOnly(t, path).Query(q)
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			defer rows.Close()
+			var out [][]byte
+			for rows.Next() {
+				var b []byte
+				if err := rows.Scan(&b); err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, b)
+			}
+			if err := rows.Err(); err != nil {
+				t.Fatal(err)
+			}
+			return out
 		},
 		Count: func(t *testing.T, q string) int64 {
 			var n int64

@@ -2,6 +2,8 @@ package jobs
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/klauspost/compress/zstd"
@@ -13,45 +15,10 @@ import (
 // reader goes through unpack, so the bytes handed out are exactly the bytes
 // written, whichever column holds them (docs/storage.md).
 
-// One encoder and one decoder for the process: EncodeAll and DecodeAll are
-// safe for concurrent use, and building either allocates tables we want to
-// pay for once. The fastest level: it gets most of the ratio on invoice
-// text at a fraction of the CPU of the better levels.
-var (
-	zstdEnc = mustEncoder()
-	zstdDec = mustDecoder()
-)
-
-func mustEncoder() *zstd.Encoder {
-	// A concurrency of 1: EncodeAll does not use the background workers,
-	// and each would hold a window's buffers for nothing.
-	e, err := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
-		zstd.WithEncoderCRC(false),
-		// An empty text still gets a frame: a NULL column means "not
-		// written compressed", and prune reads every frame's size.
-		zstd.WithZeroFrames(true))
-	if err != nil {
-		panic(fmt.Sprintf("zstd encoder: %v", err)) // only bad options fail
-	}
-	return e
-}
-
-func mustDecoder() *zstd.Decoder {
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(0), zstd.WithDecoderMaxMemory(1<<30))
-	if err != nil {
-		panic(fmt.Sprintf("zstd decoder: %v", err))
-	}
-	return d
-}
-
-// pack compresses b for a *_zst column.
-func pack(b []byte) []byte {
-	return zstdEnc.EncodeAll(b, make([]byte, 0, len(b)/2+16))
-}
-
-// packString is pack of a string.
-func packString(s string) []byte {
-	return pack([]byte(s))
+// pack compresses b, a value of kind, for a *_zst column: with the
+// database's dictionary of the kind once it has one (dict.go).
+func (c *Core) pack(kind string, b []byte) []byte {
+	return c.encoderFor(kind, b).EncodeAll(b, make([]byte, 0, len(b)/2+16))
 }
 
 // minSplice is the smallest result worth cutting out of a payload: below
@@ -63,29 +30,57 @@ const minSplice = 64
 // whole and nil when it holds no copy of a result of at least minSplice
 // bytes. The outbox then stores an event that repeats its result (see
 // migration 013) once, not twice.
+//
+// A payload built with encoding/json's defaults holds the result
+// HTML-escaped (&, <, > as \u0026, \u003c, \u003e; about one result in
+// eight has an "&" in a name): such a copy is cut too, and its offset
+// stored as -(offset+1), so the reader puts back the escaped form
+// (migration 014).
 func cutResult(payload, result []byte) ([]byte, *int64) {
 	if len(result) < minSplice {
 		return payload, nil
 	}
-	i := bytes.Index(payload, result)
-	if i < 0 {
+	at, cut := int64(bytes.Index(payload, result)), result
+	if at < 0 {
+		if esc := htmlEscape(result); len(esc) != len(result) {
+			at, cut = int64(bytes.Index(payload, esc)), esc
+		}
+	}
+	if at < 0 {
 		return payload, nil
 	}
-	at := int64(i)
-	cut := make([]byte, 0, len(payload)-len(result))
-	return append(append(cut, payload[:i]...), payload[i+len(result):]...), &at
+	body := make([]byte, 0, len(payload)-len(cut))
+	body = append(append(body, payload[:at]...), payload[at+int64(len(cut)):]...)
+	if len(cut) != len(result) {
+		at = -(at + 1)
+	}
+	return body, &at
+}
+
+// htmlEscape is result as encoding/json writes it inside a value it
+// marshals with HTML escaping (json.HTMLEscape).
+func htmlEscape(result []byte) []byte {
+	var b bytes.Buffer
+	json.HTMLEscape(&b, result)
+	return b.Bytes()
 }
 
 // spliceResult is the payload cutResult cut: body with result put back at
-// byte offset at; body itself when at is nil.
+// byte offset at (HTML-escaped when at is negative, see cutResult); body
+// itself when at is nil.
 func spliceResult(body string, at *int64, result string) (string, error) {
 	if at == nil {
 		return body, nil
 	}
-	if *at < 0 || *at > int64(len(body)) {
+	pos := *at
+	if pos < 0 {
+		pos = -pos - 1
+		result = string(htmlEscape([]byte(result)))
+	}
+	if pos > int64(len(body)) {
 		return "", fmt.Errorf("result offset %d outside the %d-byte payload", *at, len(body))
 	}
-	return body[:*at] + result + body[*at:], nil
+	return body[:pos] + result + body[pos:], nil
 }
 
 // unpack is the one read path of a compressed payload: zst when set (a row
@@ -94,7 +89,13 @@ func unpack(zst []byte, old string) (string, error) {
 	if zst == nil {
 		return old, nil
 	}
-	b, err := zstdDec.DecodeAll(zst, nil)
+	b, err := decoders.decoder().DecodeAll(zst, nil)
+	if errors.Is(err, zstd.ErrUnknownDictionary) {
+		// Trained since this process read the dictionaries, maybe by
+		// another process: read them again, once.
+		decoders.refresh()
+		b, err = decoders.decoder().DecodeAll(zst, nil)
+	}
 	if err != nil {
 		return "", fmt.Errorf("decompress stored payload: %w", err)
 	}
@@ -109,7 +110,7 @@ func unpackedSize(zst []byte) (int64, error) {
 		return 0, fmt.Errorf("read compressed payload header: %w", err)
 	}
 	if !h.HasFCS {
-		b, err := zstdDec.DecodeAll(zst, nil)
+		b, err := unpack(zst, "")
 		return int64(len(b)), err
 	}
 	return int64(h.FrameContentSize), nil

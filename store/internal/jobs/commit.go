@@ -58,7 +58,7 @@ func (c *Core) CommitOne(ctx context.Context, tx Tx, p *store.CommitParams, now 
 		VALUES (?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN ? THEN (SELECT source_digest FROM jobs WHERE id = ?) END)
 		ON CONFLICT (tenant, job_key) DO UPDATE SET tenant = excluded.tenant
 		RETURNING id, attempt_id`,
-		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, pack(p.Result), p.AttemptID, p.RunID, shadow, now,
+		p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, c.pack(kindResult, p.Result), p.AttemptID, p.RunID, shadow, now,
 		id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, id.Digest, p.JobID).
 		Scan(&out.ResultID, &attemptID)
 	if err != nil {
@@ -131,7 +131,7 @@ func (c *Core) insertOutbox(ctx context.Context, tx Tx, p *store.CommitParams, r
 			ev := &evs[i]
 			body, at := cutResult(ev.Payload, p.Result)
 			values[i] = `(?, ?, ?, ?, ?, ?, '', ?, ?, ?, ?)`
-			args = append(args, p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, resultID, ev.ActionID, ev.Kind, pack(body), at,
+			args = append(args, p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, resultID, ev.ActionID, ev.Kind, c.pack(kindEvent, body), at,
 				now, state)
 		}
 		if err := tx.Defer(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, payload_zst,

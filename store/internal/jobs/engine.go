@@ -87,6 +87,9 @@ type Engine interface {
 type Core struct {
 	E Engine
 	g *committer // StartCommits
+	// dicts are the database's zstd dictionaries (OpenDicts); nil: values
+	// are compressed without one.
+	dicts *dictSet
 }
 
 // fromMS reads a nullable millisecond column; NULL and 0 are the zero time.

@@ -78,7 +78,7 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 					src = &ks
 				}
 				touched[ref] = true
-				r, err := enqueueOne(ctx, tx, p, d, src, now)
+				r, err := c.enqueueOne(ctx, tx, p, d, src, now)
 				if err != nil {
 					return fmt.Errorf("enqueue %s: %w", p.Docs[i].Path, err)
 				}
@@ -96,7 +96,7 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 // enqueueOne enqueues one document inside the batch's transaction: decide
 // whether a changed text is held, insert its job (or find the job that
 // already has its key), then record where the text was seen.
-func enqueueOne(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, src *knownSource, now int64) (store.EnqueueResult, error) {
+func (c *Core) enqueueOne(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, src *knownSource, now int64) (store.EnqueueResult, error) {
 	res := store.EnqueueResult{JobKey: d.JobKey}
 	h, err := changeHold(ctx, tx, p, d, src)
 	if err != nil {
@@ -105,7 +105,7 @@ func enqueueOne(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Doc
 	if h.prevKey != nil {
 		res.PrevJobKey = *h.prevKey
 	}
-	if err := insertJob(ctx, tx, p, d, now, h, &res); err != nil {
+	if err := c.insertJob(ctx, tx, p, d, now, h, &res); err != nil {
 		return res, err
 	}
 	if err := recordSource(ctx, tx, p, d, now, res.Outcome); err != nil {
@@ -157,7 +157,7 @@ func changeHold(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Doc
 
 // insertJob inserts the document's job and sets res's id and outcome; when
 // a job with the key exists already, existingJob reports on that one.
-func insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64, h hold, res *store.EnqueueResult) error {
+func (c *Core) insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64, h hold, res *store.EnqueueResult) error {
 	// Insert-or-ignore: the unique (tenant, job_key) index decides, never a
 	// prior SELECT, so concurrent enqueuers cannot both insert. One that
 	// races another's uncommitted insert of the same key waits for it.
@@ -166,7 +166,7 @@ func insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Docu
 			display_path, source_encoding, shadow, source_format, route)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''), ?, nullif(?, ''), nullif(?, ''))
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
-		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, packString(d.Text),
+		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, c.pack(kindText, []byte(d.Text)),
 		h.state, h.reason, h.prevKey, p.RunID, now, now, d.DisplayPath, d.Encoding, p.Shadow, d.Format, d.Route).Scan(&res.JobID)
 	switch {
 	case err == nil:

@@ -95,6 +95,8 @@ func (c *Core) StartCommits(cfg CommitConfig) {
 // handed over learns its outcome; a commit not yet handed over fails with
 // "store closed". It may be called more than once.
 func (c *Core) CloseCommits() {
+	// After the commits: a commit in hand may still collect a sample.
+	defer c.closeDicts()
 	if c.g == nil {
 		return
 	}

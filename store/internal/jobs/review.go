@@ -180,7 +180,7 @@ func (c *Core) DismissReview(ctx context.Context, p *store.ReviewActionParams) (
 		_, err = tx.Exec(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, payload_zst, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, '', ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
 			p.Tenant, store.DismissedEventKey(p.JobKey), p.JobKey, resultID, store.EventDismissed, store.EventDismissed,
-			pack(driver.DismissedPayload(p)), now)
+			c.pack(kindEvent, driver.DismissedPayload(p)), now)
 		if err != nil {
 			return fmt.Errorf("insert %s event: %w", store.EventDismissed, err)
 		}
@@ -262,7 +262,7 @@ func (c *Core) CorrectResult(ctx context.Context, p *store.CorrectParams) (*stor
 		if _, err := tx.Exec(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, payload_zst, created_at, state)
 			VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?)`,
 			p.Tenant, store.CorrectedEventKey(p.JobKey, out.Revision), p.JobKey, out.ResultID, store.EventCorrected,
-			store.EventCorrected, pack(payload), now, driver.EventState(len(open))); err != nil {
+			store.EventCorrected, c.pack(kindEvent, payload), now, driver.EventState(len(open))); err != nil {
 			return fmt.Errorf("insert %s event: %w", store.EventCorrected, err)
 		}
 		return nil
