@@ -240,6 +240,9 @@ type dictSet struct {
 // process, as EncodeAll is safe for concurrent use.
 var plainEnc = sync.OnceValue(func() *zstd.Encoder { return newEncoder(nil) })
 
+// encoderWindow is the encoders' window size.
+const encoderWindow = 128 << 10
+
 func newEncoder(d []byte) *zstd.Encoder {
 	// The fastest level: it gets most of the ratio on invoice text at a
 	// fraction of the CPU of the better levels. A concurrency of 1:
@@ -247,6 +250,11 @@ func newEncoder(d []byte) *zstd.Encoder {
 	// a window's buffers for nothing. No checksum: the database has its own.
 	opts := []zstd.EOption{zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1),
 		zstd.WithEncoderCRC(false),
+		// A small window: an encoder with a dictionary keeps a history
+		// buffer of the window's size (8 MiB by default) for as long as
+		// it lives, for values that are a few KiB. Matches farther back
+		// than 128 KiB are rare in one document.
+		zstd.WithWindowSize(encoderWindow),
 		// An empty text still gets a frame: a NULL column means "not
 		// written compressed", and prune reads every frame's size.
 		zstd.WithZeroFrames(true)}
