@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,6 +40,8 @@ func GroupCommit(t *testing.T, open OpenFunc, h GroupHooks) {
 	}{
 		{"StaleMembersFencedAlone", testGroupStale},
 		{"FailedMemberUndoneAlone", testGroupFailedMember},
+		{"FailedGroupStatementWrittenMemberByMember", testGroupFallback},
+		{"StatementsPerGroupNotPerMember", testGroupStatements},
 		{"FailedGroupFailsEveryMember", testGroupFailedTx},
 		{"FailedLoneCommitUndone", testGroupFailedAlone},
 		{"DeadlockedMemberRetriedByCaller", testGroupDeadlockedMember},
@@ -235,6 +238,46 @@ func testGroupFailedMember(t *testing.T, s store.Store, h GroupHooks) {
 	eq(t, "results", len(results), n-1)
 }
 
+// A statement that writes one table for the whole group fails once (for
+// one member's row): the group is rolled back and written again member by
+// member, and every member commits, once.
+func testGroupFallback(t *testing.T, s store.Store, h GroupHooks) {
+	const n = groupCommits
+	a := groupSetup(t, s, n)
+	h.Fail(s, jobstest.Once(jobstest.FinishOf(a[n/2].AttemptID)), jobstest.Broken)
+	before := h.Transactions(s)
+	errs := commitBehindBlocker(t, s, h, a, t0.Add(time.Second))
+	wantGrouped(t, h, s, before, n)
+	wantAloneFailed(t, s, a, errs, -1, "", nil)
+	results := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
+	eq(t, "results", len(results), n)
+}
+
+// maxGroupStatements bounds the statements one group transaction sends
+// when nothing fails, whatever its size: a savepoint and its release, the
+// clock, and one statement per table (jobs twice: the fence and the link
+// to the result).
+const maxGroupStatements = 10
+
+// A group's writes are one statement per table, not one per member: n
+// commits in a few transactions send a few statements each.
+func testGroupStatements(t *testing.T, s store.Store, h GroupHooks) {
+	const n = groupCommits
+	a := groupSetup(t, s, n)
+	var stmts atomic.Int64
+	h.Fail(s, func(string, []any) bool { stmts.Add(1); return false }, "")
+	before := h.Transactions(s)
+	errs := commitTogether(s, a, t0.Add(time.Second))
+	wantGrouped(t, h, s, before, n)
+	wantAloneFailed(t, s, a, errs, -1, "", nil)
+	txs := h.Transactions(s) - before
+	if got := stmts.Load(); got > maxGroupStatements*txs {
+		t.Fatalf("%d commits in %d transactions sent %d statements, want at most %d per transaction", n, txs, got,
+			maxGroupStatements)
+	}
+	t.Logf("%d commits in %d transactions sent %d statements", n, txs, stmts.Load())
+}
+
 // A statement of the group's own (a savepoint's RELEASE) fails in the
 // middle of a group: the transaction is lost, so every member of that group
 // is told so, members written before the failure included, and nothing of
@@ -243,8 +286,8 @@ func testGroupFailedTx(t *testing.T, s store.Store, h GroupHooks) {
 	const n = groupCommits
 	a := groupSetup(t, s, n)
 	// The first group is usually the first commit alone, the second the
-	// rest: the 10th RELEASE is then deep inside a group.
-	h.Fail(s, jobstest.NthRelease(10), jobstest.Broken)
+	// rest: the RELEASE of a group of 10 or more fails.
+	h.Fail(s, jobstest.GroupRelease(10), jobstest.Broken)
 	errs := commitTogether(s, a, t0.Add(time.Second))
 	failed := 0
 	for i, l := range a {
@@ -282,7 +325,8 @@ func testGroupFailedAlone(t *testing.T, s store.Store, h GroupHooks) {
 	eq(t, "transactions committed", h.Transactions(s)-before, 1)
 }
 
-// A member of a group is chosen as a deadlock's victim: it fails alone with
+// A member of a group is chosen as a deadlock's victim, in the group's
+// statement and again in its own: it fails alone with
 // a transient error (the group, still holding the other members' locks,
 // does not try it again), nothing of it is kept, and the caller's retry
 // commits it.
@@ -298,8 +342,10 @@ func testGroupDeadlockedMember(t *testing.T, s store.Store, h GroupHooks) {
 	bad := n / 2
 	// Both armed before any commit: the committer reads the engine.
 	h.Fail(s, jobstest.FinishOf(blocker.AttemptID), h.Slow)
-	// Once: the caller's retry below is not picked.
-	h.Fail(s, jobstest.Once(jobstest.FinishOf(a[bad].AttemptID)), h.Deadlock)
+	// Twice: the group's statement that names it, then its own when the
+	// group is written again member by member; the caller's retry below
+	// is not picked.
+	h.Fail(s, jobstest.Times(2, jobstest.FinishOf(a[bad].AttemptID)), h.Deadlock)
 	before := h.Transactions(s)
 	blocked := make(chan error, 1)
 	go func() {
@@ -340,7 +386,7 @@ func testGroupSerialization(t *testing.T, s store.Store, h GroupHooks) {
 	}
 	const n = groupCommits
 	a := groupSetup(t, s, n)
-	h.Fail(s, jobstest.NthRelease(10), h.Serialization)
+	h.Fail(s, jobstest.GroupRelease(10), h.Serialization)
 	errs := commitTogether(s, a, t0.Add(time.Second))
 	for i, l := range a {
 		if errs[i] != nil {
