@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -42,6 +43,7 @@ func GroupCommit(t *testing.T, open OpenFunc, h GroupHooks) {
 		{"FailedMemberUndoneAlone", testGroupFailedMember},
 		{"FailedGroupStatementWrittenMemberByMember", testGroupFallback},
 		{"StatementsPerGroupNotPerMember", testGroupStatements},
+		{"DuplicatesInOneGroupSeeEarlierMembers", testGroupDuplicates},
 		{"FailedGroupFailsEveryMember", testGroupFailedTx},
 		{"FailedLoneCommitUndone", testGroupFailedAlone},
 		{"DeadlockedMemberRetriedByCaller", testGroupDeadlockedMember},
@@ -65,6 +67,15 @@ const groupCommits = 48
 // commitTogether commits every lease at once, each from its own goroutine,
 // released together, and returns each commit's error.
 func commitTogether(s store.Store, ls []*store.Lease, now time.Time) []error {
+	return together(ls, func(l *store.Lease) error {
+		_, err := commit(s, l, now, store.OutboxInput{ActionID: "a1", Kind: "review_tax", Payload: []byte(`{}`)})
+		return err
+	})
+}
+
+// together runs fn on every lease at once, each from its own goroutine,
+// released together, and returns each call's error.
+func together(ls []*store.Lease, fn func(l *store.Lease) error) []error {
 	errs := make([]error, len(ls))
 	start := make(chan struct{})
 	var wg sync.WaitGroup
@@ -73,7 +84,7 @@ func commitTogether(s store.Store, ls []*store.Lease, now time.Time) []error {
 		go func() {
 			defer wg.Done()
 			<-start
-			_, errs[i] = commit(s, l, now, store.OutboxInput{ActionID: "a1", Kind: "review_tax", Payload: []byte(`{}`)})
+			errs[i] = fn(l)
 		}()
 	}
 	close(start)
@@ -89,8 +100,15 @@ func commitTogether(s store.Store, ls []*store.Lease, now time.Time) []error {
 // commitTogether.
 func commitBehindBlocker(t *testing.T, s store.Store, h GroupHooks, ls []*store.Lease, now time.Time) []error {
 	t.Helper()
+	return behindBlocker(t, s, h, now, func() []error { return commitTogether(s, ls, now) })
+}
+
+// behindBlocker runs fn, which commits concurrently, behind the blocker of
+// commitBehindBlocker.
+func behindBlocker(t *testing.T, s store.Store, h GroupHooks, now time.Time, fn func() []error) []error {
+	t.Helper()
 	if h.Slow == "" || h.Fail == nil {
-		return commitTogether(s, ls, now)
+		return fn()
 	}
 	enqueue(t, s, "blk", store.OnChangeHold, Doc("blk", "blocker.txt", "the blocker"))
 	bl := claim(t, s, "blk", "W", 1, now)[0]
@@ -104,7 +122,7 @@ func commitBehindBlocker(t *testing.T, s store.Store, h GroupHooks, ls []*store.
 		blocked <- err
 	}()
 	<-handed
-	errs := commitTogether(s, ls, now)
+	errs := fn()
 	if err := <-blocked; err != nil {
 		t.Fatalf("the blocker's commit: %v", err)
 	}
@@ -276,6 +294,53 @@ func testGroupStatements(t *testing.T, s store.Store, h GroupHooks) {
 			maxGroupStatements)
 	}
 	t.Logf("%d commits in %d transactions sent %d statements", n, txs, stmts.Load())
+}
+
+// Commits of one invoice (same supplier and number, other texts) in one
+// group are flagged as if they had committed one after another: the first
+// has no possible duplicate, the k-th names the k-1 before it (up to the
+// cap), never one after it.
+func testGroupDuplicates(t *testing.T, s store.Store, h GroupHooks) {
+	const n = 8
+	a := groupSetup(t, s, n)
+	res := make([]*store.CommitResult, n)
+	idx := map[int64]int{}
+	for i, l := range a {
+		idx[l.JobID] = i
+	}
+	before := h.Transactions(s)
+	errs := behindBlocker(t, s, h, t0.Add(time.Second), func() []error {
+		return together(a, func(l *store.Lease) error {
+			var err error
+			res[idx[l.JobID]], err = commitReview(s, l, t0.Add(time.Second),
+				&store.CommitReview{Identity: ident("", "acme", "inv-1", 100, "2026-01-01")}, committedEv)
+			return err
+		})
+	})
+	if txs := h.Transactions(s) - before; txs >= int64(n) {
+		t.Fatalf("%d commits took %d transactions: not grouped", n, txs)
+	}
+	byResult := map[int64]int{} // result id -> its duplicates
+	var counts []int
+	for i := range a {
+		noErr(t, "commit", errs[i])
+		byResult[res[i].ResultID] = len(res[i].Reasons)
+		counts = append(counts, len(res[i].Reasons))
+	}
+	sort.Ints(counts)
+	want := []int{0, 1, 2, 3, 4, 5, 5, 5} // driver.MaxDuplicates is 5
+	if fmt.Sprint(counts) != fmt.Sprint(want) {
+		t.Fatalf("possible duplicates per commit %v, want %v", counts, want)
+	}
+	// Each names only commits before it, which have fewer duplicates of
+	// their own (the capped ones name the first five).
+	for _, it := range listReview(t, s, &store.ListReviewParams{Tenant: "t1", Reason: store.ReasonPossibleDuplicate}) {
+		d := duplicateDetail(t, it.Detail)
+		if byResult[d.ResultID] >= byResult[it.ResultID] {
+			t.Errorf("result %d (%d duplicates) names result %d (%d duplicates), committed after it",
+				it.ResultID, byResult[it.ResultID], d.ResultID, byResult[d.ResultID])
+		}
+	}
 }
 
 // A statement of the group's own (a savepoint's RELEASE) fails in the
