@@ -65,7 +65,7 @@ func (c *Core) insertResults(ctx context.Context, tx Tx, ms []*member) error {
 	for _, m := range ms {
 		p := m.p
 		id := driver.IdentityOf(p.Review, m.shadow)
-		r.add(m.ord, p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, pack(p.Result), p.AttemptID, p.RunID, m.shadow, m.now,
+		r.add(m.ord, p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, m.packed.result, p.AttemptID, p.RunID, m.shadow, m.now,
 			id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, id.Digest)
 		byKey[key{p.Tenant, p.JobKey}] = m
 	}
@@ -130,9 +130,8 @@ func (c *Core) insertOutbox(ctx context.Context, tx Tx, ms []*member) error {
 		p := m.p
 		state := driver.EventState(len(m.reasons))
 		for i := range p.Outbox {
-			ev := &p.Outbox[i]
-			body, at := cutResult(ev.Payload, p.Result)
-			r.add(p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, m.res.ResultID, ev.ActionID, ev.Kind, pack(body), at, m.now, state)
+			ev, pk := &p.Outbox[i], &m.packed.events[i]
+			r.add(p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, m.res.ResultID, ev.ActionID, ev.Kind, pk.body, pk.at, m.now, state)
 		}
 	}
 	err := r.chunks(func(rows int, args []any) error {

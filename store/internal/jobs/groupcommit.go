@@ -71,10 +71,11 @@ type committer struct {
 }
 
 type commitReq struct {
-	p    *store.CommitParams
-	res  *store.CommitResult
-	err  error
-	done chan struct{}
+	p      *store.CommitParams
+	packed *packed
+	res    *store.CommitResult
+	err    error
+	done   chan struct{}
 }
 
 // StartCommits starts group commit; Open calls it once, before the first
@@ -109,7 +110,7 @@ func (c *Core) CommitStats() CommitStats {
 
 // Commit implements store.Store: the commit joins the next group.
 func (c *Core) Commit(ctx context.Context, p *store.CommitParams) (*store.CommitResult, error) {
-	req := &commitReq{p: p, done: make(chan struct{})}
+	req := &commitReq{p: p, packed: packCommit(p), done: make(chan struct{})}
 	select {
 	case c.g.reqs <- req:
 	case <-c.g.quit:
@@ -225,7 +226,7 @@ func (c *Core) commitGroup(g *committer, group []*commitReq) {
 		}
 		ms := make([]*member, len(group))
 		for i, r := range group {
-			ms[i] = &member{p: r.p, now: now[i], ord: i}
+			ms[i] = &member{p: r.p, packed: r.packed, now: now[i], ord: i}
 		}
 		if err := c.writeGroup(ctx, tx, ms); err != nil {
 			return err
