@@ -176,3 +176,6 @@ func (e engine) LockMigrations(context.Context, jobs.Tx) error { return nil }
 // KeyOrder is false: write transactions are serialised, so documents keep
 // their order and job ids follow discovery order.
 func (e engine) KeyOrder() bool { return false }
+
+// Values is plain: SQLite binds each argument with its own type.
+func (e engine) Values(types []string, rows int) string { return jobs.ValuesRow(len(types), rows) }

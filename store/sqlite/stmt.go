@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/invx/invx/store/internal/jobs"
 )
 
 // maxStmts bounds the statements one cache holds. The job logic sends a few
@@ -14,7 +16,9 @@ import (
 // statement runs unprepared, as every statement did before the cache.
 const maxStmts = 256
 
-// maxStmtParams is the most placeholders a cached statement has. Longer
+// maxStmtParams is the most placeholders a cached statement has, but for
+// the multi-row statements of group commit (jobs.GroupTag): a few texts,
+// padded to a power of two of rows, each run on every group. Longer
 // texts are the IN lists of a chunk (up to 500 keys), run once per chunk, so
 // parsing them again costs little; kept prepared on the writer and on each
 // reader connection they raised a 5,000-document run's peak RSS from 63 to
@@ -56,7 +60,7 @@ func (c *stmts) prepare(ctx context.Context, q string) (*sql.Stmt, error) {
 	if st := c.get(q); st != nil {
 		return st, nil
 	}
-	if c.n.Load() >= maxStmts || strings.Count(q, "?") > maxStmtParams {
+	if c.n.Load() >= maxStmts || (strings.Count(q, "?") > maxStmtParams && !strings.HasPrefix(q, jobs.GroupTag)) {
 		return nil, nil
 	}
 	st, err := c.db.PrepareContext(ctx, q)

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -39,6 +41,9 @@ func GroupCommit(t *testing.T, open OpenFunc, h GroupHooks) {
 	}{
 		{"StaleMembersFencedAlone", testGroupStale},
 		{"FailedMemberUndoneAlone", testGroupFailedMember},
+		{"FailedGroupStatementWrittenMemberByMember", testGroupFallback},
+		{"StatementsPerGroupNotPerMember", testGroupStatements},
+		{"DuplicatesInOneGroupSeeEarlierMembers", testGroupDuplicates},
 		{"FailedGroupFailsEveryMember", testGroupFailedTx},
 		{"FailedLoneCommitUndone", testGroupFailedAlone},
 		{"DeadlockedMemberRetriedByCaller", testGroupDeadlockedMember},
@@ -62,6 +67,15 @@ const groupCommits = 48
 // commitTogether commits every lease at once, each from its own goroutine,
 // released together, and returns each commit's error.
 func commitTogether(s store.Store, ls []*store.Lease, now time.Time) []error {
+	return together(ls, func(l *store.Lease) error {
+		_, err := commit(s, l, now, store.OutboxInput{ActionID: "a1", Kind: "review_tax", Payload: []byte(`{}`)})
+		return err
+	})
+}
+
+// together runs fn on every lease at once, each from its own goroutine,
+// released together, and returns each call's error.
+func together(ls []*store.Lease, fn func(l *store.Lease) error) []error {
 	errs := make([]error, len(ls))
 	start := make(chan struct{})
 	var wg sync.WaitGroup
@@ -70,7 +84,7 @@ func commitTogether(s store.Store, ls []*store.Lease, now time.Time) []error {
 		go func() {
 			defer wg.Done()
 			<-start
-			_, errs[i] = commit(s, l, now, store.OutboxInput{ActionID: "a1", Kind: "review_tax", Payload: []byte(`{}`)})
+			errs[i] = fn(l)
 		}()
 	}
 	close(start)
@@ -86,8 +100,15 @@ func commitTogether(s store.Store, ls []*store.Lease, now time.Time) []error {
 // commitTogether.
 func commitBehindBlocker(t *testing.T, s store.Store, h GroupHooks, ls []*store.Lease, now time.Time) []error {
 	t.Helper()
+	return behindBlocker(t, s, h, now, func() []error { return commitTogether(s, ls, now) })
+}
+
+// behindBlocker runs fn, which commits concurrently, behind the blocker of
+// commitBehindBlocker.
+func behindBlocker(t *testing.T, s store.Store, h GroupHooks, now time.Time, fn func() []error) []error {
+	t.Helper()
 	if h.Slow == "" || h.Fail == nil {
-		return commitTogether(s, ls, now)
+		return fn()
 	}
 	enqueue(t, s, "blk", store.OnChangeHold, Doc("blk", "blocker.txt", "the blocker"))
 	bl := claim(t, s, "blk", "W", 1, now)[0]
@@ -101,7 +122,7 @@ func commitBehindBlocker(t *testing.T, s store.Store, h GroupHooks, ls []*store.
 		blocked <- err
 	}()
 	<-handed
-	errs := commitTogether(s, ls, now)
+	errs := fn()
 	if err := <-blocked; err != nil {
 		t.Fatalf("the blocker's commit: %v", err)
 	}
@@ -235,6 +256,93 @@ func testGroupFailedMember(t *testing.T, s store.Store, h GroupHooks) {
 	eq(t, "results", len(results), n-1)
 }
 
+// A statement that writes one table for the whole group fails once (for
+// one member's row): the group is rolled back and written again member by
+// member, and every member commits, once.
+func testGroupFallback(t *testing.T, s store.Store, h GroupHooks) {
+	const n = groupCommits
+	a := groupSetup(t, s, n)
+	h.Fail(s, jobstest.Once(jobstest.FinishOf(a[n/2].AttemptID)), jobstest.Broken)
+	before := h.Transactions(s)
+	errs := commitBehindBlocker(t, s, h, a, t0.Add(time.Second))
+	wantGrouped(t, h, s, before, n)
+	wantAloneFailed(t, s, a, errs, -1, "", nil)
+	results := listResults(t, s, &store.ListResultsParams{Tenant: "t1"})
+	eq(t, "results", len(results), n)
+}
+
+// maxGroupStatements bounds the statements one group transaction sends
+// when nothing fails, whatever its size: a savepoint and its release, the
+// clock, and one statement per table (jobs twice: the fence and the link
+// to the result).
+const maxGroupStatements = 10
+
+// A group's writes are one statement per table, not one per member: n
+// commits in a few transactions send a few statements each.
+func testGroupStatements(t *testing.T, s store.Store, h GroupHooks) {
+	const n = groupCommits
+	a := groupSetup(t, s, n)
+	var stmts atomic.Int64
+	h.Fail(s, func(string, []any) bool { stmts.Add(1); return false }, "")
+	before := h.Transactions(s)
+	errs := commitTogether(s, a, t0.Add(time.Second))
+	wantGrouped(t, h, s, before, n)
+	wantAloneFailed(t, s, a, errs, -1, "", nil)
+	txs := h.Transactions(s) - before
+	if got := stmts.Load(); got > maxGroupStatements*txs {
+		t.Fatalf("%d commits in %d transactions sent %d statements, want at most %d per transaction", n, txs, got,
+			maxGroupStatements)
+	}
+	t.Logf("%d commits in %d transactions sent %d statements", n, txs, stmts.Load())
+}
+
+// Commits of one invoice (same supplier and number, other texts) in one
+// group are flagged as if they had committed one after another: the first
+// has no possible duplicate, the k-th names the k-1 before it (up to the
+// cap), never one after it.
+func testGroupDuplicates(t *testing.T, s store.Store, h GroupHooks) {
+	const n = 8
+	a := groupSetup(t, s, n)
+	res := make([]*store.CommitResult, n)
+	idx := map[int64]int{}
+	for i, l := range a {
+		idx[l.JobID] = i
+	}
+	before := h.Transactions(s)
+	errs := behindBlocker(t, s, h, t0.Add(time.Second), func() []error {
+		return together(a, func(l *store.Lease) error {
+			var err error
+			res[idx[l.JobID]], err = commitReview(s, l, t0.Add(time.Second),
+				&store.CommitReview{Identity: ident("", "acme", "inv-1", 100, "2026-01-01")}, committedEv)
+			return err
+		})
+	})
+	if txs := h.Transactions(s) - before; txs >= int64(n) {
+		t.Fatalf("%d commits took %d transactions: not grouped", n, txs)
+	}
+	byResult := map[int64]int{} // result id -> its duplicates
+	var counts []int
+	for i := range a {
+		noErr(t, "commit", errs[i])
+		byResult[res[i].ResultID] = len(res[i].Reasons)
+		counts = append(counts, len(res[i].Reasons))
+	}
+	sort.Ints(counts)
+	want := []int{0, 1, 2, 3, 4, 5, 5, 5} // driver.MaxDuplicates is 5
+	if fmt.Sprint(counts) != fmt.Sprint(want) {
+		t.Fatalf("possible duplicates per commit %v, want %v", counts, want)
+	}
+	// Each names only commits before it, which have fewer duplicates of
+	// their own (the capped ones name the first five).
+	for _, it := range listReview(t, s, &store.ListReviewParams{Tenant: "t1", Reason: store.ReasonPossibleDuplicate}) {
+		d := duplicateDetail(t, it.Detail)
+		if byResult[d.ResultID] >= byResult[it.ResultID] {
+			t.Errorf("result %d (%d duplicates) names result %d (%d duplicates), committed after it",
+				it.ResultID, byResult[it.ResultID], d.ResultID, byResult[d.ResultID])
+		}
+	}
+}
+
 // A statement of the group's own (a savepoint's RELEASE) fails in the
 // middle of a group: the transaction is lost, so every member of that group
 // is told so, members written before the failure included, and nothing of
@@ -243,8 +351,8 @@ func testGroupFailedTx(t *testing.T, s store.Store, h GroupHooks) {
 	const n = groupCommits
 	a := groupSetup(t, s, n)
 	// The first group is usually the first commit alone, the second the
-	// rest: the 10th RELEASE is then deep inside a group.
-	h.Fail(s, jobstest.NthRelease(10), jobstest.Broken)
+	// rest: the RELEASE of a group of 10 or more fails.
+	h.Fail(s, jobstest.GroupRelease(10), jobstest.Broken)
 	errs := commitTogether(s, a, t0.Add(time.Second))
 	failed := 0
 	for i, l := range a {
@@ -282,7 +390,8 @@ func testGroupFailedAlone(t *testing.T, s store.Store, h GroupHooks) {
 	eq(t, "transactions committed", h.Transactions(s)-before, 1)
 }
 
-// A member of a group is chosen as a deadlock's victim: it fails alone with
+// A member of a group is chosen as a deadlock's victim, in the group's
+// statement and again in its own: it fails alone with
 // a transient error (the group, still holding the other members' locks,
 // does not try it again), nothing of it is kept, and the caller's retry
 // commits it.
@@ -298,8 +407,10 @@ func testGroupDeadlockedMember(t *testing.T, s store.Store, h GroupHooks) {
 	bad := n / 2
 	// Both armed before any commit: the committer reads the engine.
 	h.Fail(s, jobstest.FinishOf(blocker.AttemptID), h.Slow)
-	// Once: the caller's retry below is not picked.
-	h.Fail(s, jobstest.Once(jobstest.FinishOf(a[bad].AttemptID)), h.Deadlock)
+	// Twice: the group's statement that names it, then its own when the
+	// group is written again member by member; the caller's retry below
+	// is not picked.
+	h.Fail(s, jobstest.Times(2, jobstest.FinishOf(a[bad].AttemptID)), h.Deadlock)
 	before := h.Transactions(s)
 	blocked := make(chan error, 1)
 	go func() {
@@ -340,7 +451,7 @@ func testGroupSerialization(t *testing.T, s store.Store, h GroupHooks) {
 	}
 	const n = groupCommits
 	a := groupSetup(t, s, n)
-	h.Fail(s, jobstest.NthRelease(10), h.Serialization)
+	h.Fail(s, jobstest.GroupRelease(10), h.Serialization)
 	errs := commitTogether(s, a, t0.Add(time.Second))
 	for i, l := range a {
 		if errs[i] != nil {

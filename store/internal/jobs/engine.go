@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -77,6 +78,11 @@ type Engine interface {
 	// for each other rather than deadlock. Where writes are serialised,
 	// documents keep their order, so job ids follow discovery order.
 	KeyOrder() bool
+	// Values is the VALUES list of rows rows of one placeholder per type
+	// (colInt and the others in values.go), for a multi-row statement's
+	// input table: plain where the database infers each parameter's type
+	// from its use, typed where it would take them all for text.
+	Values(types []string, rows int) string
 	// LockMigrations serialises, until tx ends, the processes that migrate
 	// one database, where write transactions alone do not.
 	LockMigrations(ctx context.Context, tx Tx) error
@@ -90,6 +96,8 @@ type Core struct {
 	// dicts are the database's zstd dictionaries (OpenDicts); nil: values
 	// are compressed without one.
 	dicts *dictSet
+
+	texts sync.Map // multiKey -> the text of a multi-row statement (values.go)
 }
 
 // fromMS reads a nullable millisecond column; NULL and 0 are the zero time.

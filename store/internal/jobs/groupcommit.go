@@ -71,10 +71,11 @@ type committer struct {
 }
 
 type commitReq struct {
-	p    *store.CommitParams
-	res  *store.CommitResult
-	err  error
-	done chan struct{}
+	p      *store.CommitParams
+	packed *packed
+	res    *store.CommitResult
+	err    error
+	done   chan struct{}
 }
 
 // StartCommits starts group commit; Open calls it once, before the first
@@ -111,7 +112,7 @@ func (c *Core) CommitStats() CommitStats {
 
 // Commit implements store.Store: the commit joins the next group.
 func (c *Core) Commit(ctx context.Context, p *store.CommitParams) (*store.CommitResult, error) {
-	req := &commitReq{p: p, done: make(chan struct{})}
+	req := &commitReq{p: p, packed: c.packCommit(p), done: make(chan struct{})}
 	select {
 	case c.g.reqs <- req:
 	case <-c.g.quit:
@@ -184,22 +185,30 @@ drain:
 	return group
 }
 
-// savepoints are the names a group's members take in turn. SAVEPOINT and
-// RELEASE are deferred (an engine may send them with the member's first
-// statement), so a failed RELEASE of member i-1 surfaces as member i's
-// error. Member i's ROLLBACK TO then finds no savepoint of its own name and
-// fails the whole group: the only savepoint left unreleased is i-1's, of
-// the other name, and rolling back to it would undo a member already
-// counted committed.
+// savepoints are the names a group's members take in turn when the group
+// is written one member at a time. SAVEPOINT and RELEASE are deferred (an
+// engine may send them with the member's first statement), so a failed
+// RELEASE of member i-1 surfaces as member i's error. Member i's ROLLBACK TO
+// then finds no savepoint of its own name and fails the whole group: the
+// only savepoint left unreleased is i-1's, of the other name, and rolling
+// back to it would undo a member already counted committed.
 var savepoints = [2]string{"group_commit_a", "group_commit_b"}
 
-// commitGroup writes a group in one transaction. A member whose fence
-// failed is rolled back to its savepoint and its attempt recorded
-// stale_lease in the same transaction; any other error of a member is
-// rolled back alike and is that member's alone. An error of the
-// transaction itself (its COMMIT, a savepoint, the clock) is every
-// member's: nothing of the group was kept, or its fate is unknown, and no
-// member is reported committed.
+// groupSavepoint holds the writes of a whole group, made with one
+// statement per table: when one of them fails, they are all rolled back
+// to it and the group is written again one member at a time, so the
+// failure is the failing member's alone.
+const groupSavepoint = "group_commit_all"
+
+// commitGroup writes a group in one transaction: every member with one
+// statement per table (commitMembers). A member whose fence failed is
+// recorded stale_lease in the same transaction and wrote nothing else.
+// When a statement of the group fails, the group is rolled back to its
+// savepoint and written member by member, each under a savepoint of its
+// own, so that any other error of a member is rolled back alone and is
+// that member's alone. An error of the transaction itself (its COMMIT, a
+// savepoint, the clock) is every member's: nothing of the group was kept,
+// or its fate is unknown, and no member is reported committed.
 func (c *Core) commitGroup(g *committer, group []*commitReq) {
 	ctx := context.Background()
 	if g.cfg.Timeout > 0 {
@@ -217,55 +226,19 @@ func (c *Core) commitGroup(g *committer, group []*commitReq) {
 		if err != nil {
 			return err
 		}
-		// A lone commit needs no savepoint: on an error other than a lost
-		// fence the whole transaction is rolled back, which is all it
-		// wrote (and PostgreSQL may run it again after a deadlock). That
-		// spares the common case, workers that mostly wait for a
-		// provider, two round trips.
-		alone := len(group) == 1
-		written := 0
+		ms := make([]*member, len(group))
 		for i, r := range group {
-			sp := savepoints[i%2]
-			if !alone {
-				if err := tx.Defer(ctx, `SAVEPOINT `+sp); err != nil {
-					return err
-				}
-			}
-			r.res, r.err = c.CommitOne(ctx, tx, r.p, now[i])
-			if r.err != nil {
-				r.res = nil
-				stale := errors.Is(r.err, store.ErrStaleLease)
-				if alone && !stale {
-					return r.err
-				}
-				if !alone {
-					if _, err := tx.Exec(ctx, `ROLLBACK TO `+sp); err != nil {
-						// The member's error first: where it was a late
-						// statement of the group's that asks for the
-						// transaction to be run again (a serialization
-						// failure), the engine runs the group again.
-						return fmt.Errorf("commit job %d: %w; roll back: %w", r.p.JobID, r.err, err)
-					}
-				}
-				if stale {
-					// The fence is a commit's first statement: a stale
-					// commit wrote nothing, savepoint or not.
-					if err := c.markStale(ctx, tx, r.p.AttemptID, r.p.Attempt, now[i]); err != nil {
-						return fmt.Errorf("record stale attempt of job %d: %w", r.p.JobID, err)
-					}
-					r.err = fmt.Errorf("commit job %d: %w", r.p.JobID, store.ErrStaleLease)
-				}
-			} else {
+			ms[i] = &member{p: r.p, packed: r.packed, now: now[i], ord: i}
+		}
+		if err := c.writeGroup(ctx, tx, ms); err != nil {
+			return err
+		}
+		written := 0
+		for i, m := range ms {
+			group[i].res, group[i].err = m.res, m.err
+			if m.err == nil {
 				written++
 			}
-			if !alone {
-				if err := tx.Defer(ctx, `RELEASE `+sp); err != nil {
-					return err
-				}
-			}
-		}
-		if err := tx.Flush(ctx); err != nil {
-			return err
 		}
 		if written > 0 {
 			crashpoint.Hit("commit.tx")
@@ -280,6 +253,74 @@ func (c *Core) commitGroup(g *committer, group []*commitReq) {
 	}
 	g.txs.Add(1)
 	g.commits.Add(int64(len(group)))
+}
+
+// writeGroup writes the members inside tx; each ends with its res or err.
+// An error returned is the transaction's.
+func (c *Core) writeGroup(ctx context.Context, tx Tx, ms []*member) error {
+	// A lone commit needs no savepoint: on an error the whole transaction
+	// is rolled back, which is all it wrote (and PostgreSQL may run it
+	// again after a deadlock). That spares the common case, workers that
+	// mostly wait for a provider, two round trips.
+	if len(ms) == 1 {
+		// A stale member's attempt was recorded: its transaction commits.
+		return c.commitMembers(ctx, tx, ms)
+	}
+	if !dupJobs(ms) {
+		if err := tx.Defer(ctx, `SAVEPOINT `+groupSavepoint); err != nil {
+			return err
+		}
+		err := c.commitMembers(ctx, tx, ms)
+		if err == nil {
+			return tx.Defer(ctx, `RELEASE `+groupSavepoint)
+		}
+		if _, rerr := tx.Exec(ctx, `ROLLBACK TO `+groupSavepoint); rerr != nil {
+			// The statement's error first: where it asks for the
+			// transaction to be run again (a serialization failure), the
+			// engine runs the group again.
+			return fmt.Errorf("commit group: %w; roll back: %w", err, rerr)
+		}
+		if err := tx.Defer(ctx, `RELEASE `+groupSavepoint); err != nil {
+			return err
+		}
+	}
+	return c.writeEach(ctx, tx, ms)
+}
+
+// writeEach writes the members one at a time, each under its own
+// savepoint: a member's failure is rolled back and reported alone.
+func (c *Core) writeEach(ctx context.Context, tx Tx, ms []*member) error {
+	for i, m := range ms {
+		sp := savepoints[i%2]
+		if err := tx.Defer(ctx, `SAVEPOINT `+sp); err != nil {
+			return err
+		}
+		if err := c.commitMembers(ctx, tx, []*member{m}); err != nil {
+			if _, rerr := tx.Exec(ctx, `ROLLBACK TO `+sp); rerr != nil {
+				return fmt.Errorf("commit job %d: %w; roll back: %w", m.p.JobID, err, rerr)
+			}
+			m.res, m.err = nil, err
+		}
+		if err := tx.Defer(ctx, `RELEASE `+sp); err != nil {
+			return err
+		}
+	}
+	return tx.Flush(ctx)
+}
+
+// dupJobs reports whether two members name one job: the fence of one
+// multi-row statement cannot tell which of them holds the lease, so such
+// a group is written one member at a time, the first one's commit fencing
+// out the second as it always did.
+func dupJobs(ms []*member) bool {
+	seen := make(map[int64]bool, len(ms))
+	for _, m := range ms {
+		if seen[m.p.JobID] {
+			return true
+		}
+		seen[m.p.JobID] = true
+	}
+	return false
 }
 
 // times is each member's commit time.

@@ -10,65 +10,20 @@ import (
 	"github.com/invx/invx/store/internal/driver"
 )
 
-// openReasons opens a result's review reasons, inside the commit's (or the
-// correction's) transaction: the caller's, then one per other live result
-// with the same identity. It returns every reason it opened. Of two commits
-// of one invoice the second always sees the first: SQLite serialises write
-// transactions, PostgreSQL takes the engine's invoice lock first.
+// openReasons opens a result's review reasons inside a correction's
+// transaction: the caller's, then one per other live result with the same
+// identity, as a group commit opens a member's (openMemberReasons). It
+// returns every reason it opened. Of two commits of one invoice the second
+// always sees the first: SQLite serialises write transactions, PostgreSQL
+// takes the engine's invoice lock first.
 func (c *Core) openReasons(ctx context.Context, tx Tx, tenant, jobKey string, resultID, jobID int64, id *store.DocIdentity,
 	reasons []store.ReviewReason, now int64) ([]store.ReviewReason, error) {
-	if driver.Matchable(id) {
-		if err := c.E.LockInvoice(ctx, tx, tenant, id.NumberKey); err != nil {
-			return nil, fmt.Errorf("lock invoice number: %w", err)
-		}
-		dups, err := findDuplicates(ctx, tx, tenant, resultID, jobID, id)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range dups {
-			reasons = append(reasons, driver.DuplicateReason(d, id))
-		}
+	m := &member{p: &store.CommitParams{Tenant: tenant, JobKey: jobKey, JobID: jobID, Review: &store.CommitReview{Identity: id}},
+		now: now, reasons: reasons, review: true, res: &store.CommitResult{ResultID: resultID}}
+	if err := c.openMemberReasons(ctx, tx, []*member{m}); err != nil {
+		return nil, err
 	}
-	if len(reasons) == 0 {
-		return nil, nil
-	}
-	for _, r := range reasons {
-		if err := tx.Defer(ctx, `INSERT INTO review_reasons (tenant, job_key, result_id, reason, detail, state, opened_at)
-			VALUES (?, ?, ?, ?, ?, 'open', ?)`, tenant, jobKey, resultID, r.Reason, string(r.Detail), now); err != nil {
-			return nil, fmt.Errorf("open review reason %s: %w", r.Reason, err)
-		}
-	}
-	return reasons, nil
-}
-
-// findDuplicates is the one index lookup (results_identity) for other live,
-// non-shadow results of the tenant with the same invoice number and
-// supplier (VAT keys when both have one, else name keys), leaving out the
-// result itself, results of the same text (another schema version) and
-// the result this job's text replaces (a held change accepted in review).
-func findDuplicates(ctx context.Context, tx Tx, tenant string, resultID, jobID int64, id *store.DocIdentity) ([]driver.Candidate, error) {
-	rows, err := tx.Query(ctx, `SELECT r.id, r.job_key, coalesce(j.display_path, j.source_path), r.schema_version,
-			r.doc_total_minor, r.doc_issue_date
-		FROM results r JOIN jobs j ON j.id = r.job_id
-		WHERE r.tenant = ? AND r.number_key = ? AND r.superseded_by IS NULL AND NOT r.shadow AND r.id <> ?
-			AND r.source_digest <> (SELECT source_digest FROM results WHERE id = ?)
-			AND r.job_key <> coalesce((SELECT prev_job_key FROM jobs WHERE id = ?), '')
-			AND CASE WHEN r.supplier_vat_key IS NOT NULL AND ? <> '' THEN r.supplier_vat_key = ? ELSE r.supplier_key = ? END
-		ORDER BY r.id LIMIT ?`,
-		tenant, id.NumberKey, resultID, resultID, jobID, id.VATKey, id.VATKey, id.NameKey, driver.MaxDuplicates)
-	var out []driver.Candidate
-	err = each(rows, err, func(r Rows) error {
-		var d driver.Candidate
-		if err := r.Scan(&d.ResultID, &d.JobKey, &d.Path, &d.SchemaVersion, &d.TotalMinor, &d.IssueDate); err != nil {
-			return err
-		}
-		out = append(out, d)
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("look for duplicates: %w", err)
-	}
-	return out, nil
+	return m.reasons, nil
 }
 
 // ListReview implements store.Store.
