@@ -330,25 +330,9 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 	if len(docs) == 0 {
 		return nil
 	}
-	sd := make([]store.Document, len(docs))
-	for i, d := range docs {
-		key, err := JobKey(r.Tenant, Transformation, r.Schema.Name, d.Digest)
-		if err != nil {
-			return fmt.Errorf("%s: %w", d.Display, err)
-		}
-		sd[i] = store.Document{SourceSystem: r.SourceSystem, Path: d.Path, Digest: d.Digest, JobKey: key, Text: d.Text,
-			DisplayPath: d.Display, Encoding: d.Encoding, Format: d.Format, Route: RouteOf(r.Provider, d.Format),
-			Stat: d.Stat, Unread: d.Unread}
-	}
-	res, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
-		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now(), Shadow: r.Shadow})
-	if errors.Is(err, store.ErrUnreadUnknown) {
-		// Another process pruned or changed what the stat check saw, in
-		// the moment between the check and this enqueue.
-		return fmt.Errorf("enqueue: %w: files changed in the store while this run looked; run again (or with --rehash)", err)
-	}
+	res, err := r.enqueueStore(ctx, docs)
 	if err != nil {
-		return fmt.Errorf("enqueue: %w", err)
+		return err
 	}
 	news := 0
 	defer func() {
@@ -396,6 +380,48 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 		}
 	}
 	return nil
+}
+
+// enqueueStore returns the enqueue outcome of each of docs: a document the
+// stat check settled (Found.Settled) as it read it, the others from one
+// Store.Enqueue call. A no-op rerun's unchanged files thus cost no store
+// call here at all; their outcome is what the enqueue would have reported
+// at the moment of the stat check's read.
+func (r *Runner) enqueueStore(ctx context.Context, docs []Found) ([]store.EnqueueResult, error) {
+	res := make([]store.EnqueueResult, len(docs))
+	var sd []store.Document
+	var at []int // index in docs of each of sd
+	for i, d := range docs {
+		if d.Settled != nil {
+			res[i] = *d.Settled
+			continue
+		}
+		key, err := JobKey(r.Tenant, Transformation, r.Schema.Name, d.Digest)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Display, err)
+		}
+		sd = append(sd, store.Document{SourceSystem: r.SourceSystem, Path: d.Path, Digest: d.Digest, JobKey: key, Text: d.Text,
+			DisplayPath: d.Display, Encoding: d.Encoding, Format: d.Format, Route: RouteOf(r.Provider, d.Format),
+			Stat: d.Stat, Unread: d.Unread})
+		at = append(at, i)
+	}
+	if len(sd) == 0 {
+		return res, nil
+	}
+	got, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
+		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now(), Shadow: r.Shadow})
+	if errors.Is(err, store.ErrUnreadUnknown) {
+		// Another process pruned or changed what the stat check saw, in
+		// the moment between the check and this enqueue.
+		return nil, fmt.Errorf("enqueue: %w: files changed in the store while this run looked; run again (or with --rehash)", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("enqueue: %w", err)
+	}
+	for j, e := range got {
+		res[at[j]] = e
+	}
+	return res, nil
 }
 
 // Keys returns the job keys of the documents enqueued by this run: in the

@@ -148,9 +148,10 @@ func scanSource(r Rows, path *string, ks *knownSource, extra ...any) error {
 	return nil
 }
 
-// KnownFiles implements store.Store. It reads the sources table only: a
-// no-op rerun's stat check is one small-row lookup per chunk of paths, and
-// the jobs are read once, by the enqueue that follows.
+// KnownFiles implements store.Store. One statement per chunk of paths
+// reads each reference, the job it points at and whether a skip of the path
+// is recorded, outside any transaction: a no-op rerun's stat check and its
+// enqueue decision are this one read, with no write transaction behind it.
 func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[string]store.KnownFile, error) {
 	out := make(map[string]store.KnownFile, len(p.Paths))
 	for start := 0; start < len(p.Paths); start += enqueueBatch {
@@ -160,16 +161,24 @@ func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[s
 		for _, path := range chunk {
 			args = append(args, path)
 		}
-		rows, err := c.E.Read().Query(ctx, `SELECT path, digest, file_size, file_mtime_ns, file_inode, read_opts, job_key
-			FROM sources WHERE tenant = ? AND source_system = ? AND path IN (`+Placeholders(len(chunk))+`)`, args...)
+		rows, err := c.E.Read().Query(ctx, knownFilesQuery(len(chunk)), args...)
 		err = each(rows, err, func(r Rows) error {
 			var path string
 			var kf store.KnownFile
 			var ks knownSource
-			if err := scanSource(r, &path, &ks, &kf.JobKey); err != nil {
+			var id *int64
+			var state, jobPath, prev *string
+			var skipped int64
+			if err := scanSource(r, &path, &ks, &kf.JobKey, &id, &state, &jobPath, &prev, &skipped); err != nil {
 				return err
 			}
-			kf.Digest, kf.Stat = ks.digest, ks.stat
+			kf.Digest, kf.Stat, kf.Skipped = ks.digest, ks.stat, skipped != 0
+			if id != nil && state != nil && jobPath != nil {
+				kf.Job = &store.KnownJob{ID: *id, State: *state, SourcePath: *jobPath}
+				if prev != nil {
+					kf.Job.PrevJobKey = *prev
+				}
+			}
 			out[path] = kf
 			return nil
 		})
@@ -178,6 +187,20 @@ func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[s
 		}
 	}
 	return out, nil
+}
+
+// knownFilesQuery reads n paths' references (tenant, source system, paths
+// as arguments) with the columns scanSource reads, then the job the
+// reference names and a recorded skip of the path. Each row is a probe of
+// the sources key, the jobs (tenant, job_key) key and the skipped_inputs
+// key: no table scan, whatever the store holds.
+func knownFilesQuery(n int) string {
+	return `SELECT s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_inode, s.read_opts, s.job_key,
+			j.id, j.state, j.source_path, j.prev_job_key,
+			CASE WHEN EXISTS (SELECT 1 FROM skipped_inputs k WHERE k.tenant = s.tenant AND k.source_system = s.source_system
+				AND k.path = s.path) THEN 1 ELSE 0 END
+		FROM sources s LEFT JOIN jobs j ON j.tenant = s.tenant AND j.job_key = s.job_key
+		WHERE s.tenant = ? AND s.source_system = ? AND s.path IN (` + Placeholders(n) + `)`
 }
 
 // clearSkipped resolves, in one statement per source system, earlier skips
