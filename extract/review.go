@@ -146,21 +146,19 @@ func (r *Runner) openReview(ctx context.Context, enqueued frozen) (docs int, byR
 	// sets is made.
 	byReason = map[string]int{}
 	ask := func(tenant string, keys []string) error {
-		var items []*store.ReviewItem
+		var n *store.ReviewCounts
 		err := r.withStore(ctx, "finish_run", r.log(), func() error {
 			var err error
-			items, err = r.Store.ListReview(ctx, &store.ListReviewParams{Tenant: tenant, JobKeys: keys})
+			n, err = r.Store.CountReview(ctx, &store.CountReviewParams{Tenant: tenant, JobKeys: keys})
 			return err
 		})
 		if err != nil {
 			return err
 		}
-		flagged := map[string]bool{}
-		for _, it := range items {
-			byReason[it.Reason]++
-			flagged[it.JobKey] = true
+		for reason, c := range n.ByReason {
+			byReason[reason] += c
 		}
-		docs += len(flagged)
+		docs += n.Docs
 		return nil
 	}
 	for _, tenant := range enqueued.tenants() {

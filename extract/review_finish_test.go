@@ -11,18 +11,18 @@ import (
 	"github.com/invx/invx/store"
 )
 
-// reviewAsking records the job keys of every ListReview call.
+// reviewAsking records the job keys of every CountReview call.
 type reviewAsking struct {
 	store.Store
 	mu    sync.Mutex
 	calls [][]string
 }
 
-func (s *reviewAsking) ListReview(ctx context.Context, p *store.ListReviewParams) ([]*store.ReviewItem, error) {
+func (s *reviewAsking) CountReview(ctx context.Context, p *store.CountReviewParams) (*store.ReviewCounts, error) {
 	s.mu.Lock()
 	s.calls = append(s.calls, slices.Clone(p.JobKeys))
 	s.mu.Unlock()
-	return s.Store.ListReview(ctx, p)
+	return s.Store.CountReview(ctx, p)
 }
 
 // asked is every key asked about, in order.
@@ -54,7 +54,7 @@ func TestFinishAsksReviewOncePerDocument(t *testing.T) {
 	}
 	got := rs.asked()
 	if want := r.Keys(); len(got) != 2 || !sameSet(got, want) {
-		t.Errorf("run asked ListReview about %d keys %.8q, want each of its 2 documents once %.8q", len(got), got, want)
+		t.Errorf("run asked CountReview about %d keys %.8q, want each of its 2 documents once %.8q", len(got), got, want)
 	}
 
 	// invx work: another runner enqueued the third document; this one
@@ -83,7 +83,7 @@ func TestFinishAsksReviewOncePerDocument(t *testing.T) {
 		t.Errorf("work: committed %d, to review %d; want 1, 1", ws2.CommittedNow, ws2.Final.Review)
 	}
 	if got := ws.asked(); len(got) != 1 || got[0] != enq.Keys()[0] {
-		t.Errorf("work asked ListReview about %.8q, want the job it committed %.8q", got, enq.Keys())
+		t.Errorf("work asked CountReview about %.8q, want the job it committed %.8q", got, enq.Keys())
 	}
 }
 

@@ -126,6 +126,20 @@ type ListReviewParams struct {
 	JobKeys []string
 }
 
+// CountReviewParams name jobs of one tenant whose open review reasons a
+// run's finish counts.
+type CountReviewParams struct {
+	Tenant  string
+	JobKeys []string
+}
+
+// ReviewCounts are the open review reasons of some jobs: Docs is the number
+// of jobs with at least one, ByReason the reasons by name.
+type ReviewCounts struct {
+	Docs     int
+	ByReason map[string]int
+}
+
 // ReviewActionParams name the job whose open reasons a person closes.
 type ReviewActionParams struct {
 	Tenant, JobKey string
@@ -217,6 +231,10 @@ type SetPolicyParams struct {
 type Reviewer interface {
 	// ListReview lists open review reasons, oldest first.
 	ListReview(ctx context.Context, p *ListReviewParams) ([]*ReviewItem, error)
+	// CountReview counts the open review reasons of the given jobs, as
+	// ListReview with JobKeys would list them, reading the reasons alone
+	// (a run's finish needs the counts, not the items).
+	CountReview(ctx context.Context, p *CountReviewParams) (*ReviewCounts, error)
 	// AcceptReview closes the job's open reasons as accepted and makes its
 	// held outbox events pending. ErrNotFound when the job has no open
 	// reason.
