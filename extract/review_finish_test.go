@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/store"
 )
@@ -92,4 +94,41 @@ func sameSet(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+// A large run's finish reads its tenant's open reasons in one scan rather
+// than by key: the counts are the same, other documents' reasons (another
+// run's) are not counted, and the keys are never listed to the store.
+func TestFinishScansOpenReviewOfLargeRun(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	texts := []string{sourceText, sourceText + "page 2\n", sourceText + "page 3\n"}
+	// Another run's committed document with an open reason.
+	other := newRunner(e, alwaysValid(), "default")
+	other.Require = []string{"due_date"}
+	runDocs(t, other, doc("other.txt", sourceText+"elsewhere\n"))
+
+	var want extract.FinalStates
+	for _, scan := range []bool{false, true} {
+		rs := &reviewAsking{Store: e.Store}
+		r := newRunner(e, alwaysValid(), "default")
+		r.Store, r.Require = rs, []string{"due_date"}
+		if scan {
+			extract.SetReviewScanMin(r, 1)
+		}
+		s := runDocs(t, r, doc("a.txt", texts[0]), doc("b.txt", texts[1]), doc("c.txt", texts[2]))
+		// The fake's answers share an invoice number: possible duplicates
+		// of each other and of other.txt, beside incomplete.
+		if s.Final.Review != 3 || s.Final.ReviewOpen["incomplete"] != 3 {
+			t.Errorf("scan %v: to review %d %v, want 3, 3 incomplete", scan, s.Final.Review, s.Final.ReviewOpen)
+		}
+		if !scan {
+			want = s.Final
+		} else if diff := cmp.Diff(want, s.Final); diff != "" {
+			t.Errorf("scan: final states differ from the lookup by key (-key +scan):\n%s", diff)
+		}
+		if got := rs.asked(); scan != (len(got) == 0) {
+			t.Errorf("scan %v: asked about keys %.8q", scan, got)
+		}
+	}
 }

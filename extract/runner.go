@@ -165,6 +165,8 @@ type Runner struct {
 	// Finish for why only those two states).
 	settled  settledKeys
 	policies policyCache
+	// scanMin overrides reviewScanMin (tests; 0: the constant).
+	scanMin int
 	// limit is the in-flight bound, lowered while providers answer 429 and
 	// raised again after successes.
 	limit     int

@@ -127,10 +127,17 @@ type ListReviewParams struct {
 }
 
 // CountReviewParams name jobs of one tenant whose open review reasons a
-// run's finish counts.
+// run's finish counts: the keys JobKeys lists, or, when Has is set, those
+// of the tenant's open reasons Has reports true for.
 type CountReviewParams struct {
 	Tenant  string
 	JobKeys []string
+	// Has, when set, replaces JobKeys: the tenant's open reasons are read
+	// once (not one key lookup per job of a large run) and counted where
+	// Has(job key) is true, as long as there are at most MaxOpen of them;
+	// more, and nothing is read (ReviewCounts.TooMany): ask by JobKeys.
+	Has     func(jobKey string) bool
+	MaxOpen int
 }
 
 // ReviewCounts are the open review reasons of some jobs: Docs is the number
@@ -138,6 +145,9 @@ type CountReviewParams struct {
 type ReviewCounts struct {
 	Docs     int
 	ByReason map[string]int
+	// TooMany: CountReviewParams.Has was set and the tenant has more than
+	// MaxOpen open reasons; nothing was counted.
+	TooMany bool
 }
 
 // ReviewActionParams name the job whose open reasons a person closes.

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/invx/invx/store"
@@ -48,7 +49,22 @@ func testCountReview(t *testing.T, s store.Store) {
 			items := listReview(t, s, &store.ListReviewParams{Tenant: "t1", JobKeys: tc.keys})
 			eq(t, tc.name+": items listed", len(items), sum(got.ByReason))
 		}
+		// The same counts from one scan of the tenant's open reasons.
+		has := func(k string) bool { return slices.Contains(tc.keys, k) }
+		scan, err := s.CountReview(ctx, &store.CountReviewParams{Tenant: "t1", Has: has, MaxOpen: 3})
+		noErr(t, "count review by scan "+tc.name, err)
+		eq(t, tc.name+": scan too many", scan.TooMany, false)
+		eq(t, tc.name+": scan documents", scan.Docs, got.Docs)
+		eq(t, tc.name+": scan reasons", len(scan.ByReason), len(got.ByReason))
+		for r, n := range got.ByReason {
+			eq(t, tc.name+": scan "+r, scan.ByReason[r], n)
+		}
 	}
+	// t1 has 3 open reasons: a cap under that reads nothing.
+	over, err := s.CountReview(ctx, &store.CountReviewParams{Tenant: "t1", Has: func(string) bool { return true }, MaxOpen: 2})
+	noErr(t, "count review over the cap", err)
+	eq(t, "over the cap: too many", over.TooMany, true)
+	eq(t, "over the cap: nothing counted", over.Docs+len(over.ByReason), 0)
 }
 
 func sum(m map[string]int) int {
