@@ -242,8 +242,13 @@ func includedAny(pattern, name string) bool {
 	if pattern != "" {
 		return Included(pattern, name)
 	}
+	// Every default is "*.ext": the name's extension decides, compared
+	// without regard to case as Included does, with no pattern matching
+	// per file (a no-op rerun of a large folder is little more than this
+	// walk).
+	ext := path.Ext(name)
 	for _, p := range DefaultIncludes {
-		if Included(p, name) {
+		if strings.EqualFold(ext, p[1:]) {
 			return true
 		}
 	}
