@@ -354,10 +354,14 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			r.Metrics.Duplicates(r.Tenant, dups)
 		}
 	}()
+	log := r.log()
+	debug := log.Enabled(ctx, slog.LevelDebug)
 	for i, e := range res {
 		r.enqueued.add(r.Tenant, e.JobKey)
-		r.log().Debug("enqueued", "stage", "enqueued", "tenant", r.Tenant, "job_key", e.JobKey, "run_id", r.RunID,
-			"outcome", e.Outcome)
+		if debug {
+			log.Debug("enqueued", "stage", "enqueued", "tenant", r.Tenant, "job_key", e.JobKey, "run_id", r.RunID,
+				"outcome", e.Outcome)
+		}
 		switch e.Outcome {
 		case store.EnqueueNew:
 			r.summary.NewJobs++
