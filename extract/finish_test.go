@@ -183,3 +183,69 @@ func TestStatCheckOtherSchemaVersion(t *testing.T) {
 		}
 	}
 }
+
+// claimCounting counts Claim calls: each is a write transaction.
+type claimCounting struct {
+	store.Store
+	claims atomic.Int64
+}
+
+func (s *claimCounting) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease, error) {
+	s.claims.Add(1)
+	return s.Store.Claim(ctx, p)
+}
+
+// A rerun whose batches hold nothing to claim (committed documents) does
+// not wake the working loop: Work claims when it starts and when the feed
+// ends, not per batch (a write transaction each, to find nothing).
+func TestRerunBatchesDoNotWakeWork(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	ctx := context.Background()
+	a, b := doc("a.txt", sourceText), doc("b.txt", sourceText+"page 2\n")
+	if s := runDocs(t, newRunner(e, alwaysValid(), "default"), a, b); s.Final.Succeeded != 2 {
+		t.Fatalf("setup: %+v", s.Final)
+	}
+	cs := &claimCounting{Store: e.Store}
+	r := newRunner(e, alwaysValid(), "default")
+	r.Store = cs
+	if err := r.Begin(ctx); err != nil {
+		t.Fatal(err)
+	}
+	done := r.Feed()
+	worked := make(chan error, 1)
+	go func() { worked <- r.Work(ctx) }()
+	waitFor := func(n int64) bool {
+		t.Helper()
+		for end := time.Now().Add(300 * time.Millisecond); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+			if cs.claims.Load() >= n {
+				return true
+			}
+		}
+		return false
+	}
+	if !waitFor(1) {
+		t.Fatal("Work never claimed")
+	}
+	for _, d := range []extract.Found{a, b} {
+		if err := r.Enqueue(ctx, []extract.Found{d}); err != nil {
+			t.Fatal(err)
+		}
+		if waitFor(2) {
+			t.Fatalf("a batch of a committed document woke Work: %d claims", cs.claims.Load())
+		}
+	}
+	done(nil)
+	if err := <-worked; err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Finish(ctx, time.Now(), "completed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One claim when Work starts, one when the feed ends; none per batch.
+	if s.AlreadyCommitted != 2 || s.Final.Succeeded != 2 || cs.claims.Load() != 2 {
+		t.Errorf("rerun: already committed %d, final %+v after %d claims, want 2, 2 succeeded, 2 claims",
+			s.AlreadyCommitted, s.Final, cs.claims.Load())
+	}
+}

@@ -336,14 +336,20 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 	if err != nil {
 		return err
 	}
-	news := 0
+	news, pending := 0, 0
 	defer func() {
 		// After the summary's lock is given back: the progress function
 		// and a waiting Work may read the runner.
 		if news > 0 {
 			r.progress(Event{Kind: EventEnqueued, N: news})
 		}
-		r.fed()
+		// A batch with nothing to claim (a rerun of committed documents)
+		// does not wake Work: its claim would open a write transaction
+		// to find nothing. Jobs that were there before the run (pending)
+		// are Work's to find anyway; waking for them costs one claim.
+		if news > 0 || pending > 0 {
+			r.fed()
+		}
 	}()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -374,6 +380,7 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			r.settled.succeeded.add(r.Tenant, e.JobKey)
 		case store.EnqueuePending:
 			r.summary.Resumed++
+			pending++
 		case store.EnqueueNeedsReview:
 			r.summary.StillNeedsReview++
 		case store.EnqueueDismissed:
