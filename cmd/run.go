@@ -372,6 +372,9 @@ func sourceSystem(flag, dir string) (string, error) {
 // --include, taken or not.
 func enqueueDir(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOptions, dir string) (matched int, err error) {
 	log := f.Logger().With("tenant", r.Tenant, "run_id", r.RunID)
+	// Asked once: a large no-op rerun is mostly this loop, and the quoted
+	// path of a debug line that is not written costs a formatting each.
+	debug := log.Enabled(ctx, slog.LevelDebug)
 	var batch enqueueBatch
 	flush := func() error {
 		docs := batch.take()
@@ -391,8 +394,10 @@ func enqueueDir(ctx context.Context, f *Factory, r *extract.Runner, opts *RunOpt
 			}
 			matched++
 			// Paths are quoted: no control character of a file name reaches a log line.
-			log.Debug("discovered", "stage", "discovered", "path", fmt.Sprintf("%q", d.Display), "bytes", len(d.Text),
-				"encoding", d.Encoding)
+			if debug {
+				log.Debug("discovered", "stage", "discovered", "path", fmt.Sprintf("%q", d.Display), "bytes", len(d.Text),
+					"encoding", d.Encoding)
+			}
 			if batch.add(d) {
 				return flush()
 			}

@@ -60,9 +60,10 @@ type DiscoverOptions struct {
 	// Known, when set, is the stat check: it is asked, a batch at a time,
 	// which candidate files are unchanged since they were read (same size,
 	// modification time, inode and read options), and returns for each the
-	// recorded digest, or "" to read the file. An unchanged file is handed
-	// to found unread (Found.Unread). nil reads every file (--rehash).
-	Known func(ctx context.Context, c []Candidate) ([]string, error)
+	// recorded digest (Known.Digest "" : read the file) and, when it can
+	// tell, the enqueue outcome. An unchanged file is handed to found
+	// unread (Found.Unread, Found.Settled). nil reads every file (--rehash).
+	Known func(ctx context.Context, c []Candidate) ([]Known, error)
 }
 
 // Found is one readable, normalised document.
@@ -85,6 +86,11 @@ type Found struct {
 	// Unread: the stat check found the file unchanged, so it was not read;
 	// Text, Encoding and Format are empty and Digest is the recorded one.
 	Unread bool
+	// Settled, for an unread file, is its enqueue outcome as the stat
+	// check read it, when enqueueing it would write nothing (its job is
+	// there, nothing to clear or release): Runner.Enqueue counts it
+	// without a store call. nil: enqueue it.
+	Settled *store.EnqueueResult
 }
 
 // Skipped is a file that was not taken, with the reason.
@@ -236,8 +242,13 @@ func includedAny(pattern, name string) bool {
 	if pattern != "" {
 		return Included(pattern, name)
 	}
+	// Every default is "*.ext": the name's extension decides, compared
+	// without regard to case as Included does, with no pattern matching
+	// per file (a no-op rerun of a large folder is little more than this
+	// walk).
+	ext := path.Ext(name)
 	for _, p := range DefaultIncludes {
-		if Included(p, name) {
+		if strings.EqualFold(ext, p[1:]) {
 			return true
 		}
 	}

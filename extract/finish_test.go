@@ -16,7 +16,12 @@ import (
 // countingStore counts the per-document lookups a run asks the store for.
 type countingStore struct {
 	store.Store
-	knownFiles, jobStates atomic.Int64
+	knownFiles, jobStates, enqueues atomic.Int64
+}
+
+func (s *countingStore) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.EnqueueResult, error) {
+	s.enqueues.Add(1)
+	return s.Store.Enqueue(ctx, p)
 }
 
 func (s *countingStore) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[string]store.KnownFile, error) {
@@ -41,8 +46,9 @@ func rejectsMarked() *fakeProvider {
 }
 
 // A stat-check rerun of committed documents asks the store for their
-// references and job states in one lookup, and Finish reads no job state
-// again: the enqueue found them succeeded, which nothing leaves.
+// references and job states in one lookup, settles them there (no
+// Store.Enqueue call, so no write transaction), and Finish reads no job
+// state again: the stat check found them succeeded, which nothing leaves.
 func TestNoopRerunReadsStatesOnce(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
@@ -60,15 +66,20 @@ func TestNoopRerunReadsStatesOnce(t *testing.T) {
 	if err := r.Begin(ctx); err != nil {
 		t.Fatal(err)
 	}
-	digests, err := r.KnownFiles(ctx, []extract.Candidate{{Path: "a.txt", Stat: st}, {Path: "b.txt", Stat: st}})
+	known, err := r.KnownFiles(ctx, []extract.Candidate{{Path: "a.txt", Stat: st}, {Path: "b.txt", Stat: st}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if digests[0] != a.Digest || digests[1] != b.Digest {
-		t.Fatalf("stat check: %q, want the recorded digests", digests)
+	if known[0].Digest != a.Digest || known[1].Digest != b.Digest {
+		t.Fatalf("stat check: %+v, want the recorded digests", known)
 	}
-	unread := []extract.Found{{Path: "a.txt", Display: "a.txt", Digest: digests[0], Unread: true},
-		{Path: "b.txt", Display: "b.txt", Digest: digests[1], Unread: true}}
+	for i, k := range known {
+		if k.Settled == nil || k.Settled.Outcome != store.EnqueueAlreadyCommitted {
+			t.Fatalf("stat check %d: settled %+v, want already committed", i, k.Settled)
+		}
+	}
+	unread := []extract.Found{{Path: "a.txt", Display: "a.txt", Digest: known[0].Digest, Unread: true, Settled: known[0].Settled},
+		{Path: "b.txt", Display: "b.txt", Digest: known[1].Digest, Unread: true, Settled: known[1].Settled}}
 	if err := r.Enqueue(ctx, unread); err != nil {
 		t.Fatal(err)
 	}
@@ -79,8 +90,8 @@ func TestNoopRerunReadsStatesOnce(t *testing.T) {
 	if s.AlreadyCommitted != 2 || s.Final.Succeeded != 2 {
 		t.Errorf("rerun summary: committed %d, final %+v", s.AlreadyCommitted, s.Final)
 	}
-	if n, m := cs.knownFiles.Load(), cs.jobStates.Load(); n != 1 || m != 0 {
-		t.Errorf("rerun asked KnownFiles %d and JobStates %d times, want 1 and 0", n, m)
+	if n, m, e := cs.knownFiles.Load(), cs.jobStates.Load(), cs.enqueues.Load(); n != 1 || m != 0 || e != 0 {
+		t.Errorf("rerun asked KnownFiles %d, JobStates %d and Enqueue %d times, want 1, 0 and 0", n, m, e)
 	}
 }
 
@@ -162,8 +173,79 @@ func TestStatCheckOtherSchemaVersion(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got[0] != tc.want || cs.jobStates.Load() != tc.states {
-			t.Errorf("%s: digest %q after %d state reads, want %q after %d", tc.name, got[0], cs.jobStates.Load(), tc.want, tc.states)
+		if got[0].Digest != tc.want || cs.jobStates.Load() != tc.states {
+			t.Errorf("%s: digest %q after %d state reads, want %q after %d", tc.name, got[0].Digest, cs.jobStates.Load(), tc.want, tc.states)
 		}
+		// Only this version's own job settles the file: another version's
+		// is left to the enqueue.
+		if settled := got[0].Settled != nil; settled != (tc.version == extracttest.V1()) {
+			t.Errorf("%s: settled %+v", tc.name, got[0].Settled)
+		}
+	}
+}
+
+// claimCounting counts Claim calls: each is a write transaction.
+type claimCounting struct {
+	store.Store
+	claims atomic.Int64
+}
+
+func (s *claimCounting) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease, error) {
+	s.claims.Add(1)
+	return s.Store.Claim(ctx, p)
+}
+
+// A rerun whose batches hold nothing to claim (committed documents) does
+// not wake the working loop: Work claims when it starts and when the feed
+// ends, not per batch (a write transaction each, to find nothing).
+func TestRerunBatchesDoNotWakeWork(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	ctx := context.Background()
+	a, b := doc("a.txt", sourceText), doc("b.txt", sourceText+"page 2\n")
+	if s := runDocs(t, newRunner(e, alwaysValid(), "default"), a, b); s.Final.Succeeded != 2 {
+		t.Fatalf("setup: %+v", s.Final)
+	}
+	cs := &claimCounting{Store: e.Store}
+	r := newRunner(e, alwaysValid(), "default")
+	r.Store = cs
+	if err := r.Begin(ctx); err != nil {
+		t.Fatal(err)
+	}
+	done := r.Feed()
+	worked := make(chan error, 1)
+	go func() { worked <- r.Work(ctx) }()
+	waitFor := func(n int64) bool {
+		t.Helper()
+		for end := time.Now().Add(300 * time.Millisecond); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+			if cs.claims.Load() >= n {
+				return true
+			}
+		}
+		return false
+	}
+	if !waitFor(1) {
+		t.Fatal("Work never claimed")
+	}
+	for _, d := range []extract.Found{a, b} {
+		if err := r.Enqueue(ctx, []extract.Found{d}); err != nil {
+			t.Fatal(err)
+		}
+		if waitFor(2) {
+			t.Fatalf("a batch of a committed document woke Work: %d claims", cs.claims.Load())
+		}
+	}
+	done(nil)
+	if err := <-worked; err != nil {
+		t.Fatal(err)
+	}
+	s, err := r.Finish(ctx, time.Now(), "completed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// One claim when Work starts, one when the feed ends; none per batch.
+	if s.AlreadyCommitted != 2 || s.Final.Succeeded != 2 || cs.claims.Load() != 2 {
+		t.Errorf("rerun: already committed %d, final %+v after %d claims, want 2, 2 succeeded, 2 claims",
+			s.AlreadyCommitted, s.Final, cs.claims.Load())
 	}
 }

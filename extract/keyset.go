@@ -204,6 +204,15 @@ func (f frozen) each(tenant string, n int, skip func(string) bool, fn func([]str
 }
 
 // tenants lists the tenants f holds keys of, sorted.
+// count is the number of tenant's keys.
+func (f frozen) count(tenant string) int {
+	n := len(f.other[tenant])
+	if b := f.raw[tenant]; b != nil {
+		n += b.n
+	}
+	return n
+}
+
 func (f frozen) tenants() []string {
 	var out []string
 	for t, b := range f.raw {

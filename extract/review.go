@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sync"
@@ -130,6 +131,14 @@ func (r *Runner) reviewed(l *store.Lease, reasons []string) {
 	}
 }
 
+// reviewScanMin is the number of documents from which a run's finish
+// reads its tenant's open review reasons in one scan (reviewScanFactor
+// of them per document at most) rather than by its job keys.
+const (
+	reviewScanMin    = 1000
+	reviewScanFactor = 4
+)
+
 // openReview counts the open review reasons of the run's documents: those
 // it enqueued (a rerun's already committed ones included, so a batch keeps
 // exiting 3 until a clerk acts) and those its commits opened a reason on
@@ -146,30 +155,63 @@ func (r *Runner) openReview(ctx context.Context, enqueued frozen) (docs int, byR
 	// sets is made.
 	byReason = map[string]int{}
 	ask := func(tenant string, keys []string) error {
-		var items []*store.ReviewItem
+		var n *store.ReviewCounts
 		err := r.withStore(ctx, "finish_run", r.log(), func() error {
 			var err error
-			items, err = r.Store.ListReview(ctx, &store.ListReviewParams{Tenant: tenant, JobKeys: keys})
+			n, err = r.Store.CountReview(ctx, &store.CountReviewParams{Tenant: tenant, JobKeys: keys})
 			return err
 		})
 		if err != nil {
 			return err
 		}
-		flagged := map[string]bool{}
-		for _, it := range items {
-			byReason[it.Reason]++
-			flagged[it.JobKey] = true
+		for reason, c := range n.ByReason {
+			byReason[reason] += c
 		}
-		docs += len(flagged)
+		docs += n.Docs
 		return nil
 	}
+	// A large run (a rerun of a whole folder) reads its tenant's open
+	// reasons once instead, when there are not many more of them than
+	// the run has documents: one index scan rather than a key lookup per
+	// document.
+	scanned := map[string]bool{}
+	for _, tenant := range append(enqueued.tenants(), committed.tenants()...) {
+		n := enqueued.count(tenant) + committed.count(tenant)
+		if scanned[tenant] || n < cmp.Or(r.scanMin, reviewScanMin) {
+			continue
+		}
+		var c *store.ReviewCounts
+		err := r.withStore(ctx, "finish_run", r.log(), func() error {
+			var err error
+			c, err = r.Store.CountReview(ctx, &store.CountReviewParams{Tenant: tenant, MaxOpen: reviewScanFactor * n,
+				Has: func(k string) bool { return enqueued.has(tenant, k) || committed.has(tenant, k) }})
+			return err
+		})
+		if err != nil {
+			return 0, byReason, fmt.Errorf("read open review reasons: %w", err)
+		}
+		if c.TooMany {
+			continue
+		}
+		scanned[tenant] = true
+		for reason, k := range c.ByReason {
+			byReason[reason] += k
+		}
+		docs += c.Docs
+	}
 	for _, tenant := range enqueued.tenants() {
+		if scanned[tenant] {
+			continue
+		}
 		err := enqueued.each(tenant, finishChunk, nil, func(keys []string) error { return ask(tenant, keys) })
 		if err != nil {
 			return 0, byReason, fmt.Errorf("read open review reasons: %w", err)
 		}
 	}
 	for _, tenant := range committed.tenants() {
+		if scanned[tenant] {
+			continue
+		}
 		asked := func(k string) bool { return enqueued.has(tenant, k) }
 		err := committed.each(tenant, finishChunk, asked, func(keys []string) error { return ask(tenant, keys) })
 		if err != nil {

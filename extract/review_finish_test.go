@@ -7,22 +7,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/store"
 )
 
-// reviewAsking records the job keys of every ListReview call.
+// reviewAsking records the job keys of every CountReview call.
 type reviewAsking struct {
 	store.Store
 	mu    sync.Mutex
 	calls [][]string
 }
 
-func (s *reviewAsking) ListReview(ctx context.Context, p *store.ListReviewParams) ([]*store.ReviewItem, error) {
+func (s *reviewAsking) CountReview(ctx context.Context, p *store.CountReviewParams) (*store.ReviewCounts, error) {
 	s.mu.Lock()
 	s.calls = append(s.calls, slices.Clone(p.JobKeys))
 	s.mu.Unlock()
-	return s.Store.ListReview(ctx, p)
+	return s.Store.CountReview(ctx, p)
 }
 
 // asked is every key asked about, in order.
@@ -54,7 +56,7 @@ func TestFinishAsksReviewOncePerDocument(t *testing.T) {
 	}
 	got := rs.asked()
 	if want := r.Keys(); len(got) != 2 || !sameSet(got, want) {
-		t.Errorf("run asked ListReview about %d keys %.8q, want each of its 2 documents once %.8q", len(got), got, want)
+		t.Errorf("run asked CountReview about %d keys %.8q, want each of its 2 documents once %.8q", len(got), got, want)
 	}
 
 	// invx work: another runner enqueued the third document; this one
@@ -83,7 +85,7 @@ func TestFinishAsksReviewOncePerDocument(t *testing.T) {
 		t.Errorf("work: committed %d, to review %d; want 1, 1", ws2.CommittedNow, ws2.Final.Review)
 	}
 	if got := ws.asked(); len(got) != 1 || got[0] != enq.Keys()[0] {
-		t.Errorf("work asked ListReview about %.8q, want the job it committed %.8q", got, enq.Keys())
+		t.Errorf("work asked CountReview about %.8q, want the job it committed %.8q", got, enq.Keys())
 	}
 }
 
@@ -92,4 +94,41 @@ func sameSet(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+// A large run's finish reads its tenant's open reasons in one scan rather
+// than by key: the counts are the same, other documents' reasons (another
+// run's) are not counted, and the keys are never listed to the store.
+func TestFinishScansOpenReviewOfLargeRun(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	texts := []string{sourceText, sourceText + "page 2\n", sourceText + "page 3\n"}
+	// Another run's committed document with an open reason.
+	other := newRunner(e, alwaysValid(), "default")
+	other.Require = []string{"due_date"}
+	runDocs(t, other, doc("other.txt", sourceText+"elsewhere\n"))
+
+	var want extract.FinalStates
+	for _, scan := range []bool{false, true} {
+		rs := &reviewAsking{Store: e.Store}
+		r := newRunner(e, alwaysValid(), "default")
+		r.Store, r.Require = rs, []string{"due_date"}
+		if scan {
+			extract.SetReviewScanMin(r, 1)
+		}
+		s := runDocs(t, r, doc("a.txt", texts[0]), doc("b.txt", texts[1]), doc("c.txt", texts[2]))
+		// The fake's answers share an invoice number: possible duplicates
+		// of each other and of other.txt, beside incomplete.
+		if s.Final.Review != 3 || s.Final.ReviewOpen["incomplete"] != 3 {
+			t.Errorf("scan %v: to review %d %v, want 3, 3 incomplete", scan, s.Final.Review, s.Final.ReviewOpen)
+		}
+		if !scan {
+			want = s.Final
+		} else if diff := cmp.Diff(want, s.Final); diff != "" {
+			t.Errorf("scan: final states differ from the lookup by key (-key +scan):\n%s", diff)
+		}
+		if got := rs.asked(); scan != (len(got) == 0) {
+			t.Errorf("scan %v: asked about keys %.8q", scan, got)
+		}
+	}
 }

@@ -165,6 +165,8 @@ type Runner struct {
 	// Finish for why only those two states).
 	settled  settledKeys
 	policies policyCache
+	// scanMin overrides reviewScanMin (tests; 0: the constant).
+	scanMin int
 	// limit is the in-flight bound, lowered while providers answer 429 and
 	// raised again after successes.
 	limit     int
@@ -330,34 +332,24 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 	if len(docs) == 0 {
 		return nil
 	}
-	sd := make([]store.Document, len(docs))
-	for i, d := range docs {
-		key, err := JobKey(r.Tenant, Transformation, r.Schema.Name, d.Digest)
-		if err != nil {
-			return fmt.Errorf("%s: %w", d.Display, err)
-		}
-		sd[i] = store.Document{SourceSystem: r.SourceSystem, Path: d.Path, Digest: d.Digest, JobKey: key, Text: d.Text,
-			DisplayPath: d.Display, Encoding: d.Encoding, Format: d.Format, Route: RouteOf(r.Provider, d.Format),
-			Stat: d.Stat, Unread: d.Unread}
-	}
-	res, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
-		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now(), Shadow: r.Shadow})
-	if errors.Is(err, store.ErrUnreadUnknown) {
-		// Another process pruned or changed what the stat check saw, in
-		// the moment between the check and this enqueue.
-		return fmt.Errorf("enqueue: %w: files changed in the store while this run looked; run again (or with --rehash)", err)
-	}
+	res, err := r.enqueueStore(ctx, docs)
 	if err != nil {
-		return fmt.Errorf("enqueue: %w", err)
+		return err
 	}
-	news := 0
+	news, pending := 0, 0
 	defer func() {
 		// After the summary's lock is given back: the progress function
 		// and a waiting Work may read the runner.
 		if news > 0 {
 			r.progress(Event{Kind: EventEnqueued, N: news})
 		}
-		r.fed()
+		// A batch with nothing to claim (a rerun of committed documents)
+		// does not wake Work: its claim would open a write transaction
+		// to find nothing. Jobs that were there before the run (pending)
+		// are Work's to find anyway; waking for them costs one claim.
+		if news > 0 || pending > 0 {
+			r.fed()
+		}
 	}()
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -368,10 +360,14 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			r.Metrics.Duplicates(r.Tenant, dups)
 		}
 	}()
+	log := r.log()
+	debug := log.Enabled(ctx, slog.LevelDebug)
 	for i, e := range res {
 		r.enqueued.add(r.Tenant, e.JobKey)
-		r.log().Debug("enqueued", "stage", "enqueued", "tenant", r.Tenant, "job_key", e.JobKey, "run_id", r.RunID,
-			"outcome", e.Outcome)
+		if debug {
+			log.Debug("enqueued", "stage", "enqueued", "tenant", r.Tenant, "job_key", e.JobKey, "run_id", r.RunID,
+				"outcome", e.Outcome)
+		}
 		switch e.Outcome {
 		case store.EnqueueNew:
 			r.summary.NewJobs++
@@ -384,6 +380,7 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			r.settled.succeeded.add(r.Tenant, e.JobKey)
 		case store.EnqueuePending:
 			r.summary.Resumed++
+			pending++
 		case store.EnqueueNeedsReview:
 			r.summary.StillNeedsReview++
 		case store.EnqueueDismissed:
@@ -396,6 +393,48 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 		}
 	}
 	return nil
+}
+
+// enqueueStore returns the enqueue outcome of each of docs: a document the
+// stat check settled (Found.Settled) as it read it, the others from one
+// Store.Enqueue call. A no-op rerun's unchanged files thus cost no store
+// call here at all; their outcome is what the enqueue would have reported
+// at the moment of the stat check's read.
+func (r *Runner) enqueueStore(ctx context.Context, docs []Found) ([]store.EnqueueResult, error) {
+	res := make([]store.EnqueueResult, len(docs))
+	var sd []store.Document
+	var at []int // index in docs of each of sd
+	for i, d := range docs {
+		if d.Settled != nil {
+			res[i] = *d.Settled
+			continue
+		}
+		key, err := JobKey(r.Tenant, Transformation, r.Schema.Name, d.Digest)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Display, err)
+		}
+		sd = append(sd, store.Document{SourceSystem: r.SourceSystem, Path: d.Path, Digest: d.Digest, JobKey: key, Text: d.Text,
+			DisplayPath: d.Display, Encoding: d.Encoding, Format: d.Format, Route: RouteOf(r.Provider, d.Format),
+			Stat: d.Stat, Unread: d.Unread})
+		at = append(at, i)
+	}
+	if len(sd) == 0 {
+		return res, nil
+	}
+	got, err := r.Store.Enqueue(ctx, &store.EnqueueParams{Tenant: r.Tenant, RunID: r.RunID, Transformation: Transformation,
+		SchemaVersion: r.Schema.Name, OnChange: r.OnChange, Docs: sd, Now: r.now(), Shadow: r.Shadow})
+	if errors.Is(err, store.ErrUnreadUnknown) {
+		// Another process pruned or changed what the stat check saw, in
+		// the moment between the check and this enqueue.
+		return nil, fmt.Errorf("enqueue: %w: files changed in the store while this run looked; run again (or with --rehash)", err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("enqueue: %w", err)
+	}
+	for j, e := range got {
+		res[at[j]] = e
+	}
+	return res, nil
 }
 
 // Keys returns the job keys of the documents enqueued by this run: in the

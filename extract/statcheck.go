@@ -16,9 +16,19 @@ type Candidate struct {
 	Stat store.FileStat
 }
 
+// Known is the stat check's answer about one candidate file.
+type Known struct {
+	// Digest is the digest recorded for the unchanged file; "" reads it.
+	Digest string
+	// Settled is the file's enqueue outcome when enqueueing it would
+	// write nothing (Found.Settled); nil leaves it to the enqueue.
+	Settled *store.EnqueueResult
+}
+
 // statBatch is how many candidates one Known call is asked about: one
-// batched lookup in the store per chunk.
-const statBatch = 256
+// batched lookup in the store per chunk, as large as the store's own
+// chunk (500), so a no-op rerun of 10k files is 20 statements.
+const statBatch = 500
 
 // fileStat is what the stat check compares for fi, a file read with opts
 // under the size cap limit: the digest depends on the decoding and the
@@ -68,7 +78,7 @@ func (w *discovery) check() error {
 	}
 	q := w.queue
 	w.queue = w.queue[:0]
-	digests, err := w.opts.Known(w.ctx, q)
+	known, err := w.opts.Known(w.ctx, q)
 	if err != nil {
 		return fmt.Errorf("stat check: %w", err)
 	}
@@ -76,13 +86,14 @@ func (w *discovery) check() error {
 		if err := w.ctx.Err(); err != nil {
 			return err
 		}
-		if digests[i] == "" {
+		if known[i].Digest == "" {
 			if err := w.read(c.Path); err != nil {
 				return err
 			}
 			continue
 		}
-		if err := w.found(Found{Path: c.Path, Display: w.display(c.Path), Digest: digests[i], Unread: true}); err != nil {
+		f := Found{Path: c.Path, Display: w.display(c.Path), Digest: known[i].Digest, Unread: true, Settled: known[i].Settled}
+		if err := w.found(f); err != nil {
 			return err
 		}
 	}
@@ -96,13 +107,13 @@ func (w *discovery) check() error {
 // --on-change=process would release is read, as the release needs the
 // full enqueue.
 //
-// A reference recorded under this run's schema version names this run's
-// job, which exists (store.KnownFile.JobKey): no job row is read here, the
-// enqueue that follows reads each once (and fails with ErrUnreadUnknown,
-// rather than guess, if one were gone). The states are read only where
-// they decide something: a reference of another schema version (does this
-// version's job exist?) and --on-change=process (is it held?).
-func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, error) {
+// The store's one statement per chunk also reads the job each reference
+// points at: a reference recorded under this run's schema version names
+// this run's job, so an unchanged file of a job that is there is settled
+// here (Known.Settled), and never reaches a write transaction. Only a
+// reference of another schema version (does this version's job exist?)
+// asks the job states again; such a file is enqueued, which decides.
+func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]Known, error) {
 	paths := make([]string, len(cands))
 	for i, c := range cands {
 		paths[i] = c.Path
@@ -116,7 +127,7 @@ func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, len(cands))
+	out := make([]Known, len(cands))
 	keys := make([]string, len(cands))
 	var ask []string
 	for i, c := range cands {
@@ -128,11 +139,19 @@ func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, e
 		if err != nil {
 			return nil, err
 		}
-		out[i] = kf.Digest
-		if kf.JobKey != key || r.OnChange == store.OnChangeProcess {
-			keys[i] = key
-			ask = append(ask, key)
+		out[i].Digest = kf.Digest
+		if kf.JobKey == key {
+			if kf.Job == nil || kf.Job.State == store.StateHeld && r.OnChange == store.OnChangeProcess {
+				out[i].Digest = "" // pruned under us, or to be released: read it
+				continue
+			}
+			if res, ok := kf.Settled(key, c.Path, r.OnChange); ok {
+				out[i].Settled = &res
+			}
+			continue
 		}
+		keys[i] = key
+		ask = append(ask, key)
 	}
 	if len(ask) == 0 {
 		return out, nil
@@ -152,7 +171,7 @@ func (r *Runner) KnownFiles(ctx context.Context, cands []Candidate) ([]string, e
 		}
 		st, ok := states[keys[i]]
 		if !ok || st.State == store.StateHeld && r.OnChange == store.OnChangeProcess {
-			out[i] = ""
+			out[i].Digest = ""
 		}
 	}
 	return out, nil

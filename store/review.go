@@ -126,6 +126,30 @@ type ListReviewParams struct {
 	JobKeys []string
 }
 
+// CountReviewParams name jobs of one tenant whose open review reasons a
+// run's finish counts: the keys JobKeys lists, or, when Has is set, those
+// of the tenant's open reasons Has reports true for.
+type CountReviewParams struct {
+	Tenant  string
+	JobKeys []string
+	// Has, when set, replaces JobKeys: the tenant's open reasons are read
+	// once (not one key lookup per job of a large run) and counted where
+	// Has(job key) is true, as long as there are at most MaxOpen of them;
+	// more, and nothing is read (ReviewCounts.TooMany): ask by JobKeys.
+	Has     func(jobKey string) bool
+	MaxOpen int
+}
+
+// ReviewCounts are the open review reasons of some jobs: Docs is the number
+// of jobs with at least one, ByReason the reasons by name.
+type ReviewCounts struct {
+	Docs     int
+	ByReason map[string]int
+	// TooMany: CountReviewParams.Has was set and the tenant has more than
+	// MaxOpen open reasons; nothing was counted.
+	TooMany bool
+}
+
 // ReviewActionParams name the job whose open reasons a person closes.
 type ReviewActionParams struct {
 	Tenant, JobKey string
@@ -217,6 +241,10 @@ type SetPolicyParams struct {
 type Reviewer interface {
 	// ListReview lists open review reasons, oldest first.
 	ListReview(ctx context.Context, p *ListReviewParams) ([]*ReviewItem, error)
+	// CountReview counts the open review reasons of the given jobs, as
+	// ListReview with JobKeys would list them, reading the reasons alone
+	// (a run's finish needs the counts, not the items).
+	CountReview(ctx context.Context, p *CountReviewParams) (*ReviewCounts, error)
 	// AcceptReview closes the job's open reasons as accepted and makes its
 	// held outbox events pending. ErrNotFound when the job has no open
 	// reason.

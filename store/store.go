@@ -110,8 +110,11 @@ type Store interface {
 	// outcome per document, in order.
 	Enqueue(ctx context.Context, p *EnqueueParams) ([]EnqueueResult, error)
 	// KnownFiles returns the source references of the given paths (paths
-	// without one are left out), with the file stat recorded beside each
-	// and the job each points at. It reads no job row.
+	// without one are left out), with the file stat recorded beside each,
+	// the job each points at as it is now (KnownFile.Job) and whether an
+	// earlier skip of the path is recorded: everything the stat check and
+	// a no-op rerun's enqueue decision need, read-only, in one statement
+	// per chunk of paths.
 	KnownFiles(ctx context.Context, p *KnownFilesParams) (map[string]KnownFile, error)
 
 	// Claim leases up to Limit claimable jobs of a tenant (any tenant when
@@ -550,6 +553,34 @@ type KnownFile struct {
 	// written in the transaction that inserts or finds its job, and no
 	// job row is ever deleted (prune keeps it, dropping its text).
 	JobKey string
+	// Job is the job JobKey names, as the same statement read it (nil
+	// when it is not there).
+	Job *KnownJob
+	// Skipped: a skip of the path is recorded (skipped_inputs), which an
+	// enqueue of the path would clear.
+	Skipped bool
+}
+
+// KnownJob is what an enqueue decision reads of an existing job.
+type KnownJob struct {
+	ID                int64
+	State, SourcePath string
+	PrevJobKey        string
+}
+
+// Settled is the enqueue outcome of an unread document at path whose job
+// key is key, when enqueueing it would write nothing: the reference points
+// at that job, the job exists, no skip of the path is to be cleared and no
+// held job is to be released (onChange process). ok is false when the
+// document must go through Enqueue. The reference's stat is the caller's
+// to compare: a document whose stat differs is read, not settled.
+func (k *KnownFile) Settled(key, path string, onChange OnChange) (res EnqueueResult, ok bool) {
+	j := k.Job
+	if j == nil || k.JobKey != key || k.Skipped || j.State == StateHeld && onChange == OnChangeProcess {
+		return res, false
+	}
+	return EnqueueResult{Outcome: ExistingOutcome(j.State, j.SourcePath, path), JobID: j.ID, JobKey: key,
+		PrevJobKey: j.PrevJobKey}, true
 }
 
 // EnqueueParams enqueue documents of one tenant.

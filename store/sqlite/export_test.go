@@ -21,12 +21,24 @@ func CountStatements(s *Store) *atomic.Int64 {
 	return c.n
 }
 
+// CountWrites makes s count the write transactions its job logic opens
+// (and Writer statements outside them) and returns the counter.
+func CountWrites(s *Store) *atomic.Int64 {
+	c := &countingEngine{Engine: s.Core.E, n: new(atomic.Int64), writes: new(atomic.Int64)}
+	s.Core.E = c
+	return c.writes
+}
+
 type countingEngine struct {
 	jobs.Engine
-	n *atomic.Int64
+	n      *atomic.Int64
+	writes *atomic.Int64 // nil: not counted
 }
 
 func (e *countingEngine) Write(ctx context.Context, fn func(jobs.Tx) error) error {
+	if e.writes != nil {
+		e.writes.Add(1)
+	}
 	return e.Engine.Write(ctx, func(tx jobs.Tx) error { return fn(countingTx{tx, e.n}) })
 }
 
@@ -34,6 +46,9 @@ func (e *countingEngine) Read() jobs.Querier {
 	return countingTx{Tx: readOnly{e.Engine.Read()}, n: e.n}
 }
 func (e *countingEngine) Writer() jobs.Querier {
+	if e.writes != nil {
+		e.writes.Add(1)
+	}
 	return countingTx{Tx: readOnly{e.Engine.Writer()}, n: e.n}
 }
 

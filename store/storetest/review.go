@@ -40,6 +40,7 @@ func (su *suite) reviewTests() []struct {
 		fn   func(t *testing.T, s store.Store)
 	}{
 		{"ReviewRescanIsPossibleDuplicate", testReviewRescan},
+		{"CountReviewCountsWhatListReviewLists", testCountReview},
 		{"ReviewNotDuplicates", testReviewNotDuplicates},
 		{"ReviewConcurrentDuplicateFlaggedOnce", su.testReviewConcurrent},
 		{"ReviewHeldUntilAccepted", testReviewHeldUntilAccepted},

@@ -33,8 +33,19 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 			// path (new, then duplicate).
 			sort.SliceStable(order, func(a, b int) bool { return p.Docs[order[a]].JobKey < p.Docs[order[b]].JobKey })
 		}
-		err := c.E.Write(ctx, func(tx Tx) error {
-			k, err := lookupBatch(ctx, tx, p.Tenant, p.Docs, order)
+		// A read-only pass first: documents whose enqueue would write
+		// nothing are answered from it, and a chunk of them alone (a
+		// no-op rerun) opens no write transaction, so commits nothing
+		// and syncs nothing.
+		order, err := c.settleRead(ctx, p, order, out)
+		if err != nil {
+			return nil, err
+		}
+		if len(order) == 0 {
+			continue
+		}
+		err = c.E.Write(ctx, func(tx Tx) error {
+			k, err := lookupBatch(ctx, tx, p.Tenant, p.Docs, order, false)
 			if err != nil {
 				return err
 			}
@@ -91,6 +102,39 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 		}
 	}
 	return out, nil
+}
+
+// settleRead answers, from one read outside any transaction, the
+// documents of order whose enqueue would change nothing (known.settled,
+// with the file stat already recorded and no skip of the path to clear),
+// writing their results to out; it returns the others, in order. The
+// answer is the one a write transaction would have given at the moment of
+// the read: a settled document writes nothing, so nothing orders it after
+// another writer. A path named twice in the chunk is left to the write
+// transaction, which sees the first one's write.
+func (c *Core) settleRead(ctx context.Context, p *store.EnqueueParams, order []int, out []store.EnqueueResult) ([]int, error) {
+	k, err := lookupBatch(ctx, c.E.Read(), p.Tenant, p.Docs, order, true)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[sourceRef]int, len(order))
+	for _, i := range order {
+		seen[sourceRef{p.Docs[i].SourceSystem, p.Docs[i].Path}]++
+	}
+	rest := order[:0:0]
+	for _, i := range order {
+		d := &p.Docs[i]
+		ref := sourceRef{d.SourceSystem, d.Path}
+		src, found := k.sources[ref]
+		if found && !src.skipped && seen[ref] == 1 {
+			if r, stale, ok := k.settled(p, d); ok && !stale {
+				out[i] = r
+				continue
+			}
+		}
+		rest = append(rest, i)
+	}
+	return rest, nil
 }
 
 // enqueueOne enqueues one document inside the batch's transaction: decide

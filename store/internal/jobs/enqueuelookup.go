@@ -18,10 +18,11 @@ type known struct {
 }
 
 // knownSource is a path's reference: the digest it was last seen with and
-// the file's stat beside it.
+// the file's stat beside it, and whether a skip of the path is recorded.
 type knownSource struct {
 	digest, jobKey string
 	stat           *store.FileStat
+	skipped        bool
 }
 
 type knownJob struct {
@@ -32,22 +33,51 @@ type knownJob struct {
 
 type sourceRef struct{ system, path string }
 
-// lookupBatch reads, in one query per table (per source system for the
-// references), the jobs and source references the batch's documents name.
-func lookupBatch(ctx context.Context, tx Tx, tenant string, docs []store.Document, order []int) (*known, error) {
+// lookupBatch reads the source references the batch's documents name,
+// joined to the job each points at (one statement per source system), then
+// the jobs of the documents whose key is not the one their reference names
+// (a new or changed text, another schema version; none on a rerun of
+// unchanged files). q is a transaction, or the read pool for the enqueue's
+// read-only pass. refOnly asks only for the jobs of documents whose path
+// has a reference: the read-only pass settles no other, so a first run's
+// chunk of new paths costs it one statement that finds nothing.
+func lookupBatch(ctx context.Context, q Querier, tenant string, docs []store.Document, order []int, refOnly bool) (*known, error) {
 	k := &known{jobs: make(map[string]knownJob, len(order)), sources: make(map[sourceRef]knownSource, len(order))}
-	keys := make([]any, 0, len(order)+1)
-	keys = append(keys, tenant)
 	paths := map[string][]any{} // source system -> tenant, system, paths...
 	for _, i := range order {
 		d := &docs[i]
-		keys = append(keys, d.JobKey)
 		if paths[d.SourceSystem] == nil {
 			paths[d.SourceSystem] = []any{tenant, d.SourceSystem}
 		}
 		paths[d.SourceSystem] = append(paths[d.SourceSystem], d.Path)
 	}
-	rows, err := tx.Query(ctx, `SELECT job_key, id, state, source_path, coalesce(prev_job_key, '')
+	for system, args := range paths {
+		err := querySources(ctx, q, args, func(p string, ks knownSource, j *knownJob) {
+			k.sources[sourceRef{system, p}] = ks
+			if j != nil {
+				k.jobs[ks.jobKey] = *j
+			}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("look up sources: %w", err)
+		}
+	}
+	keys := []any{tenant}
+	asked := map[string]bool{}
+	for _, i := range order {
+		key := docs[i].JobKey
+		if _, ref := k.sources[sourceRef{docs[i].SourceSystem, docs[i].Path}]; refOnly && !ref {
+			continue
+		}
+		if _, found := k.jobs[key]; !found && !asked[key] {
+			asked[key] = true
+			keys = append(keys, key)
+		}
+	}
+	if len(keys) == 1 {
+		return k, nil
+	}
+	rows, err := q.Query(ctx, `SELECT job_key, id, state, source_path, coalesce(prev_job_key, '')
 		FROM jobs WHERE tenant = ? AND job_key IN (`+Placeholders(len(keys)-1)+`)`, keys...)
 	err = each(rows, err, func(r Rows) error {
 		var key string
@@ -60,14 +90,6 @@ func lookupBatch(ctx context.Context, tx Tx, tenant string, docs []store.Documen
 	})
 	if err != nil {
 		return nil, fmt.Errorf("look up jobs: %w", err)
-	}
-	for system, args := range paths {
-		err := querySources(ctx, tx, args, func(p string, ks knownSource) {
-			k.sources[sourceRef{system, p}] = ks
-		})
-		if err != nil {
-			return nil, fmt.Errorf("look up sources: %w", err)
-		}
 	}
 	return k, nil
 }
@@ -119,17 +141,28 @@ func statArgs(st *store.FileStat) (size, mtime, inode *int64, opts *string) {
 }
 
 // querySources reads the references of args' paths (tenant, source system,
-// paths...) with their file stats.
-func querySources(ctx context.Context, q Querier, args []any, fn func(path string, ks knownSource)) error {
-	rows, err := q.Query(ctx, `SELECT path, digest, file_size, file_mtime_ns, file_inode, read_opts, job_key
-		FROM sources WHERE tenant = ? AND source_system = ? AND path IN (`+Placeholders(len(args)-2)+`)`, args...)
+// paths...) with their file stats, whether a skip of the path is recorded
+// and the job each names (nil when it is not there).
+func querySources(ctx context.Context, q Querier, args []any, fn func(path string, ks knownSource, j *knownJob)) error {
+	rows, err := q.Query(ctx, knownFilesQuery(len(args)-2), args...)
 	return each(rows, err, func(r Rows) error {
 		var p string
 		var ks knownSource
-		if err := scanSource(r, &p, &ks, &ks.jobKey); err != nil {
+		var id *int64
+		var state, jobPath, prev *string
+		var skipped int64
+		if err := scanSource(r, &p, &ks, &ks.jobKey, &id, &state, &jobPath, &prev, &skipped); err != nil {
 			return err
 		}
-		fn(p, ks)
+		ks.skipped = skipped != 0
+		var j *knownJob
+		if id != nil && state != nil && jobPath != nil {
+			j = &knownJob{id: *id, state: *state, path: *jobPath}
+			if prev != nil {
+				j.prevKey = *prev
+			}
+		}
+		fn(p, ks, j)
 		return nil
 	})
 }
@@ -148,9 +181,10 @@ func scanSource(r Rows, path *string, ks *knownSource, extra ...any) error {
 	return nil
 }
 
-// KnownFiles implements store.Store. It reads the sources table only: a
-// no-op rerun's stat check is one small-row lookup per chunk of paths, and
-// the jobs are read once, by the enqueue that follows.
+// KnownFiles implements store.Store. One statement per chunk of paths
+// reads each reference, the job it points at and whether a skip of the path
+// is recorded, outside any transaction: a no-op rerun's stat check and its
+// enqueue decision are this one read, with no write transaction behind it.
 func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[string]store.KnownFile, error) {
 	out := make(map[string]store.KnownFile, len(p.Paths))
 	for start := 0; start < len(p.Paths); start += enqueueBatch {
@@ -160,24 +194,32 @@ func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[s
 		for _, path := range chunk {
 			args = append(args, path)
 		}
-		rows, err := c.E.Read().Query(ctx, `SELECT path, digest, file_size, file_mtime_ns, file_inode, read_opts, job_key
-			FROM sources WHERE tenant = ? AND source_system = ? AND path IN (`+Placeholders(len(chunk))+`)`, args...)
-		err = each(rows, err, func(r Rows) error {
-			var path string
-			var kf store.KnownFile
-			var ks knownSource
-			if err := scanSource(r, &path, &ks, &kf.JobKey); err != nil {
-				return err
+		err := querySources(ctx, c.E.Read(), args, func(path string, ks knownSource, j *knownJob) {
+			kf := store.KnownFile{Digest: ks.digest, Stat: ks.stat, JobKey: ks.jobKey, Skipped: ks.skipped}
+			if j != nil {
+				kf.Job = &store.KnownJob{ID: j.id, State: j.state, SourcePath: j.path, PrevJobKey: j.prevKey}
 			}
-			kf.Digest, kf.Stat = ks.digest, ks.stat
 			out[path] = kf
-			return nil
 		})
 		if err != nil {
 			return nil, fmt.Errorf("read source references: %w", err)
 		}
 	}
 	return out, nil
+}
+
+// knownFilesQuery reads n paths' references (tenant, source system, paths
+// as arguments) with the columns scanSource reads, then the job the
+// reference names and a recorded skip of the path. Each row is a probe of
+// the sources key, the jobs (tenant, job_key) key and the skipped_inputs
+// key: no table scan, whatever the store holds.
+func knownFilesQuery(n int) string {
+	return `SELECT s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_inode, s.read_opts, s.job_key,
+			j.id, j.state, j.source_path, j.prev_job_key,
+			CASE WHEN EXISTS (SELECT 1 FROM skipped_inputs k WHERE k.tenant = s.tenant AND k.source_system = s.source_system
+				AND k.path = s.path) THEN 1 ELSE 0 END
+		FROM sources s LEFT JOIN jobs j ON j.tenant = s.tenant AND j.job_key = s.job_key
+		WHERE s.tenant = ? AND s.source_system = ? AND s.path IN (` + Placeholders(n) + `)`
 }
 
 // clearSkipped resolves, in one statement per source system, earlier skips

@@ -67,6 +67,91 @@ func (c *Core) ListReview(ctx context.Context, p *store.ListReviewParams) ([]*st
 	return out, nil
 }
 
+// CountReview implements store.Store. It reads review_reasons alone, by
+// its (tenant, job_key, state) index: a reason always has its result and
+// job (ListReview's joins drop nothing), so the counts are ListReview's
+// without a jobs row read per item.
+func (c *Core) CountReview(ctx context.Context, p *store.CountReviewParams) (*store.ReviewCounts, error) {
+	out := &store.ReviewCounts{ByReason: map[string]int{}}
+	if p.Has != nil {
+		return c.countOpenReview(ctx, p, out)
+	}
+	if len(p.JobKeys) == 0 {
+		return out, nil
+	}
+	args := make([]any, 0, len(p.JobKeys)+1)
+	args = append(args, p.Tenant)
+	for _, k := range p.JobKeys {
+		args = append(args, k)
+	}
+	rows, err := c.E.Read().Query(ctx, `SELECT reason, count(*), count(DISTINCT job_key) FROM review_reasons
+		WHERE tenant = ? AND state = 'open' AND job_key IN (`+Placeholders(len(p.JobKeys))+`) GROUP BY reason`, args...)
+	err = each(rows, err, func(r Rows) error {
+		var reason string
+		var n, docs int
+		if err := r.Scan(&reason, &n, &docs); err != nil {
+			return err
+		}
+		out.ByReason[reason] += n
+		out.Docs = docs
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("count review reasons: %w", err)
+	}
+	if len(out.ByReason) <= 1 {
+		return out, nil // one reason (the usual case): its jobs are the documents
+	}
+	err = c.E.Read().QueryRow(ctx, `SELECT count(DISTINCT job_key) FROM review_reasons
+		WHERE tenant = ? AND state = 'open' AND job_key IN (`+Placeholders(len(p.JobKeys))+`)`, args...).Scan(&out.Docs)
+	if err != nil {
+		return nil, fmt.Errorf("count review reasons: %w", err)
+	}
+	return out, nil
+}
+
+// countOpenReview is CountReview by Has: the tenant's open reasons, counted
+// first from the (tenant, state, reason) index alone, then read once in job
+// key order, so a job's reasons are adjacent and documents are counted
+// without a set of them.
+func (c *Core) countOpenReview(ctx context.Context, p *store.CountReviewParams, out *store.ReviewCounts) (*store.ReviewCounts, error) {
+	var open int
+	err := c.E.Read().QueryRow(ctx, `SELECT count(*) FROM review_reasons WHERE tenant = ? AND state = 'open'`, p.Tenant).Scan(&open)
+	if err != nil {
+		return nil, fmt.Errorf("count open review reasons: %w", err)
+	}
+	if open > p.MaxOpen {
+		out.TooMany = true
+		return out, nil
+	}
+	if open == 0 {
+		return out, nil
+	}
+	rows, err := c.E.Read().Query(ctx, `SELECT job_key, reason FROM review_reasons WHERE tenant = ? AND state = 'open'
+		ORDER BY job_key`, p.Tenant)
+	last, lastHas := "", false
+	err = each(rows, err, func(r Rows) error {
+		var key, reason string
+		if err := r.Scan(&key, &reason); err != nil {
+			return err
+		}
+		if key != last {
+			last, lastHas = key, p.Has(key)
+			if lastHas {
+				out.Docs++
+			}
+		}
+		if lastHas {
+			out.ByReason[reason]++
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("count open review reasons: %w", err)
+	}
+	return out, nil
+}
+
 // closeReasons closes a job's open reasons as state and returns how many
 // and the result they belong to; ErrNotFound when none was open.
 func (c *Core) closeReasons(ctx context.Context, tx Tx, tenant, jobKey, state, actor, note string, now int64) (int, int64, error) {
