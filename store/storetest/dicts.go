@@ -29,7 +29,7 @@ type DictDB struct {
 
 // dictTrainAt is the number of values of a kind after which a database
 // trains its dictionary (jobs.defaultDictSamples); the test writes past it.
-const dictTrainAt = 256
+const dictTrainAt = 128
 
 // Dicts014 checks migration 014's dictionaries: each kind (job text,
 // result JSON, event payload) gets one once enough values were written,
