@@ -11,6 +11,12 @@ type lineKeys struct {
 	other [4]uint64 // bytes of the line that are not a-z or 0-9
 	lex   lexMask   // the lexicons with one of keys (lexKeyIndex), of the first lexN
 	lexN  int
+
+	// found lists, in line order, each indexed lexicon's longest match at
+	// each word beginning (lexAll.findAll), and foundLex the lexicons
+	// with any: find reads them instead of searching.
+	found    []lexFound
+	foundLex lexMask
 }
 
 // keyHit is a word beginning of a line that opens a phrase of some
@@ -92,6 +98,7 @@ func (lx *lexTables) mayFindByKeys(lk *lineKeys) bool {
 func (ln *line) keysOf() *lineKeys {
 	if !ln.lkDone {
 		ln.lk, _, _ = newLineKeysHits(ln.f.s, nil, nil)
+		ln.lk.found, ln.lk.foundLex = lexAllIndex().findAll(ln.f.s, ln.lk.hits, nil)
 		ln.lkDone = true
 	}
 	return &ln.lk
@@ -106,8 +113,13 @@ func (d *document) gatherKeys() {
 	}
 	buf := make([]int32, 0, n)
 	hbuf := make([]keyHit, 0, n/2) // about one a word start
+	var fbuf []lexFound
+	all := lexAllIndex()
 	for _, ln := range d.lines {
 		ln.lk, buf, hbuf = newLineKeysHits(ln.f.s, buf, hbuf)
+		from := len(fbuf)
+		fbuf, ln.lk.foundLex = all.findAll(ln.f.s, ln.lk.hits, fbuf)
+		ln.lk.found = fbuf[from:len(fbuf):len(fbuf)]
 		ln.lkDone = true
 	}
 }

@@ -1,0 +1,98 @@
+package rules
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestLexAllMatchesEachLexicon holds the one search for all lexicons
+// (lexAll.findAll) to each lexicon's own phrases tried at each word
+// beginning the line's key hits list (the search line.find ran per lexicon
+// before): for every covered lexicon, the same word beginnings and the
+// same longest match at each, on folded and raw corpus and random lines
+// and words that hold phrases inside them.
+func TestLexAllMatchesEachLexicon(t *testing.T) {
+	t.Parallel()
+	var texts []string
+	for _, s := range equivLines(t, false, 5000) {
+		texts = append(texts, foldString(s), s)
+	}
+	texts = append(texts, "subtotal 5.00 grandtotal", "nettobetrag:steuerbetrag", "invoicenumber", "totaldue1.00",
+		"total  amount   due", "inv. no. 7", "total-due", "n° de facture")
+	all := lexAllIndex()
+	covered, found := 0, 0
+	for _, lx := range lexicons[:lexKeys().n] {
+		tb := lx.tables()
+		if !all.covered.has(tb.id) {
+			continue
+		}
+		covered++
+		for _, s := range texts {
+			lk, _, _ := newLineKeysHits(s, nil, nil)
+			got, gotLex := all.findAll(s, lk.hits, nil)
+			want := eachLexiconAtHits(tb, s, lk.hits)
+			var mine []lexFound
+			for _, m := range got {
+				if int(m.lex) == tb.id {
+					mine = append(mine, m)
+				}
+			}
+			if !slices.Equal(mine, want) {
+				t.Fatalf("lexicon %d on %q: findAll %v, its own phrases %v", tb.id, s, mine, want)
+			}
+			if gotLex.has(tb.id) != (len(want) > 0) {
+				t.Fatalf("lexicon %d on %q: found mask %v with %d matches", tb.id, s, gotLex.has(tb.id), len(want))
+			}
+			found += len(want)
+		}
+	}
+	t.Logf("%d lexicons, %d matches, %d texts", covered, found, len(texts))
+	if covered < 60 || found < atLeast(20000) {
+		t.Fatalf("only %d lexicons and %d matches: the comparison proves little", covered, found)
+	}
+}
+
+// eachLexiconAtHits is the reference: the lexicon's longest match at every
+// word beginning of f among hits, trying its groups for each key there.
+func eachLexiconAtHits(tb *lexTables, f string, hits []keyHit) []lexFound {
+	var out []lexFound
+	var pos, next [16]int
+	for i := 0; i < len(hits); {
+		s := int(hits[i].pos)
+		best := -1
+		for ; i < len(hits) && int(hits[i].pos) == s; i++ {
+			groups := tb.byKey[int(hits[i].key)]
+			for gi := range groups {
+				if g := &groups[gi]; hasLitAt(f, s, g.lit) {
+					best = max(best, g.longest(f[s:], pos[:0], next[:0]))
+				}
+			}
+		}
+		if best >= 0 {
+			out = append(out, lexFound{pos: int32(s), end: int32(s + best), lex: uint8(tb.id)})
+		}
+	}
+	return out
+}
+
+// TestLexAllCoversTheIndexedLexicons holds the index to the lexicons
+// line.find answers from it: every one of the key index's that searches
+// by key and is not anchored, and none other.
+func TestLexAllCoversTheIndexedLexicons(t *testing.T) {
+	t.Parallel()
+	all := lexAllIndex()
+	n := 0
+	for _, lx := range lexicons {
+		tb := lx.tables()
+		want := tb.id < lexKeys().n && !tb.full && !tb.prefix && tb.byKey != nil
+		if all.covered.has(tb.id) != want {
+			t.Errorf("lexicon %d (%v): covered %v, want %v", tb.id, lx.list()[:1], all.covered.has(tb.id), want)
+		}
+		if want {
+			n++
+		}
+	}
+	if n < 60 {
+		t.Fatalf("only %d lexicons covered", n)
+	}
+}
