@@ -24,11 +24,48 @@ type lexAll struct {
 
 // allGroup is phraseGroup over all lexicons: the rests of the phrases
 // that open with lit, each listed once, with the lexicons that hold it.
+// The rests are ordered by what they must read first (allNeed), so a word
+// beginning runs only those its next byte lets through: "total" opens some
+// hundred rests across the lexicons, and testing each one's byte was the
+// search's largest cost.
 type allGroup struct {
 	lit   string
 	rests []phraseProg
-	needs []restNeed
+	needs []allNeed
 	lexs  []lexMask // per rest: the lexicons with the phrase
+	// The rests in order: first those that need nothing (nNone), then by
+	// need kind and byte, each kind's runs listed in runs.
+	nNone int
+	runs  []needRun
+}
+
+// allNeed is what a rest must read first: restNeed's byte, or (needNotWord)
+// no word byte where the literal before it ends with one: a \b or
+// "(?:\s?\.|\b)" step there ("total", "inv. no") fails inside a longer word.
+type allNeed struct {
+	skip byte
+	b    byte
+}
+
+const needNotWord = needAfterSep + 1
+
+// needRun is the rests [lo, hi) that share a need.
+type needRun struct {
+	need   allNeed
+	lo, hi uint16
+}
+
+// allNeedOf is restNeedOf, with needNotWord for a rest opening with a
+// boundary (or an optional dot before one) after a word byte.
+func allNeedOf(lit string, rest phraseProg) allNeed {
+	if n := restNeedOf(rest); n.skip != needNone {
+		return allNeed{n.skip, n.b}
+	}
+	if len(rest) > 0 && (rest[0].kind == stepBoundary || rest[0].kind == stepDotWord) &&
+		lit != "" && isREWordByte(lit[len(lit)-1]) {
+		return allNeed{skip: needNotWord}
+	}
+	return allNeed{}
 }
 
 // lexAllIndex builds the table on first use from the lexicons' compiled
@@ -56,11 +93,48 @@ var lexAllIndex = onFirstUse(func() *lexAll {
 	}
 	slices.Sort(codes) // the same table on every run
 	for _, k := range codes {
-		x.groups = append(x.groups, byKey[k])
+		groups := byKey[k]
+		for i := range groups {
+			groups[i].order()
+		}
+		x.groups = append(x.groups, groups)
 		x.slot[k] = uint16(len(x.groups))
 	}
 	return x
 })
+
+// order sorts the group's rests by need and lists their runs.
+func (g *allGroup) order() {
+	idx := make([]int, len(g.rests))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		na, nb := g.needs[a], g.needs[b]
+		if na.skip != nb.skip {
+			return int(na.skip) - int(nb.skip)
+		}
+		return int(na.b) - int(nb.b)
+	})
+	rests, needs, lexs := make([]phraseProg, len(idx)), make([]allNeed, len(idx)), make([]lexMask, len(idx))
+	for i, j := range idx {
+		rests[i], needs[i], lexs[i] = g.rests[j], g.needs[j], g.lexs[j]
+	}
+	g.rests, g.needs, g.lexs = rests, needs, lexs
+	g.nNone, g.runs = 0, nil
+	for i := 0; i < len(needs); {
+		j := i
+		for j < len(needs) && needs[j] == needs[i] {
+			j++
+		}
+		if needs[i].skip == needNone {
+			g.nNone = j
+		} else {
+			g.runs = append(g.runs, needRun{need: needs[i], lo: uint16(i), hi: uint16(j)})
+		}
+		i = j
+	}
+}
 
 // addAllGroup adds lexicon id's group g to the key's groups.
 func addAllGroup(groups []allGroup, id int, g phraseGroup) []allGroup {
@@ -70,11 +144,11 @@ func addAllGroup(groups []allGroup, id int, g phraseGroup) []allGroup {
 		i = len(groups) - 1
 	}
 	a := &groups[i]
-	for r, rest := range g.rests {
+	for _, rest := range g.rests {
 		j := slices.IndexFunc(a.rests, func(p phraseProg) bool { return slices.Equal(p, rest) })
 		if j < 0 {
 			a.rests = append(a.rests, rest)
-			a.needs = append(a.needs, g.needs[r])
+			a.needs = append(a.needs, allNeedOf(g.lit, rest))
 			a.lexs = append(a.lexs, lexMask{})
 			j = len(a.rests) - 1
 		}
@@ -127,35 +201,42 @@ func (x *lexAll) findAll(f string, hits []keyHit, out []lexFound) ([]lexFound, l
 
 // ends is phraseGroup.longest for every lexicon at once: each rest that
 // matches t raises the match of the lexicons holding it (ends, 1 + the
-// length) and marks them in at.
+// length) and marks them in at. Only the rests whose need t meets run.
 func (g *allGroup) ends(t string, pos, next []int, ends *[lexMaskWords * 64]int32, at *lexMask) {
 	p := len(g.lit)
+	g.run(0, g.nNone, t, p, pos, next, ends, at)
 	c, afterSpaces, afterSep := -1, -2, -2
 	if p < len(t) {
 		c = int(t[p])
 	}
-	for i, rest := range g.rests {
-		switch n := g.needs[i]; n.skip {
+	for _, r := range g.runs {
+		var ok bool
+		switch r.need.skip {
 		case needAt:
-			if c != int(n.b) {
-				continue
-			}
+			ok = c == int(r.need.b)
 		case needAfterSpaces:
 			if afterSpaces == -2 {
 				afterSpaces = byteAfterRun(t, p, stepSpaces)
 			}
-			if afterSpaces != int(n.b) {
-				continue
-			}
+			ok = afterSpaces == int(r.need.b)
 		case needAfterSep:
 			if afterSep == -2 {
 				afterSep = byteAfterRun(t, p, stepSep)
 			}
-			if afterSep != int(n.b) {
-				continue
-			}
+			ok = afterSep == int(r.need.b)
+		case needNotWord:
+			ok = c < 0 || !isREWordByte(byte(c))
 		}
-		e := rest.longestAfter(t, p, pos, next)
+		if ok {
+			g.run(int(r.lo), int(r.hi), t, p, pos, next, ends, at)
+		}
+	}
+}
+
+// run runs the rests [lo, hi) from p on t, as ends does.
+func (g *allGroup) run(lo, hi int, t string, p int, pos, next []int, ends *[lexMaskWords * 64]int32, at *lexMask) {
+	for i := lo; i < hi; i++ {
+		e := g.rests[i].longestAfter(t, p, pos, next)
 		if e < 0 {
 			continue
 		}

@@ -96,3 +96,36 @@ func TestLexAllCoversTheIndexedLexicons(t *testing.T) {
 		t.Fatalf("only %d lexicons covered", n)
 	}
 }
+
+// TestAllNeedOf holds the byte a rest needs first to what its first step
+// reads: a boundary after a word byte needs a non-word byte, but after a
+// byte that is none (a literal ending in "°" or "é" unfolded) it needs a
+// word byte, so no need may be claimed there.
+func TestAllNeedOf(t *testing.T) {
+	t.Parallel()
+	boundary := phraseProg{{kind: stepBoundary}}
+	dotWord := phraseProg{{kind: stepDotWord}, {kind: stepLit, lit: "no"}, {kind: stepBoundary}}
+	tests := []struct {
+		name string
+		lit  string
+		rest phraseProg
+		want allNeed
+	}{
+		{"word then boundary", "total", boundary, allNeed{skip: needNotWord}},
+		{"word then dot or boundary", "inv", dotWord, allNeed{skip: needNotWord}},
+		{"non-word byte then boundary", "n\u00b0", boundary, allNeed{}},
+		{"non-word byte then dot or boundary", "r\u00e9f", dotWord, allNeed{skip: needNotWord}},
+		{"accent last then dot or boundary", "pay\u00e9", dotWord, allNeed{}},
+		{"literal", "total", phraseProg{{kind: stepLit, lit: "due"}}, allNeed{needAt, 'd'}},
+		{"spaces then literal", "total", phraseProg{{kind: stepSpaces}, {kind: stepLit, lit: "due"}}, allNeed{needAfterSpaces, 'd'}},
+		{"empty rest", "total", nil, allNeed{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			if got := allNeedOf(tt.lit, tt.rest); got != tt.want {
+				t.Errorf("allNeedOf(%q, %v) = %v, want %v", tt.lit, tt.rest, got, tt.want)
+			}
+		})
+	}
+}
