@@ -18,8 +18,10 @@ type lexAll struct {
 	slot   []uint16     // by key code: 0 for none, else 1 + index in groups
 	groups [][]allGroup // the phrases by key, grouped by their opening literal
 	// covered holds the lexicons line.find answers from the index: those
-	// of the key index (lexKeys) that search by key and are not anchored.
-	covered lexMask
+	// of the key index (lexKeys) that search by key and are not anchored;
+	// anchored the anchored ones, whose matches at a cell's start
+	// line.prefixEndAt reads from it.
+	covered, anchored lexMask
 }
 
 // allGroup is phraseGroup over all lexicons: the rests of the phrases
@@ -77,10 +79,14 @@ var lexAllIndex = onFirstUse(func() *lexAll {
 	byKey := map[int][]allGroup{}
 	for _, lx := range lexicons[:keys.n] {
 		t := lx.tables()
-		if t.full || t.prefix || t.byKey == nil {
+		if t.full || t.byKey == nil {
 			continue
 		}
-		x.covered[t.id/64] |= 1 << (t.id % 64)
+		if t.prefix {
+			x.anchored[t.id/64] |= 1 << (t.id % 64)
+		} else {
+			x.covered[t.id/64] |= 1 << (t.id % 64)
+		}
 		for k, groups := range t.byKey {
 			for _, g := range groups {
 				byKey[k] = addAllGroup(byKey[k], t.id, g)

@@ -23,7 +23,7 @@ func TestLexAllMatchesEachLexicon(t *testing.T) {
 	covered, found := 0, 0
 	for _, lx := range lexicons[:lexKeys().n] {
 		tb := lx.tables()
-		if !all.covered.has(tb.id) {
+		if !all.covered.has(tb.id) && !all.anchored.has(tb.id) {
 			continue
 		}
 		covered++
@@ -127,5 +127,61 @@ func TestAllNeedOf(t *testing.T) {
 				t.Errorf("allNeedOf(%q, %v) = %v, want %v", tt.lit, tt.rest, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestPrefixEndAtMatchesPrefixEnd holds the block-label search read from
+// the line's matches (line.prefixEndAt) to each lexicon's own search on
+// the text cut out, for every lexicon the line's search covers, on folded
+// corpus and random lines, from every word beginning (and some other
+// bytes) to every later space and the line's end, and into some words.
+func TestPrefixEndAtMatchesPrefixEnd(t *testing.T) {
+	t.Parallel()
+	var texts []string
+	for _, s := range equivLines(t, false, 3000) {
+		texts = append(texts, foldString(s))
+	}
+	texts = append(texts, "bill to:acme", "ship tomorrow", "invoice to  acme ltd", "bank details: iban", "rechnungsadresse")
+	all := lexAllIndex()
+	var lxs []*lexicon
+	for _, lx := range lexicons[:lexKeys().n] {
+		if id := lx.tables().id; all.covered.has(id) || all.anchored.has(id) {
+			lxs = append(lxs, lx)
+		}
+	}
+	asked, found := 0, 0
+	for i, f := range texts {
+		ln := &line{f: folded{s: f}}
+		for s := 0; s < len(f); s++ {
+			if s > 0 && isREWordByte(f[s-1]) && i%7 != 0 {
+				continue // inside a word: only some lines
+			}
+			spaces := 0
+			for e := s + 1; e <= len(f) && spaces < 4; e++ {
+				if e < len(f) && f[e] != ' ' && (i%5 != 0 || e-s > 12) {
+					continue // ends inside a word or on other bytes: only some
+				}
+				if e < len(f) && f[e] == ' ' && i%3 != 0 {
+					spaces++ // the first few cells from s: all on every third line
+				}
+				for _, lx := range lxs {
+					want, got := lx.prefixEnd(f[s:e]), ln.prefixEndAt(lx, s, f[s:e], ln.matchesAt(s))
+					if got != want {
+						t.Fatalf("lexicon %d on %q [%d:%d] %q: prefixEndAt %d, prefixEnd %d", lx.id, f, s, e, f[s:e], got, want)
+					}
+					asked++
+					if want > 0 {
+						found++
+					}
+				}
+			}
+		}
+		if raceOn && i > 2000 {
+			break
+		}
+	}
+	t.Logf("%d lexicons, %d asked, %d found", len(lxs), asked, found)
+	if len(lxs) < 60 || found < atLeast(20000) {
+		t.Fatalf("only %d lexicons, %d found: the comparison proves little", len(lxs), found)
 	}
 }

@@ -58,3 +58,45 @@ func (lx *lexTables) prefixEnd(f string) int {
 	}
 	return best
 }
+
+// prefixEndAt is lx.prefixEnd(f) for f the line's folded text from s on
+// (f == ln.f.s[s:s+len(f)], a cell's fold), read from the line's matches
+// at s (at, matchesAt(s)) where they answer. A match of f at 0 is one of
+// the line at s where s is a word beginning and the byte after f, if any,
+// is no word byte (the \b a phrase may end with sees the same there), so
+// the line's longest match at s is f's when it ends within f; where it
+// runs on past f, f's own search decides. The block-label search asks
+// four lexicons of every cell, anew for each.
+func (ln *line) prefixEndAt(lx *lexicon, s int, f string, at []lexFound) int {
+	t := lx.tables()
+	lf := ln.f.s
+	e := s + len(f)
+	// The lexicons of the line's search (lexAll): keyed, in the key index.
+	if t.full || t.byKey == nil || t.id < 0 || t.id >= ln.lk.lexN || !ln.lkDone ||
+		f == "" || !isAlnumByte[f[0]] || s > 0 && isREWordByte(lf[s-1]) || e < len(lf) && isREWordByte(lf[e]) {
+		return lx.prefixEnd(f)
+	}
+	for _, m := range at {
+		if int(m.lex) == t.id {
+			if int(m.end) <= e {
+				return int(m.end) - s
+			}
+			return t.prefixEnd(f)
+		}
+	}
+	return -1
+}
+
+// matchesAt returns the line's matches at s (lineKeys.found).
+func (ln *line) matchesAt(s int) []lexFound {
+	found := ln.keysOf().found
+	i := 0
+	for i < len(found) && int(found[i].pos) < s {
+		i++
+	}
+	j := i
+	for j < len(found) && int(found[j].pos) == s {
+		j++
+	}
+	return found[i:j]
+}
