@@ -97,11 +97,16 @@ func (lx *lexTables) mayFindByKeys(lk *lineKeys) bool {
 // keysOf returns the line's keys, gathered on first use.
 func (ln *line) keysOf() *lineKeys {
 	if !ln.lkDone {
-		ln.lk, _, _ = newLineKeysHits(ln.f.s, nil, nil)
-		ln.lk.found, ln.lk.foundLex = lexAllIndex().findAll(ln.f.s, ln.lk.hits, nil)
-		ln.lkDone = true
+		ln.gatherLineKeys() // a call of its own, so this one inlines
 	}
 	return &ln.lk
+}
+
+// gatherLineKeys fills the keys of a line made outside newDocument.
+func (ln *line) gatherLineKeys() {
+	ln.lk, _, _ = newLineKeysHits(ln.f.s, nil, nil)
+	ln.lk.found, ln.lk.foundLex = lexAllIndex().findAll(ln.f.s, ln.lk.hits, nil)
+	ln.lkDone = true
 }
 
 // gatherKeys fills every line's keys from one buffer: a slice per line
