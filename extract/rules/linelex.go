@@ -8,7 +8,7 @@ func (ln *line) has(lx *lexicon) bool {
 	if t.full {
 		return t.MatchString(ln.f.s)
 	}
-	if !t.mayFind(ln.keysOf()) {
+	if !ln.mayHave(t) {
 		return false
 	}
 	_, _, ok := ln.find(t, 0)
@@ -21,7 +21,7 @@ func (ln *line) index(lx *lexicon) []int {
 	if t.full {
 		return t.FindStringIndex(ln.f.s)
 	}
-	if !t.mayFind(ln.keysOf()) {
+	if !ln.mayHave(t) {
 		return nil
 	}
 	if s, e, ok := ln.find(t, 0); ok {
@@ -78,4 +78,19 @@ func (lx *lexTables) opensOther(lk *lineKeys) bool {
 		}
 	}
 	return false
+}
+
+// mayHave is t.mayFind on the line's keys, exact for the lexicons the
+// line's search covers (find reads those from it): false only where
+// find(t, 0) finds nothing, and for most lexicons, whose phrases' openings
+// a line holds without the phrases, without find's set-up.
+func (ln *line) mayHave(t *lexTables) bool {
+	lk := ln.keysOf()
+	if !t.mayFind(lk) {
+		return false
+	}
+	if t.prefix || t.byKey == nil || t.id < 0 || t.id >= lk.lexN || t.opensOther(lk) {
+		return true
+	}
+	return lk.foundLex.has(t.id)
 }
