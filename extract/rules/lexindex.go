@@ -118,13 +118,17 @@ func (d *document) gatherKeys() {
 	}
 	buf := make([]int32, 0, n)
 	hbuf := make([]keyHit, 0, n/2) // about one a word start
-	var fbuf []lexFound
-	all := lexAllIndex()
 	for _, ln := range d.lines {
 		ln.lk, buf, hbuf = newLineKeysHits(ln.f.s, buf, hbuf)
+		ln.lkDone = true
+	}
+	// The matches, sized by the hits: documents hold some five matches
+	// for six hits (a buffer grown from nothing was nine allocations).
+	fbuf := make([]lexFound, 0, len(hbuf))
+	all := lexAllIndex()
+	for _, ln := range d.lines {
 		from := len(fbuf)
 		fbuf, ln.lk.foundLex = all.findAll(ln.f.s, ln.lk.hits, fbuf)
 		ln.lk.found = fbuf[from:len(fbuf):len(fbuf)]
-		ln.lkDone = true
 	}
 }
