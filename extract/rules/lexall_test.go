@@ -185,3 +185,54 @@ func TestPrefixEndAtMatchesPrefixEnd(t *testing.T) {
 		t.Fatalf("only %d lexicons, %d found: the comparison proves little", len(lxs), found)
 	}
 }
+
+// TestCellMatchesMatchFindAll holds a cell's matches read from its line's
+// (line.cellMatches) to each lexicon's FindAllStringIndex on the text cut
+// out, for every lexicon, on folded corpus and random lines, from every
+// word beginning (and some other bytes) to the next spaces and the line's
+// end, and into some words; where it cannot answer it must say so.
+func TestCellMatchesMatchFindAll(t *testing.T) {
+	t.Parallel()
+	var texts []string
+	for _, s := range equivLines(t, false, 3000) {
+		texts = append(texts, foldString(s))
+	}
+	texts = append(texts, "unit price  qty  amount", "total amount due", "totaltotal total", "pos. description vat %")
+	answered, found := 0, 0
+	for i, f := range texts {
+		ln := &line{f: folded{s: f}}
+		ln.keysOf()
+		for s := 0; s < len(f); s++ {
+			if s > 0 && isREWordByte(f[s-1]) && i%7 != 0 {
+				continue
+			}
+			spaces := 0
+			for e := s + 1; e <= len(f) && spaces < 3; e++ {
+				if e < len(f) && f[e] != ' ' && (i%5 != 0 || e-s > 12) {
+					continue
+				}
+				if e < len(f) && f[e] == ' ' && i%3 != 0 {
+					spaces++
+				}
+				for _, lx := range lexicons {
+					var got [][]int
+					if !ln.cellMatches(lx, s, f[s:e], func(a, b int) { got = append(got, []int{a, b}) }) {
+						continue
+					}
+					answered++
+					if want := lx.FindAllStringIndex(f[s:e], -1); !equalMatches(want, got) {
+						t.Fatalf("lexicon %d on %q [%d:%d] %q: cellMatches %v, FindAllStringIndex %v", lx.id, f, s, e, f[s:e], got, want)
+					}
+					found += len(got)
+				}
+			}
+		}
+		if raceOn && i > 1500 {
+			break
+		}
+	}
+	t.Logf("%d answered, %d matches", answered, found)
+	if answered < atLeast(1000000) || found < atLeast(20000) {
+		t.Fatalf("only %d answered, %d matches: the comparison proves little", answered, found)
+	}
+}

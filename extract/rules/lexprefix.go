@@ -100,3 +100,50 @@ func (ln *line) matchesAt(s int) []lexFound {
 	}
 	return found[i:j]
 }
+
+// cellMatches calls yield with each match lx.FindAllStringIndex(f) lists,
+// for f the line's folded text from off on (a cell's fold), read from the
+// line's matches where they answer; ok false where they cannot (then the
+// caller searches f). Where off is a word beginning and the byte after f,
+// if any, is no word byte, a match of f is one of the line at the same
+// place (see prefixEndAt), and f's longest there is the line's when that
+// ends within f; the list goes on from each match's end, as findAll does
+// on f (whose word beginnings past 0 are the line's).
+func (ln *line) cellMatches(lx *lexicon, off int, f string, yield func(s, e int)) bool {
+	t := lx.tables()
+	lf := ln.f.s
+	end := off + len(f)
+	if t.full || t.prefix || t.byKey == nil || t.id < 0 || !ln.lkDone || t.id >= ln.lk.lexN || t.opensOther(&ln.lk) ||
+		off > 0 && isREWordByte(lf[off-1]) || end < len(lf) && isREWordByte(lf[end]) {
+		return false
+	}
+	if !ln.lk.foundLex.has(t.id) {
+		return true
+	}
+	// The matches in f, checked before any is handed on.
+	pos := off
+	for _, m := range ln.lk.found {
+		if int(m.lex) != t.id || int(m.pos) < pos {
+			continue
+		}
+		if int(m.pos) >= end {
+			break
+		}
+		if int(m.end) > end {
+			return false
+		}
+		pos = int(m.end)
+	}
+	pos = off
+	for _, m := range ln.lk.found {
+		if int(m.lex) != t.id || int(m.pos) < pos {
+			continue
+		}
+		if int(m.pos) >= end {
+			break
+		}
+		yield(int(m.pos)-off, int(m.end)-off)
+		pos = int(m.end)
+	}
+	return true
+}
