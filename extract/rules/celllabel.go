@@ -25,8 +25,23 @@ func (ln *line) cellLabel(k int) (region, int) {
 	m := &ln.cellMemos()[k]
 	if !m.lblDone {
 		c := ln.cells[k]
-		m.kind, m.end = blockLabel(ln.foldCell(c), ln.raw[c.start:c.end])
+		cf := ln.foldCell(c)
+		if off, ok := ln.foldedAt(c, cf); ok {
+			m.kind, m.end = blockLabelIn(ln, off, cf, ln.raw[c.start:c.end])
+		} else {
+			m.kind, m.end = blockLabel(cf, ln.raw[c.start:c.end])
+		}
 		m.lblDone = true
 	}
 	return m.kind, m.end
+}
+
+// foldedAt returns where the cell's fold cf stands in the line's folded
+// text, if it is that text there (cellFold cuts most cells' folds from it).
+func (ln *line) foldedAt(c cell, cf string) (int, bool) {
+	if len(ln.f.idx) != len(ln.f.s)+1 || c.start >= c.end || c.end > len(ln.raw) {
+		return 0, false
+	}
+	off := ln.f.foldPos(c.start)
+	return off, off+len(cf) <= len(ln.f.s) && ln.f.s[off:off+len(cf)] == cf
 }

@@ -11,6 +11,12 @@ type lineKeys struct {
 	other [4]uint64 // bytes of the line that are not a-z or 0-9
 	lex   lexMask   // the lexicons with one of keys (lexKeyIndex), of the first lexN
 	lexN  int
+
+	// found lists, in line order, each indexed lexicon's longest match at
+	// each word beginning (lexAll.findAll), and foundLex the lexicons
+	// with any: find reads them instead of searching.
+	found    []lexFound
+	foundLex lexMask
 }
 
 // keyHit is a word beginning of a line that opens a phrase of some
@@ -91,10 +97,16 @@ func (lx *lexTables) mayFindByKeys(lk *lineKeys) bool {
 // keysOf returns the line's keys, gathered on first use.
 func (ln *line) keysOf() *lineKeys {
 	if !ln.lkDone {
-		ln.lk, _, _ = newLineKeysHits(ln.f.s, nil, nil)
-		ln.lkDone = true
+		ln.gatherLineKeys() // a call of its own, so this one inlines
 	}
 	return &ln.lk
+}
+
+// gatherLineKeys fills the keys of a line made outside newDocument.
+func (ln *line) gatherLineKeys() {
+	ln.lk, _, _ = newLineKeysHits(ln.f.s, nil, nil)
+	ln.lk.found, ln.lk.foundLex = lexAllIndex().findAll(ln.f.s, ln.lk.hits, nil)
+	ln.lkDone = true
 }
 
 // gatherKeys fills every line's keys from one buffer: a slice per line
@@ -109,5 +121,14 @@ func (d *document) gatherKeys() {
 	for _, ln := range d.lines {
 		ln.lk, buf, hbuf = newLineKeysHits(ln.f.s, buf, hbuf)
 		ln.lkDone = true
+	}
+	// The matches, sized by the hits: documents hold some five matches
+	// for six hits (a buffer grown from nothing was nine allocations).
+	fbuf := make([]lexFound, 0, len(hbuf))
+	all := lexAllIndex()
+	for _, ln := range d.lines {
+		from := len(fbuf)
+		fbuf, ln.lk.foundLex = all.findAll(ln.f.s, ln.lk.hits, fbuf)
+		ln.lk.found = fbuf[from:len(fbuf):len(fbuf)]
 	}
 }

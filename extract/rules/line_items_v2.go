@@ -37,7 +37,12 @@ type itemTable struct {
 }
 
 // roleOf classifies one header cell by the longest column word it holds.
-func roleOf(f string) colRole {
+func roleOf(f string) colRole { return roleOfIn(nil, 0, f) }
+
+// roleOfIn is roleOf of a cell whose fold is the line's folded text from
+// off on (ln nil: of a text alone), the column words read from the line's
+// matches where they answer (cellMatches).
+func roleOfIn(ln *line, off int, f string) colRole {
 	best, bestLen := colOther, 0
 	for _, c := range []struct {
 		role colRole
@@ -46,6 +51,13 @@ func roleOf(f string) colRole {
 		{colAmount, reColAmount}, {colUnitPrice, reColUnit}, {colQty, reColQty}, {colTax, reColTax},
 		{colDesc, reColDesc}, {colPos, reColPos}, {colUnitOf, reColUnitOf},
 	} {
+		if ln != nil && ln.cellMatches(c.re, off, f, func(s, e int) {
+			if e-s > bestLen {
+				best, bestLen = c.role, e-s
+			}
+		}) {
+			continue
+		}
 		for _, m := range c.re.FindAllStringIndex(f, -1) {
 			if n := m[1] - m[0]; n > bestLen {
 				best, bestLen = c.role, n
@@ -84,7 +96,13 @@ func (d *document) tableHeader(i int) ([]headerCol, bool) {
 	for _, c := range ln.cells {
 		// foldCell: the cell's fold, cut from the line's where it can be
 		// and kept for the other finders.
-		r := roleOf(ln.foldCell(c))
+		cf := ln.foldCell(c)
+		var r colRole
+		if off, ok := ln.foldedAt(c, cf); ok {
+			r = roleOfIn(ln, off, cf)
+		} else {
+			r = roleOf(cf)
+		}
 		cols = append(cols, headerCol{r, c.col, c.colEnd})
 		switch r {
 		case colAmount, colUnitPrice:

@@ -8,7 +8,7 @@ func (ln *line) has(lx *lexicon) bool {
 	if t.full {
 		return t.MatchString(ln.f.s)
 	}
-	if !t.mayFind(ln.keysOf()) {
+	if !ln.mayHave(t) {
 		return false
 	}
 	_, _, ok := ln.find(t, 0)
@@ -21,7 +21,7 @@ func (ln *line) index(lx *lexicon) []int {
 	if t.full {
 		return t.FindStringIndex(ln.f.s)
 	}
-	if !t.mayFind(ln.keysOf()) {
+	if !ln.mayHave(t) {
 		return nil
 	}
 	if s, e, ok := ln.find(t, 0); ok {
@@ -40,41 +40,27 @@ func (ln *line) all(lx *lexicon) [][]int {
 }
 
 // find is t.find(f[from:], 0) on the line's folded text f, its span
-// shifted back by from (t not full). The line's key hits already list
-// every word beginning where some lexicon opens a phrase, so the search
-// visits only those of t instead of walking the line byte by byte once
-// per lexicon (a sixth of the extractor's time). Where the hits cannot
-// answer — a phrase opening with another byte that the line holds, an
-// anchored lexicon, one outside the index, or a search starting inside a
-// word, which the slice makes a word start — t.find walks the line.
+// shifted back by from (t not full). The line's search for every indexed
+// lexicon at once (lineKeys.found) already holds each one's longest match
+// at every word beginning, so find reads the first at or after from. Where
+// that cannot answer — a phrase opening with another byte that the line
+// holds, an anchored lexicon, one outside the index, or a search starting
+// inside a word, which the slice makes a word start — t.find walks the
+// line.
 func (ln *line) find(t *lexTables, from int) (int, int, bool) {
 	f := ln.f.s
 	lk := ln.keysOf()
-	if t.prefix || t.byKey == nil || t.id < 0 || t.id >= lk.lexN || t.opensOther(lk) ||
+	if t.id < 0 || t.id >= lk.lexN || !lexAllIndex().covered.has(t.id) || t.opensOther(lk) ||
 		from > 0 && from < len(f) && isAlnumByte[f[from]] && isREWordByte(f[from-1]) {
 		s, e, ok := t.find(f[from:], 0)
 		return s + from, e + from, ok
 	}
-	w, bit := t.id/64, uint64(1)<<(t.id%64)
-	var pos, next [16]int
-	hits := lk.hits
-	for i := 0; i < len(hits); {
-		s := int(hits[i].pos)
-		best := -1
-		for ; i < len(hits) && int(hits[i].pos) == s; i++ {
-			h := &hits[i]
-			if s < from || h.lex[w]&bit == 0 {
-				continue
-			}
-			groups := t.byKey[int(h.key)]
-			for i := range groups {
-				if g := &groups[i]; hasLitAt(f, s, g.lit) {
-					best = max(best, g.longest(f[s:], pos[:0], next[:0]))
-				}
-			}
-		}
-		if best >= 0 {
-			return s, s + best, true
+	if !lk.foundLex.has(t.id) {
+		return 0, 0, false
+	}
+	for _, m := range lk.found {
+		if int(m.lex) == t.id && int(m.pos) >= from {
+			return int(m.pos), int(m.end), true
 		}
 	}
 	return 0, 0, false
@@ -92,4 +78,19 @@ func (lx *lexTables) opensOther(lk *lineKeys) bool {
 		}
 	}
 	return false
+}
+
+// mayHave is t.mayFind on the line's keys, exact for the lexicons the
+// line's search covers (find reads those from it): false only where
+// find(t, 0) finds nothing, and for most lexicons, whose phrases' openings
+// a line holds without the phrases, without find's set-up.
+func (ln *line) mayHave(t *lexTables) bool {
+	lk := ln.keysOf()
+	if !t.mayFind(lk) {
+		return false
+	}
+	if t.prefix || t.byKey == nil || t.id < 0 || t.id >= lk.lexN || t.opensOther(lk) {
+		return true
+	}
+	return lk.foundLex.has(t.id)
 }

@@ -264,15 +264,30 @@ const (
 
 // blockLabel recognises a block label at the start of a folded cell and
 // returns its kind and the folded length of the label.
-func blockLabel(cf, rawCell string) (region, int) {
+func blockLabel(cf, rawCell string) (region, int) { return blockLabelIn(nil, 0, cf, rawCell) }
+
+// blockLabelIn is blockLabel of a cell whose fold is the line's folded
+// text from off on (ln nil: of a text alone); the labels are read from the
+// line's matches (prefixEndAt).
+func blockLabelIn(ln *line, off int, cf, rawCell string) (region, int) {
 	lead := len(cf) - len(strings.TrimLeft(cf, " *-•>#"))
 	f := cf[lead:]
 	best, bestEnd := regNone, 0
+	var at []lexFound
+	if ln != nil {
+		at = ln.matchesAt(off + lead)
+	}
 	for _, c := range []struct {
 		kind region
 		re   *lexicon
 	}{{regCustomer, reCustomerBlock}, {regSupplier, reSupplierBlock}, {regBank, reBankBlock}, {regMeta, reAnyLabelAt}} {
-		if end := c.re.prefixEnd(f); end > bestEnd {
+		var end int
+		if ln != nil {
+			end = ln.prefixEndAt(c.re, off+lead, f, at)
+		} else {
+			end = c.re.prefixEnd(f)
+		}
+		if end > bestEnd {
 			best, bestEnd = c.kind, end
 		}
 	}

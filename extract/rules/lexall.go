@@ -1,0 +1,258 @@
+package rules
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// lexAll is every indexed lexicon's keyed phrases in one table, so a line
+// is searched once for all of them (lineKeys.found) rather than once per
+// lexicon it is asked about. Each line is asked about some forty lexicons,
+// a label search walked the line's key hits once per lexicon (and again
+// after each match), and lexicons share most of their openings ("total",
+// "invoice", "tax"): the same literal was compared, and the same phrase
+// run, once per lexicon and per search. Here a word beginning's phrases
+// are run once, each phrase once however many lexicons list it, and the
+// line keeps, per word beginning, each lexicon's longest match.
+type lexAll struct {
+	slot   []uint16     // by key code: 0 for none, else 1 + index in groups
+	groups [][]allGroup // the phrases by key, grouped by their opening literal
+	// covered holds the lexicons line.find answers from the index: those
+	// of the key index (lexKeys) that search by key and are not anchored;
+	// anchored the anchored ones, whose matches at a cell's start
+	// line.prefixEndAt reads from it.
+	covered, anchored lexMask
+}
+
+// allGroup is phraseGroup over all lexicons: the rests of the phrases
+// that open with lit, each listed once, with the lexicons that hold it.
+// The rests are ordered by what they must read first (allNeed), so a word
+// beginning runs only those its next byte lets through: "total" opens some
+// hundred rests across the lexicons, and testing each one's byte was the
+// search's largest cost.
+type allGroup struct {
+	lit   string
+	rests []phraseProg
+	needs []allNeed
+	lexs  []lexMask // per rest: the lexicons with the phrase
+	// The rests in order: first those that need nothing (nNone), then by
+	// need kind and byte, each kind's runs listed in runs.
+	nNone int
+	runs  []needRun
+}
+
+// allNeed is what a rest must read first: restNeed's byte, or (needNotWord)
+// no word byte where the literal before it ends with one: a \b or
+// "(?:\s?\.|\b)" step there ("total", "inv. no") fails inside a longer word.
+type allNeed struct {
+	skip byte
+	b    byte
+}
+
+const needNotWord = needAfterSep + 1
+
+// needRun is the rests [lo, hi) that share a need.
+type needRun struct {
+	need   allNeed
+	lo, hi uint16
+}
+
+// allNeedOf is restNeedOf, with needNotWord for a rest opening with a
+// boundary (or an optional dot before one) after a word byte.
+func allNeedOf(lit string, rest phraseProg) allNeed {
+	if n := restNeedOf(rest); n.skip != needNone {
+		return allNeed{n.skip, n.b}
+	}
+	if len(rest) > 0 && (rest[0].kind == stepBoundary || rest[0].kind == stepDotWord) &&
+		lit != "" && isREWordByte(lit[len(lit)-1]) {
+		return allNeed{skip: needNotWord}
+	}
+	return allNeed{}
+}
+
+// lexAllIndex builds the table on first use from the lexicons' compiled
+// keyed phrases (their byKey groups), so it holds exactly what each
+// lexicon's own search tries.
+var lexAllIndex = onFirstUse(func() *lexAll {
+	keys := lexKeys()
+	x := &lexAll{slot: make([]uint16, keyBits)}
+	byKey := map[int][]allGroup{}
+	for _, lx := range lexicons[:keys.n] {
+		t := lx.tables()
+		if t.full || t.byKey == nil {
+			continue
+		}
+		if t.prefix {
+			x.anchored[t.id/64] |= 1 << (t.id % 64)
+		} else {
+			x.covered[t.id/64] |= 1 << (t.id % 64)
+		}
+		for k, groups := range t.byKey {
+			for _, g := range groups {
+				byKey[k] = addAllGroup(byKey[k], t.id, g)
+			}
+		}
+	}
+	codes := make([]int, 0, len(byKey))
+	for k := range byKey {
+		codes = append(codes, k)
+	}
+	slices.Sort(codes) // the same table on every run
+	for _, k := range codes {
+		groups := byKey[k]
+		for i := range groups {
+			groups[i].order()
+		}
+		x.groups = append(x.groups, groups)
+		x.slot[k] = uint16(len(x.groups))
+	}
+	return x
+})
+
+// order sorts the group's rests by need and lists their runs.
+func (g *allGroup) order() {
+	idx := make([]int, len(g.rests))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		na, nb := g.needs[a], g.needs[b]
+		if na.skip != nb.skip {
+			return int(na.skip) - int(nb.skip)
+		}
+		return int(na.b) - int(nb.b)
+	})
+	rests, needs, lexs := make([]phraseProg, len(idx)), make([]allNeed, len(idx)), make([]lexMask, len(idx))
+	for i, j := range idx {
+		rests[i], needs[i], lexs[i] = g.rests[j], g.needs[j], g.lexs[j]
+	}
+	g.rests, g.needs, g.lexs = rests, needs, lexs
+	g.nNone, g.runs = 0, nil
+	for i := 0; i < len(needs); {
+		j := i
+		for j < len(needs) && needs[j] == needs[i] {
+			j++
+		}
+		if needs[i].skip == needNone {
+			g.nNone = j
+		} else {
+			g.runs = append(g.runs, needRun{need: needs[i], lo: uint16(i), hi: uint16(j)})
+		}
+		i = j
+	}
+}
+
+// addAllGroup adds lexicon id's group g to the key's groups.
+func addAllGroup(groups []allGroup, id int, g phraseGroup) []allGroup {
+	i := slices.IndexFunc(groups, func(a allGroup) bool { return a.lit == g.lit })
+	if i < 0 {
+		groups = append(groups, allGroup{lit: g.lit})
+		i = len(groups) - 1
+	}
+	a := &groups[i]
+	for _, rest := range g.rests {
+		j := slices.IndexFunc(a.rests, func(p phraseProg) bool { return slices.Equal(p, rest) })
+		if j < 0 {
+			a.rests = append(a.rests, rest)
+			a.needs = append(a.needs, allNeedOf(g.lit, rest))
+			a.lexs = append(a.lexs, lexMask{})
+			j = len(a.rests) - 1
+		}
+		a.lexs[j][id/64] |= 1 << (id % 64)
+	}
+	return groups
+}
+
+// lexFound is a match of an indexed lexicon on a line: at pos, the
+// longest of its keyed phrases ends at end.
+type lexFound struct {
+	pos, end int32
+	lex      uint8
+}
+
+// findAll appends to out, in line order, each indexed lexicon's longest
+// match at every word beginning of f whose keys (hits) open one of its
+// keyed phrases, and returns the lexicons with any.
+func (x *lexAll) findAll(f string, hits []keyHit, out []lexFound) ([]lexFound, lexMask) {
+	var found lexMask
+	var pos, next [16]int
+	var ends [lexMaskWords * 64]int32 // per lexicon: 1 + the longest match's length at s, 0 for none
+	for i := 0; i < len(hits); {
+		s := int(hits[i].pos)
+		var at lexMask
+		for ; i < len(hits) && int(hits[i].pos) == s; i++ {
+			slot := x.slot[hits[i].key]
+			if slot == 0 {
+				continue
+			}
+			for gi := range x.groups[slot-1] {
+				g := &x.groups[slot-1][gi]
+				if hasLitAt(f, s, g.lit) {
+					g.ends(f[s:], pos[:0], next[:0], &ends, &at)
+				}
+			}
+		}
+		for w, m := range at {
+			for m != 0 {
+				id := w*64 + bits.TrailingZeros64(m)
+				m &= m - 1
+				out = append(out, lexFound{pos: int32(s), end: int32(s) + ends[id] - 1, lex: uint8(id)})
+				ends[id] = 0
+			}
+			found[w] |= at[w]
+		}
+	}
+	return out, found
+}
+
+// ends is phraseGroup.longest for every lexicon at once: each rest that
+// matches t raises the match of the lexicons holding it (ends, 1 + the
+// length) and marks them in at. Only the rests whose need t meets run.
+func (g *allGroup) ends(t string, pos, next []int, ends *[lexMaskWords * 64]int32, at *lexMask) {
+	p := len(g.lit)
+	g.run(0, g.nNone, t, p, pos, next, ends, at)
+	c, afterSpaces, afterSep := -1, -2, -2
+	if p < len(t) {
+		c = int(t[p])
+	}
+	for _, r := range g.runs {
+		var ok bool
+		switch r.need.skip {
+		case needAt:
+			ok = c == int(r.need.b)
+		case needAfterSpaces:
+			if afterSpaces == -2 {
+				afterSpaces = byteAfterRun(t, p, stepSpaces)
+			}
+			ok = afterSpaces == int(r.need.b)
+		case needAfterSep:
+			if afterSep == -2 {
+				afterSep = byteAfterRun(t, p, stepSep)
+			}
+			ok = afterSep == int(r.need.b)
+		case needNotWord:
+			ok = c < 0 || !isREWordByte(byte(c))
+		}
+		if ok {
+			g.run(int(r.lo), int(r.hi), t, p, pos, next, ends, at)
+		}
+	}
+}
+
+// run runs the rests [lo, hi) from p on t, as ends does.
+func (g *allGroup) run(lo, hi int, t string, p int, pos, next []int, ends *[lexMaskWords * 64]int32, at *lexMask) {
+	for i := lo; i < hi; i++ {
+		e := g.rests[i].longestAfter(t, p, pos, next)
+		if e < 0 {
+			continue
+		}
+		for w, m := range g.lexs[i] {
+			at[w] |= m
+			for m != 0 {
+				id := w*64 + bits.TrailingZeros64(m)
+				m &= m - 1
+				ends[id] = max(ends[id], int32(e)+1)
+			}
+		}
+	}
+}
