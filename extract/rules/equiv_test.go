@@ -157,7 +157,7 @@ func TestMayFindNeverHidesALabel(t *testing.T) {
 			}
 			said++
 			if m := lx.FindStringIndex(f); m != nil {
-				t.Fatalf("%s: mayFind says no on %q, the lexicon finds %q", tb.Regexp, f, f[m[0]:m[1]])
+				t.Fatalf("%s: mayFind says no on %q, the lexicon finds %q", tb.re(), f, f[m[0]:m[1]])
 			}
 		}
 	}

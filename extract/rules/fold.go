@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
@@ -457,7 +458,10 @@ func (lx *lexicon) buildTables() *lexTables {
 
 // lexTables is a compiled lexicon.
 type lexTables struct {
-	*regexp.Regexp
+	// re is the full expression, compiled on first use: only a lexicon
+	// whose phrases the tables cannot search (full) needs it, and tests.
+	// Compiled for every lexicon it was most of the extractor's memory.
+	re     func() *regexp.Regexp
 	keys   keySet // folded first word bytes (up to 3) of each phrase
 	stems  keySet // the one- and two-byte beginnings of longer keys
 	always bool   // some phrase starts with a non-letter
@@ -507,7 +511,8 @@ func newLexicon(anchor string, list func() []string) *lexicon {
 var lexicons []*lexicon
 
 func compileLexicon(anchor string, phrases []string) *lexTables {
-	lx := &lexTables{Regexp: longest(anchor + lexSource(phrases)), prefix: anchor == `^`, id: -1}
+	src := anchor + lexSource(phrases)
+	lx := &lexTables{re: sync.OnceValue(func() *regexp.Regexp { return longest(src) }), prefix: anchor == `^`, id: -1}
 	for _, p := range phrases {
 		f, n := phraseKey(p)
 		if n == 0 {
@@ -728,7 +733,7 @@ func (lx *lexTables) MatchString(f string) bool {
 	// find filters by the same first letters as mayMatch, position by
 	// position: only the full expression needs the prefilter.
 	if lx.full {
-		return lx.mayMatch(f) && lx.Regexp.MatchString(f)
+		return lx.mayMatch(f) && lx.re().MatchString(f)
 	}
 	_, _, ok := lx.find(f, 0)
 	return ok
@@ -740,7 +745,7 @@ func (lx *lexTables) FindStringIndex(f string) []int {
 		if !lx.mayMatch(f) {
 			return nil
 		}
-		return lx.Regexp.FindStringIndex(f)
+		return lx.re().FindStringIndex(f)
 	}
 	if s, e, ok := lx.find(f, 0); ok {
 		return []int{s, e}
@@ -754,7 +759,7 @@ func (lx *lexTables) FindAllStringIndex(f string, n int) [][]int {
 		if !lx.mayMatch(f) {
 			return nil
 		}
-		return lx.Regexp.FindAllStringIndex(f, n)
+		return lx.re().FindAllStringIndex(f, n)
 	}
 	return lx.findAll(f, n)
 }
@@ -766,7 +771,7 @@ func (lx *lexTables) ReplaceAllString(f, repl string) string {
 		return f
 	}
 	if lx.full || strings.Contains(repl, "$") {
-		return lx.Regexp.ReplaceAllString(f, repl)
+		return lx.re().ReplaceAllString(f, repl)
 	}
 	ms := lx.findAll(f, -1)
 	if ms == nil {

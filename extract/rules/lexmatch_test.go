@@ -151,7 +151,7 @@ func TestLexiconSearchMatchesRegexp(t *testing.T) {
 	for li, lx := range lexicons {
 		tb := lx.tables()
 		for _, text := range short {
-			want := tb.Regexp.FindAllStringIndex(text, -1)
+			want := tb.re().FindAllStringIndex(text, -1)
 			got := tb.FindAllStringIndex(text, -1)
 			if len(want) != len(got) {
 				t.Fatalf("lexicon %d on %q: got %v, want %v", li, text, got, want)

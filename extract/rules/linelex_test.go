@@ -32,10 +32,10 @@ func TestLineHasMatchesLexicon(t *testing.T) {
 		for _, ln := range lines {
 			want := lx.FindStringIndex(ln.f.s)
 			if got := ln.index(lx); !slices.Equal(got, want) {
-				t.Fatalf("%s on %q: index %v, FindStringIndex %v", lx.tables().Regexp, ln.f.s, got, want)
+				t.Fatalf("%s on %q: index %v, FindStringIndex %v", lx.tables().re(), ln.f.s, got, want)
 			}
 			if got := ln.has(lx); got != (want != nil) {
-				t.Fatalf("%s on %q: has %v, FindStringIndex %v", lx.tables().Regexp, ln.f.s, got, want)
+				t.Fatalf("%s on %q: has %v, FindStringIndex %v", lx.tables().re(), ln.f.s, got, want)
 			}
 			if want != nil {
 				hits++
