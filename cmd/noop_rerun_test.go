@@ -31,15 +31,7 @@ func testNoopRerunSummary(t *testing.T, driver string) {
 	if driver == "postgres" {
 		e.db = freshPostgres(t)
 	}
-	script := e.mixed() // a.txt rejected, b.txt held, c.txt failed
-	e.write("d.txt", "Invoice 5\nTotal 10.00 EUR\n")
-	e.write("d-copy.txt", "Invoice 5\nTotal 10.00 EUR\n")
-	e.write("e.txt", "Invoice 6\nFAILME\nTotal 11.00 EUR\n")
-	args := []string{"run", "--json", "--quiet", "--schema", "invoice-summary-v1", "--repair", "0",
-		"--provider", "command", "--command", script}
-	e.must(cmd.ExitNeedsReview, append(args, e.in)...)
-	e.must(0, "review", "dismiss", "e.txt", "--reason", "not ours")
-	ageFiles(t, e.in)
+	args := e.rerunScenario()
 	calls := e.calls()
 
 	summary := func(extra ...string) map[string]any {
@@ -77,4 +69,23 @@ func testNoopRerunSummary(t *testing.T, driver string) {
 	if n := e.calls(); n != calls {
 		t.Errorf("reruns called the model %d times", n-calls)
 	}
+}
+
+// rerunScenario is the folder the rerun tests run again: a.txt rejected,
+// b.txt held, c.txt failed, d.txt committed with a duplicate d-copy.txt,
+// e.txt failed and then dismissed. It runs the folder once and ages its
+// files (so that the next run records their stats), and returns the run's
+// arguments without the folder.
+func (e *opsEnv) rerunScenario() []string {
+	e.t.Helper()
+	script := e.mixed()
+	e.write("d.txt", "Invoice 5\nTotal 10.00 EUR\n")
+	e.write("d-copy.txt", "Invoice 5\nTotal 10.00 EUR\n")
+	e.write("e.txt", "Invoice 6\nFAILME\nTotal 11.00 EUR\n")
+	args := []string{"run", "--json", "--quiet", "--schema", "invoice-summary-v1", "--repair", "0",
+		"--provider", "command", "--command", script}
+	e.must(cmd.ExitNeedsReview, append(args, e.in)...)
+	e.must(0, "review", "dismiss", "e.txt", "--reason", "not ours")
+	ageFiles(e.t, e.in)
+	return args
 }

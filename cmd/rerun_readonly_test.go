@@ -21,15 +21,7 @@ import (
 func TestNoopRerunWritesOnlyItsRunRow(t *testing.T) {
 	t.Parallel()
 	e := setupOps(t)
-	script := e.mixed() // a.txt rejected, b.txt held, c.txt failed
-	e.write("d.txt", "Invoice 5\nTotal 10.00 EUR\n")
-	e.write("d-copy.txt", "Invoice 5\nTotal 10.00 EUR\n")
-	e.write("e.txt", "Invoice 6\nFAILME\nTotal 11.00 EUR\n")
-	args := []string{"run", "--json", "--quiet", "--schema", "invoice-summary-v1", "--repair", "0",
-		"--provider", "command", "--command", script}
-	e.must(cmd.ExitNeedsReview, append(args, e.in)...)
-	e.must(0, "review", "dismiss", "e.txt", "--reason", "not ours")
-	ageFiles(t, e.in)
+	args := e.rerunScenario()
 	// This rerun reads every file once more and records the stats the
 	// first run could not (its files were too fresh).
 	recording := blankedSummary(t, e.must(cmd.ExitNeedsReview, append(args, e.in)...).stdout)

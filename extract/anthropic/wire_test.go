@@ -1,12 +1,12 @@
 package anthropic
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/schema"
 )
 
@@ -46,22 +46,13 @@ func TestRequestBodyMatchesSDK(t *testing.T) {
 					if gotTool != wantTool {
 						t.Errorf("%s %s: tool %v, params say %v", mode, name, gotTool, wantTool)
 					}
-					if d := cmp.Diff(decodeAny(t, want), decodeAny(t, got)); d != "" {
+					if d := cmp.Diff(extracttest.DecodeJSON(t, want), extracttest.DecodeJSON(t, got)); d != "" {
 						t.Errorf("%s %s, text %.20q, feedback %v: body differs from the SDK's (-sdk +ours):\n%s", mode, name, text, fb != nil, d)
 					}
 				}
 			}
 		}
 	}
-}
-
-func decodeAny(t *testing.T, b []byte) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatalf("not one JSON value: %v\n%s", err, b)
-	}
-	return v
 }
 
 // BenchmarkRequestBody is the per-call encoding cost; BenchmarkParams what

@@ -6,6 +6,7 @@ package extracttest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"sync/atomic"
@@ -211,4 +212,16 @@ func (c *FakeClock) Waited() time.Duration { return time.Duration(c.waited.Load(
 // Use wires the clock into r.
 func (c *FakeClock) Use(r *extract.Runner) {
 	r.NowFunc, r.AfterFunc = c.Now, c.After
+}
+
+// DecodeJSON decodes b, which must be one JSON value, into the generic
+// form (maps, slices, float64s): two encodings compare equal there when
+// they mean the same document, whatever their key order or escapes.
+func DecodeJSON(t testing.TB, b []byte) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("not one JSON value: %v\n%s", err, b)
+	}
+	return v
 }

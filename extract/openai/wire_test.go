@@ -11,6 +11,7 @@ import (
 	oai "github.com/openai/openai-go/v3"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/extracttest"
 	"github.com/invx/invx/schema"
 )
 
@@ -45,21 +46,12 @@ func TestRequestBodyMatchesSDK(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: SDK MarshalJSON: %v", name, err)
 				}
-				if d := cmp.Diff(decodeAny(t, want), decodeAny(t, got)); d != "" {
+				if d := cmp.Diff(extracttest.DecodeJSON(t, want), extracttest.DecodeJSON(t, got)); d != "" {
 					t.Errorf("%s, text %.20q, feedback %v: body differs from the SDK's (-sdk +ours):\n%s", name, text, fb != nil, d)
 				}
 			}
 		}
 	}
-}
-
-func decodeAny(t *testing.T, b []byte) any {
-	t.Helper()
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatalf("not one JSON value: %v\n%s", err, b)
-	}
-	return v
 }
 
 // TestDecodeCompletionMatchesSDK holds the short decoder to the SDK's for

@@ -1,12 +1,10 @@
 package sqlite_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -110,17 +108,7 @@ func TestCreateBatchSurvivesSIGKILL(t *testing.T) {
 // false (unless the child finished first); otherwise it waits for the end.
 func runChild(t *testing.T, path string, kill bool) bool {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestBatchKillChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), killDBEnv+"="+path)
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(out)
+	cmd, _, lines := startChild(t, "TestBatchKillChild", killDBEnv+"="+path)
 	status := ""
 	for lines.Scan() {
 		if l := lines.Text(); l == "ready" || l == "done" {

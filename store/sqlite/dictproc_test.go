@@ -1,11 +1,9 @@
 package sqlite_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,21 +37,7 @@ func TestDictionaryFromAnotherProcess(t *testing.T) {
 	}
 	defer s.Close()
 
-	child := exec.Command(os.Args[0], "-test.run=^TestDictionaryReaderProcess$", "-test.count=1")
-	child.Env = append(os.Environ(), "INVX_DICT_READER_DB="+path)
-	in, err := child.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := child.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	child.Stderr = os.Stderr
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(out)
+	child, in, lines := startChild(t, "TestDictionaryReaderProcess", "INVX_DICT_READER_DB="+path)
 	if !lines.Scan() || lines.Text() != "ready" {
 		t.Fatalf("reader process: %q, want ready", lines.Text())
 	}
