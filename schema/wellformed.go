@@ -103,19 +103,8 @@ func (p *jsonParser) object(depth int) bool {
 		if !p.value(depth) {
 			return false
 		}
-		p.space()
-		if p.i >= len(p.b) {
-			return false
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-			p.space()
-		case '}':
-			p.i++
-			return true
-		default:
-			return false
+		if done, ok := p.separator('}'); done || !ok {
+			return ok
 		}
 	}
 }
@@ -134,19 +123,8 @@ func (p *jsonParser) array(depth int) bool {
 		if !p.value(depth) {
 			return false
 		}
-		p.space()
-		if p.i >= len(p.b) {
-			return false
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-			p.space()
-		case ']':
-			p.i++
-			return true
-		default:
-			return false
+		if done, ok := p.separator(']'); done || !ok {
+			return ok
 		}
 	}
 }
@@ -238,4 +216,24 @@ func digits(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// separator reads what follows a member or an element: a comma (more
+// follow: done false) or the closing byte (done true); anything else is
+// malformed (ok false).
+func (p *jsonParser) separator(closing byte) (done, ok bool) {
+	p.space()
+	if p.i >= len(p.b) {
+		return false, false
+	}
+	switch p.b[p.i] {
+	case ',':
+		p.i++
+		p.space()
+		return false, true
+	case closing:
+		p.i++
+		return true, true
+	}
+	return false, false
 }
