@@ -27,9 +27,8 @@ func (c *Core) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store.
 		}
 	}
 	if p.Path != "" {
-		args := append([]any{p.Tenant, p.Path, p.Path}, stateArgs...)
-		jobs, err := ScanJobs(c.E.Read().Query(ctx, `SELECT `+listColumns+` FROM jobs WHERE tenant = ? AND (source_path = ? OR display_path = ?)`+states+`
-			ORDER BY id DESC LIMIT ?`, append(args, limit)...))
+		args := append(append(append([]any{p.Tenant, p.Path}, stateArgs...), p.Tenant, p.Path), stateArgs...)
+		jobs, err := ScanJobs(c.E.Read().Query(ctx, FindAtPathQuery(states), append(args, limit)...))
 		if err != nil {
 			return nil, fmt.Errorf("find jobs at %s: %w", p.Path, err)
 		}
@@ -49,6 +48,16 @@ func (c *Core) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store.
 		return nil, fmt.Errorf("find jobs by prefix %q: %w", p.Prefix, err)
 	}
 	return driver.MergeFound(limit, jobs), nil
+}
+
+// FindAtPathQuery lists the jobs whose source or display path is the
+// argument (tenant, path, states..., tenant, path, states..., limit): one
+// arm per index, because SQLite answers `source_path = ? OR display_path
+// = ?` by walking every job of the tenant.
+func FindAtPathQuery(states string) string {
+	return `SELECT * FROM (SELECT ` + listColumns + ` FROM jobs WHERE tenant = ? AND source_path = ?` + states + `
+		UNION SELECT ` + listColumns + ` FROM jobs WHERE tenant = ? AND display_path = ?` + states + `) AS at_path
+		ORDER BY id DESC LIMIT ?`
 }
 
 // GetResults implements store.Store.
