@@ -39,7 +39,7 @@ func (d *document) preTaxOf(c totalCand, later []totalCand) bool {
 	}
 	for j := c.line + 1; j <= c.line+maxTaxGap && j < len(d.lines); j++ {
 		ln := d.lines[j]
-		if ln.blank || !taxLine(ln) {
+		if ln.blank {
 			continue
 		}
 		for _, t := range ln.nums {
@@ -54,7 +54,9 @@ func (d *document) preTaxOf(c totalCand, later []totalCand) bool {
 				if l.line <= j {
 					continue
 				}
-				if v, _, ok := parseNumber(l.tok.text(l.ln.raw), exp, known); ok && v == base+tax {
+				// The sums first, the labels only when they tie: reading a
+				// line's labels costs more than adding two numbers.
+				if v, _, ok := parseNumber(l.tok.text(l.ln.raw), exp, known); ok && v == base+tax && taxLine(ln) {
 					// Reason: sum + tax = a later total: the sum is before tax.
 					return true
 				}
