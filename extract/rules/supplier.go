@@ -568,6 +568,7 @@ func (d *document) supplierFact(regs [][]region) *fact[string] {
 	s.scanNotIssuer()
 	s.scanOwners()
 	headerKey := s.scanHeader()
+	s.settleOwnerNotes(headerKey)
 	s.mergeHeaderBrand(headerKey)
 	c := s.best()
 	if c == nil || s.ownerConflict(c) {

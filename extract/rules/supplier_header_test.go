@@ -57,8 +57,14 @@ func TestReceiptLetterheadSupplier(t *testing.T) {
 		// "MR" opens a brand here, not a salutation: the legal form says so.
 		{"brand that opens with a salutation", "    TAN AH KOW\n  MR KEDAI (JOHOR) SDN BHD\n  (CO.REG : 933109-X)\n  LOT 5, JALAN KPB\n",
 			"MR KEDAI (JOHOR) SDN BHD"},
-		// Trading name or owner: clerks record either, so the extractor abstains.
+		// Trading name or owner: clerks record either, so the extractor
+		// abstains, unless the owner note follows the trading name's whole
+		// letterhead (address, tax id) before the items: a footnote.
 		{"trading name above a different owner", "  PINANG BOOK CORNER\n  NO 7, JALAN API\n  TAX INVOICE\n  OWNED BY :\n  LITERASI UTAMA SDN BHD (1099887-T)\n",
+			"PINANG BOOK CORNER"},
+		{"owner note under the name, before its address", "  PINANG BOOK CORNER\n  OWNED BY :\n  LITERASI UTAMA SDN BHD (1099887-T)\n  NO 7, JALAN API\n  TAX INVOICE\n",
+			""},
+		{"owner note after the items", "  PINANG BOOK CORNER\n  NO 7, JALAN API\n  TAX INVOICE\nPEN   2.50\nTOTAL RM 2.50\n  OWNED BY :\n  LITERASI UTAMA SDN BHD (1099887-T)\n",
 			""},
 		{"trading name under a title, owner in the footer", "       TAX INVOICE\n      PIZZA PALACE\n  GST REF NO : 001694261249\n  PIZZA PALACE SEGAMBUT\n" +
 			"  D-08, JLN 1\nTOTAL RM 20.00\nTHANK YOU\n        OWNED BY\n  PALACE FOOD SERVICES SDN BHD\n", ""},

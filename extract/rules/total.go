@@ -367,6 +367,7 @@ func (d *document) findTotalLabelledOnce() (total *int64, currency *string) {
 		}
 		return nil, nil
 	}
+	cands = d.dropPreTax(cands)
 	// A document that prints its labelled amounts, or any amount beside a
 	// currency, with decimals prints money so; a bare integer with no
 	// currency of its own ("CLOSING BALANCE 2307") counts points or pieces.
