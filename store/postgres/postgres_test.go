@@ -526,7 +526,7 @@ func TestMigrationRewritesEventKeys(t *testing.T) {
 
 	s := open(t, dsn)
 	defer s.Close()
-	rows, err := s.Pool().Query(ctx, `SELECT event_key, action_id, kind, state, created_at, payload FROM outbox ORDER BY id`)
+	rows, err := s.Pool().Query(ctx, `SELECT encode(job_key, 'hex') || ':' || event_suffix, action_id, kind, state, created_at, payload FROM outbox ORDER BY id`)
 	if err != nil {
 		t.Fatal(err)
 	}

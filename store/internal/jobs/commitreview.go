@@ -45,7 +45,7 @@ func (c *Core) openMemberReasons(ctx context.Context, tx Tx, ms []*member) error
 			m.reasons = nil
 		}
 		for _, rs := range m.reasons {
-			r.add(m.p.Tenant, m.p.JobKey, m.res.ResultID, rs.Reason, string(rs.Detail), m.now)
+			r.add(m.p.Tenant, bin(m.p.JobKey), m.res.ResultID, rs.Reason, string(rs.Detail), m.now)
 		}
 		m.res.Reasons = driver.Reasons(m.reasons)
 	}
@@ -59,7 +59,7 @@ func (c *Core) openMemberReasons(ctx context.Context, tx Tx, ms []*member) error
 	return nil
 }
 
-var reasonRows = newTable(`tn, jk, rid, rsn, dt, at`, colText, colText, colInt, colText, colText, colInt)
+var reasonRows = newTable(`tn, jk, rid, rsn, dt, at`, colText, colBytes, colInt, colText, colText, colInt)
 
 // lockInvoices takes the engine's invoice lock of every invoice number the
 // members look up, each once and in one order, so two groups that share
@@ -121,7 +121,7 @@ func (c *Core) findMemberDuplicates(ctx context.Context, tx Tx, ms []*member) (m
 		return each(rows2, err, func(r Rows) error {
 			var ord int
 			var d driver.Candidate
-			if err := r.Scan(&ord, &d.ResultID, &d.JobKey, &d.Path, &d.SchemaVersion, &d.TotalMinor, &d.IssueDate); err != nil {
+			if err := r.Scan(&ord, &d.ResultID, keyOut(&d.JobKey), &d.Path, &d.SchemaVersion, &d.TotalMinor, &d.IssueDate); err != nil {
 				return err
 			}
 			out[ord] = append(out[ord], d)

@@ -51,7 +51,7 @@ func (c *Core) fence(ctx context.Context, tx Tx, ms []*member) (map[int64]fenced
 }
 
 var resultRows = newTable(`ord, tn, jk, jid, sv, zst, att, run, shad, at, vat, nam, num, tot, iss, dig`,
-	colInt, colText, colText, colInt, colText, colBytes, colInt, colText, colBool, colInt, colText, colText, colText, colInt,
+	colInt, colText, colBytes, colInt, colText, colBytes, colInt, colText, colBool, colInt, colText, colText, colText, colInt,
 	colText, colBool)
 
 // insertResults inserts each member's result, or returns the one already
@@ -65,7 +65,7 @@ func (c *Core) insertResults(ctx context.Context, tx Tx, ms []*member) error {
 	for _, m := range ms {
 		p := m.p
 		id := driver.IdentityOf(p.Review, m.shadow)
-		r.add(m.ord, p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, m.packed.result, p.AttemptID, p.RunID, m.shadow, m.now,
+		r.add(m.ord, p.Tenant, bin(p.JobKey), p.JobID, p.SchemaVersion, m.packed.result, p.AttemptID, p.RunID, m.shadow, m.now,
 			id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, id.Digest)
 		byKey[key{p.Tenant, p.JobKey}] = m
 	}
@@ -81,7 +81,7 @@ func (c *Core) insertResults(ctx context.Context, tx Tx, ms []*member) error {
 		return each(rows2, err, func(r Rows) error {
 			var id, attemptID int64
 			var k key
-			if err := r.Scan(&id, &attemptID, &k.tenant, &k.jobKey); err != nil {
+			if err := r.Scan(&id, &attemptID, &k.tenant, keyOut(&k.jobKey)); err != nil {
 				return err
 			}
 			m := byKey[k]
@@ -116,8 +116,8 @@ func (c *Core) linkResults(ctx context.Context, tx Tx, ms []*member) error {
 	})
 }
 
-var outboxRows = newTable(`tn, ek, jk, rid, aid, kd, zst, rat, at, st`,
-	colText, colText, colText, colInt, colText, colText, colBytes, colInt, colInt, colText)
+var outboxRows = newTable(`tn, jk, ek, rid, aid, kd, zst, rat, at, st`,
+	colText, colBytes, colText, colInt, colText, colText, colBytes, colInt, colInt, colText)
 
 // insertOutbox writes the events of the members whose result is new and
 // not shadow (deferred): pending, or held while review reasons are open.
@@ -131,14 +131,14 @@ func (c *Core) insertOutbox(ctx context.Context, tx Tx, ms []*member) error {
 		state := driver.EventState(len(m.reasons))
 		for i := range p.Outbox {
 			ev, pk := &p.Outbox[i], &m.packed.events[i]
-			r.add(p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, m.res.ResultID, ev.ActionID, ev.Kind, pk.body, pk.at, m.now, state)
+			r.add(p.Tenant, bin(p.JobKey), eventSuffix(p.JobKey, store.EventKey(p.JobKey, ev)), m.res.ResultID, ev.ActionID, ev.Kind, pk.body, pk.at, m.now, state)
 		}
 	}
 	err := r.chunks(func(rows int, args []any) error {
-		return tx.Defer(ctx, c.multi(outboxRows, rows, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind,
+		return tx.Defer(ctx, c.multi(outboxRows, rows, `INSERT INTO outbox (tenant, job_key, event_suffix, result_id, action_id, kind,
 				payload, payload_zst, payload_result_at, created_at, state)
-			SELECT v.tn, v.ek, v.jk, v.rid, v.aid, v.kd, '', v.zst, v.rat, v.at, v.st FROM v WHERE v.tn IS NOT NULL
-			ON CONFLICT (tenant, event_key) DO NOTHING`), args...)
+			SELECT v.tn, v.jk, v.ek, v.rid, v.aid, v.kd, '', v.zst, v.rat, v.at, v.st FROM v WHERE v.tn IS NOT NULL
+			ON CONFLICT (tenant, job_key, event_suffix) DO NOTHING`), args...)
 	})
 	if err != nil {
 		return fmt.Errorf("insert outbox events: %w", err)

@@ -178,7 +178,7 @@ func changeHold(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Doc
 		srcDigest, srcKey, known = src.digest, src.jobKey, src.digest != ""
 	} else {
 		err := tx.QueryRow(ctx, `SELECT digest, job_key FROM sources WHERE tenant = ? AND source_system = ? AND path = ?`,
-			p.Tenant, d.SourceSystem, d.Path).Scan(&srcDigest, &srcKey)
+			p.Tenant, d.SourceSystem, d.Path).Scan(keyOut(&srcDigest), keyOut(&srcKey))
 		known = err == nil
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return h, err
@@ -186,7 +186,7 @@ func changeHold(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Doc
 	}
 	if known && srcDigest != d.Digest && srcKey != d.JobKey && p.OnChange != store.OnChangeProcess {
 		var prevState string
-		err := tx.QueryRow(ctx, `SELECT state FROM jobs WHERE tenant = ? AND job_key = ?`, p.Tenant, srcKey).Scan(&prevState)
+		err := tx.QueryRow(ctx, `SELECT state FROM jobs WHERE tenant = ? AND job_key = ?`, p.Tenant, bin(srcKey)).Scan(&prevState)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return h, err
 		}
@@ -205,13 +205,17 @@ func (c *Core) insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *
 	// Insert-or-ignore: the unique (tenant, job_key) index decides, never a
 	// prior SELECT, so concurrent enqueuers cannot both insert. One that
 	// races another's uncommitted insert of the same key waits for it.
+	var prevArg any
+	if h.prevKey != nil {
+		prevArg = bin(*h.prevKey)
+	}
 	err := tx.QueryRow(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
 			source_system, source_path, source_zst, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
 			display_path, source_encoding, shadow, source_format, route)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''), ?, nullif(?, ''), nullif(?, ''))
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
-		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, c.pack(kindText, []byte(d.Text)),
-		h.state, h.reason, h.prevKey, p.RunID, now, now, d.DisplayPath, d.Encoding, p.Shadow, d.Format, d.Route).Scan(&res.JobID)
+		p.Tenant, bin(d.JobKey), p.Transformation, p.SchemaVersion, bin(d.Digest), d.SourceSystem, d.Path, c.pack(kindText, []byte(d.Text)),
+		h.state, h.reason, prevArg, p.RunID, now, now, d.DisplayPath, d.Encoding, p.Shadow, d.Format, d.Route).Scan(&res.JobID)
 	switch {
 	case err == nil:
 		res.Outcome = store.EnqueueNew
@@ -231,14 +235,9 @@ func (c *Core) insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *
 // processed.
 func existingJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64, res *store.EnqueueResult) error {
 	var jobState, jobPath string
-	var prev *string
 	if err := tx.QueryRow(ctx, `SELECT id, state, source_path, prev_job_key FROM jobs WHERE tenant = ? AND job_key = ?`,
-		p.Tenant, d.JobKey).Scan(&res.JobID, &jobState, &jobPath, &prev); err != nil {
+		p.Tenant, bin(d.JobKey)).Scan(&res.JobID, &jobState, &jobPath, keyOut(&res.PrevJobKey)); err != nil {
 		return err
-	}
-	res.PrevJobKey = ""
-	if prev != nil {
-		res.PrevJobKey = *prev
 	}
 	if jobState != store.StateHeld || p.OnChange != store.OnChangeProcess {
 		res.Outcome = driver.ExistingOutcome(jobState, jobPath, d.Path)
@@ -278,7 +277,7 @@ func recordSource(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.D
 			WHERE sources.digest <> excluded.digest OR excluded.file_size IS NOT NULL AND (
 				sources.file_size IS DISTINCT FROM excluded.file_size OR sources.file_mtime_ns IS DISTINCT FROM excluded.file_mtime_ns
 				OR sources.file_inode IS DISTINCT FROM excluded.file_inode OR sources.read_opts IS DISTINCT FROM excluded.read_opts)`,
-			p.Tenant, d.SourceSystem, d.Path, d.Digest, d.JobKey, now, size, mtime, inode, opts); err != nil {
+			p.Tenant, d.SourceSystem, d.Path, bin(d.Digest), bin(d.JobKey), now, size, mtime, inode, opts); err != nil {
 			return err
 		}
 	}

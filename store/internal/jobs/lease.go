@@ -18,7 +18,7 @@ func leaseColumns(alias string) string {
 // leaseDest are the scan targets of leaseColumns; zst takes the compressed
 // text, which settleLease unpacks.
 func leaseDest(l *store.Lease, zst *[]byte) []any {
-	return []any{&l.JobID, &l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &l.Text, zst, &l.Token, &l.AttemptNo,
+	return []any{&l.JobID, &l.Tenant, keyOut(&l.JobKey), &l.SchemaVersion, &l.SourcePath, &l.Text, zst, &l.Token, &l.AttemptNo,
 		&l.BudgetBase, &l.Recoveries}
 }
 

@@ -45,7 +45,7 @@ func (c *Core) ReleaseHeld(ctx context.Context, p *store.JobActionParams) error 
 		return fmt.Errorf("release held job %s: %w", p.JobKey, err)
 	}
 	n, err := c.E.Writer().Exec(ctx, `UPDATE jobs SET state = 'queued', held_reason = NULL, updated_at = ?
-		WHERE tenant = ? AND job_key = ? AND state = 'held'`, now, p.Tenant, p.JobKey)
+		WHERE tenant = ? AND job_key = ? AND state = 'held'`, now, p.Tenant, bin(p.JobKey))
 	if err != nil {
 		return fmt.Errorf("release held job %s: %w", p.JobKey, err)
 	}
@@ -62,7 +62,7 @@ func (c *Core) Dismiss(ctx context.Context, p *store.JobActionParams) error {
 		return fmt.Errorf("dismiss job %s: %w", p.JobKey, err)
 	}
 	n, err := c.E.Writer().Exec(ctx, `UPDATE jobs SET state = 'dismissed', dismiss_reason = ?, updated_at = ?
-		WHERE tenant = ? AND job_key = ? AND state IN ('rejected', 'failed', 'held')`, c.E.Text(p.Reason), now, p.Tenant, p.JobKey)
+		WHERE tenant = ? AND job_key = ? AND state IN ('rejected', 'failed', 'held')`, c.E.Text(p.Reason), now, p.Tenant, bin(p.JobKey))
 	if err != nil {
 		return fmt.Errorf("dismiss job %s: %w", p.JobKey, err)
 	}
@@ -89,7 +89,7 @@ func (c *Core) Requeue(ctx context.Context, p *store.RequeueParams) (int, error)
 	if len(p.Keys) > 0 {
 		q += ` AND job_key IN (` + Placeholders(len(p.Keys)) + `)`
 		for _, k := range p.Keys {
-			args = append(args, k)
+			args = append(args, bin(k))
 		}
 	} else {
 		q += ` AND state IN (` + Placeholders(len(p.States)) + `)`
@@ -136,8 +136,8 @@ func (c *Core) ListResults(ctx context.Context, p *store.ListResultsParams, fn f
 		var r store.ResultRow
 		var body resultScan
 		var committed *int64
-		if err := rs.Scan(append(append([]any{&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion}, body.dest()...),
-			&r.AttemptID, &r.RunID, &r.Shadow, &committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest,
+		if err := rs.Scan(append(append([]any{&r.ID, &r.Tenant, keyOut(&r.JobKey), &r.JobID, &r.SchemaVersion}, body.dest()...),
+			&r.AttemptID, &r.RunID, &r.Shadow, &committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, keyOut(&r.SourceDigest),
 			&r.DisplayPath, &r.Revision)...); err != nil {
 			return err
 		}

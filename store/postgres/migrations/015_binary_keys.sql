@@ -1,0 +1,48 @@
+-- Binary keys (issue 17, docs/storage.md): job keys and source digests are
+-- kept as their 32 bytes (BYTEA) instead of 64 hex digits, in every table
+-- and so in every index: half the bytes. The store converts at its
+-- boundary (store/internal/jobs/keys.go); outside it a key is hex as
+-- before. BYTEA compares bytewise, as the "C" collation of the hex did, so
+-- a key prefix stays an index range. A value that is not 64 hex digits
+-- (none that invx wrote) keeps its bytes, as the store keeps such a value.
+--
+-- An outbox row's event key was <job_key>:<suffix>, the job key a second
+-- time beside its own column, and the unique index held it a third time.
+-- Now the row keeps the suffix (event_suffix: invoice.committed,
+-- action:<action_id>, ...) and the idempotency key is (tenant, job_key,
+-- event_suffix); readers put the event key back byte for byte. A key that
+-- does not start with its job key (none that invx wrote) fails the NOT
+-- NULL: the migration stops rather than lose it.
+ALTER TABLE outbox ADD COLUMN event_suffix TEXT;
+UPDATE outbox SET event_suffix = CASE WHEN left(event_key, length(job_key) + 1) = job_key || ':'
+    THEN substr(event_key, length(job_key) + 2) END;
+ALTER TABLE outbox ALTER COLUMN event_suffix SET NOT NULL;
+ALTER TABLE outbox DROP COLUMN event_key;
+
+ALTER TABLE jobs
+    ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')
+        ELSE convert_to(job_key, 'UTF8') END,
+    ALTER COLUMN source_digest TYPE BYTEA USING CASE WHEN source_digest ~ '^[0-9a-fA-F]{64}$' THEN decode(source_digest, 'hex')
+        ELSE convert_to(source_digest, 'UTF8') END,
+    ALTER COLUMN prev_job_key TYPE BYTEA USING CASE WHEN prev_job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(prev_job_key, 'hex')
+        ELSE convert_to(prev_job_key, 'UTF8') END;
+ALTER TABLE sources
+    ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')
+        ELSE convert_to(job_key, 'UTF8') END,
+    ALTER COLUMN digest TYPE BYTEA USING CASE WHEN digest ~ '^[0-9a-fA-F]{64}$' THEN decode(digest, 'hex')
+        ELSE convert_to(digest, 'UTF8') END;
+ALTER TABLE results
+    ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')
+        ELSE convert_to(job_key, 'UTF8') END,
+    ALTER COLUMN source_digest TYPE BYTEA USING CASE WHEN source_digest ~ '^[0-9a-fA-F]{64}$' THEN decode(source_digest, 'hex')
+        ELSE convert_to(source_digest, 'UTF8') END;
+ALTER TABLE review_reasons
+    ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')
+        ELSE convert_to(job_key, 'UTF8') END;
+ALTER TABLE result_revisions
+    ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')
+        ELSE convert_to(job_key, 'UTF8') END;
+ALTER TABLE outbox
+    ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')
+        ELSE convert_to(job_key, 'UTF8') END,
+    ADD CONSTRAINT outbox_event UNIQUE (tenant, job_key, event_suffix);
