@@ -116,8 +116,8 @@ func (c *Core) linkResults(ctx context.Context, tx Tx, ms []*member) error {
 	})
 }
 
-var outboxRows = newTable(`tn, jk, ek, rid, aid, kd, zst, rat, at, st`,
-	colText, colBytes, colText, colInt, colText, colText, colBytes, colInt, colInt, colText)
+var outboxRows = newTable(`tn, ek, rid, aid, kd, zst, rat, at, st`,
+	colText, colText, colInt, colText, colText, colBytes, colInt, colInt, colText)
 
 // insertOutbox writes the events of the members whose result is new and
 // not shadow (deferred): pending, or held while review reasons are open.
@@ -131,14 +131,14 @@ func (c *Core) insertOutbox(ctx context.Context, tx Tx, ms []*member) error {
 		state := driver.EventState(len(m.reasons))
 		for i := range p.Outbox {
 			ev, pk := &p.Outbox[i], &m.packed.events[i]
-			r.add(p.Tenant, bin(p.JobKey), eventSuffix(p.JobKey, store.EventKey(p.JobKey, ev)), m.res.ResultID, ev.ActionID, ev.Kind, pk.body, pk.at, m.now, state)
+			r.add(p.Tenant, eventSuffix(p.JobKey, store.EventKey(p.JobKey, ev)), m.res.ResultID, ev.ActionID, ev.Kind, pk.body, pk.at, m.now, state)
 		}
 	}
 	err := r.chunks(func(rows int, args []any) error {
-		return tx.Defer(ctx, c.multi(outboxRows, rows, `INSERT INTO outbox (tenant, job_key, event_suffix, result_id, action_id, kind,
+		return tx.Defer(ctx, c.multi(outboxRows, rows, `INSERT INTO outbox (tenant, event_suffix, result_id, action_id, kind,
 				payload, payload_zst, payload_result_at, created_at, state)
-			SELECT v.tn, v.jk, v.ek, v.rid, v.aid, v.kd, '', v.zst, v.rat, v.at, v.st FROM v WHERE v.tn IS NOT NULL
-			ON CONFLICT (tenant, job_key, event_suffix) DO NOTHING`), args...)
+			SELECT v.tn, v.ek, v.rid, v.aid, v.kd, '', v.zst, v.rat, v.at, v.st FROM v WHERE v.tn IS NOT NULL
+			ON CONFLICT (result_id, event_suffix) DO NOTHING`), args...)
 	})
 	if err != nil {
 		return fmt.Errorf("insert outbox events: %w", err)

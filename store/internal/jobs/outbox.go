@@ -12,7 +12,7 @@ import (
 // outboxColumns read an event; a payload stored without its result
 // (payload_result_at set, migration 013) also reads the result row's
 // compressed JSON to put back.
-const outboxColumns = `id, tenant, event_suffix, job_key, action_id, kind, payload, payload_zst, state, attempts, created_at, delivered_at,
+const outboxColumns = `id, tenant, event_suffix, (SELECT r.job_key FROM results r WHERE r.id = outbox.result_id), action_id, kind, payload, payload_zst, state, attempts, created_at, delivered_at,
 	next_try_at, coalesce(last_error, ''), lease_token, payload_result_at,
 	CASE WHEN payload_result_at IS NOT NULL THEN (SELECT r.result_zst FROM results r WHERE r.id = outbox.result_id) END`
 
@@ -63,8 +63,14 @@ func (c *Core) ListOutbox(ctx context.Context, p *store.ListOutboxParams) ([]*st
 		args = append(args, p.Tenant)
 	}
 	if p.JobKey != "" {
-		q += ` AND job_key = ?`
+		// The job's result, then its events by the unique index.
+		q += ` AND result_id IN (SELECT id FROM results WHERE job_key = ?`
 		args = append(args, bin(p.JobKey))
+		if p.Tenant != "" {
+			q += ` AND tenant = ?`
+			args = append(args, p.Tenant)
+		}
+		q += `)`
 	}
 	if p.Pending {
 		q += ` AND state IN ('pending', 'held', 'failed')`
@@ -168,13 +174,19 @@ func (c *Core) RequeueOutbox(ctx context.Context, p *store.RequeueOutboxParams) 
 		args = append(args, p.Tenant)
 	}
 	if len(p.EventKeys) > 0 {
-		// A key names (job key, suffix): a probe of the unique index each.
-		q += ` AND (job_key, event_suffix) IN (SELECT k.column1, k.column2 FROM (` +
-			c.E.Values([]string{colBytes, colText}, len(p.EventKeys)) + `) AS k)`
+		// A key names (job key, suffix): the job's result, then a probe of
+		// the unique index.
+		q += ` AND (result_id, event_suffix) IN (SELECT r.id, k.column2 FROM (` +
+			c.E.Values([]string{colBytes, colText}, len(p.EventKeys)) + `) AS k JOIN results r ON r.job_key = k.column1`
 		for _, k := range p.EventKeys {
 			jobKey, suffix, _ := strings.Cut(k, ":")
 			args = append(args, bin(jobKey), suffix)
 		}
+		if p.Tenant != "" {
+			q += ` AND r.tenant = ?`
+			args = append(args, p.Tenant)
+		}
+		q += `)`
 	}
 	n, err := c.E.Writer().Exec(ctx, q, args...)
 	if err != nil {

@@ -170,7 +170,8 @@ func (c *Core) closeReasons(ctx context.Context, tx Tx, tenant, jobKey, state, a
 
 // moveHeld moves a job's held events to state (pending or cancelled).
 func moveHeld(ctx context.Context, tx Tx, tenant, jobKey, state string) (int, error) {
-	n, err := tx.Exec(ctx, `UPDATE outbox SET state = ? WHERE tenant = ? AND job_key = ? AND state = 'held'`,
+	n, err := tx.Exec(ctx, `UPDATE outbox SET state = ?
+		WHERE result_id IN (SELECT id FROM results WHERE tenant = ? AND job_key = ?) AND state = 'held'`,
 		state, tenant, bin(jobKey))
 	if err != nil {
 		return 0, fmt.Errorf("move held events to %s: %w", state, err)
@@ -217,9 +218,9 @@ func (c *Core) DismissReview(ctx context.Context, p *store.ReviewActionParams) (
 		if out.Events, err = moveHeld(ctx, tx, p.Tenant, p.JobKey, store.OutboxCancelled); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO outbox (tenant, job_key, event_suffix, result_id, action_id, kind, payload, payload_zst, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, '', ?, ?) ON CONFLICT (tenant, job_key, event_suffix) DO NOTHING`,
-			p.Tenant, bin(p.JobKey), eventSuffix(p.JobKey, store.DismissedEventKey(p.JobKey)), resultID, store.EventDismissed, store.EventDismissed,
+		_, err = tx.Exec(ctx, `INSERT INTO outbox (tenant, event_suffix, result_id, action_id, kind, payload, payload_zst, created_at)
+			VALUES (?, ?, ?, ?, ?, '', ?, ?) ON CONFLICT (result_id, event_suffix) DO NOTHING`,
+			p.Tenant, eventSuffix(p.JobKey, store.DismissedEventKey(p.JobKey)), resultID, store.EventDismissed, store.EventDismissed,
 			c.pack(kindEvent, driver.DismissedPayload(p)), now)
 		if err != nil {
 			return fmt.Errorf("insert %s event: %w", store.EventDismissed, err)
@@ -299,9 +300,9 @@ func (c *Core) CorrectResult(ctx context.Context, p *store.CorrectParams) (*stor
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO outbox (tenant, job_key, event_suffix, result_id, action_id, kind, payload, payload_zst, created_at, state)
-			VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?)`,
-			p.Tenant, bin(p.JobKey), eventSuffix(p.JobKey, store.CorrectedEventKey(p.JobKey, out.Revision)), out.ResultID, store.EventCorrected,
+		if _, err := tx.Exec(ctx, `INSERT INTO outbox (tenant, event_suffix, result_id, action_id, kind, payload, payload_zst, created_at, state)
+			VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)`,
+			p.Tenant, eventSuffix(p.JobKey, store.CorrectedEventKey(p.JobKey, out.Revision)), out.ResultID, store.EventCorrected,
 			store.EventCorrected, c.pack(kindEvent, payload), now, driver.EventState(len(open))); err != nil {
 			return fmt.Errorf("insert %s event: %w", store.EventCorrected, err)
 		}

@@ -6,18 +6,23 @@
 -- a key prefix stays an index range. A value that is not 64 hex digits
 -- (none that invx wrote) keeps its bytes, as the store keeps such a value.
 --
--- An outbox row's event key was <job_key>:<suffix>, the job key a second
+-- An outbox row's event key was <job_key>:<suffix>: the job key a second
 -- time beside its own column, and the unique index held it a third time.
 -- Now the row keeps the suffix (event_suffix: invoice.committed,
--- action:<action_id>, ...) and the idempotency key is (tenant, job_key,
--- event_suffix); readers put the event key back byte for byte. A key that
--- does not start with its job key (none that invx wrote) fails the NOT
--- NULL: the migration stops rather than lose it.
+-- action:<action_id>, ...) and neither copy of the job key: its result row
+-- has it (a result is the one row of its (tenant, job key), never
+-- deleted), readers take it from there and put the event key back byte for
+-- byte, and the idempotency key (tenant, job key, suffix) is UNIQUE
+-- (result_id, event_suffix). A row whose key does not start with its
+-- result's job key (none that invx wrote) fails the NOT NULL: the
+-- migration stops rather than lose it.
 ALTER TABLE outbox ADD COLUMN event_suffix TEXT;
-UPDATE outbox SET event_suffix = CASE WHEN left(event_key, length(job_key) + 1) = job_key || ':'
-    THEN substr(event_key, length(job_key) + 2) END;
+UPDATE outbox o SET event_suffix = CASE WHEN left(o.event_key, length(o.job_key) + 1) = o.job_key || ':'
+        AND r.tenant = o.tenant AND r.job_key = o.job_key
+    THEN substr(o.event_key, length(o.job_key) + 2) END
+FROM results r WHERE r.id = o.result_id;
 ALTER TABLE outbox ALTER COLUMN event_suffix SET NOT NULL;
-ALTER TABLE outbox DROP COLUMN event_key;
+ALTER TABLE outbox DROP COLUMN event_key, DROP COLUMN job_key, ADD CONSTRAINT outbox_event UNIQUE (result_id, event_suffix);
 
 ALTER TABLE jobs
     ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')
@@ -42,7 +47,3 @@ ALTER TABLE review_reasons
 ALTER TABLE result_revisions
     ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')
         ELSE convert_to(job_key, 'UTF8') END;
-ALTER TABLE outbox
-    ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')
-        ELSE convert_to(job_key, 'UTF8') END,
-    ADD CONSTRAINT outbox_event UNIQUE (tenant, job_key, event_suffix);

@@ -11,9 +11,30 @@ UPDATE jobs SET
         ELSE CAST(source_digest AS BLOB) END,
     prev_job_key = CASE WHEN length(prev_job_key) = 64 AND unhex(prev_job_key) IS NOT NULL THEN unhex(prev_job_key)
         ELSE CAST(prev_job_key AS BLOB) END;
-UPDATE sources SET
-    job_key = CASE WHEN length(job_key) = 64 AND unhex(job_key) IS NOT NULL THEN unhex(job_key) ELSE CAST(job_key AS BLOB) END,
-    digest = CASE WHEN length(digest) = 64 AND unhex(digest) IS NOT NULL THEN unhex(digest) ELSE CAST(digest AS BLOB) END;
+-- sources is rebuilt WITHOUT ROWID: its rows (about 170 bytes) live in its
+-- primary key's b-tree instead of a table plus an index that repeats the
+-- key (tenant, source_system, path). Nothing references it by rowid.
+CREATE TABLE sources_015 (
+    tenant        TEXT NOT NULL,
+    source_system TEXT NOT NULL,
+    path          TEXT NOT NULL,
+    digest        BLOB NOT NULL,
+    job_key       BLOB NOT NULL,
+    updated_at    INTEGER NOT NULL,
+    file_size     INTEGER,
+    file_mtime_ns INTEGER,
+    file_inode    INTEGER,
+    read_opts     TEXT,
+    PRIMARY KEY (tenant, source_system, path)
+) WITHOUT ROWID;
+INSERT INTO sources_015 (tenant, source_system, path, digest, job_key, updated_at, file_size, file_mtime_ns, file_inode, read_opts)
+SELECT tenant, source_system, path,
+    CASE WHEN length(digest) = 64 AND unhex(digest) IS NOT NULL THEN unhex(digest) ELSE CAST(digest AS BLOB) END,
+    CASE WHEN length(job_key) = 64 AND unhex(job_key) IS NOT NULL THEN unhex(job_key) ELSE CAST(job_key AS BLOB) END,
+    updated_at, file_size, file_mtime_ns, file_inode, read_opts
+FROM sources;
+DROP TABLE sources;
+ALTER TABLE sources_015 RENAME TO sources;
 UPDATE results SET
     job_key = CASE WHEN length(job_key) = 64 AND unhex(job_key) IS NOT NULL THEN unhex(job_key) ELSE CAST(job_key AS BLOB) END,
     source_digest = CASE WHEN length(source_digest) = 64 AND unhex(source_digest) IS NOT NULL THEN unhex(source_digest)
@@ -23,20 +44,22 @@ UPDATE review_reasons SET
 UPDATE result_revisions SET
     job_key = CASE WHEN length(job_key) = 64 AND unhex(job_key) IS NOT NULL THEN unhex(job_key) ELSE CAST(job_key AS BLOB) END;
 
--- An outbox row's event key was <job_key>:<suffix>, the job key a second
+-- An outbox row's event key was <job_key>:<suffix>: the job key a second
 -- time beside its own column, and the unique index held it a third time.
 -- Now the row keeps the suffix (event_suffix: invoice.committed,
--- action:<action_id>, ...) and the idempotency key is (tenant, job_key,
--- event_suffix); readers put the event key back byte for byte. The table
--- is rebuilt to drop the old unique index (nothing references outbox). A
--- key that does not start with its job key (none that invx wrote) fails
--- the NOT NULL: the migration stops rather than lose it.
+-- action:<action_id>, ...) and neither copy of the job key: its result row
+-- has it (a result is the one row of its (tenant, job key), never
+-- deleted), readers take it from there and put the event key back byte for
+-- byte, and the idempotency key (tenant, job key, suffix) is UNIQUE
+-- (result_id, event_suffix). The table is rebuilt to drop the old unique
+-- index (nothing references outbox). A row whose key does not start with
+-- its result's job key (none that invx wrote) fails the NOT NULL: the
+-- migration stops rather than lose it.
 CREATE TABLE outbox_015 (
     id                INTEGER PRIMARY KEY,
     tenant            TEXT NOT NULL,
-    job_key           BLOB NOT NULL,
-    event_suffix      TEXT NOT NULL,
     result_id         INTEGER NOT NULL REFERENCES results (id),
+    event_suffix      TEXT NOT NULL,
     action_id         TEXT NOT NULL,
     kind              TEXT NOT NULL,
     payload           TEXT NOT NULL,
@@ -51,16 +74,18 @@ CREATE TABLE outbox_015 (
     lease_expires_at  INTEGER,
     payload_zst       BLOB,
     payload_result_at INTEGER,
-    UNIQUE (tenant, job_key, event_suffix)
+    UNIQUE (result_id, event_suffix)
 );
-INSERT INTO outbox_015 (id, tenant, job_key, event_suffix, result_id, action_id, kind, payload, state, attempts, next_try_at,
+INSERT INTO outbox_015 (id, tenant, result_id, event_suffix, action_id, kind, payload, state, attempts, next_try_at,
     last_error, created_at, delivered_at, lease_owner, lease_token, lease_expires_at, payload_zst, payload_result_at)
-SELECT id, tenant,
-    CASE WHEN length(job_key) = 64 AND unhex(job_key) IS NOT NULL THEN unhex(job_key) ELSE CAST(job_key AS BLOB) END,
-    CASE WHEN substr(event_key, 1, length(job_key) + 1) = job_key || ':' THEN substr(event_key, length(job_key) + 2) END,
-    result_id, action_id, kind, payload, state, attempts, next_try_at,
-    last_error, created_at, delivered_at, lease_owner, lease_token, lease_expires_at, payload_zst, payload_result_at
-FROM outbox ORDER BY id;
+SELECT o.id, o.tenant, o.result_id,
+    CASE WHEN substr(o.event_key, 1, length(o.job_key) + 1) = o.job_key || ':'
+        AND r.tenant = o.tenant AND r.job_key = CASE WHEN length(o.job_key) = 64 AND unhex(o.job_key) IS NOT NULL
+            THEN unhex(o.job_key) ELSE CAST(o.job_key AS BLOB) END
+        THEN substr(o.event_key, length(o.job_key) + 2) END,
+    o.action_id, o.kind, o.payload, o.state, o.attempts, o.next_try_at,
+    o.last_error, o.created_at, o.delivered_at, o.lease_owner, o.lease_token, o.lease_expires_at, o.payload_zst, o.payload_result_at
+FROM outbox o LEFT JOIN results r ON r.id = o.result_id ORDER BY o.id;
 DROP TABLE outbox;
 ALTER TABLE outbox_015 RENAME TO outbox;
 CREATE INDEX outbox_pending ON outbox (state, next_try_at);
