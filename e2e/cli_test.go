@@ -221,7 +221,7 @@ func TestExitCodesAndErrors(t *testing.T) {
 		mustExit(t, invx(t, "--db", db, "run", "--quiet", dir), 0)
 		sql := openDB(t, db)
 		checkCommittedOnce(t, sql, 2)
-		var oldKey string
+		var oldKey []byte // as stored: 32 bytes (migration 015)
 		if err := sql.QueryRow(`SELECT job_key FROM jobs WHERE source_path = 'a.txt'`).Scan(&oldKey); err != nil {
 			t.Fatal(err)
 		}

@@ -48,7 +48,7 @@ func binOrNil(k string) any {
 // keyLen is the length of a stored key: a sha256.
 const keyLen = 32
 
-// hexOut scans a key column into *s as hex; NULL and '' scan as "".
+// hexOut scans a key column into *s as hex; NULL and ” scan as "".
 type hexOut struct{ s *string }
 
 // keyOut is the destination of a key column.
