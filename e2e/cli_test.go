@@ -206,7 +206,7 @@ func TestExitCodesAndErrors(t *testing.T) {
 		if strings.Join(paths, ",") != "good-1.txt,good-2.txt" {
 			t.Errorf("jobs for %v, want only the good files", paths)
 		}
-		for _, text := range zsttest.Texts(t, sql, `SELECT coalesce(source_text, ''), source_zst FROM jobs`) {
+		for _, text := range zsttest.Texts(t, sql, `SELECT coalesce(source_text, ''), (SELECT x.zst FROM job_texts x WHERE x.job_id = jobs.id) FROM jobs`) {
 			if strings.Contains(text, "Outside Ltd") || strings.Contains(text, "Hidden Ltd") {
 				t.Errorf("a job holds the text of a file outside the run: %.40q", text)
 			}
@@ -281,7 +281,7 @@ func TestExitCodesAndErrors(t *testing.T) {
 		sql := openDB(t, db)
 		checkCommittedOnce(t, sql, 2)
 		// The path now refers to the new text.
-		if got := zsttest.Texts(t, sql, `SELECT coalesce(j.source_text, ''), j.source_zst FROM sources s JOIN jobs j ON j.job_key = s.job_key
+		if got := zsttest.Texts(t, sql, `SELECT coalesce(j.source_text, ''), (SELECT x.zst FROM job_texts x WHERE x.job_id = j.id) FROM sources s JOIN jobs j ON j.job_key = s.job_key
 			WHERE s.path = 'a.txt'`); len(got) != 1 || got[0] != v2 {
 			t.Errorf("a.txt refers to %d jobs, want 1 with the new text", len(got))
 		}
@@ -313,7 +313,7 @@ func TestSingleFileArgument(t *testing.T) {
 	checkCommittedOnce(t, sql, 1)
 	var path, text string
 	var zst []byte
-	if err := sql.QueryRow(`SELECT source_path, coalesce(source_text, ''), source_zst FROM jobs`).Scan(&path, &text, &zst); err != nil {
+	if err := sql.QueryRow(`SELECT source_path, coalesce(source_text, ''), (SELECT x.zst FROM job_texts x WHERE x.job_id = jobs.id) FROM jobs`).Scan(&path, &text, &zst); err != nil {
 		t.Fatal(err)
 	}
 	text = zsttest.Unzst(t, zst, text)

@@ -145,8 +145,10 @@ func Compressed012(t *testing.T, u Upgrade012) {
 		what, q string
 		want    int64
 	}{
-		{"old jobs still in TEXT", `SELECT count(*) FROM jobs WHERE source_text IS NOT NULL AND source_zst IS NULL AND job_key IN (` + u.Key(k1) + `, ` + u.Key(k2) + `)`, 2},
-		{"new job compressed only", `SELECT count(*) FROM jobs WHERE source_text IS NULL AND length(source_zst) BETWEEN 1 AND ` +
+		{"old jobs still in TEXT", `SELECT count(*) FROM jobs WHERE source_text IS NOT NULL AND source_zst IS NULL
+			AND NOT EXISTS (SELECT 1 FROM job_texts x WHERE x.job_id = jobs.id) AND job_key IN (` + u.Key(k1) + `, ` + u.Key(k2) + `)`, 2},
+		{"new job compressed only", `SELECT count(*) FROM jobs JOIN job_texts x ON x.job_id = jobs.id
+			WHERE source_text IS NULL AND source_zst IS NULL AND length(x.zst) BETWEEN 1 AND ` +
 			strconv.Itoa(len(newText)/4) + ` AND job_key = ` + u.Key(d3.JobKey), 1},
 		{"old result in TEXT", `SELECT count(*) FROM results WHERE job_key = ` + u.Key(k1) + ` AND result <> '' AND result_zst IS NULL`, 1},
 		{"new results compressed only", `SELECT count(*) FROM results WHERE result = '' AND result_zst IS NOT NULL`, 2},
@@ -168,7 +170,8 @@ func Compressed012(t *testing.T, u Upgrade012) {
 	}
 	eq(t, "pruned jobs", pr.Jobs, 3)
 	eq(t, "pruned text bytes", pr.TextBytes, int64(len(oldDoneText)+len(oldQueuedText)+len(newText)))
-	eq(t, "text left after prune", u.Count(t, `SELECT count(*) FROM jobs WHERE source_text IS NOT NULL OR source_zst IS NOT NULL`), 0)
+	eq(t, "text left after prune", u.Count(t, `SELECT count(*) FROM jobs WHERE source_text IS NOT NULL OR source_zst IS NOT NULL
+		OR EXISTS (SELECT 1 FROM job_texts x WHERE x.job_id = jobs.id)`), 0)
 }
 
 // payloadOf is a commit event's payload that embeds its result, as the

@@ -210,14 +210,20 @@ func (c *Core) insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *
 		prevArg = bin(*h.prevKey)
 	}
 	err := tx.QueryRow(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
-			source_system, source_path, source_zst, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
+			source_system, source_path, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
 			display_path, source_encoding, shadow, source_format, route)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''), ?, nullif(?, ''), nullif(?, ''))
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''), ?, nullif(?, ''), nullif(?, ''))
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
-		p.Tenant, bin(d.JobKey), p.Transformation, p.SchemaVersion, bin(d.Digest), d.SourceSystem, d.Path, c.pack(kindText, []byte(d.Text)),
+		p.Tenant, bin(d.JobKey), p.Transformation, p.SchemaVersion, bin(d.Digest), d.SourceSystem, d.Path,
 		h.state, h.reason, prevArg, p.RunID, now, now, d.DisplayPath, d.Encoding, p.Shadow, d.Format, d.Route).Scan(&res.JobID)
 	switch {
 	case err == nil:
+		// The text goes in its own table (migration 016), compressed only
+		// for a job that was inserted.
+		if err := tx.Defer(ctx, `INSERT INTO job_texts (job_id, zst) VALUES (?, ?)`,
+			res.JobID, c.pack(kindText, []byte(d.Text))); err != nil {
+			return fmt.Errorf("insert text: %w", err)
+		}
 		res.Outcome = store.EnqueueNew
 		if h.state == store.StateHeld {
 			res.Outcome = store.EnqueueHeld

@@ -10,7 +10,7 @@ import (
 )
 
 // listColumns are JobColumns without the source text, for listings.
-var listColumns = strings.Replace(JobColumns, "coalesce(source_text, ''), source_zst", "'', NULL", 1)
+var listColumns = strings.Replace(JobColumns, "coalesce(source_text, ''), (SELECT x.zst FROM job_texts x WHERE x.job_id = jobs.id)", "'', NULL", 1)
 
 // FindJobs implements store.Store. Each arm walks one index: (tenant,
 // source_path) and (tenant, display_path) for a path, (tenant, job_key)
