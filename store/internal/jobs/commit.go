@@ -186,7 +186,7 @@ func (c *Core) markStale(ctx context.Context, q Querier, attemptID int64, a stor
 			provider = ?, model = ?, duration_ms = ?, input_tokens = ?, output_tokens = ?, prompt_hash = ?, batch_id = ?, custom_id = ?
 		WHERE id = ? AND outcome IN ('', ?)`,
 		store.OutcomeStaleLease, now, c.E.Text(a.ErrorClass), c.E.Text(a.Message), c.E.Text(a.Provider), c.E.Text(a.Model),
-		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, c.E.Text(a.PromptHash), c.nullText(a.BatchID), c.nullText(a.CustomID),
+		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, bin(a.PromptHash), c.nullText(a.BatchID), c.nullText(a.CustomID),
 		attemptID, store.OutcomeLeaseExpired)
 	return err
 }
@@ -199,7 +199,7 @@ func (c *Core) finishAttemptRow(ctx context.Context, tx Tx, attemptID int64, a *
 			next_delay_ms = ?, prompt_hash = ?, output = ?, batch_id = ?, custom_id = ?
 		WHERE id = ?`,
 		t(a.Outcome), now, t(a.ErrorClass), t(a.Category), t(a.Message), t(a.Provider), t(a.Model), a.HTTPStatus, t(a.RequestID),
-		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, a.NextDelay.Milliseconds(), t(a.PromptHash), a.Output,
+		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, a.NextDelay.Milliseconds(), bin(a.PromptHash), a.Output,
 		c.nullText(a.BatchID), c.nullText(a.CustomID), attemptID)
 	if err != nil {
 		return fmt.Errorf("finish attempt %d: %w", attemptID, err)

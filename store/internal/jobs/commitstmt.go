@@ -156,7 +156,7 @@ const FinishWidth = 18
 const FinishTag = `UPDATE attempts SET outcome = v.oc, finished_at = v.at`
 
 var finishRows = newTable(`aid, oc, at, ec, cat, msg, prov, mdl, hs, rq, dur, itok, otok, nd, ph, outp, bid, cid`,
-	colInt, colText, colInt, colText, colText, colText, colText, colText, colInt, colText, colInt, colInt, colInt, colInt, colText,
+	colInt, colText, colInt, colText, colText, colText, colText, colText, colInt, colText, colInt, colInt, colInt, colInt, colBytes,
 	colBytes, colText, colText)
 
 // finishMembers writes the members' attempt outcomes (deferred).
@@ -167,7 +167,7 @@ func (c *Core) finishMembers(ctx context.Context, tx Tx, ms []*member) error {
 		a := &m.p.Attempt
 		r.add(m.p.AttemptID, t(a.Outcome), m.now, t(a.ErrorClass), t(a.Category), t(a.Message), t(a.Provider), t(a.Model),
 			a.HTTPStatus, t(a.RequestID), a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, a.NextDelay.Milliseconds(),
-			t(a.PromptHash), a.Output, c.nullText(a.BatchID), c.nullText(a.CustomID))
+			bin(a.PromptHash), a.Output, c.nullText(a.BatchID), c.nullText(a.CustomID))
 	}
 	err := r.chunks(func(rows int, args []any) error {
 		return tx.Defer(ctx, c.multi(finishRows, rows, FinishTag+`, error_class = v.ec, category = v.cat,
@@ -183,7 +183,7 @@ func (c *Core) finishMembers(ctx context.Context, tx Tx, ms []*member) error {
 }
 
 var staleRows = newTable(`aid, at, ec, msg, prov, mdl, dur, itok, otok, ph, bid, cid`,
-	colInt, colInt, colText, colText, colText, colText, colInt, colInt, colInt, colText, colText, colText)
+	colInt, colInt, colText, colText, colText, colText, colInt, colInt, colInt, colBytes, colText, colText)
 
 // markStaleMembers records the attempts of fenced-out members stale_lease
 // (deferred). Only an attempt still open (or closed by a lease recovery)
@@ -194,7 +194,7 @@ func (c *Core) markStaleMembers(ctx context.Context, tx Tx, ms []*member) error 
 	for _, m := range ms {
 		a := &m.p.Attempt
 		r.add(m.p.AttemptID, m.now, t(a.ErrorClass), t(a.Message), t(a.Provider), t(a.Model), a.Duration.Milliseconds(),
-			a.InputTokens, a.OutputTokens, t(a.PromptHash), c.nullText(a.BatchID), c.nullText(a.CustomID))
+			a.InputTokens, a.OutputTokens, bin(a.PromptHash), c.nullText(a.BatchID), c.nullText(a.CustomID))
 	}
 	return r.chunks(func(rows int, args []any) error {
 		return tx.Defer(ctx, c.multi(staleRows, rows, `UPDATE attempts SET outcome = '`+store.OutcomeStaleLease+`', finished_at = v.at,

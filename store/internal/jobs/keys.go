@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Job keys and source digests are 64 lower-case hex digits everywhere
+// Job keys, source digests and prompt hashes are 64 lower-case hex digits
 // outside the store (CLI, JSON, exports, logs) and 32 bytes inside it, in
 // every table and index (migration 015, docs/storage.md): half the bytes
 // in rows and indexes. The conversion happens here and nowhere else: an

@@ -180,7 +180,7 @@ func (c *Core) ListAttempts(ctx context.Context, p *store.ListAttemptsParams) ([
 		var durMS, delayMS int64
 		if err := r.Scan(&a.ID, &a.JobID, &a.AttemptNo, &a.RunID, &a.Owner, &a.LeaseToken, &started, &finished,
 			&a.Outcome, &a.ErrorClass, &a.Category, &a.Message, &a.Provider, &a.Model, &a.HTTPStatus, &a.RequestID,
-			&durMS, &a.InputTokens, &a.OutputTokens, &delayMS, &a.PromptHash, &a.Output,
+			&durMS, &a.InputTokens, &a.OutputTokens, &delayMS, keyOut(&a.PromptHash), &a.Output,
 			&a.BatchID, &a.CustomID); err != nil {
 			return err
 		}

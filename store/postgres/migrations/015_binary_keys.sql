@@ -41,6 +41,11 @@ ALTER TABLE results
         ELSE convert_to(job_key, 'UTF8') END,
     ALTER COLUMN source_digest TYPE BYTEA USING CASE WHEN source_digest ~ '^[0-9a-fA-F]{64}$' THEN decode(source_digest, 'hex')
         ELSE convert_to(source_digest, 'UTF8') END;
+ALTER TABLE attempts
+    ALTER COLUMN prompt_hash DROP DEFAULT,
+    ALTER COLUMN prompt_hash TYPE BYTEA USING CASE WHEN prompt_hash ~ '^[0-9a-fA-F]{64}$' THEN decode(prompt_hash, 'hex')
+        ELSE convert_to(prompt_hash, 'UTF8') END,
+    ALTER COLUMN prompt_hash SET DEFAULT ''::bytea;
 ALTER TABLE review_reasons
     ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')
         ELSE convert_to(job_key, 'UTF8') END;

@@ -39,6 +39,10 @@ UPDATE results SET
     job_key = CASE WHEN length(job_key) = 64 AND unhex(job_key) IS NOT NULL THEN unhex(job_key) ELSE CAST(job_key AS BLOB) END,
     source_digest = CASE WHEN length(source_digest) = 64 AND unhex(source_digest) IS NOT NULL THEN unhex(source_digest)
         ELSE CAST(source_digest AS BLOB) END;
+UPDATE attempts SET
+    prompt_hash = CASE WHEN length(prompt_hash) = 64 AND unhex(prompt_hash) IS NOT NULL THEN unhex(prompt_hash)
+        ELSE CAST(prompt_hash AS BLOB) END
+    WHERE prompt_hash <> '';
 UPDATE review_reasons SET
     job_key = CASE WHEN length(job_key) = 64 AND unhex(job_key) IS NOT NULL THEN unhex(job_key) ELSE CAST(job_key AS BLOB) END;
 UPDATE result_revisions SET
