@@ -111,7 +111,7 @@ func (c *Core) findMemberDuplicates(ctx context.Context, tx Tx, ms []*member) (m
 					r.doc_issue_date, row_number() OVER (PARTITION BY v.ord ORDER BY r.id) AS n
 				FROM v JOIN results r ON r.tenant = v.tn AND r.number_key = v.num JOIN jobs j ON j.id = r.job_id
 				WHERE r.superseded_by IS NULL AND NOT r.shadow AND r.id <> v.rid
-					AND r.source_digest <> (SELECT s.source_digest FROM results s WHERE s.id = v.rid)
+					AND j.source_digest <> (SELECT s.source_digest FROM jobs s WHERE s.id = v.jid)
 					AND r.job_key <> coalesce((SELECT p.prev_job_key FROM jobs p WHERE p.id = v.jid), '')
 					AND CASE WHEN r.supplier_vat_key IS NOT NULL AND v.vat <> '' THEN r.supplier_vat_key = v.vat
 						ELSE r.supplier_key = v.nam END

@@ -50,9 +50,9 @@ func (c *Core) fence(ctx context.Context, tx Tx, ms []*member) (map[int64]fenced
 	return out, err
 }
 
-var resultRows = newTable(`ord, tn, jk, jid, sv, zst, att, run, shad, at, vat, nam, num, tot, iss, dig`,
+var resultRows = newTable(`ord, tn, jk, jid, sv, zst, att, run, shad, at, vat, nam, num, tot, iss`,
 	colInt, colText, colBytes, colInt, colText, colBytes, colInt, colText, colBool, colInt, colText, colText, colText, colInt,
-	colText, colBool)
+	colText)
 
 // insertResults inserts each member's result, or returns the one already
 // committed for its (tenant, job key), atomically: the no-op update makes
@@ -66,14 +66,13 @@ func (c *Core) insertResults(ctx context.Context, tx Tx, ms []*member) error {
 		p := m.p
 		id := driver.IdentityOf(p.Review, m.shadow)
 		r.add(m.ord, p.Tenant, bin(p.JobKey), p.JobID, p.SchemaVersion, m.packed.result, p.AttemptID, p.RunID, m.shadow, m.now,
-			id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, id.Digest)
+			id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate)
 		byKey[key{p.Tenant, p.JobKey}] = m
 	}
 	err := r.chunks(func(rows int, args []any) error {
 		q := c.multi(resultRows, rows, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, result_zst, attempt_id,
-				run_id, shadow, committed_at, supplier_vat_key, supplier_key, number_key, doc_total_minor, doc_issue_date, source_digest)
-			SELECT v.tn, v.jk, v.jid, v.sv, '', v.zst, v.att, v.run, v.shad, v.at, v.vat, v.nam, v.num, v.tot, v.iss,
-				CASE WHEN v.dig THEN (SELECT j.source_digest FROM jobs j WHERE j.id = v.jid) END
+				run_id, shadow, committed_at, supplier_vat_key, supplier_key, number_key, doc_total_minor, doc_issue_date)
+			SELECT v.tn, v.jk, v.jid, v.sv, '', v.zst, v.att, v.run, v.shad, v.at, v.vat, v.nam, v.num, v.tot, v.iss
 			FROM v WHERE v.jid IS NOT NULL ORDER BY v.ord
 			ON CONFLICT (tenant, job_key) DO UPDATE SET tenant = excluded.tenant
 			RETURNING id, attempt_id, tenant, job_key`)

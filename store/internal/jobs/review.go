@@ -260,8 +260,7 @@ func (c *Core) CorrectResult(ctx context.Context, p *store.CorrectParams) (*stor
 		// the row stays locked until the transaction ends, so two
 		// corrections of one result take turns.
 		err := tx.QueryRow(ctx, `UPDATE results SET revision = revision + 1, supplier_vat_key = ?, supplier_key = ?,
-				number_key = ?, doc_total_minor = ?, doc_issue_date = ?,
-				source_digest = coalesce(source_digest, (SELECT source_digest FROM jobs WHERE id = results.job_id))
+				number_key = ?, doc_total_minor = ?, doc_issue_date = ?
 			WHERE tenant = ? AND job_key = ? AND NOT shadow AND superseded_by IS NULL
 			RETURNING id, revision, job_id`,
 			id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, p.Tenant, bin(p.JobKey)).

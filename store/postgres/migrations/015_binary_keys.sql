@@ -38,9 +38,12 @@ ALTER TABLE sources
         ELSE convert_to(digest, 'UTF8') END;
 ALTER TABLE results
     ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')
-        ELSE convert_to(job_key, 'UTF8') END,
-    ALTER COLUMN source_digest TYPE BYTEA USING CASE WHEN source_digest ~ '^[0-9a-fA-F]{64}$' THEN decode(source_digest, 'hex')
-        ELSE convert_to(source_digest, 'UTF8') END;
+        ELSE convert_to(job_key, 'UTF8') END;
+-- A result's source digest was a copy of its job's: the duplicate lookup
+-- reads the job's (results joins jobs there anyway). It was NULL for a
+-- result committed without review or as shadow, which never has an
+-- invoice number either, so is never a candidate.
+ALTER TABLE results DROP COLUMN source_digest;
 ALTER TABLE attempts
     ALTER COLUMN prompt_hash DROP DEFAULT,
     ALTER COLUMN prompt_hash TYPE BYTEA USING CASE WHEN prompt_hash ~ '^[0-9a-fA-F]{64}$' THEN decode(prompt_hash, 'hex')

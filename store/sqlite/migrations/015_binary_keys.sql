@@ -36,9 +36,12 @@ FROM sources;
 DROP TABLE sources;
 ALTER TABLE sources_015 RENAME TO sources;
 UPDATE results SET
-    job_key = CASE WHEN length(job_key) = 64 AND unhex(job_key) IS NOT NULL THEN unhex(job_key) ELSE CAST(job_key AS BLOB) END,
-    source_digest = CASE WHEN length(source_digest) = 64 AND unhex(source_digest) IS NOT NULL THEN unhex(source_digest)
-        ELSE CAST(source_digest AS BLOB) END;
+    job_key = CASE WHEN length(job_key) = 64 AND unhex(job_key) IS NOT NULL THEN unhex(job_key) ELSE CAST(job_key AS BLOB) END;
+-- A result's source digest was a copy of its job's: the duplicate lookup
+-- reads the job's (results joins jobs there anyway). It was NULL for a
+-- result committed without review or as shadow, which never has an
+-- invoice number either, so is never a candidate.
+ALTER TABLE results DROP COLUMN source_digest;
 UPDATE attempts SET
     prompt_hash = CASE WHEN length(prompt_hash) = 64 AND unhex(prompt_hash) IS NOT NULL THEN unhex(prompt_hash)
         ELSE CAST(prompt_hash AS BLOB) END
