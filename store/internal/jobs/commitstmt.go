@@ -130,7 +130,9 @@ func (c *Core) insertOutbox(ctx context.Context, tx Tx, ms []*member) error {
 		state := driver.EventState(len(m.reasons))
 		for i := range p.Outbox {
 			ev, pk := &p.Outbox[i], &m.packed.events[i]
-			r.add(p.Tenant, eventSuffix(p.JobKey, store.EventKey(p.JobKey, ev)), m.res.ResultID, ev.ActionID, ev.Kind, pk.body, pk.at, m.now, state)
+			suffix := eventSuffix(p.JobKey, store.EventKey(p.JobKey, ev))
+			action, kind := eventCols(suffix, ev.ActionID, ev.Kind)
+			r.add(p.Tenant, suffix, m.res.ResultID, action, kind, pk.body, pk.at, m.now, state)
 		}
 	}
 	err := r.chunks(func(rows int, args []any) error {

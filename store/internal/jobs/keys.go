@@ -108,3 +108,42 @@ func keyRange(prefix string) (lo, hi []byte) {
 	}
 	return pad("0"), pad("f")
 }
+
+// An outbox row stores its action id and kind only where its event suffix
+// does not say them already (migration 015): the suffix of an action item
+// is action:<action_id>, and an invoice.committed (or dismissed) event's
+// suffix is its kind, which is also its action id. So most rows store
+// both as NULL; eventFill reads them back exactly as written.
+
+// eventCols are the action_id and kind columns of an event.
+func eventCols(suffix, actionID, kind string) (a, k *string) {
+	if kind != suffix {
+		k = &kind
+	}
+	if actionID != impliedAction(suffix, kind) {
+		a = &actionID
+	}
+	return a, k
+}
+
+// eventFill is the action id and kind of a row from its columns.
+func eventFill(suffix string, a, k *string) (actionID, kind string) {
+	kind = suffix
+	if k != nil {
+		kind = *k
+	}
+	actionID = impliedAction(suffix, kind)
+	if a != nil {
+		actionID = *a
+	}
+	return actionID, kind
+}
+
+// impliedAction is the action id a suffix and kind imply: the id after
+// "action:", else the kind.
+func impliedAction(suffix, kind string) string {
+	if id, ok := strings.CutPrefix(suffix, "action:"); ok {
+		return id
+	}
+	return kind
+}

@@ -25,7 +25,8 @@ func scanOutbox(rows Rows, err error) ([]*store.OutboxEvent, error) {
 		var zst, resultZst []byte
 		var at *int64
 		var suffix string
-		if err := r.Scan(&e.ID, &e.Tenant, &suffix, keyOut(&e.JobKey), &e.ActionID, &e.Kind, &payload, &zst, &e.State, &e.Attempts,
+		var action, kind *string
+		if err := r.Scan(&e.ID, &e.Tenant, &suffix, keyOut(&e.JobKey), &action, &kind, &payload, &zst, &e.State, &e.Attempts,
 			&created, &delivered, &next, &e.LastError, &e.Token, &at, &resultZst); err != nil {
 			return err
 		}
@@ -46,6 +47,7 @@ func scanOutbox(rows Rows, err error) ([]*store.OutboxEvent, error) {
 			}
 		}
 		e.EventKey = eventKey(e.JobKey, suffix)
+		e.ActionID, e.Kind = eventFill(suffix, action, kind)
 		e.Payload = []byte(body)
 		e.CreatedAt, e.DeliveredAt, e.NextTryAt = fromMS(created), fromMS(delivered), fromMS(next)
 		out = append(out, &e)

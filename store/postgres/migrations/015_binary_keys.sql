@@ -13,7 +13,10 @@
 -- has it (a result is the one row of its (tenant, job key), never
 -- deleted), readers take it from there and put the event key back byte for
 -- byte, and the idempotency key (tenant, job key, suffix) is UNIQUE
--- (result_id, event_suffix). A row whose key does not start with its
+-- (result_id, event_suffix). action_id and kind are NULL where the suffix
+-- says them (store/internal/jobs/keys.go, eventCols): an action item's
+-- suffix is action:<action_id>, an invoice.committed event's suffix is its
+-- kind and action id. Existing rows keep theirs. A row whose key does not start with its
 -- result's job key (none that invx wrote) fails the NOT NULL: the
 -- migration stops rather than lose it.
 ALTER TABLE outbox ADD COLUMN event_suffix TEXT;
@@ -22,7 +25,8 @@ UPDATE outbox o SET event_suffix = CASE WHEN left(o.event_key, length(o.job_key)
     THEN substr(o.event_key, length(o.job_key) + 2) END
 FROM results r WHERE r.id = o.result_id;
 ALTER TABLE outbox ALTER COLUMN event_suffix SET NOT NULL;
-ALTER TABLE outbox DROP COLUMN event_key, DROP COLUMN job_key, ADD CONSTRAINT outbox_event UNIQUE (result_id, event_suffix);
+ALTER TABLE outbox DROP COLUMN event_key, DROP COLUMN job_key, ADD CONSTRAINT outbox_event UNIQUE (result_id, event_suffix),
+    ALTER COLUMN action_id DROP NOT NULL, ALTER COLUMN kind DROP NOT NULL;
 
 ALTER TABLE jobs
     ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')

@@ -58,7 +58,10 @@ UPDATE result_revisions SET
 -- has it (a result is the one row of its (tenant, job key), never
 -- deleted), readers take it from there and put the event key back byte for
 -- byte, and the idempotency key (tenant, job key, suffix) is UNIQUE
--- (result_id, event_suffix). The table is rebuilt to drop the old unique
+-- (result_id, event_suffix). action_id and kind are NULL where the suffix
+-- says them (store/internal/jobs/keys.go, eventCols): an action item's
+-- suffix is action:<action_id>, an invoice.committed event's suffix is its
+-- kind and action id. Rows copied here keep theirs. The table is rebuilt to drop the old unique
 -- index (nothing references outbox). A row whose key does not start with
 -- its result's job key (none that invx wrote) fails the NOT NULL: the
 -- migration stops rather than lose it.
@@ -67,8 +70,8 @@ CREATE TABLE outbox_015 (
     tenant            TEXT NOT NULL,
     result_id         INTEGER NOT NULL REFERENCES results (id),
     event_suffix      TEXT NOT NULL,
-    action_id         TEXT NOT NULL,
-    kind              TEXT NOT NULL,
+    action_id         TEXT,
+    kind              TEXT,
     payload           TEXT NOT NULL,
     state             TEXT NOT NULL DEFAULT 'pending',
     attempts          INTEGER NOT NULL DEFAULT 0,
