@@ -158,10 +158,11 @@ func (c *Core) replacePrevious(ctx context.Context, tx Tx, m *member) error {
 		id, p.Tenant, id, p.JobID); err != nil {
 		return fmt.Errorf("supersede previous result: %w", err)
 	}
-	if err := tx.Defer(ctx, `UPDATE sources SET digest = j.source_digest, job_key = j.job_key, updated_at = ?
-		FROM (SELECT source_digest, job_key, prev_job_key, source_system, source_path FROM jobs WHERE id = ?) AS j
+	if err := tx.Defer(ctx, `UPDATE sources SET digest = j.source_digest, job_id = j.id, updated_at = ?
+		FROM (SELECT id, tenant, source_digest, prev_job_key, source_system, source_path FROM jobs WHERE id = ?) AS j
 		WHERE sources.tenant = ? AND sources.source_system = j.source_system AND sources.path = j.source_path
-			AND sources.job_key = j.prev_job_key`, m.now, p.JobID, p.Tenant); err != nil {
+			AND sources.job_id = (SELECT p.id FROM jobs p WHERE p.tenant = j.tenant AND p.job_key = j.prev_job_key)`,
+		m.now, p.JobID, p.Tenant); err != nil {
 		return fmt.Errorf("move source reference: %w", err)
 	}
 	return nil

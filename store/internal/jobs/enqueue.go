@@ -152,7 +152,7 @@ func (c *Core) enqueueOne(ctx context.Context, tx Tx, p *store.EnqueueParams, d 
 	if err := c.insertJob(ctx, tx, p, d, now, h, &res); err != nil {
 		return res, err
 	}
-	if err := recordSource(ctx, tx, p, d, now, res.Outcome); err != nil {
+	if err := recordSource(ctx, tx, p, d, now, res.JobID, res.Outcome); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -177,7 +177,8 @@ func changeHold(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Doc
 	if src != nil {
 		srcDigest, srcKey, known = src.digest, src.jobKey, src.digest != ""
 	} else {
-		err := tx.QueryRow(ctx, `SELECT digest, job_key FROM sources WHERE tenant = ? AND source_system = ? AND path = ?`,
+		err := tx.QueryRow(ctx, `SELECT s.digest, j.job_key FROM sources s JOIN jobs j ON j.id = s.job_id
+			WHERE s.tenant = ? AND s.source_system = ? AND s.path = ?`,
 			p.Tenant, d.SourceSystem, d.Path).Scan(keyOut(&srcDigest), keyOut(&srcKey))
 		known = err == nil
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -265,25 +266,25 @@ func existingJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Do
 
 // recordSource records where the text was seen (clearSkipped resolved an
 // earlier skip of the path for the whole batch).
-func recordSource(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64, outcome string) error {
+func recordSource(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now, jobID int64, outcome string) error {
 	// Record where this text was seen. A held change leaves the reference on
 	// the committed text until someone accepts the change.
 	if outcome != store.EnqueueHeld {
 		// The stat goes with the digest it was read with: rewritten when
 		// either changes, the job key and time only when the text did.
 		size, mtime, inode, opts := statArgs(d.Stat)
-		if err := tx.Defer(ctx, `INSERT INTO sources (tenant, source_system, path, digest, job_key, updated_at,
+		if err := tx.Defer(ctx, `INSERT INTO sources (tenant, source_system, path, digest, job_id, updated_at,
 				file_size, file_mtime_ns, file_inode, read_opts)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (tenant, source_system, path) DO UPDATE SET digest = excluded.digest,
-				job_key = CASE WHEN sources.digest <> excluded.digest THEN excluded.job_key ELSE sources.job_key END,
+				job_id = CASE WHEN sources.digest <> excluded.digest THEN excluded.job_id ELSE sources.job_id END,
 				updated_at = CASE WHEN sources.digest <> excluded.digest THEN excluded.updated_at ELSE sources.updated_at END,
 				file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns, file_inode = excluded.file_inode,
 				read_opts = excluded.read_opts
 			WHERE sources.digest <> excluded.digest OR excluded.file_size IS NOT NULL AND (
 				sources.file_size IS DISTINCT FROM excluded.file_size OR sources.file_mtime_ns IS DISTINCT FROM excluded.file_mtime_ns
 				OR sources.file_inode IS DISTINCT FROM excluded.file_inode OR sources.read_opts IS DISTINCT FROM excluded.read_opts)`,
-			p.Tenant, d.SourceSystem, d.Path, bin(d.Digest), bin(d.JobKey), now, size, mtime, inode, opts); err != nil {
+			p.Tenant, d.SourceSystem, d.Path, bin(d.Digest), jobID, now, size, mtime, inode, opts); err != nil {
 			return err
 		}
 	}

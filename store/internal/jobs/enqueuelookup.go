@@ -209,14 +209,14 @@ func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[s
 // knownFilesQuery reads n paths' references (tenant, source system, paths
 // as arguments) with the columns scanSource reads, then the job the
 // reference names and a recorded skip of the path. Each row is a probe of
-// the sources key, the jobs (tenant, job_key) key and the skipped_inputs
+// the sources key, the jobs rowid (sources.job_id) and the skipped_inputs
 // key: no table scan, whatever the store holds.
 func knownFilesQuery(n int) string {
-	return `SELECT s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_inode, s.read_opts, s.job_key,
+	return `SELECT s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_inode, s.read_opts, j.job_key,
 			j.id, j.state, j.source_path, j.prev_job_key,
 			CASE WHEN EXISTS (SELECT 1 FROM skipped_inputs k WHERE k.tenant = s.tenant AND k.source_system = s.source_system
 				AND k.path = s.path) THEN 1 ELSE 0 END
-		FROM sources s LEFT JOIN jobs j ON j.tenant = s.tenant AND j.job_key = s.job_key
+		FROM sources s LEFT JOIN jobs j ON j.id = s.job_id
 		WHERE s.tenant = ? AND s.source_system = ? AND s.path IN (` + Placeholders(n) + `)`
 }
 

@@ -35,9 +35,15 @@ ALTER TABLE jobs
         ELSE convert_to(source_digest, 'UTF8') END,
     ALTER COLUMN prev_job_key TYPE BYTEA USING CASE WHEN prev_job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(prev_job_key, 'hex')
         ELSE convert_to(prev_job_key, 'UTF8') END;
+-- sources names the job its path points at by id, not by key (the job is
+-- never deleted, and its key is one probe away): a row that names no job
+-- fails the NOT NULL.
+ALTER TABLE sources ADD COLUMN job_id BIGINT REFERENCES jobs (id);
+UPDATE sources s SET job_id = j.id FROM jobs j WHERE j.tenant = s.tenant
+    AND j.job_key = CASE WHEN s.job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(s.job_key, 'hex') ELSE convert_to(s.job_key, 'UTF8') END;
 ALTER TABLE sources
-    ALTER COLUMN job_key TYPE BYTEA USING CASE WHEN job_key ~ '^[0-9a-fA-F]{64}$' THEN decode(job_key, 'hex')
-        ELSE convert_to(job_key, 'UTF8') END,
+    ALTER COLUMN job_id SET NOT NULL,
+    DROP COLUMN job_key,
     ALTER COLUMN digest TYPE BYTEA USING CASE WHEN digest ~ '^[0-9a-fA-F]{64}$' THEN decode(digest, 'hex')
         ELSE convert_to(digest, 'UTF8') END;
 ALTER TABLE results

@@ -11,15 +11,18 @@ UPDATE jobs SET
         ELSE CAST(source_digest AS BLOB) END,
     prev_job_key = CASE WHEN length(prev_job_key) = 64 AND unhex(prev_job_key) IS NOT NULL THEN unhex(prev_job_key)
         ELSE CAST(prev_job_key AS BLOB) END;
--- sources is rebuilt WITHOUT ROWID: its rows (about 170 bytes) live in its
+-- sources is rebuilt WITHOUT ROWID: its rows (about 130 bytes) live in its
 -- primary key's b-tree instead of a table plus an index that repeats the
--- key (tenant, source_system, path). Nothing references it by rowid.
+-- key (tenant, source_system, path). Nothing references it by rowid. It
+-- names the job its path points at by id, not by key (the job is never
+-- deleted, and its key is one probe away): a row that names no job fails
+-- the NOT NULL.
 CREATE TABLE sources_015 (
     tenant        TEXT NOT NULL,
     source_system TEXT NOT NULL,
     path          TEXT NOT NULL,
     digest        BLOB NOT NULL,
-    job_key       BLOB NOT NULL,
+    job_id        INTEGER NOT NULL REFERENCES jobs (id),
     updated_at    INTEGER NOT NULL,
     file_size     INTEGER,
     file_mtime_ns INTEGER,
@@ -27,12 +30,13 @@ CREATE TABLE sources_015 (
     read_opts     TEXT,
     PRIMARY KEY (tenant, source_system, path)
 ) WITHOUT ROWID;
-INSERT INTO sources_015 (tenant, source_system, path, digest, job_key, updated_at, file_size, file_mtime_ns, file_inode, read_opts)
-SELECT tenant, source_system, path,
-    CASE WHEN length(digest) = 64 AND unhex(digest) IS NOT NULL THEN unhex(digest) ELSE CAST(digest AS BLOB) END,
-    CASE WHEN length(job_key) = 64 AND unhex(job_key) IS NOT NULL THEN unhex(job_key) ELSE CAST(job_key AS BLOB) END,
-    updated_at, file_size, file_mtime_ns, file_inode, read_opts
-FROM sources;
+INSERT INTO sources_015 (tenant, source_system, path, digest, job_id, updated_at, file_size, file_mtime_ns, file_inode, read_opts)
+SELECT s.tenant, s.source_system, s.path,
+    CASE WHEN length(s.digest) = 64 AND unhex(s.digest) IS NOT NULL THEN unhex(s.digest) ELSE CAST(s.digest AS BLOB) END,
+    (SELECT j.id FROM jobs j WHERE j.tenant = s.tenant AND j.job_key = CASE WHEN length(s.job_key) = 64 AND unhex(s.job_key) IS NOT NULL
+        THEN unhex(s.job_key) ELSE CAST(s.job_key AS BLOB) END),
+    s.updated_at, s.file_size, s.file_mtime_ns, s.file_inode, s.read_opts
+FROM sources s;
 DROP TABLE sources;
 ALTER TABLE sources_015 RENAME TO sources;
 UPDATE results SET
