@@ -313,7 +313,7 @@ func dbText(t *testing.T, db string) string {
 	}
 	defer st.Close()
 	var attempts string
-	text := strings.Join(zsttest.Texts(t, sqlitetest.ReadOnly(t, st.Path()), `SELECT coalesce(source_text, ''), source_zst FROM jobs ORDER BY id`), " ")
+	text := strings.Join(zsttest.Texts(t, sqlitetest.ReadOnly(t, st.Path()), `SELECT coalesce(source_text, ''), (SELECT x.zst FROM job_texts x WHERE x.job_id = jobs.id) FROM jobs ORDER BY id`), " ")
 	if err := sqlitetest.ReadOnly(t, st.Path()).QueryRow(`SELECT coalesce(group_concat(message || ' ' || coalesce(CAST(output AS TEXT), ''), ' '), '')
 		FROM attempts`).Scan(&attempts); err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ type attemptRow struct {
 
 func v2Attempts(t *testing.T, db string) []attemptRow {
 	t.Helper()
-	rows, err := openSQLite(t, db).Query(`SELECT attempt_no, outcome, category, provider, prompt_hash FROM attempts ORDER BY id`)
+	rows, err := openSQLite(t, db).Query(`SELECT attempt_no, outcome, category, provider, lower(hex(prompt_hash)) FROM attempts ORDER BY id`)
 	if err != nil {
 		t.Fatal(err)
 	}

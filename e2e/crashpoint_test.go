@@ -77,6 +77,6 @@ func checkWholeTransactions(t *testing.T, db *sql.DB) {
 	wantCount(t, db, results, `SELECT count(*) FROM jobs WHERE state = 'succeeded'`)
 	wantCount(t, db, results, `SELECT count(*) FROM attempts WHERE outcome = 'succeeded'`)
 	wantCount(t, db, 0, `SELECT count(*) FROM outbox o WHERE NOT EXISTS (
-		SELECT 1 FROM results r WHERE r.tenant = o.tenant AND r.job_key = o.job_key)`)
-	wantCount(t, db, results, `SELECT count(DISTINCT job_key) FROM outbox`)
+		SELECT 1 FROM results r WHERE r.tenant = o.tenant AND r.id = o.result_id)`)
+	wantCount(t, db, results, `SELECT count(DISTINCT result_id) FROM outbox`)
 }

@@ -44,9 +44,9 @@ func TestWindows1252InvoiceCommits(t *testing.T) {
 	}
 	sql := openDB(t, db)
 	checkCommittedOnce(t, sql, 1)
-	var text, enc, body, digest string
-	var textZst, bodyZst []byte
-	if err := sql.QueryRow(`SELECT coalesce(j.source_text, ''), j.source_zst, j.source_encoding, j.source_digest, r.result, r.result_zst
+	var text, enc, body string
+	var textZst, bodyZst, digest []byte // digest as stored: 32 bytes (migration 015)
+	if err := sql.QueryRow(`SELECT coalesce(j.source_text, ''), (SELECT x.zst FROM job_texts x WHERE x.job_id = j.id), j.source_encoding, j.source_digest, r.result, r.result_zst
 		FROM jobs j JOIN results r ON r.job_id = j.id`).
 		Scan(&text, &textZst, &enc, &digest, &body, &bodyZst); err != nil {
 		t.Fatal(err)

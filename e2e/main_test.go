@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -306,7 +307,9 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 	// Every lease grant is an attempt row.
 	wantCount(t, db, 0, `SELECT count(*) FROM jobs j WHERE j.attempts <>
 		(SELECT count(*) FROM attempts a WHERE a.job_id = j.id)`)
-	wantCount(t, db, 0, `SELECT count(*) FROM (SELECT tenant, event_key FROM outbox GROUP BY tenant, event_key HAVING count(*) > 1) AS x`)
+	// An event's key is its result's job key and its suffix (migration 015).
+	wantCount(t, db, 0, `SELECT count(*) FROM (SELECT r.tenant, r.job_key, o.event_suffix FROM outbox o JOIN results r ON r.id = o.result_id
+		GROUP BY r.tenant, r.job_key, o.event_suffix HAVING count(*) > 1) AS x`)
 
 	// The outbox holds exactly one event per action item and one
 	// invoice.committed per result, keyed as store.EventKey says.
@@ -325,11 +328,12 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 	}
 	for rows.Next() {
 		var id int64
-		var key, body, stored, keyed string
-		var zst []byte
-		if err := rows.Scan(&id, &key, &body, &zst, &stored, &keyed); err != nil {
+		var body, stored, keyed string
+		var zst, bin []byte
+		if err := rows.Scan(&id, &bin, &body, &zst, &stored, &keyed); err != nil {
 			t.Fatal(err)
 		}
+		key := hex.EncodeToString(bin) // stored as 32 bytes (migration 015)
 		body = zsttest.Unzst(t, zst, body)
 		var d resultDoc
 		if err := json.Unmarshal([]byte(body), &d); err != nil {
@@ -356,16 +360,23 @@ func checkInvariants(t *testing.T, db *sql.DB, want int) (actions int) {
 	}
 	events := map[string][]ev{}
 	total := 0
-	rows, err = db.Query(`SELECT job_key, event_key, action_id, kind, result_id FROM outbox ORDER BY id`)
+	// action_id and kind are NULL where the suffix says them (migration 015).
+	rows, err = db.Query(`SELECT r.job_key, o.event_suffix,
+			coalesce(o.action_id, CASE WHEN o.event_suffix LIKE 'action:%' THEN substr(o.event_suffix, 8) ELSE coalesce(o.kind, o.event_suffix) END),
+			coalesce(o.kind, o.event_suffix), o.result_id
+		FROM outbox o JOIN results r ON r.id = o.result_id ORDER BY o.id`)
 	if err != nil {
 		t.Fatalf("read outbox: %v", err)
 	}
 	for rows.Next() {
-		var key string
+		var bin []byte
+		var suffix string
 		var e ev
-		if err := rows.Scan(&key, &e.eventKey, &e.actionID, &e.kind, &e.resultID); err != nil {
+		if err := rows.Scan(&bin, &suffix, &e.actionID, &e.kind, &e.resultID); err != nil {
 			t.Fatal(err)
 		}
+		key := hex.EncodeToString(bin)
+		e.eventKey = key + ":" + suffix
 		events[key] = append(events[key], e)
 		total++
 	}

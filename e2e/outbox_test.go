@@ -160,7 +160,7 @@ func TestOutboxDeliverSurvivesSIGKILL(t *testing.T) {
 
 	sql = openDB(t, db)
 	var want []string
-	rows, err := sql.Query(`SELECT event_key FROM outbox ORDER BY event_key`)
+	rows, err := sql.Query(`SELECT lower(hex(r.job_key)) || ':' || o.event_suffix AS k FROM outbox o JOIN results r ON r.id = o.result_id ORDER BY k`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func TestEnqueueKeysUnderTheRunnersSchema(t *testing.T) {
 		if got := r.Keys(); len(got) != 1 || got[0] != want {
 			t.Fatalf("%s runner enqueued keys %v, want [%s]", v.Name, got, want)
 		}
-		if n := e.Count(t, `SELECT count(*) FROM jobs WHERE job_key = ? AND schema_version = ?`, want, v.Name); n != 1 {
+		if n := e.Count(t, `SELECT count(*) FROM jobs WHERE lower(hex(job_key)) = ? AND schema_version = ?`, want, v.Name); n != 1 {
 			t.Fatalf("jobs keyed %s under %s = %d, want 1", want[:12], v.Name, n)
 		}
 	}

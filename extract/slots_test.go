@@ -166,7 +166,7 @@ func TestOneSlotCallsInQueueOrder(t *testing.T) {
 	if _, err := e.Run(t, r, docsN(120)...); err != nil {
 		t.Fatal(err)
 	}
-	want := e.Strings(t, `SELECT job_key FROM jobs ORDER BY id`)
+	want := e.Strings(t, `SELECT lower(hex(job_key)) FROM jobs ORDER BY id`)
 	if len(p.keys) != len(want) {
 		t.Fatalf("%d calls, want %d", len(p.keys), len(want))
 	}
@@ -175,7 +175,7 @@ func TestOneSlotCallsInQueueOrder(t *testing.T) {
 			t.Fatalf("call %d was job %.8s, want %.8s: calls left queue order", i, p.keys[i], want[i])
 		}
 	}
-	committed := e.Strings(t, `SELECT job_key FROM results ORDER BY id`)
+	committed := e.Strings(t, `SELECT lower(hex(job_key)) FROM results ORDER BY id`)
 	for i := range want {
 		if committed[i] != want[i] {
 			t.Fatalf("result %d is job %.8s, want %.8s: commits left queue order", i, committed[i], want[i])

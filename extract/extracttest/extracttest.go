@@ -120,7 +120,7 @@ type Attempt struct {
 func (e *Env) Attempts(t *testing.T) []Attempt {
 	t.Helper()
 	rows, err := sqlitetest.ReadOnly(t, e.Store.Path()).Query(`SELECT attempt_no, outcome, error_class, category, http_status, request_id,
-		model, input_tokens, output_tokens, next_delay_ms, prompt_hash, message FROM attempts
+		model, input_tokens, output_tokens, next_delay_ms, lower(hex(prompt_hash)), message FROM attempts
 		WHERE outcome <> 'not_started' ORDER BY job_id, attempt_no`)
 	if err != nil {
 		t.Fatal(err)

@@ -115,7 +115,7 @@ func attempts(t *testing.T, env *extracttest.Env) []extracttest.Attempt {
 
 func results(t *testing.T, env *extracttest.Env) map[string]string {
 	t.Helper()
-	rows, err := sqlitetest.ReadOnly(t, env.Store.Path()).Query(`SELECT job_key, result FROM results`)
+	rows, err := sqlitetest.ReadOnly(t, env.Store.Path()).Query(`SELECT lower(hex(job_key)), result FROM results`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,6 +63,7 @@ func TestCompressedPayloadsNextToOldRows(t *testing.T) {
 			}
 			return n
 		},
+		Key: func(hex string) string { return `'\x` + hex + `'::bytea` },
 	})
 }
 

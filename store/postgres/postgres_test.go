@@ -526,7 +526,8 @@ func TestMigrationRewritesEventKeys(t *testing.T) {
 
 	s := open(t, dsn)
 	defer s.Close()
-	rows, err := s.Pool().Query(ctx, `SELECT event_key, action_id, kind, state, created_at, payload FROM outbox ORDER BY id`)
+	rows, err := s.Pool().Query(ctx, `SELECT encode(r.job_key, 'hex') || ':' || o.event_suffix, o.action_id, o.kind, o.state, o.created_at, o.payload
+		FROM outbox o JOIN results r ON r.id = o.result_id ORDER BY o.id`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,6 +33,7 @@ func TestCompressedPayloadsNextToOldRows(t *testing.T) {
 			}
 			return n
 		},
+		Key: func(hex string) string { return "X'" + hex + "'" },
 	})
 }
 

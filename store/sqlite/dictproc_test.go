@@ -79,7 +79,7 @@ func TestDictionaryFromAnotherProcess(t *testing.T) {
 	// The frame header descriptor's low two bits: 3, a 4-byte dictionary
 	// id (every content-derived id takes 4 bytes).
 	var withDict int
-	if err := ro.QueryRow(`SELECT count(*) FROM jobs WHERE ((instr('0123456789ABCDEF', substr(hex(substr(source_zst, 5, 1)), 2, 1)) - 1) & 3) = 3`).Scan(&withDict); err != nil {
+	if err := ro.QueryRow(`SELECT count(*) FROM job_texts WHERE ((instr('0123456789ABCDEF', substr(hex(substr(zst, 5, 1)), 2, 1)) - 1) & 3) = 3`).Scan(&withDict); err != nil {
 		t.Fatal(err)
 	}
 	if withDict == 0 {

@@ -210,7 +210,8 @@ func TestMigrationRewritesEventKeys(t *testing.T) {
 		t.Fatalf("open the old database: %v", err)
 	}
 	defer s.Close()
-	rows, err := sqlitetest.ReadOnly(t, s.Path()).Query(`SELECT event_key, action_id, kind, state, created_at FROM outbox ORDER BY id`)
+	rows, err := sqlitetest.ReadOnly(t, s.Path()).Query(`SELECT lower(hex(r.job_key)) || ':' || o.event_suffix, o.action_id, o.kind, o.state, o.created_at
+		FROM outbox o JOIN results r ON r.id = o.result_id ORDER BY o.id`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +240,8 @@ func TestMigrationRewritesEventKeys(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("outbox after migration:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if err := sqlitetest.ReadOnly(t, s.Path()).QueryRow(`SELECT payload FROM outbox WHERE event_key = ?`, b+":invoice.committed").Scan(&restored); err != nil {
+	if err := sqlitetest.ReadOnly(t, s.Path()).QueryRow(`SELECT payload FROM outbox
+		WHERE result_id = (SELECT id FROM results WHERE job_key = unhex(?)) AND event_suffix = 'invoice.committed'`, b).Scan(&restored); err != nil {
 		t.Fatal(err)
 	}
 	var payload struct {

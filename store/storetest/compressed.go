@@ -25,11 +25,13 @@ var (
 // Upgrade012 is what an engine gives Compressed012: Exec runs raw SQL
 // on a database migrated up to 011 only (no placeholders), Open opens it
 // with the store (which migrates it to 012 and on), and Count runs a raw
-// count(*) query on it afterwards.
+// count(*) query on it afterwards, where Key is the SQL literal of a job
+// key as stored since 015 (32 bytes, from its hex).
 type Upgrade012 struct {
 	Exec  func(t *testing.T, q string)
 	Open  func(t *testing.T) store.Store
 	Count func(t *testing.T, q string) int64
+	Key   func(hex string) string
 }
 
 // Compressed012 checks that a database written by the pre-012 schema keeps
@@ -122,6 +124,8 @@ func Compressed012(t *testing.T, u Upgrade012) {
 	wantPayload := map[string]string{k1: oldPayload, k2: payloadOf(k2, []byte(oldResult)), d3.JobKey: payloadOf(d3.JobKey, []byte(newResult))}
 	for _, e := range evs {
 		eq(t, "payload of "+e.JobKey[:4], string(e.Payload), wantPayload[e.JobKey])
+		// Migration 015 keeps the key's suffix only: it reads back whole.
+		eq(t, "event key of "+e.JobKey[:4], e.EventKey, e.JobKey+":invoice.committed")
 	}
 	claimed, err := s.ClaimOutbox(ctx, &store.ClaimOutboxParams{Tenant: "acme", Owner: "d", Limit: 10, LeaseFor: time.Minute, Now: now})
 	if err != nil {
@@ -141,18 +145,20 @@ func Compressed012(t *testing.T, u Upgrade012) {
 		what, q string
 		want    int64
 	}{
-		{"old jobs still in TEXT", `SELECT count(*) FROM jobs WHERE source_text IS NOT NULL AND source_zst IS NULL AND job_key IN (` + lit(k1) + `, ` + lit(k2) + `)`, 2},
-		{"new job compressed only", `SELECT count(*) FROM jobs WHERE source_text IS NULL AND length(source_zst) BETWEEN 1 AND ` +
-			strconv.Itoa(len(newText)/4) + ` AND job_key = '` + d3.JobKey + `'`, 1},
-		{"old result in TEXT", `SELECT count(*) FROM results WHERE job_key = ` + lit(k1) + ` AND result <> '' AND result_zst IS NULL`, 1},
+		{"old jobs still in TEXT", `SELECT count(*) FROM jobs WHERE source_text IS NOT NULL AND source_zst IS NULL
+			AND NOT EXISTS (SELECT 1 FROM job_texts x WHERE x.job_id = jobs.id) AND job_key IN (` + u.Key(k1) + `, ` + u.Key(k2) + `)`, 2},
+		{"new job compressed only", `SELECT count(*) FROM jobs JOIN job_texts x ON x.job_id = jobs.id
+			WHERE source_text IS NULL AND source_zst IS NULL AND length(x.zst) BETWEEN 1 AND ` +
+			strconv.Itoa(len(newText)/4) + ` AND job_key = ` + u.Key(d3.JobKey), 1},
+		{"old result in TEXT", `SELECT count(*) FROM results WHERE job_key = ` + u.Key(k1) + ` AND result <> '' AND result_zst IS NULL`, 1},
 		{"new results compressed only", `SELECT count(*) FROM results WHERE result = '' AND result_zst IS NOT NULL`, 2},
-		{"old event in TEXT", `SELECT count(*) FROM outbox WHERE job_key = '` + k1 + `' AND payload <> '' AND payload_zst IS NULL`, 1},
+		{"old event in TEXT", `SELECT count(*) FROM outbox WHERE result_id IN (SELECT id FROM results WHERE job_key = ` + u.Key(k1) + `) AND payload <> '' AND payload_zst IS NULL`, 1},
 		{"new events compressed only", `SELECT count(*) FROM outbox WHERE payload = '' AND payload_zst IS NOT NULL`, 2},
 		// Migration 013: the event that repeats a result of minSplice
 		// bytes or more is stored without it; the short one stays whole.
-		{"event stored without its result", `SELECT count(*) FROM outbox WHERE payload_result_at IS NOT NULL AND job_key = '` + d3.JobKey +
-			`' AND length(payload_zst) < ` + strconv.Itoa(len(payloadOf(d3.JobKey, []byte(newResult)))-len(newResult)+16), 1},
-		{"short result left in its event", `SELECT count(*) FROM outbox WHERE payload_result_at IS NOT NULL AND job_key <> '` + d3.JobKey + `'`, 0},
+		{"event stored without its result", `SELECT count(*) FROM outbox WHERE payload_result_at IS NOT NULL AND result_id IN (SELECT id FROM results WHERE job_key = ` + u.Key(d3.JobKey) +
+			`) AND length(payload_zst) < ` + strconv.Itoa(len(payloadOf(d3.JobKey, []byte(newResult)))-len(newResult)+16), 1},
+		{"short result left in its event", `SELECT count(*) FROM outbox WHERE payload_result_at IS NOT NULL AND result_id NOT IN (SELECT id FROM results WHERE job_key = ` + u.Key(d3.JobKey) + `)`, 0},
 	} {
 		eq(t, c.what, u.Count(t, c.q), c.want)
 	}
@@ -164,7 +170,8 @@ func Compressed012(t *testing.T, u Upgrade012) {
 	}
 	eq(t, "pruned jobs", pr.Jobs, 3)
 	eq(t, "pruned text bytes", pr.TextBytes, int64(len(oldDoneText)+len(oldQueuedText)+len(newText)))
-	eq(t, "text left after prune", u.Count(t, `SELECT count(*) FROM jobs WHERE source_text IS NOT NULL OR source_zst IS NOT NULL`), 0)
+	eq(t, "text left after prune", u.Count(t, `SELECT count(*) FROM jobs WHERE source_text IS NOT NULL OR source_zst IS NOT NULL
+		OR EXISTS (SELECT 1 FROM job_texts x WHERE x.job_id = jobs.id)`), 0)
 }
 
 // payloadOf is a commit event's payload that embeds its result, as the

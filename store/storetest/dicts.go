@@ -177,7 +177,7 @@ func Dicts014(t *testing.T, db DictDB) {
 	eq(t, "events stored without their verbatim result", db.Count(t, `SELECT count(*) FROM outbox WHERE payload_result_at >= 0`),
 		int64(before+after-(before+after+4)/5))
 	for _, c := range []struct{ kind, q string }{
-		{"text", `SELECT source_zst FROM jobs`},
+		{"text", `SELECT zst FROM job_texts`},
 		{"result", `SELECT result_zst FROM results`},
 		{"event", `SELECT payload_zst FROM outbox`},
 	} {

@@ -152,8 +152,6 @@ type Identity struct {
 	VATKey, NameKey, NumberKey *string
 	TotalMinor                 *int64
 	IssueDate                  *string
-	// Digest says whether the result records its job's source digest.
-	Digest bool
 }
 
 // IdentityOf returns the identity columns of r.
@@ -161,7 +159,7 @@ func IdentityOf(r *store.CommitReview, shadow bool) Identity {
 	if r == nil || shadow {
 		return Identity{}
 	}
-	out := Identity{Digest: true}
+	var out Identity
 	if id := r.Identity; id != nil {
 		out.VATKey, out.NameKey, out.NumberKey = nonEmpty(id.VATKey), nonEmpty(id.NameKey), nonEmpty(id.NumberKey)
 		out.TotalMinor, out.IssueDate = id.TotalMinor, id.IssueDate

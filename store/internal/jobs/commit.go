@@ -158,10 +158,11 @@ func (c *Core) replacePrevious(ctx context.Context, tx Tx, m *member) error {
 		id, p.Tenant, id, p.JobID); err != nil {
 		return fmt.Errorf("supersede previous result: %w", err)
 	}
-	if err := tx.Defer(ctx, `UPDATE sources SET digest = j.source_digest, job_key = j.job_key, updated_at = ?
-		FROM (SELECT source_digest, job_key, prev_job_key, source_system, source_path FROM jobs WHERE id = ?) AS j
+	if err := tx.Defer(ctx, `UPDATE sources SET digest = j.source_digest, job_id = j.id, updated_at = ?
+		FROM (SELECT id, tenant, source_digest, prev_job_key, source_system, source_path FROM jobs WHERE id = ?) AS j
 		WHERE sources.tenant = ? AND sources.source_system = j.source_system AND sources.path = j.source_path
-			AND sources.job_key = j.prev_job_key`, m.now, p.JobID, p.Tenant); err != nil {
+			AND sources.job_id = (SELECT p.id FROM jobs p WHERE p.tenant = j.tenant AND p.job_key = j.prev_job_key)`,
+		m.now, p.JobID, p.Tenant); err != nil {
 		return fmt.Errorf("move source reference: %w", err)
 	}
 	return nil
@@ -186,7 +187,7 @@ func (c *Core) markStale(ctx context.Context, q Querier, attemptID int64, a stor
 			provider = ?, model = ?, duration_ms = ?, input_tokens = ?, output_tokens = ?, prompt_hash = ?, batch_id = ?, custom_id = ?
 		WHERE id = ? AND outcome IN ('', ?)`,
 		store.OutcomeStaleLease, now, c.E.Text(a.ErrorClass), c.E.Text(a.Message), c.E.Text(a.Provider), c.E.Text(a.Model),
-		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, c.E.Text(a.PromptHash), c.nullText(a.BatchID), c.nullText(a.CustomID),
+		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, bin(a.PromptHash), c.nullText(a.BatchID), c.nullText(a.CustomID),
 		attemptID, store.OutcomeLeaseExpired)
 	return err
 }
@@ -199,7 +200,7 @@ func (c *Core) finishAttemptRow(ctx context.Context, tx Tx, attemptID int64, a *
 			next_delay_ms = ?, prompt_hash = ?, output = ?, batch_id = ?, custom_id = ?
 		WHERE id = ?`,
 		t(a.Outcome), now, t(a.ErrorClass), t(a.Category), t(a.Message), t(a.Provider), t(a.Model), a.HTTPStatus, t(a.RequestID),
-		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, a.NextDelay.Milliseconds(), t(a.PromptHash), a.Output,
+		a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, a.NextDelay.Milliseconds(), bin(a.PromptHash), a.Output,
 		c.nullText(a.BatchID), c.nullText(a.CustomID), attemptID)
 	if err != nil {
 		return fmt.Errorf("finish attempt %d: %w", attemptID, err)

@@ -45,7 +45,7 @@ func (c *Core) openMemberReasons(ctx context.Context, tx Tx, ms []*member) error
 			m.reasons = nil
 		}
 		for _, rs := range m.reasons {
-			r.add(m.p.Tenant, m.p.JobKey, m.res.ResultID, rs.Reason, string(rs.Detail), m.now)
+			r.add(m.p.Tenant, bin(m.p.JobKey), m.res.ResultID, rs.Reason, string(rs.Detail), m.now)
 		}
 		m.res.Reasons = driver.Reasons(m.reasons)
 	}
@@ -59,7 +59,7 @@ func (c *Core) openMemberReasons(ctx context.Context, tx Tx, ms []*member) error
 	return nil
 }
 
-var reasonRows = newTable(`tn, jk, rid, rsn, dt, at`, colText, colText, colInt, colText, colText, colInt)
+var reasonRows = newTable(`tn, jk, rid, rsn, dt, at`, colText, colBytes, colInt, colText, colText, colInt)
 
 // lockInvoices takes the engine's invoice lock of every invoice number the
 // members look up, each once and in one order, so two groups that share
@@ -111,7 +111,7 @@ func (c *Core) findMemberDuplicates(ctx context.Context, tx Tx, ms []*member) (m
 					r.doc_issue_date, row_number() OVER (PARTITION BY v.ord ORDER BY r.id) AS n
 				FROM v JOIN results r ON r.tenant = v.tn AND r.number_key = v.num JOIN jobs j ON j.id = r.job_id
 				WHERE r.superseded_by IS NULL AND NOT r.shadow AND r.id <> v.rid
-					AND r.source_digest <> (SELECT s.source_digest FROM results s WHERE s.id = v.rid)
+					AND j.source_digest <> (SELECT s.source_digest FROM jobs s WHERE s.id = v.jid)
 					AND r.job_key <> coalesce((SELECT p.prev_job_key FROM jobs p WHERE p.id = v.jid), '')
 					AND CASE WHEN r.supplier_vat_key IS NOT NULL AND v.vat <> '' THEN r.supplier_vat_key = v.vat
 						ELSE r.supplier_key = v.nam END
@@ -121,7 +121,7 @@ func (c *Core) findMemberDuplicates(ctx context.Context, tx Tx, ms []*member) (m
 		return each(rows2, err, func(r Rows) error {
 			var ord int
 			var d driver.Candidate
-			if err := r.Scan(&ord, &d.ResultID, &d.JobKey, &d.Path, &d.SchemaVersion, &d.TotalMinor, &d.IssueDate); err != nil {
+			if err := r.Scan(&ord, &d.ResultID, keyOut(&d.JobKey), &d.Path, &d.SchemaVersion, &d.TotalMinor, &d.IssueDate); err != nil {
 				return err
 			}
 			out[ord] = append(out[ord], d)

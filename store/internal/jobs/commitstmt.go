@@ -50,9 +50,9 @@ func (c *Core) fence(ctx context.Context, tx Tx, ms []*member) (map[int64]fenced
 	return out, err
 }
 
-var resultRows = newTable(`ord, tn, jk, jid, sv, zst, att, run, shad, at, vat, nam, num, tot, iss, dig`,
-	colInt, colText, colText, colInt, colText, colBytes, colInt, colText, colBool, colInt, colText, colText, colText, colInt,
-	colText, colBool)
+var resultRows = newTable(`ord, tn, jk, jid, sv, zst, att, run, shad, at, vat, nam, num, tot, iss`,
+	colInt, colText, colBytes, colInt, colText, colBytes, colInt, colText, colBool, colInt, colText, colText, colText, colInt,
+	colText)
 
 // insertResults inserts each member's result, or returns the one already
 // committed for its (tenant, job key), atomically: the no-op update makes
@@ -65,15 +65,14 @@ func (c *Core) insertResults(ctx context.Context, tx Tx, ms []*member) error {
 	for _, m := range ms {
 		p := m.p
 		id := driver.IdentityOf(p.Review, m.shadow)
-		r.add(m.ord, p.Tenant, p.JobKey, p.JobID, p.SchemaVersion, m.packed.result, p.AttemptID, p.RunID, m.shadow, m.now,
-			id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, id.Digest)
+		r.add(m.ord, p.Tenant, bin(p.JobKey), p.JobID, p.SchemaVersion, m.packed.result, p.AttemptID, p.RunID, m.shadow, m.now,
+			id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate)
 		byKey[key{p.Tenant, p.JobKey}] = m
 	}
 	err := r.chunks(func(rows int, args []any) error {
 		q := c.multi(resultRows, rows, `INSERT INTO results (tenant, job_key, job_id, schema_version, result, result_zst, attempt_id,
-				run_id, shadow, committed_at, supplier_vat_key, supplier_key, number_key, doc_total_minor, doc_issue_date, source_digest)
-			SELECT v.tn, v.jk, v.jid, v.sv, '', v.zst, v.att, v.run, v.shad, v.at, v.vat, v.nam, v.num, v.tot, v.iss,
-				CASE WHEN v.dig THEN (SELECT j.source_digest FROM jobs j WHERE j.id = v.jid) END
+				run_id, shadow, committed_at, supplier_vat_key, supplier_key, number_key, doc_total_minor, doc_issue_date)
+			SELECT v.tn, v.jk, v.jid, v.sv, '', v.zst, v.att, v.run, v.shad, v.at, v.vat, v.nam, v.num, v.tot, v.iss
 			FROM v WHERE v.jid IS NOT NULL ORDER BY v.ord
 			ON CONFLICT (tenant, job_key) DO UPDATE SET tenant = excluded.tenant
 			RETURNING id, attempt_id, tenant, job_key`)
@@ -81,7 +80,7 @@ func (c *Core) insertResults(ctx context.Context, tx Tx, ms []*member) error {
 		return each(rows2, err, func(r Rows) error {
 			var id, attemptID int64
 			var k key
-			if err := r.Scan(&id, &attemptID, &k.tenant, &k.jobKey); err != nil {
+			if err := r.Scan(&id, &attemptID, &k.tenant, keyOut(&k.jobKey)); err != nil {
 				return err
 			}
 			m := byKey[k]
@@ -116,8 +115,8 @@ func (c *Core) linkResults(ctx context.Context, tx Tx, ms []*member) error {
 	})
 }
 
-var outboxRows = newTable(`tn, ek, jk, rid, aid, kd, zst, rat, at, st`,
-	colText, colText, colText, colInt, colText, colText, colBytes, colInt, colInt, colText)
+var outboxRows = newTable(`tn, ek, rid, aid, kd, zst, rat, at, st`,
+	colText, colText, colInt, colText, colText, colBytes, colInt, colInt, colText)
 
 // insertOutbox writes the events of the members whose result is new and
 // not shadow (deferred): pending, or held while review reasons are open.
@@ -131,14 +130,16 @@ func (c *Core) insertOutbox(ctx context.Context, tx Tx, ms []*member) error {
 		state := driver.EventState(len(m.reasons))
 		for i := range p.Outbox {
 			ev, pk := &p.Outbox[i], &m.packed.events[i]
-			r.add(p.Tenant, store.EventKey(p.JobKey, ev), p.JobKey, m.res.ResultID, ev.ActionID, ev.Kind, pk.body, pk.at, m.now, state)
+			suffix := eventSuffix(p.JobKey, store.EventKey(p.JobKey, ev))
+			action, kind := eventCols(suffix, ev.ActionID, ev.Kind)
+			r.add(p.Tenant, suffix, m.res.ResultID, action, kind, pk.body, pk.at, m.now, state)
 		}
 	}
 	err := r.chunks(func(rows int, args []any) error {
-		return tx.Defer(ctx, c.multi(outboxRows, rows, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind,
+		return tx.Defer(ctx, c.multi(outboxRows, rows, `INSERT INTO outbox (tenant, event_suffix, result_id, action_id, kind,
 				payload, payload_zst, payload_result_at, created_at, state)
-			SELECT v.tn, v.ek, v.jk, v.rid, v.aid, v.kd, '', v.zst, v.rat, v.at, v.st FROM v WHERE v.tn IS NOT NULL
-			ON CONFLICT (tenant, event_key) DO NOTHING`), args...)
+			SELECT v.tn, v.ek, v.rid, v.aid, v.kd, '', v.zst, v.rat, v.at, v.st FROM v WHERE v.tn IS NOT NULL
+			ON CONFLICT (result_id, event_suffix) DO NOTHING`), args...)
 	})
 	if err != nil {
 		return fmt.Errorf("insert outbox events: %w", err)
@@ -156,7 +157,7 @@ const FinishWidth = 18
 const FinishTag = `UPDATE attempts SET outcome = v.oc, finished_at = v.at`
 
 var finishRows = newTable(`aid, oc, at, ec, cat, msg, prov, mdl, hs, rq, dur, itok, otok, nd, ph, outp, bid, cid`,
-	colInt, colText, colInt, colText, colText, colText, colText, colText, colInt, colText, colInt, colInt, colInt, colInt, colText,
+	colInt, colText, colInt, colText, colText, colText, colText, colText, colInt, colText, colInt, colInt, colInt, colInt, colBytes,
 	colBytes, colText, colText)
 
 // finishMembers writes the members' attempt outcomes (deferred).
@@ -167,7 +168,7 @@ func (c *Core) finishMembers(ctx context.Context, tx Tx, ms []*member) error {
 		a := &m.p.Attempt
 		r.add(m.p.AttemptID, t(a.Outcome), m.now, t(a.ErrorClass), t(a.Category), t(a.Message), t(a.Provider), t(a.Model),
 			a.HTTPStatus, t(a.RequestID), a.Duration.Milliseconds(), a.InputTokens, a.OutputTokens, a.NextDelay.Milliseconds(),
-			t(a.PromptHash), a.Output, c.nullText(a.BatchID), c.nullText(a.CustomID))
+			bin(a.PromptHash), a.Output, c.nullText(a.BatchID), c.nullText(a.CustomID))
 	}
 	err := r.chunks(func(rows int, args []any) error {
 		return tx.Defer(ctx, c.multi(finishRows, rows, FinishTag+`, error_class = v.ec, category = v.cat,
@@ -183,7 +184,7 @@ func (c *Core) finishMembers(ctx context.Context, tx Tx, ms []*member) error {
 }
 
 var staleRows = newTable(`aid, at, ec, msg, prov, mdl, dur, itok, otok, ph, bid, cid`,
-	colInt, colInt, colText, colText, colText, colText, colInt, colInt, colInt, colText, colText, colText)
+	colInt, colInt, colText, colText, colText, colText, colInt, colInt, colInt, colBytes, colText, colText)
 
 // markStaleMembers records the attempts of fenced-out members stale_lease
 // (deferred). Only an attempt still open (or closed by a lease recovery)
@@ -194,7 +195,7 @@ func (c *Core) markStaleMembers(ctx context.Context, tx Tx, ms []*member) error 
 	for _, m := range ms {
 		a := &m.p.Attempt
 		r.add(m.p.AttemptID, m.now, t(a.ErrorClass), t(a.Message), t(a.Provider), t(a.Model), a.Duration.Milliseconds(),
-			a.InputTokens, a.OutputTokens, t(a.PromptHash), c.nullText(a.BatchID), c.nullText(a.CustomID))
+			a.InputTokens, a.OutputTokens, bin(a.PromptHash), c.nullText(a.BatchID), c.nullText(a.CustomID))
 	}
 	return r.chunks(func(rows int, args []any) error {
 		return tx.Defer(ctx, c.multi(staleRows, rows, `UPDATE attempts SET outcome = '`+store.OutcomeStaleLease+`', finished_at = v.at,

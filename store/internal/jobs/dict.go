@@ -38,7 +38,7 @@ import (
 // The kinds of payload, each with its own dictionary: their vocabularies
 // have little in common.
 const (
-	kindText   = "text"   // jobs.source_zst
+	kindText   = "text"   // job_texts.zst
 	kindResult = "result" // results.result_zst
 	kindEvent  = "event"  // outbox.payload_zst
 )

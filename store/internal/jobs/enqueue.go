@@ -152,7 +152,7 @@ func (c *Core) enqueueOne(ctx context.Context, tx Tx, p *store.EnqueueParams, d 
 	if err := c.insertJob(ctx, tx, p, d, now, h, &res); err != nil {
 		return res, err
 	}
-	if err := recordSource(ctx, tx, p, d, now, res.Outcome); err != nil {
+	if err := recordSource(ctx, tx, p, d, now, res.JobID, res.Outcome); err != nil {
 		return res, err
 	}
 	return res, nil
@@ -177,8 +177,9 @@ func changeHold(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Doc
 	if src != nil {
 		srcDigest, srcKey, known = src.digest, src.jobKey, src.digest != ""
 	} else {
-		err := tx.QueryRow(ctx, `SELECT digest, job_key FROM sources WHERE tenant = ? AND source_system = ? AND path = ?`,
-			p.Tenant, d.SourceSystem, d.Path).Scan(&srcDigest, &srcKey)
+		err := tx.QueryRow(ctx, `SELECT s.digest, j.job_key FROM sources s JOIN jobs j ON j.id = s.job_id
+			WHERE s.tenant = ? AND s.source_system = ? AND s.path = ?`,
+			p.Tenant, d.SourceSystem, d.Path).Scan(keyOut(&srcDigest), keyOut(&srcKey))
 		known = err == nil
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return h, err
@@ -186,7 +187,7 @@ func changeHold(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Doc
 	}
 	if known && srcDigest != d.Digest && srcKey != d.JobKey && p.OnChange != store.OnChangeProcess {
 		var prevState string
-		err := tx.QueryRow(ctx, `SELECT state FROM jobs WHERE tenant = ? AND job_key = ?`, p.Tenant, srcKey).Scan(&prevState)
+		err := tx.QueryRow(ctx, `SELECT state FROM jobs WHERE tenant = ? AND job_key = ?`, p.Tenant, bin(srcKey)).Scan(&prevState)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return h, err
 		}
@@ -205,15 +206,25 @@ func (c *Core) insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *
 	// Insert-or-ignore: the unique (tenant, job_key) index decides, never a
 	// prior SELECT, so concurrent enqueuers cannot both insert. One that
 	// races another's uncommitted insert of the same key waits for it.
+	var prevArg any
+	if h.prevKey != nil {
+		prevArg = bin(*h.prevKey)
+	}
 	err := tx.QueryRow(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
-			source_system, source_path, source_zst, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
+			source_system, source_path, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
 			display_path, source_encoding, shadow, source_format, route)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''), ?, nullif(?, ''), nullif(?, ''))
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''), ?, nullif(?, ''), nullif(?, ''))
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
-		p.Tenant, d.JobKey, p.Transformation, p.SchemaVersion, d.Digest, d.SourceSystem, d.Path, c.pack(kindText, []byte(d.Text)),
-		h.state, h.reason, h.prevKey, p.RunID, now, now, d.DisplayPath, d.Encoding, p.Shadow, d.Format, d.Route).Scan(&res.JobID)
+		p.Tenant, bin(d.JobKey), p.Transformation, p.SchemaVersion, bin(d.Digest), d.SourceSystem, d.Path,
+		h.state, h.reason, prevArg, p.RunID, now, now, d.DisplayPath, d.Encoding, p.Shadow, d.Format, d.Route).Scan(&res.JobID)
 	switch {
 	case err == nil:
+		// The text goes in its own table (migration 016), compressed only
+		// for a job that was inserted.
+		if err := tx.Defer(ctx, `INSERT INTO job_texts (job_id, zst) VALUES (?, ?)`,
+			res.JobID, c.pack(kindText, []byte(d.Text))); err != nil {
+			return fmt.Errorf("insert text: %w", err)
+		}
 		res.Outcome = store.EnqueueNew
 		if h.state == store.StateHeld {
 			res.Outcome = store.EnqueueHeld
@@ -231,14 +242,9 @@ func (c *Core) insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *
 // processed.
 func existingJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64, res *store.EnqueueResult) error {
 	var jobState, jobPath string
-	var prev *string
 	if err := tx.QueryRow(ctx, `SELECT id, state, source_path, prev_job_key FROM jobs WHERE tenant = ? AND job_key = ?`,
-		p.Tenant, d.JobKey).Scan(&res.JobID, &jobState, &jobPath, &prev); err != nil {
+		p.Tenant, bin(d.JobKey)).Scan(&res.JobID, &jobState, &jobPath, keyOut(&res.PrevJobKey)); err != nil {
 		return err
-	}
-	res.PrevJobKey = ""
-	if prev != nil {
-		res.PrevJobKey = *prev
 	}
 	if jobState != store.StateHeld || p.OnChange != store.OnChangeProcess {
 		res.Outcome = driver.ExistingOutcome(jobState, jobPath, d.Path)
@@ -260,25 +266,25 @@ func existingJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Do
 
 // recordSource records where the text was seen (clearSkipped resolved an
 // earlier skip of the path for the whole batch).
-func recordSource(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64, outcome string) error {
+func recordSource(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now, jobID int64, outcome string) error {
 	// Record where this text was seen. A held change leaves the reference on
 	// the committed text until someone accepts the change.
 	if outcome != store.EnqueueHeld {
 		// The stat goes with the digest it was read with: rewritten when
 		// either changes, the job key and time only when the text did.
 		size, mtime, inode, opts := statArgs(d.Stat)
-		if err := tx.Defer(ctx, `INSERT INTO sources (tenant, source_system, path, digest, job_key, updated_at,
+		if err := tx.Defer(ctx, `INSERT INTO sources (tenant, source_system, path, digest, job_id, updated_at,
 				file_size, file_mtime_ns, file_inode, read_opts)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (tenant, source_system, path) DO UPDATE SET digest = excluded.digest,
-				job_key = CASE WHEN sources.digest <> excluded.digest THEN excluded.job_key ELSE sources.job_key END,
+				job_id = CASE WHEN sources.digest <> excluded.digest THEN excluded.job_id ELSE sources.job_id END,
 				updated_at = CASE WHEN sources.digest <> excluded.digest THEN excluded.updated_at ELSE sources.updated_at END,
 				file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns, file_inode = excluded.file_inode,
 				read_opts = excluded.read_opts
 			WHERE sources.digest <> excluded.digest OR excluded.file_size IS NOT NULL AND (
 				sources.file_size IS DISTINCT FROM excluded.file_size OR sources.file_mtime_ns IS DISTINCT FROM excluded.file_mtime_ns
 				OR sources.file_inode IS DISTINCT FROM excluded.file_inode OR sources.read_opts IS DISTINCT FROM excluded.read_opts)`,
-			p.Tenant, d.SourceSystem, d.Path, d.Digest, d.JobKey, now, size, mtime, inode, opts); err != nil {
+			p.Tenant, d.SourceSystem, d.Path, bin(d.Digest), jobID, now, size, mtime, inode, opts); err != nil {
 			return err
 		}
 	}

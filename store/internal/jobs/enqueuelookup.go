@@ -71,7 +71,7 @@ func lookupBatch(ctx context.Context, q Querier, tenant string, docs []store.Doc
 		}
 		if _, found := k.jobs[key]; !found && !asked[key] {
 			asked[key] = true
-			keys = append(keys, key)
+			keys = append(keys, bin(key))
 		}
 	}
 	if len(keys) == 1 {
@@ -82,7 +82,7 @@ func lookupBatch(ctx context.Context, q Querier, tenant string, docs []store.Doc
 	err = each(rows, err, func(r Rows) error {
 		var key string
 		var j knownJob
-		if err := r.Scan(&key, &j.id, &j.state, &j.path, &j.prevKey); err != nil {
+		if err := r.Scan(keyOut(&key), &j.id, &j.state, &j.path, keyOut(&j.prevKey)); err != nil {
 			return err
 		}
 		k.jobs[key] = j
@@ -128,7 +128,7 @@ func restat(ctx context.Context, tx Tx, tenant string, d *store.Document) error 
 	size, mtime, inode, opts := statArgs(d.Stat)
 	return tx.Defer(ctx, `UPDATE sources SET file_size = ?, file_mtime_ns = ?, file_inode = ?, read_opts = ?
 		WHERE tenant = ? AND source_system = ? AND path = ? AND digest = ?`,
-		size, mtime, inode, opts, tenant, d.SourceSystem, d.Path, d.Digest)
+		size, mtime, inode, opts, tenant, d.SourceSystem, d.Path, bin(d.Digest))
 }
 
 // statArgs are a stat's columns, NULL when there is none.
@@ -149,18 +149,16 @@ func querySources(ctx context.Context, q Querier, args []any, fn func(path strin
 		var p string
 		var ks knownSource
 		var id *int64
-		var state, jobPath, prev *string
+		var state, jobPath *string
+		var prev string
 		var skipped int64
-		if err := scanSource(r, &p, &ks, &ks.jobKey, &id, &state, &jobPath, &prev, &skipped); err != nil {
+		if err := scanSource(r, &p, &ks, keyOut(&ks.jobKey), &id, &state, &jobPath, keyOut(&prev), &skipped); err != nil {
 			return err
 		}
 		ks.skipped = skipped != 0
 		var j *knownJob
 		if id != nil && state != nil && jobPath != nil {
-			j = &knownJob{id: *id, state: *state, path: *jobPath}
-			if prev != nil {
-				j.prevKey = *prev
-			}
+			j = &knownJob{id: *id, state: *state, path: *jobPath, prevKey: prev}
 		}
 		fn(p, ks, j)
 		return nil
@@ -172,7 +170,7 @@ func querySources(ctx context.Context, q Querier, args []any, fn func(path strin
 func scanSource(r Rows, path *string, ks *knownSource, extra ...any) error {
 	var size, mtime, inode *int64
 	var opts *string
-	if err := r.Scan(append([]any{path, &ks.digest, &size, &mtime, &inode, &opts}, extra...)...); err != nil {
+	if err := r.Scan(append([]any{path, keyOut(&ks.digest), &size, &mtime, &inode, &opts}, extra...)...); err != nil {
 		return err
 	}
 	if size != nil && mtime != nil && inode != nil && opts != nil {
@@ -211,14 +209,14 @@ func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[s
 // knownFilesQuery reads n paths' references (tenant, source system, paths
 // as arguments) with the columns scanSource reads, then the job the
 // reference names and a recorded skip of the path. Each row is a probe of
-// the sources key, the jobs (tenant, job_key) key and the skipped_inputs
+// the sources key, the jobs rowid (sources.job_id) and the skipped_inputs
 // key: no table scan, whatever the store holds.
 func knownFilesQuery(n int) string {
-	return `SELECT s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_inode, s.read_opts, s.job_key,
+	return `SELECT s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_inode, s.read_opts, j.job_key,
 			j.id, j.state, j.source_path, j.prev_job_key,
 			CASE WHEN EXISTS (SELECT 1 FROM skipped_inputs k WHERE k.tenant = s.tenant AND k.source_system = s.source_system
 				AND k.path = s.path) THEN 1 ELSE 0 END
-		FROM sources s LEFT JOIN jobs j ON j.tenant = s.tenant AND j.job_key = s.job_key
+		FROM sources s LEFT JOIN jobs j ON j.id = s.job_id
 		WHERE s.tenant = ? AND s.source_system = ? AND s.path IN (` + Placeholders(n) + `)`
 }
 

@@ -10,7 +10,7 @@ import (
 )
 
 // listColumns are JobColumns without the source text, for listings.
-var listColumns = strings.Replace(JobColumns, "coalesce(source_text, ''), source_zst", "'', NULL", 1)
+var listColumns = strings.Replace(JobColumns, "coalesce(source_text, ''), (SELECT x.zst FROM job_texts x WHERE x.job_id = jobs.id)", "'', NULL", 1)
 
 // FindJobs implements store.Store. Each arm walks one index: (tenant,
 // source_path) and (tenant, display_path) for a path, (tenant, job_key)
@@ -39,9 +39,10 @@ func (c *Core) FindJobs(ctx context.Context, p *store.FindJobsParams) ([]*store.
 		ORDER BY display_path LIMIT ?) AS by_path`
 	args := append(append([]any{p.Tenant, p.Prefix, end}, stateArgs...), limit)
 	if driver.IsHexPrefix(p.Prefix) {
-		q = `SELECT * FROM (SELECT ` + listColumns + ` FROM jobs WHERE tenant = ? AND job_key >= ? AND job_key < ?` + states + `
+		lo, hi := keyRange(p.Prefix)
+		q = `SELECT * FROM (SELECT ` + listColumns + ` FROM jobs WHERE tenant = ? AND job_key >= ? AND job_key <= ?` + states + `
 			ORDER BY job_key LIMIT ?) AS by_key UNION ALL ` + q
-		args = append(append(append([]any{p.Tenant, p.Prefix, end}, stateArgs...), limit), args...)
+		args = append(append(append([]any{p.Tenant, lo, hi}, stateArgs...), limit), args...)
 	}
 	jobs, err := ScanJobs(c.E.Read().Query(ctx, q, args...))
 	if err != nil {
@@ -76,7 +77,7 @@ func (c *Core) GetResults(ctx context.Context, p *store.GetResultsParams) (map[i
 			var r store.Result
 			var body resultScan
 			var committed *int64
-			if err := rs.Scan(append(append([]any{&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion}, body.dest()...),
+			if err := rs.Scan(append(append([]any{&r.ID, &r.Tenant, keyOut(&r.JobKey), &r.JobID, &r.SchemaVersion}, body.dest()...),
 				&r.AttemptID, &r.RunID, &r.Shadow, &committed, &r.SupersededBy, &r.Revision)...); err != nil {
 				return err
 			}

@@ -10,15 +10,19 @@ import (
 // leaseColumns are the jobs columns a store.Lease is read from, in the order
 // of leaseDest; alias prefixes each ("j." in a join, "" in RETURNING).
 func leaseColumns(alias string) string {
-	a := alias
-	return a + `id, ` + a + `tenant, ` + a + `job_key, ` + a + `schema_version, ` + a + `source_path, coalesce(` + a + `source_text, ''), ` + a + `source_zst, ` +
+	a, t := alias, alias
+	if t == "" {
+		t = "jobs." // RETURNING: the subquery names the row's table
+	}
+	return a + `id, ` + a + `tenant, ` + a + `job_key, ` + a + `schema_version, ` + a + `source_path, coalesce(` + a + `source_text, ''), ` +
+		`(SELECT x.zst FROM job_texts x WHERE x.job_id = ` + t + `id), ` +
 		a + `lease_token, ` + a + `attempts, ` + a + `budget_base, ` + a + `lease_recoveries - ` + a + `recovery_base`
 }
 
 // leaseDest are the scan targets of leaseColumns; zst takes the compressed
 // text, which settleLease unpacks.
 func leaseDest(l *store.Lease, zst *[]byte) []any {
-	return []any{&l.JobID, &l.Tenant, &l.JobKey, &l.SchemaVersion, &l.SourcePath, &l.Text, zst, &l.Token, &l.AttemptNo,
+	return []any{&l.JobID, &l.Tenant, keyOut(&l.JobKey), &l.SchemaVersion, &l.SourcePath, &l.Text, zst, &l.Token, &l.AttemptNo,
 		&l.BudgetBase, &l.Recoveries}
 }
 

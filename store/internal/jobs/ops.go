@@ -45,7 +45,7 @@ func (c *Core) ReleaseHeld(ctx context.Context, p *store.JobActionParams) error 
 		return fmt.Errorf("release held job %s: %w", p.JobKey, err)
 	}
 	n, err := c.E.Writer().Exec(ctx, `UPDATE jobs SET state = 'queued', held_reason = NULL, updated_at = ?
-		WHERE tenant = ? AND job_key = ? AND state = 'held'`, now, p.Tenant, p.JobKey)
+		WHERE tenant = ? AND job_key = ? AND state = 'held'`, now, p.Tenant, bin(p.JobKey))
 	if err != nil {
 		return fmt.Errorf("release held job %s: %w", p.JobKey, err)
 	}
@@ -62,7 +62,7 @@ func (c *Core) Dismiss(ctx context.Context, p *store.JobActionParams) error {
 		return fmt.Errorf("dismiss job %s: %w", p.JobKey, err)
 	}
 	n, err := c.E.Writer().Exec(ctx, `UPDATE jobs SET state = 'dismissed', dismiss_reason = ?, updated_at = ?
-		WHERE tenant = ? AND job_key = ? AND state IN ('rejected', 'failed', 'held')`, c.E.Text(p.Reason), now, p.Tenant, p.JobKey)
+		WHERE tenant = ? AND job_key = ? AND state IN ('rejected', 'failed', 'held')`, c.E.Text(p.Reason), now, p.Tenant, bin(p.JobKey))
 	if err != nil {
 		return fmt.Errorf("dismiss job %s: %w", p.JobKey, err)
 	}
@@ -89,7 +89,7 @@ func (c *Core) Requeue(ctx context.Context, p *store.RequeueParams) (int, error)
 	if len(p.Keys) > 0 {
 		q += ` AND job_key IN (` + Placeholders(len(p.Keys)) + `)`
 		for _, k := range p.Keys {
-			args = append(args, k)
+			args = append(args, bin(k))
 		}
 	} else {
 		q += ` AND state IN (` + Placeholders(len(p.States)) + `)`
@@ -136,8 +136,8 @@ func (c *Core) ListResults(ctx context.Context, p *store.ListResultsParams, fn f
 		var r store.ResultRow
 		var body resultScan
 		var committed *int64
-		if err := rs.Scan(append(append([]any{&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion}, body.dest()...),
-			&r.AttemptID, &r.RunID, &r.Shadow, &committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, &r.SourceDigest,
+		if err := rs.Scan(append(append([]any{&r.ID, &r.Tenant, keyOut(&r.JobKey), &r.JobID, &r.SchemaVersion}, body.dest()...),
+			&r.AttemptID, &r.RunID, &r.Shadow, &committed, &r.SupersededBy, &r.SourceSystem, &r.SourcePath, keyOut(&r.SourceDigest),
 			&r.DisplayPath, &r.Revision)...); err != nil {
 			return err
 		}
@@ -189,6 +189,9 @@ func (c *Core) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneRes
 			WHERE (output IS NOT NULL OR message <> '') AND job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, args...); err != nil {
 			return err
 		}
+		if _, err := tx.Exec(ctx, `DELETE FROM job_texts WHERE job_id IN (SELECT id FROM jobs WHERE `+terminal+`)`, args...); err != nil {
+			return err
+		}
 		_, err := tx.Exec(ctx, `UPDATE jobs SET source_text = NULL, source_zst = NULL WHERE `+hasText+` AND `+terminal, args...)
 		return err
 	})
@@ -198,9 +201,10 @@ func (c *Core) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneRes
 	return &r, nil
 }
 
-// hasText is true of a job whose source text is still stored, in either
-// column (a prune clears both).
-const hasText = `(source_text IS NOT NULL OR source_zst IS NOT NULL)`
+// hasText is true of a job whose source text is still stored: in
+// job_texts (since 016), or in a column of the row (before; a prune clears
+// them all).
+const hasText = `(source_text IS NOT NULL OR source_zst IS NOT NULL OR EXISTS (SELECT 1 FROM job_texts x WHERE x.job_id = jobs.id))`
 
 // pruneTextBytes counts the jobs whose text a prune clears and the bytes of
 // that text as it was read (not as stored): older rows by their TEXT
@@ -210,7 +214,7 @@ func pruneTextBytes(ctx context.Context, tx Tx, terminal string, args []any, r *
 		WHERE `+hasText+` AND `+terminal, args...).Scan(&r.Jobs, &r.TextBytes); err != nil {
 		return err
 	}
-	rows, err := tx.Query(ctx, `SELECT source_zst FROM jobs WHERE source_zst IS NOT NULL AND `+terminal, args...)
+	rows, err := tx.Query(ctx, `SELECT x.zst FROM job_texts x JOIN jobs ON jobs.id = x.job_id WHERE `+terminal, args...)
 	return each(rows, err, func(rs Rows) error {
 		var zst []byte
 		if err := rs.Scan(&zst); err != nil {

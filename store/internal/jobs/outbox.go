@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/invx/invx/store"
 )
@@ -11,7 +12,7 @@ import (
 // outboxColumns read an event; a payload stored without its result
 // (payload_result_at set, migration 013) also reads the result row's
 // compressed JSON to put back.
-const outboxColumns = `id, tenant, event_key, job_key, action_id, kind, payload, payload_zst, state, attempts, created_at, delivered_at,
+const outboxColumns = `id, tenant, event_suffix, (SELECT r.job_key FROM results r WHERE r.id = outbox.result_id), action_id, kind, payload, payload_zst, state, attempts, created_at, delivered_at,
 	next_try_at, coalesce(last_error, ''), lease_token, payload_result_at,
 	CASE WHEN payload_result_at IS NOT NULL THEN (SELECT r.result_zst FROM results r WHERE r.id = outbox.result_id) END`
 
@@ -23,7 +24,9 @@ func scanOutbox(rows Rows, err error) ([]*store.OutboxEvent, error) {
 		var payload string
 		var zst, resultZst []byte
 		var at *int64
-		if err := r.Scan(&e.ID, &e.Tenant, &e.EventKey, &e.JobKey, &e.ActionID, &e.Kind, &payload, &zst, &e.State, &e.Attempts,
+		var suffix string
+		var action, kind *string
+		if err := r.Scan(&e.ID, &e.Tenant, &suffix, keyOut(&e.JobKey), &action, &kind, &payload, &zst, &e.State, &e.Attempts,
 			&created, &delivered, &next, &e.LastError, &e.Token, &at, &resultZst); err != nil {
 			return err
 		}
@@ -43,6 +46,8 @@ func scanOutbox(rows Rows, err error) ([]*store.OutboxEvent, error) {
 				return fmt.Errorf("payload of outbox event %d: %w", e.ID, err)
 			}
 		}
+		e.EventKey = eventKey(e.JobKey, suffix)
+		e.ActionID, e.Kind = eventFill(suffix, action, kind)
 		e.Payload = []byte(body)
 		e.CreatedAt, e.DeliveredAt, e.NextTryAt = fromMS(created), fromMS(delivered), fromMS(next)
 		out = append(out, &e)
@@ -60,8 +65,14 @@ func (c *Core) ListOutbox(ctx context.Context, p *store.ListOutboxParams) ([]*st
 		args = append(args, p.Tenant)
 	}
 	if p.JobKey != "" {
-		q += ` AND job_key = ?`
-		args = append(args, p.JobKey)
+		// The job's result, then its events by the unique index.
+		q += ` AND result_id IN (SELECT id FROM results WHERE job_key = ?`
+		args = append(args, bin(p.JobKey))
+		if p.Tenant != "" {
+			q += ` AND tenant = ?`
+			args = append(args, p.Tenant)
+		}
+		q += `)`
 	}
 	if p.Pending {
 		q += ` AND state IN ('pending', 'held', 'failed')`
@@ -165,10 +176,19 @@ func (c *Core) RequeueOutbox(ctx context.Context, p *store.RequeueOutboxParams) 
 		args = append(args, p.Tenant)
 	}
 	if len(p.EventKeys) > 0 {
-		q += ` AND event_key IN (` + Placeholders(len(p.EventKeys)) + `)`
+		// A key names (job key, suffix): the job's result, then a probe of
+		// the unique index.
+		q += ` AND (result_id, event_suffix) IN (SELECT r.id, k.column2 FROM (` +
+			c.E.Values([]string{colBytes, colText}, len(p.EventKeys)) + `) AS k JOIN results r ON r.job_key = k.column1`
 		for _, k := range p.EventKeys {
-			args = append(args, k)
+			jobKey, suffix, _ := strings.Cut(k, ":")
+			args = append(args, bin(jobKey), suffix)
 		}
+		if p.Tenant != "" {
+			q += ` AND r.tenant = ?`
+			args = append(args, p.Tenant)
+		}
+		q += `)`
 	}
 	n, err := c.E.Writer().Exec(ctx, q, args...)
 	if err != nil {

@@ -69,14 +69,14 @@ func (c *Core) JobStates(ctx context.Context, p *store.JobStatesParams) (map[str
 		args := make([]any, 0, len(chunk)+1)
 		args = append(args, p.Tenant)
 		for _, k := range chunk {
-			args = append(args, k)
+			args = append(args, bin(k))
 		}
 		rows, err := c.E.Read().Query(ctx, `SELECT job_key, state, coalesce(result_id, 0), coalesce(nullif(last_category, ''), last_error_class, '')
 			FROM jobs WHERE tenant = ? AND job_key IN (`+Placeholders(len(chunk))+`)`, args...)
 		err = each(rows, err, func(r Rows) error {
 			var k string
 			var st store.JobState
-			if err := r.Scan(&k, &st.State, &st.ResultID, &st.Category); err != nil {
+			if err := r.Scan(keyOut(&k), &st.State, &st.ResultID, &st.Category); err != nil {
 				return err
 			}
 			out[k] = st
@@ -99,7 +99,7 @@ func Placeholders(n int) string {
 
 // JobColumns are the columns ScanJob reads, in its order.
 const JobColumns = `id, tenant, job_key, transformation, schema_version, source_digest, source_system, source_path,
-	coalesce(source_text, ''), source_zst, state, attempts, coalesce(lease_owner, ''), lease_token, lease_expires_at, next_attempt_at,
+	coalesce(source_text, ''), (SELECT x.zst FROM job_texts x WHERE x.job_id = jobs.id), state, attempts, coalesce(lease_owner, ''), lease_token, lease_expires_at, next_attempt_at,
 	coalesce(held_reason, ''), coalesce(prev_job_key, ''), coalesce(last_error_class, ''), coalesce(last_category, ''),
 	coalesce(last_error, ''), lease_recoveries, coalesce(result_id, 0), created_at, updated_at, coalesce(first_run_id, ''), shadow, coalesce(dismiss_reason, ''),
 	coalesce(display_path, ''), coalesce(source_encoding, ''),
@@ -110,9 +110,9 @@ func ScanJob(row Row) (*store.Job, error) {
 	var j store.Job
 	var lease, next, created, updated *int64
 	var zst []byte
-	err := row.Scan(&j.ID, &j.Tenant, &j.JobKey, &j.Transformation, &j.SchemaVersion, &j.SourceDigest, &j.SourceSystem,
+	err := row.Scan(&j.ID, &j.Tenant, keyOut(&j.JobKey), &j.Transformation, &j.SchemaVersion, keyOut(&j.SourceDigest), &j.SourceSystem,
 		&j.SourcePath, &j.SourceText, &zst, &j.State, &j.Attempts, &j.LeaseOwner, &j.LeaseToken, &lease, &next,
-		&j.HeldReason, &j.PrevJobKey, &j.LastErrorClass, &j.LastCategory, &j.LastError, &j.LeaseRecoveries,
+		&j.HeldReason, keyOut(&j.PrevJobKey), &j.LastErrorClass, &j.LastCategory, &j.LastError, &j.LeaseRecoveries,
 		&j.ResultID, &created, &updated, &j.FirstRunID, &j.Shadow, &j.DismissReason, &j.DisplayPath, &j.SourceEncoding,
 		&j.SourceFormat, &j.Route)
 	if err != nil {
@@ -144,8 +144,9 @@ func ScanJobs(rows Rows, err error) ([]*store.Job, error) {
 func (c *Core) GetJob(ctx context.Context, p *store.GetJobParams) (*store.Job, error) {
 	if store.IsKeyPrefix(p.Ref) {
 		// job_key compares bytewise: the prefix is a range of the unique index.
-		jobs, err := ScanJobs(c.E.Read().Query(ctx, `SELECT `+JobColumns+` FROM jobs WHERE tenant = ? AND job_key >= ? AND job_key < ?
-			ORDER BY id LIMIT 2`, p.Tenant, p.Ref, p.Ref+"g"))
+		lo, hi := keyRange(p.Ref)
+		jobs, err := ScanJobs(c.E.Read().Query(ctx, `SELECT `+JobColumns+` FROM jobs WHERE tenant = ? AND job_key >= ? AND job_key <= ?
+			ORDER BY id LIMIT 2`, p.Tenant, lo, hi))
 		if err != nil {
 			return nil, fmt.Errorf("get job %s: %w", p.Ref, err)
 		}
@@ -179,7 +180,7 @@ func (c *Core) ListAttempts(ctx context.Context, p *store.ListAttemptsParams) ([
 		var durMS, delayMS int64
 		if err := r.Scan(&a.ID, &a.JobID, &a.AttemptNo, &a.RunID, &a.Owner, &a.LeaseToken, &started, &finished,
 			&a.Outcome, &a.ErrorClass, &a.Category, &a.Message, &a.Provider, &a.Model, &a.HTTPStatus, &a.RequestID,
-			&durMS, &a.InputTokens, &a.OutputTokens, &delayMS, &a.PromptHash, &a.Output,
+			&durMS, &a.InputTokens, &a.OutputTokens, &delayMS, keyOut(&a.PromptHash), &a.Output,
 			&a.BatchID, &a.CustomID); err != nil {
 			return err
 		}
@@ -202,8 +203,8 @@ func (c *Core) GetResult(ctx context.Context, p *store.GetResultParams) (*store.
 	var body resultScan
 	err := c.E.Read().QueryRow(ctx, `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, `+resultBody+`,
 			r.attempt_id, r.run_id, r.shadow, r.committed_at, r.superseded_by, r.revision
-		FROM results r WHERE r.tenant = ? AND r.job_key = ?`, p.Tenant, p.JobKey).
-		Scan(append(append([]any{&r.ID, &r.Tenant, &r.JobKey, &r.JobID, &r.SchemaVersion}, body.dest()...),
+		FROM results r WHERE r.tenant = ? AND r.job_key = ?`, p.Tenant, bin(p.JobKey)).
+		Scan(append(append([]any{&r.ID, &r.Tenant, keyOut(&r.JobKey), &r.JobID, &r.SchemaVersion}, body.dest()...),
 			&r.AttemptID, &r.RunID, &r.Shadow, &committed, &superseded, &r.Revision)...)
 	if err == nil {
 		r.JSON, err = body.json()

@@ -44,7 +44,7 @@ func (c *Core) ListReview(ctx context.Context, p *store.ListReviewParams) ([]*st
 	if len(p.JobKeys) > 0 {
 		q += ` AND v.job_key IN (` + Placeholders(len(p.JobKeys)) + `)`
 		for _, k := range p.JobKeys {
-			args = append(args, k)
+			args = append(args, bin(k))
 		}
 	}
 	rows, err := c.E.Read().Query(ctx, q+` ORDER BY v.id`, args...)
@@ -53,7 +53,7 @@ func (c *Core) ListReview(ctx context.Context, p *store.ListReviewParams) ([]*st
 		var it store.ReviewItem
 		var detail string
 		var opened *int64
-		if err := r.Scan(&it.ID, &it.Tenant, &it.JobKey, &it.ResultID, &it.Revision, &it.Path, &it.SchemaVersion,
+		if err := r.Scan(&it.ID, &it.Tenant, keyOut(&it.JobKey), &it.ResultID, &it.Revision, &it.Path, &it.SchemaVersion,
 			&it.Reason, &detail, &opened); err != nil {
 			return err
 		}
@@ -82,7 +82,7 @@ func (c *Core) CountReview(ctx context.Context, p *store.CountReviewParams) (*st
 	args := make([]any, 0, len(p.JobKeys)+1)
 	args = append(args, p.Tenant)
 	for _, k := range p.JobKeys {
-		args = append(args, k)
+		args = append(args, bin(k))
 	}
 	rows, err := c.E.Read().Query(ctx, `SELECT reason, count(*), count(DISTINCT job_key) FROM review_reasons
 		WHERE tenant = ? AND state = 'open' AND job_key IN (`+Placeholders(len(p.JobKeys))+`) GROUP BY reason`, args...)
@@ -132,7 +132,7 @@ func (c *Core) countOpenReview(ctx context.Context, p *store.CountReviewParams, 
 	last, lastHas := "", false
 	err = each(rows, err, func(r Rows) error {
 		var key, reason string
-		if err := r.Scan(&key, &reason); err != nil {
+		if err := r.Scan(keyOut(&key), &reason); err != nil {
 			return err
 		}
 		if key != last {
@@ -157,7 +157,7 @@ func (c *Core) countOpenReview(ctx context.Context, p *store.CountReviewParams, 
 func (c *Core) closeReasons(ctx context.Context, tx Tx, tenant, jobKey, state, actor, note string, now int64) (int, int64, error) {
 	rows, err := tx.Query(ctx, `UPDATE review_reasons SET state = ?, closed_at = ?, actor = ?, note = ?
 		WHERE tenant = ? AND job_key = ? AND state = 'open' RETURNING result_id`,
-		state, now, c.E.Text(actor), c.E.Text(note), tenant, jobKey)
+		state, now, c.E.Text(actor), c.E.Text(note), tenant, bin(jobKey))
 	got, err := ids(rows, err)
 	if err != nil {
 		return 0, 0, fmt.Errorf("close review reasons: %w", err)
@@ -170,8 +170,9 @@ func (c *Core) closeReasons(ctx context.Context, tx Tx, tenant, jobKey, state, a
 
 // moveHeld moves a job's held events to state (pending or cancelled).
 func moveHeld(ctx context.Context, tx Tx, tenant, jobKey, state string) (int, error) {
-	n, err := tx.Exec(ctx, `UPDATE outbox SET state = ? WHERE tenant = ? AND job_key = ? AND state = 'held'`,
-		state, tenant, jobKey)
+	n, err := tx.Exec(ctx, `UPDATE outbox SET state = ?
+		WHERE result_id IN (SELECT id FROM results WHERE tenant = ? AND job_key = ?) AND state = 'held'`,
+		state, tenant, bin(jobKey))
 	if err != nil {
 		return 0, fmt.Errorf("move held events to %s: %w", state, err)
 	}
@@ -217,9 +218,9 @@ func (c *Core) DismissReview(ctx context.Context, p *store.ReviewActionParams) (
 		if out.Events, err = moveHeld(ctx, tx, p.Tenant, p.JobKey, store.OutboxCancelled); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, payload_zst, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, '', ?, ?) ON CONFLICT (tenant, event_key) DO NOTHING`,
-			p.Tenant, store.DismissedEventKey(p.JobKey), p.JobKey, resultID, store.EventDismissed, store.EventDismissed,
+		_, err = tx.Exec(ctx, `INSERT INTO outbox (tenant, event_suffix, result_id, action_id, kind, payload, payload_zst, created_at)
+			VALUES (?, ?, ?, ?, ?, '', ?, ?) ON CONFLICT (result_id, event_suffix) DO NOTHING`,
+			p.Tenant, eventSuffix(p.JobKey, store.DismissedEventKey(p.JobKey)), resultID, store.EventDismissed, store.EventDismissed,
 			c.pack(kindEvent, driver.DismissedPayload(p)), now)
 		if err != nil {
 			return fmt.Errorf("insert %s event: %w", store.EventDismissed, err)
@@ -259,11 +260,10 @@ func (c *Core) CorrectResult(ctx context.Context, p *store.CorrectParams) (*stor
 		// the row stays locked until the transaction ends, so two
 		// corrections of one result take turns.
 		err := tx.QueryRow(ctx, `UPDATE results SET revision = revision + 1, supplier_vat_key = ?, supplier_key = ?,
-				number_key = ?, doc_total_minor = ?, doc_issue_date = ?,
-				source_digest = coalesce(source_digest, (SELECT source_digest FROM jobs WHERE id = results.job_id))
+				number_key = ?, doc_total_minor = ?, doc_issue_date = ?
 			WHERE tenant = ? AND job_key = ? AND NOT shadow AND superseded_by IS NULL
 			RETURNING id, revision, job_id`,
-			id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, p.Tenant, p.JobKey).
+			id.VATKey, id.NameKey, id.NumberKey, id.TotalMinor, id.IssueDate, p.Tenant, bin(p.JobKey)).
 			Scan(&out.ResultID, &out.Revision, &jobID)
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("no result to correct: %w", store.ErrNotFound)
@@ -273,7 +273,7 @@ func (c *Core) CorrectResult(ctx context.Context, p *store.CorrectParams) (*stor
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO result_revisions (tenant, job_key, result_id, revision, result, actor, reason,
 				changes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			p.Tenant, p.JobKey, out.ResultID, out.Revision, string(p.Result), c.E.Text(p.Actor), c.E.Text(p.Reason),
+			p.Tenant, bin(p.JobKey), out.ResultID, out.Revision, string(p.Result), c.E.Text(p.Actor), c.E.Text(p.Reason),
 			string(changes), now); err != nil {
 			return fmt.Errorf("insert revision %d: %w", out.Revision, err)
 		}
@@ -299,9 +299,9 @@ func (c *Core) CorrectResult(ctx context.Context, p *store.CorrectParams) (*stor
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO outbox (tenant, event_key, job_key, result_id, action_id, kind, payload, payload_zst, created_at, state)
-			VALUES (?, ?, ?, ?, ?, ?, '', ?, ?, ?)`,
-			p.Tenant, store.CorrectedEventKey(p.JobKey, out.Revision), p.JobKey, out.ResultID, store.EventCorrected,
+		if _, err := tx.Exec(ctx, `INSERT INTO outbox (tenant, event_suffix, result_id, action_id, kind, payload, payload_zst, created_at, state)
+			VALUES (?, ?, ?, ?, ?, '', ?, ?, ?)`,
+			p.Tenant, eventSuffix(p.JobKey, store.CorrectedEventKey(p.JobKey, out.Revision)), out.ResultID, store.EventCorrected,
 			store.EventCorrected, c.pack(kindEvent, payload), now, driver.EventState(len(open))); err != nil {
 			return fmt.Errorf("insert %s event: %w", store.EventCorrected, err)
 		}
@@ -316,7 +316,7 @@ func (c *Core) CorrectResult(ctx context.Context, p *store.CorrectParams) (*stor
 // ListRevisions implements store.Store.
 func (c *Core) ListRevisions(ctx context.Context, p *store.ListRevisionsParams) ([]*store.Revision, error) {
 	rows, err := c.E.Read().Query(ctx, `SELECT revision, result_id, result, actor, reason, changes, created_at
-		FROM result_revisions WHERE tenant = ? AND job_key = ? ORDER BY revision`, p.Tenant, p.JobKey)
+		FROM result_revisions WHERE tenant = ? AND job_key = ? ORDER BY revision`, p.Tenant, bin(p.JobKey))
 	out := []*store.Revision{}
 	err = each(rows, err, func(rs Rows) error {
 		var r store.Revision
