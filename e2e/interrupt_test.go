@@ -187,7 +187,14 @@ func TestInterruptTwiceExitsAtOnce(t *testing.T) {
 	// The calls in flight were cut, not answered: nothing committed, their
 	// jobs still leased by the gone process, the run never finished.
 	wantCount(t, sql, 0, `SELECT count(*) FROM results`)
-	wantCount(t, sql, 2, `SELECT count(*) FROM jobs WHERE state = 'running'`)
+	// The two calls' jobs stay leased. Jobs leased ahead of the two slots
+	// are given back once the first Ctrl-C is handled; any the second
+	// overtook (a matter of scheduling) stay leased like the calls' and are
+	// reaped the same way below.
+	leased := count(t, sql, `SELECT count(*) FROM jobs WHERE state = 'running'`)
+	if leased < 2 || leased > n {
+		t.Errorf("jobs left running = %d, want the 2 calls in flight and at most the %d read ahead", leased, n-2)
+	}
 	wantCount(t, sql, 1, `SELECT count(*) FROM runs WHERE status = 'running'`)
 	sql.Close()
 
@@ -195,13 +202,13 @@ func TestInterruptTwiceExitsAtOnce(t *testing.T) {
 	r = invx(t, g.args(db, dir)...)
 	mustExit(t, r, 0)
 	s := parseSummary(t, r)
-	if s.Status != "completed" || s.Final.Succeeded != n || s.LeaseRecoveries != 2 {
-		t.Errorf("rerun: status %q succeeded %d lease recoveries %d, want completed, %d, 2\n%s",
-			s.Status, s.Final.Succeeded, s.LeaseRecoveries, n, r)
+	if s.Status != "completed" || s.Final.Succeeded != n || s.LeaseRecoveries != leased {
+		t.Errorf("rerun: status %q succeeded %d lease recoveries %d, want completed, %d, %d\n%s",
+			s.Status, s.Final.Succeeded, s.LeaseRecoveries, n, leased, r)
 	}
 	sql = openDB(t, db)
 	checkCommittedOnce(t, sql, n)
-	wantCount(t, sql, 2, `SELECT count(*) FROM attempts WHERE outcome = 'lease_expired'`)
+	wantCount(t, sql, leased, `SELECT count(*) FROM attempts WHERE outcome = 'lease_expired'`)
 	wantCount(t, sql, 1, `SELECT count(*) FROM runs WHERE status = 'abandoned'`)
 	if got := g.calls.Load(); got != n+2 {
 		t.Errorf("provider calls = %d, want %d (the two cut calls asked again)", got, n+2)
