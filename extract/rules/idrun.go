@@ -55,7 +55,29 @@ type idRunScan struct {
 // (supplierVATID skips the run) and its third character is a letter, where
 // an IBAN has a check digit (idChecker.iban refuses every prefix).
 func idRunUseless(raw string, i int) bool {
-	return i+2 < len(raw) && raw[i+2] >= 'A' && raw[i+2] <= 'Z' && !vatPrefixes[raw[i:i+2]]
+	return i+2 < len(raw) && raw[i+2] >= 'A' && raw[i+2] <= 'Z' && vatPrefixBits[raw[i]-'A']&(1<<(raw[i+1]-'A')) == 0
+}
+
+// vatPrefixBits is vatPrefixes as bits, by first letter, of the second
+// letters (TestVATPrefixBits holds it to the map): a map look-up per
+// upper-case word cost more than the run it saved.
+var vatPrefixBits = [26]uint32{
+	'A' - 'A': 0x0080000, // AT
+	'B' - 'A': 0x0000050, // BE BG
+	'C' - 'A': 0x3000080, // CH CY CZ
+	'D' - 'A': 0x0000410, // DE DK
+	'E' - 'A': 0x0040810, // EE EL ES
+	'F' - 'A': 0x0020100, // FI FR
+	'G' - 'A': 0x0000002, // GB
+	'H' - 'A': 0x0120000, // HR HU
+	'I' - 'A': 0x0080010, // IE IT
+	'L' - 'A': 0x0380000, // LT LU LV
+	'M' - 'A': 0x0080000, // MT
+	'N' - 'A': 0x0004800, // NL NO
+	'P' - 'A': 0x0080800, // PL PT
+	'R' - 'A': 0x0004000, // RO
+	'S' - 'A': 0x0000510, // SE SI SK
+	'X' - 'A': 0x0000100, // XI
 }
 
 // add appends the runs of a raw line.
@@ -70,7 +92,10 @@ func (sc *idRunScan) add(raw string) {
 		}
 		if sc.idsOnly && idRunUseless(raw, i) {
 			// The positions inside its first group open no run either
-			// (a capital or digit before them), as when it is taken.
+			// (a capital or digit before them): past them, as when the
+			// run is taken.
+			for i += 2; i+1 < len(raw) && isUpperAlnum(raw[i+1]); i++ {
+			}
 			continue
 		}
 		from, base := len(ends), len(buf) // this run's first group; its bytes in buf

@@ -136,3 +136,14 @@ func TestIDRunsOfKeepsUsableRuns(t *testing.T) {
 		t.Fatalf("kept %d runs and left out %d; the comparison would prove little", kept, dropped)
 	}
 }
+
+func TestVATPrefixBits(t *testing.T) {
+	t.Parallel()
+	for a := byte('A'); a <= 'Z'; a++ {
+		for b := byte('A'); b <= 'Z'; b++ {
+			if got, want := vatPrefixBits[a-'A']&(1<<(b-'A')) != 0, vatPrefixes[string([]byte{a, b})]; got != want {
+				t.Errorf("vatPrefixBits says %c%c is a prefix: %v; vatPrefixes: %v", a, b, got, want)
+			}
+		}
+	}
+}
