@@ -31,6 +31,10 @@ type asciiNFA struct {
 	// and none has matched: a text opening with b0 b1 has no match, known
 	// without stepping (most texts a filter is asked about die there).
 	dead2 [utf8.RuneSelf][2]uint64
+	// dfa is the program's sets numbered once, for a program of more
+	// than two words (longestAtN's); nil for the others and for one with
+	// too many sets.
+	dfa *asciiDFA
 }
 
 // maxNFA is how many instructions a pcSet holds.
@@ -107,6 +111,9 @@ func buildASCIINFA(src string, loose bool) (*asciiNFA, bool) {
 		return nil, false
 	}
 	n.fillDead2()
+	if n.words > 2 {
+		n.dfa = newASCIIDFA(n)
+	}
 	return n, true
 }
 
@@ -154,6 +161,9 @@ func (n *asciiNFA) longestAt(s string) (end int, ok bool) {
 	}
 	if n.words <= 2 {
 		return n.longestAt2(s)
+	}
+	if n.dfa != nil {
+		return n.dfa.longestAt(s)
 	}
 	return n.longestAtN(s)
 }

@@ -4,7 +4,7 @@ import "testing"
 
 // TestLongestAt2MatchesLongestAtN holds the two-word matcher (on every
 // program of at most 128 instructions) and longestAt with its two-byte
-// table to the general one, on reLegalForm's programs and the anchored
+// table and, on larger programs, its DFA (asciiDFA) to the general one, on reLegalForm's programs and the anchored
 // regexps' filters, at every position of a fourth of the corpus lines,
 // cased and random ones.
 func TestLongestAt2MatchesLongestAtN(t *testing.T) {
@@ -20,7 +20,7 @@ func TestLongestAt2MatchesLongestAtN(t *testing.T) {
 			progs = append(progs, f)
 		}
 	}
-	small, answered := 0, 0
+	small, dfas, answered := 0, 0, 0
 	var lines []string
 	for i, ln := range equivLines(t, true, 5000) {
 		if i%4 == 0 { // every fourth: the programs run at every byte
@@ -30,6 +30,9 @@ func TestLongestAt2MatchesLongestAtN(t *testing.T) {
 	for _, n := range progs {
 		if n.words <= 2 {
 			small++
+		}
+		if n.dfa != nil {
+			dfas++
 		}
 		for _, ln := range lines {
 			for i := 0; i < len(ln); i++ {
@@ -48,8 +51,8 @@ func TestLongestAt2MatchesLongestAtN(t *testing.T) {
 			}
 		}
 	}
-	if small < 20 || answered < atLeast(10000) {
-		t.Fatalf("only %d programs and %d matches: the comparison proves little", small, answered)
+	if small < 20 || dfas < 8 || answered < atLeast(10000) {
+		t.Fatalf("only %d small programs, %d with a DFA and %d matches: the comparison proves little", small, dfas, answered)
 	}
-	t.Logf("%d of %d programs, %d matches", small, len(progs), answered)
+	t.Logf("%d of %d programs small, %d with a DFA, %d matches", small, len(progs), dfas, answered)
 }

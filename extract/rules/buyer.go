@@ -67,13 +67,12 @@ func (d *document) findBuyer(regs [][]region, supplier *fact[string]) (*fact[str
 		for k, c := range ln.cells {
 			cf := ln.foldCell(c)
 			kind, end := ln.cellLabel(k)
+			lf := trimLeftMarks(cf, " *->#") // TrimLeft(cf, " *-•>#")
 			if kind != regCustomer {
-				lf := strings.TrimLeft(cf, " *-•>#")
 				if m := reBuyerLabelExtra.FindStringIndex(lf); m != nil {
 					kind, end = regCustomer, len(cf)-len(lf)+m[1]
 				}
 			}
-			lf := strings.TrimLeft(cf, " *-•>#")
 			if kind != regCustomer || d.bankContext(i) && !reBillingLabel.MatchString(lf) {
 				// "Empfänger: ..." beside an IBAN is the payee.
 				continue

@@ -66,7 +66,7 @@ func titleKind(cf string) string {
 	}
 	// reTitleOrdinal skips these, then needs a digit or a letter; a title
 	// needs a letter.
-	if t := strings.TrimLeft(cf, " \t\n\f\r*#>-•"); t == "" || !(t[0] >= 'a' && t[0] <= 'z' || t[0] >= '0' && t[0] <= '9') {
+	if t := trimLeftMarks(cf, " \t\n\f\r*#>-"); t == "" || !(t[0] >= 'a' && t[0] <= 'z' || t[0] >= '0' && t[0] <= '9') {
 		return ""
 	}
 	f := cf

@@ -23,6 +23,7 @@ var (
 		"maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag",
 		"lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "sabato", "domenica")
 	// A stated date after "until/by/before" in a payment-terms line.
+	// What endsWithDuePrep reads (its test holds it to the expression).
 	reDuePrep = foldedRegexp(`\b(?:bis(?:\s+zum|\s+spatestens)?|by|before|until|avant(?:\s+le)?|au\s+plus\s+tard\s+le|antes\s+del?|hasta\s+el|voor|uiterlijk|entro(?:\s+il)?|on\s+or\s+before)\s*:?\s*$`)
 )
 
@@ -91,7 +92,7 @@ func (d *document) dueDateFact() *fact[string] {
 				if dueGapOK(f[m[1]:dh.start]) {
 					consider(base, dh.date, ln, dh)
 					found = true
-				} else if reDuePrep().MatchString(f[:dh.start]) {
+				} else if endsWithDuePrep(f[:dh.start]) {
 					consider(base-4, dh.date, ln, dh)
 					found = true
 				}
@@ -130,7 +131,7 @@ func (d *document) dueDateFact() *fact[string] {
 		}
 		for _, dh := range ln.dates {
 			before := ln.f.s[:dh.start]
-			if reDuePrep().MatchString(before) && rePayVerb().MatchString(before) {
+			if endsWithDuePrep(before) && rePayVerb().MatchString(before) {
 				consider(7, dh.date, ln, dh)
 				break
 			}

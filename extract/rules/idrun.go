@@ -44,6 +44,40 @@ type idRunScan struct {
 	lens  []int // length of that form
 	first []int // index in ends of each run's first group
 	start []int // each run's start
+	// idsOnly leaves out the runs no id reader can use (idRunUseless):
+	// on an upper-case receipt nearly every word opens a run, and the
+	// document's scan only feeds the VAT id and IBAN finders.
+	idsOnly bool
+}
+
+// idRunUseless reports, of a run opening at raw[i] (two capitals), that
+// neither id reader can take it: its first two letters are no VAT prefix
+// (supplierVATID skips the run) and its third character is a letter, where
+// an IBAN has a check digit (idChecker.iban refuses every prefix).
+func idRunUseless(raw string, i int) bool {
+	return i+2 < len(raw) && raw[i+2] >= 'A' && raw[i+2] <= 'Z' && vatPrefixBits[raw[i]-'A']&(1<<(raw[i+1]-'A')) == 0
+}
+
+// vatPrefixBits is vatPrefixes as bits, by first letter, of the second
+// letters (TestVATPrefixBits holds it to the map): a map look-up per
+// upper-case word cost more than the run it saved.
+var vatPrefixBits = [26]uint32{
+	'A' - 'A': 0x0080000, // AT
+	'B' - 'A': 0x0000050, // BE BG
+	'C' - 'A': 0x3000080, // CH CY CZ
+	'D' - 'A': 0x0000410, // DE DK
+	'E' - 'A': 0x0040810, // EE EL ES
+	'F' - 'A': 0x0020100, // FI FR
+	'G' - 'A': 0x0000002, // GB
+	'H' - 'A': 0x0120000, // HR HU
+	'I' - 'A': 0x0080010, // IE IT
+	'L' - 'A': 0x0380000, // LT LU LV
+	'M' - 'A': 0x0080000, // MT
+	'N' - 'A': 0x0004800, // NL NO
+	'P' - 'A': 0x0080800, // PL PT
+	'R' - 'A': 0x0004000, // RO
+	'S' - 'A': 0x0000510, // SE SI SK
+	'X' - 'A': 0x0000100, // XI
 }
 
 // add appends the runs of a raw line.
@@ -54,6 +88,14 @@ func (sc *idRunScan) add(raw string) {
 			continue
 		}
 		if i > 0 && (isUpperAlnum(raw[i-1]) || raw[i-1] >= 'a' && raw[i-1] <= 'z' || raw[i-1] >= 0x80) {
+			continue
+		}
+		if sc.idsOnly && idRunUseless(raw, i) {
+			// The positions inside its first group open no run either
+			// (a capital or digit before them): past them, as when the
+			// run is taken.
+			for i += 2; i+1 < len(raw) && isUpperAlnum(raw[i+1]); i++ {
+			}
 			continue
 		}
 		from, base := len(ends), len(buf) // this run's first group; its bytes in buf
@@ -127,7 +169,8 @@ func (ln *line) idRuns() []idRun {
 	return ln.idr
 }
 
-// idRunsOf is line i's idRuns. The first call scans every non-blank line of
+// idRunsOf is line i's idRuns, less the runs neither id finder can use
+// (idRunUseless). The first call scans every non-blank line of
 // the document in one idRunScan (the VAT id and IBAN finders read them
 // all), so the document's runs cost four allocations, not four per line.
 func (d *document) idRunsOf(i int) []idRun {
@@ -136,7 +179,7 @@ func (d *document) idRunsOf(i int) []idRun {
 		// Sized for most documents' runs: growing six slices from
 		// nothing was a twentieth of v2's allocations.
 		sc := idRunScan{buf: make([]byte, 0, 1024), ends: make([]int, 0, 128), offs: make([]int, 0, 128),
-			lens: make([]int, 0, 128), first: make([]int, 0, 64), start: make([]int, 0, 64)}
+			lens: make([]int, 0, 128), first: make([]int, 0, 64), start: make([]int, 0, 64), idsOnly: true}
 		nRuns := make([]int, len(d.lines)) // len(sc.first) after each line
 		for k, ln := range d.lines {
 			if !ln.blank && !ln.idrDone {

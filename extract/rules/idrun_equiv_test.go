@@ -89,3 +89,61 @@ func TestIDRunsMatchReference(t *testing.T) {
 		t.Fatalf("only %d runs compared; the comparison would prove little", runs)
 	}
 }
+
+// idRunUsable reports whether a reader could take the run: supplierVATID
+// reads runs opening with a VAT prefix, supplierIBAN a compact prefix of
+// IBAN length with the check digits third and fourth.
+func idRunUsable(r idRun) bool {
+	if vatPrefixes[r.compact[0][:2]] {
+		return true
+	}
+	for _, c := range r.compact {
+		if len(c) >= 15 && c[2] >= '0' && c[2] <= '9' && c[3] >= '0' && c[3] <= '9' {
+			return true
+		}
+	}
+	return false
+}
+
+// TestIDRunsOfKeepsUsableRuns holds the document's scan (idsOnly) to the
+// full scan less runs no id reader can use: every usable run is kept, in
+// order and unchanged.
+func TestIDRunsOfKeepsUsableRuns(t *testing.T) {
+	t.Parallel()
+	lines := idLines(equivLines(t, true, 5000), 20000)
+	kept, dropped := 0, 0
+	for _, ln := range lines {
+		var want []idRun
+		for _, r := range idRuns(ln) {
+			if idRunUseless(ln, r.start) {
+				if idRunUsable(r) {
+					t.Fatalf("line %q: run %+v is left out but a reader could take it", ln, r)
+				}
+				dropped++
+				continue
+			}
+			want = append(want, r)
+		}
+		sc := idRunScan{idsOnly: true}
+		sc.add(ln)
+		got := sc.runs()
+		kept += len(got)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("idsOnly scan of %q:\n got %+v\nwant %+v", ln, got, want)
+		}
+	}
+	if kept < 1000 || dropped < 1000 {
+		t.Fatalf("kept %d runs and left out %d; the comparison would prove little", kept, dropped)
+	}
+}
+
+func TestVATPrefixBits(t *testing.T) {
+	t.Parallel()
+	for a := byte('A'); a <= 'Z'; a++ {
+		for b := byte('A'); b <= 'Z'; b++ {
+			if got, want := vatPrefixBits[a-'A']&(1<<(b-'A')) != 0, vatPrefixes[string([]byte{a, b})]; got != want {
+				t.Errorf("vatPrefixBits says %c%c is a prefix: %v; vatPrefixes: %v", a, b, got, want)
+			}
+		}
+	}
+}
