@@ -177,6 +177,8 @@ type Runner struct {
 	feed *feed
 	// unreachableRun counts provider calls in a row that reached no server.
 	unreachableRun int
+	// leases renews the leases of the jobs in flight (keepLease).
+	leases leaseKeeper
 }
 
 func (r *Runner) now() time.Time {
@@ -1223,35 +1225,6 @@ func (r *Runner) storeErr(ctx context.Context, l *store.Lease, info store.Attemp
 	trace.SpanFromContext(ctx).End()
 	log.Error("store write failed", "stage", "commit", "error_class", "store")
 	return jobResult{outcome: "error", abort: fmt.Errorf("job %s: %w", l.JobKey, err)}
-}
-
-// keepLease renews the lease while a call runs. If the lease is lost the
-// call's context is cancelled: its answer could not be committed anyway.
-func (r *Runner) keepLease(ctx context.Context, cancel context.CancelFunc, l *store.Lease, log *slog.Logger) func() {
-	stop := make(chan struct{})
-	var once sync.Once
-	go func() {
-		t := time.NewTicker(r.LeaseFor / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if _, err := r.Store.Renew(ctx, &store.RenewParams{JobID: l.JobID, Token: l.Token, LeaseFor: r.LeaseFor, Now: r.leaseNow()}); err != nil {
-					if errors.Is(err, store.ErrStaleLease) {
-						log.Warn("lease lost", "stage", "renew", "outcome", "stale_lease")
-						cancel()
-						return
-					}
-					log.Warn("renew lease", "stage", "renew", "error", err)
-				}
-			}
-		}
-	}()
-	return func() { once.Do(func() { close(stop) }) }
 }
 
 // maxDBBackoff caps one wait for the database, so a worker notices soon
