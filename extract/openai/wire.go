@@ -154,14 +154,16 @@ type wireCompletion struct {
 }
 
 // decodeCompletion reads a 200 answer's body. The common shape is read
-// into wireCompletion; anything else (no choices, a field of another type,
-// a JSON null) goes through the SDK's own decoder, so the rare answers are
-// read exactly as before. A nil completion and nil error: the body was null.
-// Decoding through json.Decoder, as the SDK does, keeps a body cut short an
-// io.ErrUnexpectedEOF (category truncated_body).
+// into wireCompletion with json.Unmarshal, in place (a json.Decoder copies
+// the body into a buffer of its own first); anything else (no choices, a
+// field of another type, a JSON null, a body cut short or with more after
+// its value) goes through the SDK's own decoder, so the rare answers are
+// read exactly as before: a first value whatever follows it, and a
+// truncated body an io.ErrUnexpectedEOF (category truncated_body). A nil
+// completion and nil error: the body was null.
 func decodeCompletion(body []byte) (*oai.ChatCompletion, error) {
 	var w wireCompletion
-	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&w); err == nil && len(w.Choices) > 0 {
+	if err := json.Unmarshal(body, &w); err == nil && len(w.Choices) > 0 {
 		cc := &oai.ChatCompletion{Model: w.Model, Choices: make([]oai.ChatCompletionChoice, len(w.Choices))}
 		cc.Usage.PromptTokens, cc.Usage.CompletionTokens = w.Usage.PromptTokens, w.Usage.CompletionTokens
 		for i, c := range w.Choices {
