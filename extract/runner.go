@@ -518,9 +518,10 @@ type workLoop struct {
 	// dry: the last claim leased fewer jobs than it asked for, so the
 	// queue held nothing more. Until something may have made a job
 	// claimable (a batch enqueued, a job of ours given back or set to
-	// retry, dryTimer), finished jobs do not start a claim: at the tail
-	// of a run each of them would open a write transaction to find
-	// nothing (at c256, hundreds per run).
+	// retry, dryTimer: the idle wait, started by the first wait of the
+	// spell), finished jobs do not start a claim: at the tail of a run
+	// each of them would open a write transaction to find nothing (at
+	// c256, hundreds per run).
 	dry      bool
 	dryTimer <-chan time.Time
 }
@@ -574,7 +575,14 @@ func (w *workLoop) startWorkers() func() {
 // is cancelled.
 func (w *workLoop) wait(d time.Duration) {
 	var timer <-chan time.Time
-	if d > 0 {
+	switch {
+	case d > 0 && w.dry:
+		// One timer for the whole dry spell: jobs finishing meanwhile
+		// do not put off the next look.
+		if w.dryTimer == nil {
+			w.dryTimer = w.r.after(d)
+		}
+	case d > 0:
 		timer = w.r.after(d)
 	}
 	select {
@@ -642,7 +650,7 @@ func (w *workLoop) claim() (claimed int, again bool) {
 	if len(leases) < free && r.MaxPerTenant == 0 {
 		// The queue is empty for now. With a per-tenant cap a short claim
 		// may mean a capped tenant instead, whose finished jobs free room.
-		w.dry, w.dryTimer = true, r.after(w.idle)
+		w.dry = true
 	}
 	for _, l := range leases {
 		w.inflight++
