@@ -177,6 +177,8 @@ type Runner struct {
 	feed *feed
 	// unreachableRun counts provider calls in a row that reached no server.
 	unreachableRun int
+	// leases renews the leases of the jobs in flight (keepLease).
+	leases leaseKeeper
 }
 
 func (r *Runner) now() time.Time {
@@ -513,6 +515,32 @@ type workLoop struct {
 	outage   dbOutage
 	idle     time.Duration
 	feed     *feed // the enqueue running beside this Work, if any
+	// dry: the last claim leased fewer jobs than it asked for, so the
+	// queue held nothing more. Until something may have made a job
+	// claimable (a batch enqueued, a job of ours given back or set to
+	// retry, dryTimer: the idle wait, started by the first wait of the
+	// spell), finished jobs do not start a claim: at the tail of a run
+	// each of them would open a write transaction to find nothing (at
+	// c256, hundreds per run).
+	dry      bool
+	dryTimer <-chan time.Time
+}
+
+// settledOutcome reports whether a job that finished with outcome left
+// nothing for this process to claim: it is final, or another worker holds
+// it. Every other outcome (given back, retry, an error left to lease
+// expiry) may have made a job claimable.
+func settledOutcome(outcome string) bool {
+	switch outcome {
+	case store.StateSucceeded, store.StateRejected, store.StateFailed, store.OutcomeStaleLease:
+		return true
+	}
+	return false
+}
+
+// wet ends a dry spell: the next loop claims.
+func (w *workLoop) wet() {
+	w.dry, w.dryTimer = false, nil
 }
 
 // startWorkers starts a worker per job that may be in flight (Concurrency
@@ -547,17 +575,31 @@ func (w *workLoop) startWorkers() func() {
 // is cancelled.
 func (w *workLoop) wait(d time.Duration) {
 	var timer <-chan time.Time
-	if d > 0 {
+	switch {
+	case d > 0 && w.dry:
+		// One timer for the whole dry spell: jobs finishing meanwhile
+		// do not put off the next look.
+		if w.dryTimer == nil {
+			w.dryTimer = w.r.after(d)
+		}
+	case d > 0:
 		timer = w.r.after(d)
 	}
 	select {
 	case res := <-w.done:
 		w.inflight--
 		w.abort = errors.Join(w.abort, res.abort)
+		if !settledOutcome(res.outcome) {
+			w.wet()
+		}
 	case <-timer:
+	case <-w.dryTimer: // look again for retry times and leases that came due
+		w.wet()
 	case <-w.ctx.Done():
 	case <-w.feed.wake(): // a batch was enqueued: claim it
+		w.wet()
 	case <-w.feedEnded():
+		w.wet()
 	}
 }
 
@@ -588,7 +630,7 @@ func (w *workLoop) claim() (claimed int, again bool) {
 	r := w.r
 	limit := r.currentLimit()
 	free := limit + r.ReadAhead - w.inflight
-	if free <= 0 || (w.inflight >= limit && free < max(1, r.ReadAhead/2)) {
+	if w.dry || free <= 0 || (w.inflight >= limit && free < max(1, r.ReadAhead/2)) {
 		return 0, false
 	}
 	leases, err := r.Store.Claim(w.callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
@@ -605,6 +647,11 @@ func (w *workLoop) claim() (claimed int, again bool) {
 		return 0, true
 	}
 	w.outage = dbOutage{}
+	if len(leases) < free && r.MaxPerTenant == 0 {
+		// The queue is empty for now. With a per-tenant cap a short claim
+		// may mean a capped tenant instead, whose finished jobs free room.
+		w.dry = true
+	}
 	for _, l := range leases {
 		w.inflight++
 		claimed++
@@ -628,6 +675,8 @@ func (w *workLoop) claim() (claimed int, again bool) {
 // runner does not wait for more), else sleeps until work may be claimable.
 func (w *workLoop) awaitPending() bool {
 	r := w.r
+	// Nothing is in flight: whatever this decides, the next loop claims.
+	w.wet()
 	p, err := r.Store.Pending(w.callCtx, &store.PendingParams{Tenant: r.Tenant, SchemaVersion: r.OnlySchema})
 	if err != nil {
 		d, stop := r.dbWait(&w.outage, err)
@@ -1184,35 +1233,6 @@ func (r *Runner) storeErr(ctx context.Context, l *store.Lease, info store.Attemp
 	trace.SpanFromContext(ctx).End()
 	log.Error("store write failed", "stage", "commit", "error_class", "store")
 	return jobResult{outcome: "error", abort: fmt.Errorf("job %s: %w", l.JobKey, err)}
-}
-
-// keepLease renews the lease while a call runs. If the lease is lost the
-// call's context is cancelled: its answer could not be committed anyway.
-func (r *Runner) keepLease(ctx context.Context, cancel context.CancelFunc, l *store.Lease, log *slog.Logger) func() {
-	stop := make(chan struct{})
-	var once sync.Once
-	go func() {
-		t := time.NewTicker(r.LeaseFor / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if _, err := r.Store.Renew(ctx, &store.RenewParams{JobID: l.JobID, Token: l.Token, LeaseFor: r.LeaseFor, Now: r.leaseNow()}); err != nil {
-					if errors.Is(err, store.ErrStaleLease) {
-						log.Warn("lease lost", "stage", "renew", "outcome", "stale_lease")
-						cancel()
-						return
-					}
-					log.Warn("renew lease", "stage", "renew", "error", err)
-				}
-			}
-		}
-	}()
-	return func() { once.Do(func() { close(stop) }) }
 }
 
 // maxDBBackoff caps one wait for the database, so a worker notices soon

@@ -13,16 +13,21 @@ import (
 	"github.com/invx/invx/store"
 )
 
-// claimCounter counts the claims that leased something.
+// claimCounter counts the claims that leased something, and those that
+// leased nothing (empty): each is a write transaction spent to find an
+// empty queue.
 type claimCounter struct {
 	store.Store
-	claims atomic.Int64
+	claims, empty atomic.Int64
 }
 
 func (c *claimCounter) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease, error) {
 	ls, err := c.Store.Claim(ctx, p)
-	if len(ls) > 0 {
+	switch {
+	case len(ls) > 0:
 		c.claims.Add(1)
+	case err == nil:
+		c.empty.Add(1)
 	}
 	return ls, err
 }

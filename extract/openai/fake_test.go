@@ -125,6 +125,11 @@ func (f *fake) check(r *http.Request, body []byte, wr *wireRequest) {
 	if rc := r.Header.Get("X-Stainless-Retry-Count"); rc != "0" {
 		t.Errorf("fake: X-Stainless-Retry-Count = %q: the SDK retried on its own", rc)
 	}
+	// Some OpenAI-compatible servers refuse a chunked request body.
+	if r.ContentLength != int64(len(body)) || len(r.TransferEncoding) > 0 {
+		t.Errorf("fake: Content-Length %d, Transfer-Encoding %q for a body of %d bytes: want the length, not chunked",
+			r.ContentLength, r.TransferEncoding, len(body))
+	}
 	if err := json.Unmarshal(body, &wr.Raw); err != nil {
 		t.Errorf("fake: request body is not a JSON object: %v", err)
 		return

@@ -164,8 +164,8 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 	)
 	// The SDK sends body in place of the (empty) params and hands the
 	// answer's bytes back undecoded (wire.go says why).
-	_, err = p.chat.New(ctx, oai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", body),
-		option.WithResponseBodyInto(&data), option.WithResponseInto(&raw))
+	_, err = p.chat.New(ctx, oai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", body.reader()),
+		option.WithMiddleware(body.sized), option.WithResponseBodyInto(&data), option.WithResponseInto(&raw))
 	if raw != nil {
 		resp.HTTPStatus = raw.StatusCode
 		resp.RequestID = requestID(raw.Header)

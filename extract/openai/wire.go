@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"strings"
 	"sync"
 
 	oai "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
@@ -81,27 +83,58 @@ func (p *Provider) requestHead(v *schema.Version) ([]byte, error) {
 	return hd.bytes, hd.err
 }
 
+// wireBody is a chat completion request body in two parts: the version's
+// head, shared by every request of the version (a few KiB: the system
+// prompt and the response schema), and the document's own tail. A request
+// holds its body until the answer comes, so at --concurrency 256 a copy of
+// the head in each was most of what the calls in flight held.
+type wireBody struct{ head, tail []byte }
+
+// size is the body's length in bytes.
+func (b wireBody) size() int64 { return int64(len(b.head) + len(b.tail)) }
+
+// reader reads the body from its start; the head is read in place.
+func (b wireBody) reader() io.ReadCloser {
+	return io.NopCloser(io.MultiReader(bytes.NewReader(b.head), bytes.NewReader(b.tail)))
+}
+
+// bytes is the body in one piece (tests).
+func (b wireBody) bytes() []byte { return append(append([]byte(nil), b.head...), b.tail...) }
+
+// sized is the per-call middleware that gives the request b's length and
+// a way to read it again: a body handed to the SDK as a reader would go
+// out chunked, which some OpenAI-compatible servers refuse, and could not
+// be sent again on a fresh connection.
+func (b wireBody) sized(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+	r.ContentLength = b.size()
+	r.GetBody = func() (io.ReadCloser, error) { return b.reader(), nil }
+	return next(r)
+}
+
 // requestBody is the chat completion request for req: the version's head,
 // then the document's user message and the feedback of a re-ask.
-func (p *Provider) requestBody(req *extract.Request) ([]byte, error) {
+func (p *Provider) requestBody(req *extract.Request) (wireBody, error) {
 	hd, err := p.requestHead(req.Schema)
 	if err != nil {
-		return nil, err
+		return wireBody{}, err
 	}
 	user, err := json.Marshal(wireMessage{Role: "user", Content: req.Schema.UserMessage(req.Text)})
 	if err != nil {
-		return nil, fmt.Errorf("encode user message: %w", err)
+		return wireBody{}, fmt.Errorf("encode user message: %w", err)
 	}
-	body := make([]byte, 0, len(hd)+len(user)+256)
-	body = append(append(append(body, hd...), ','), user...)
+	var fb []byte
 	if req.Feedback != nil {
-		fb, err := json.Marshal(wireMessage{Role: "user", Content: fmt.Sprintf(feedbackFormat, req.Feedback.Error())})
+		fb, err = json.Marshal(wireMessage{Role: "user", Content: fmt.Sprintf(feedbackFormat, req.Feedback.Error())})
 		if err != nil {
-			return nil, fmt.Errorf("encode feedback message: %w", err)
+			return wireBody{}, fmt.Errorf("encode feedback message: %w", err)
 		}
-		body = append(append(body, ','), fb...)
 	}
-	return append(body, "]}"...), nil
+	tail := make([]byte, 0, len(user)+len(fb)+4)
+	tail = append(append(tail, ','), user...)
+	if fb != nil {
+		tail = append(append(tail, ','), fb...)
+	}
+	return wireBody{head: hd, tail: append(tail, "]}"...)}, nil
 }
 
 // wireCompletion is the part of a chat completion that answer reads.
@@ -121,14 +154,16 @@ type wireCompletion struct {
 }
 
 // decodeCompletion reads a 200 answer's body. The common shape is read
-// into wireCompletion; anything else (no choices, a field of another type,
-// a JSON null) goes through the SDK's own decoder, so the rare answers are
-// read exactly as before. A nil completion and nil error: the body was null.
-// Decoding through json.Decoder, as the SDK does, keeps a body cut short an
-// io.ErrUnexpectedEOF (category truncated_body).
+// into wireCompletion with json.Unmarshal, in place (a json.Decoder copies
+// the body into a buffer of its own first); anything else (no choices, a
+// field of another type, a JSON null, a body cut short or with more after
+// its value) goes through the SDK's own decoder, so the rare answers are
+// read exactly as before: a first value whatever follows it, and a
+// truncated body an io.ErrUnexpectedEOF (category truncated_body). A nil
+// completion and nil error: the body was null.
 func decodeCompletion(body []byte) (*oai.ChatCompletion, error) {
 	var w wireCompletion
-	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&w); err == nil && len(w.Choices) > 0 {
+	if err := json.Unmarshal(body, &w); err == nil && len(w.Choices) > 0 {
 		cc := &oai.ChatCompletion{Model: w.Model, Choices: make([]oai.ChatCompletionChoice, len(w.Choices))}
 		cc.Usage.PromptTokens, cc.Usage.CompletionTokens = w.Usage.PromptTokens, w.Usage.CompletionTokens
 		for i, c := range w.Choices {

@@ -38,10 +38,11 @@ func TestRequestBodyMatchesSDK(t *testing.T) {
 		for _, text := range texts {
 			for _, fb := range feedback {
 				req := &extract.Request{Text: text, Schema: v, Feedback: fb}
-				got, err := p.requestBody(req)
+				body, err := p.requestBody(req)
 				if err != nil {
 					t.Fatalf("%s: requestBody: %v", name, err)
 				}
+				got := body.bytes()
 				want, err := p.params(req).MarshalJSON()
 				if err != nil {
 					t.Fatalf("%s: SDK MarshalJSON: %v", name, err)
