@@ -40,7 +40,10 @@ func TestKillInsideBatchedClaimAndCommit(t *testing.T) {
 		for _, point := range points {
 			t.Run(e.name+"/"+point, func(t *testing.T) {
 				t.Parallel()
-				const n = 60
+				// More documents than MaxGroupCommit x 4: a commit group may
+				// gather up to 64 commits while they keep arriving, and the
+				// fourth commit transaction must come before the last one.
+				const n = 300
 				dir := writeDocs(t, genInvoices(t, 77, n))
 				target, open := e.db(t)
 				args := []string{"--db", target, "run", "--quiet", "--concurrency", "4", "--lease", "3s", dir}
