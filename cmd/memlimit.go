@@ -22,14 +22,11 @@ const runMemoryLimit = 34 << 20
 
 // limitSlack is added to 1.5 x the live heap for the limit of a large live
 // heap (limitFor): the runtime's own memory (stacks, GC metadata, some
-// 6.5 MiB) and a few MiB more, so the collector always has at least half
-// the live heap to allocate between two collections: without it a live
-// heap that grew near runMemoryLimit (a run of a million documents keeps
-// 32 bytes of each) would have the collector run almost without pause.
-// 10 MiB, not more: a rules run of 100k documents holds some 17 MB live
-// (3.2 MB of it the run's job keys), and with 16 MiB its limit rose to 41
-// MiB (peak anonymous 42.4-43.6 MiB; 38.2 with 10).
-const limitSlack = 10 << 20
+// 6 MiB) and at least 10 MiB to allocate between two collections. Without
+// it a live heap that grew near runMemoryLimit (a run of a million
+// documents keeps 32 bytes of each) would have the collector run almost
+// without pause.
+const limitSlack = 16 << 20
 
 // limitFor is the memory limit for a live heap of live bytes: never below
 // runMemoryLimit, and from there 1.5 x live + limitSlack, about GOGC=50.

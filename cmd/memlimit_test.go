@@ -99,8 +99,7 @@ func TestLimitFor(t *testing.T) {
 		want int64
 	}{
 		{0, runMemoryLimit},
-		{12 << 20, runMemoryLimit},                // a rules run of 10k: 18 + 10 MiB
-		{17 << 20, 25<<20 + 512<<10 + limitSlack}, // 100k
+		{12 << 20, runMemoryLimit}, // a rules run: 18 + 16 MiB
 		{40 << 20, 60<<20 + limitSlack},
 	}
 	for _, tc := range tests {
