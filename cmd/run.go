@@ -174,7 +174,6 @@ The summary goes to stderr, or to stdout as one JSON object with --json.`,
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
-			defer tuneMemory(f.Env)()
 			return profiled(&opts.profile, func() error { return runRun(c.Context(), f, opts) })
 		},
 	}

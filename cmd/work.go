@@ -79,7 +79,6 @@ twice.`,
 			if runF != nil {
 				return runF(c.Context(), opts)
 			}
-			defer tuneMemory(f.Env)()
 			return profiled(&opts.profile, func() error { return workRun(c.Context(), f, opts) })
 		},
 	}
