@@ -18,18 +18,7 @@ func appendCanonicalV2(b []byte, d *InvoiceV2) []byte {
 	b = append(b, `,"title":`...)
 	b = appendJSONString(b, d.Title)
 	b = append(b, `,"bullets":`...)
-	if d.Bullets == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, s := range d.Bullets {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSONString(b, s)
-		}
-		b = append(b, ']')
-	}
+	b = appendStrings(b, d.Bullets)
 	b = append(b, `,"supplier_name":`...)
 	b = appendStringPtr(b, d.SupplierName)
 	b = append(b, `,"supplier_vat_id":`...)

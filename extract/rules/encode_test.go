@@ -4,15 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/invx/invx/schema"
 )
 
-// encoderJSON is what the provider wrote before encode.go: json.Encoder
+// encoderJSON is what the provider wrote before schema.AppendV1/V2: json.Encoder
 // without HTML escaping, its newline trimmed.
 func encoderJSON(t *testing.T, v any) []byte {
 	t.Helper()
@@ -72,36 +70,36 @@ func pick2(pick func() *string) *string {
 	return &s
 }
 
-// TestEncodeMatchesEncoder holds appendV1 and appendV2 to json.Encoder on
+// TestEncodeMatchesEncoder holds schema.AppendV1 and AppendV2 to json.Encoder on
 // the answers to every fixture and dev-set text, and on those answers
 // with odd strings, nulls and extra entries put in.
 func TestEncodeMatchesEncoder(t *testing.T) {
 	t.Parallel()
-	texts := raceSample(corpusDocs(t))
+	texts := raceSample(selfCheckTexts(t))
 	rng := rand.New(rand.NewPCG(8, 9))
 	for _, text := range texts {
 		v1 := Extract(text)
-		if got, want := appendV1(nil, &v1), encoderJSON(t, &v1); !bytes.Equal(got, want) {
-			t.Fatalf("appendV1:\n got %s\nwant %s", got, want)
+		if got, want := schema.AppendV1(nil, &v1), encoderJSON(t, &v1); !bytes.Equal(got, want) {
+			t.Fatalf("AppendV1:\n got %s\nwant %s", got, want)
 		}
 		v1.Title, v1.Invoice.SupplierName = oddStrings[rng.IntN(len(oddStrings))], &oddStrings[rng.IntN(len(oddStrings))]
 		if rng.IntN(2) == 0 {
 			v1.Bullets, v1.ActionItems = nil, nil
 		}
-		if got, want := appendV1(nil, &v1), encoderJSON(t, &v1); !bytes.Equal(got, want) {
-			t.Fatalf("appendV1 (odd strings):\n got %s\nwant %s", got, want)
+		if got, want := schema.AppendV1(nil, &v1), encoderJSON(t, &v1); !bytes.Equal(got, want) {
+			t.Fatalf("AppendV1 (odd strings):\n got %s\nwant %s", got, want)
 		}
 		v2 := ExtractV2(text)
 		for k := range 3 {
-			if got, want := appendV2(nil, &v2), encoderJSON(t, &v2); !bytes.Equal(got, want) {
-				t.Fatalf("appendV2 (mutation %d):\n got %s\nwant %s", k, got, want)
+			if got, want := schema.AppendV2(nil, &v2), encoderJSON(t, &v2); !bytes.Equal(got, want) {
+				t.Fatalf("AppendV2 (mutation %d):\n got %s\nwant %s", k, got, want)
 			}
 			v2 = mutateV2(rng, v2)
 		}
 	}
 	for _, s := range oddStrings {
-		if got, want := appendJSONString(nil, s), encoderJSON(t, s); !bytes.Equal(got, want) {
-			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+		if got, want := schema.AppendJSONString(nil, s), encoderJSON(t, s); !bytes.Equal(got, want) {
+			t.Fatalf("schema.AppendJSONString(%q) = %s, want %s", s, got, want)
 		}
 	}
 	if len(texts) < atLeast(500) {
@@ -115,14 +113,15 @@ func FuzzJSONString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := appendJSONString(nil, s), encoderJSON(t, s); !bytes.Equal(got, want) {
-			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
+		if got, want := schema.AppendJSONString(nil, s), encoderJSON(t, s); !bytes.Equal(got, want) {
+			t.Fatalf("schema.AppendJSONString(%q) = %s, want %s", s, got, want)
 		}
 	})
 }
 
 // TestEncodeKnowsEveryField fails when a schema type gains or loses a
-// field: encode.go writes each by name and must be taught the new one.
+// field: schema.AppendV1 and AppendV2 write each by name and must be
+// taught the new one.
 func TestEncodeKnowsEveryField(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -133,29 +132,7 @@ func TestEncodeKnowsEveryField(t *testing.T) {
 		{schema.InvoiceV2{}, 22}, {schema.TaxLine{}, 3}, {schema.LineItem{}, 5}, {schema.EvidenceV2{}, 13},
 	} {
 		if n := reflect.TypeOf(c.v).NumField(); n != c.want {
-			t.Errorf("%T has %d fields, encode.go writes %d", c.v, n, c.want)
+			t.Errorf("%T has %d fields, schema.AppendV1/V2 write %d", c.v, n, c.want)
 		}
 	}
-}
-
-// corpusDocs reads the texts equivLines cuts its lines from: fixtures,
-// testdata/dev and the local dev set where present.
-func corpusDocs(t *testing.T) []string {
-	t.Helper()
-	var texts []string
-	for _, pat := range []string{"../../fixtures/*/*.txt", "../../fixtures/*/*/*.txt", "testdata/dev/*.txt",
-		"/tmp/devset2/receipts/*.txt", "/tmp/devset2/invoices/*.txt"} {
-		files, err := filepath.Glob(pat)
-		if err != nil {
-			t.Fatalf("glob %s: %v", pat, err)
-		}
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatalf("read %s: %v", f, err)
-			}
-			texts = append(texts, normalizeText(b))
-		}
-	}
-	return texts
 }

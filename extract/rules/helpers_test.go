@@ -1,7 +1,10 @@
 package rules
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
+	"testing"
 	"unicode"
 
 	"github.com/invx/invx/extract"
@@ -72,4 +75,26 @@ func atLeast(n int) int {
 		return n / raceStride
 	}
 	return n
+}
+
+// globTexts reads the files the patterns match, normalised as a run would
+// see them; a pattern that matches nothing adds nothing (the dev set is
+// not on every machine).
+func globTexts(t *testing.T, pats ...string) []string {
+	t.Helper()
+	var texts []string
+	for _, pat := range pats {
+		files, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatalf("glob %s: %v", pat, err)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatalf("read %s: %v", f, err)
+			}
+			texts = append(texts, normalizeText(b))
+		}
+	}
+	return texts
 }

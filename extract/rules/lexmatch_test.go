@@ -89,18 +89,8 @@ func TestLegalFormPrefilter(t *testing.T) {
 	lines := []string{"ACME GMBH & CO. KG", "Foo S. à r.l.", "Bar SARL", "Baz Co.,Ltd", "Qux PTY LTD",
 		"Kelvin \u212aft", "ſarl", "Sp. z o.o.", "A/S", "a / s", "x&co.", "Oy Ab", "UG (haftungsbeschränkt)",
 		"ltda.", "e.K.", "S.p.A.", "inc", "INC.", "Srl", "SRl", ""}
-	for _, pat := range []string{fixtureDir + "/*.txt", fixtureDir + "/*/*.txt", "testdata/dev/*.txt"} {
-		files, err := filepath.Glob(pat)
-		if err != nil {
-			t.Fatalf("glob %s: %v", pat, err)
-		}
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatalf("read %s: %v", f, err)
-			}
-			lines = append(lines, strings.Split(normalizeText(b), "\n")...)
-		}
+	for _, text := range globTexts(t, fixtureDir+"/*.txt", fixtureDir+"/*/*.txt", "testdata/dev/*.txt") {
+		lines = append(lines, strings.Split(text, "\n")...)
 	}
 	full := reLegalForm.tables().Regexp
 	hits := 0

@@ -29,16 +29,16 @@ func (*Provider) Extract(ctx context.Context, req *extract.Request) (*extract.Re
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	// The answers are written by hand (encode.go), byte for byte what
+	// The answers are written by hand (schema.AppendV1/V2), byte for byte what
 	// json.Encoder without HTML escaping wrote.
 	var out []byte
 	switch req.Schema.Name {
 	case schema.V1:
 		doc := Extract(req.Text)
-		out = appendV1(make([]byte, 0, 1024), &doc)
+		out = schema.AppendV1(make([]byte, 0, 1024), &doc)
 	case schema.V2:
 		doc := ExtractV2(req.Text)
-		out = appendV2(make([]byte, 0, 2048), &doc)
+		out = schema.AppendV2(make([]byte, 0, 2048), &doc)
 	default:
 		return nil, &extract.ProviderError{Class: extract.ClassPermanent,
 			Msg: fmt.Sprintf("the rules provider writes %s and %s, not %s", schema.V1, schema.V2, req.Schema.Name)}

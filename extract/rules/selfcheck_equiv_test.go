@@ -51,20 +51,7 @@ func selfCheckTexts(t *testing.T) []string {
 	if dir := os.Getenv("INVX_SYNTH_DIR"); dir != "" {
 		pats = append(pats, filepath.Join(dir, "*", "*.txt"))
 	}
-	var texts []string
-	for _, pat := range pats {
-		files, err := filepath.Glob(pat)
-		if err != nil {
-			t.Fatalf("glob %s: %v", pat, err)
-		}
-		for _, f := range files {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatalf("read %s: %v", f, err)
-			}
-			texts = append(texts, normalizeText(b))
-		}
-	}
+	texts := globTexts(t, pats...)
 	if len(texts) < 100 {
 		t.Fatalf("only %d texts found; the comparison would prove little", len(texts))
 	}
