@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
@@ -10,20 +8,7 @@ import (
 // provider sees them; it skips the benchmark when none is present.
 func benchTexts(b *testing.B, patterns ...string) []string {
 	b.Helper()
-	var texts []string
-	for _, pat := range patterns {
-		files, err := filepath.Glob(pat)
-		if err != nil {
-			b.Fatalf("glob %s: %v", pat, err)
-		}
-		for _, f := range files {
-			t, err := os.ReadFile(f)
-			if err != nil {
-				b.Fatalf("read %s: %v", f, err)
-			}
-			texts = append(texts, normalizeText(t))
-		}
-	}
+	texts := globTexts(b, patterns...)
 	if len(texts) == 0 {
 		b.Skipf("no texts match %v", patterns)
 	}

@@ -80,7 +80,7 @@ func atLeast(n int) int {
 // globTexts reads the files the patterns match, normalised as a run would
 // see them; a pattern that matches nothing adds nothing (the dev set is
 // not on every machine).
-func globTexts(t *testing.T, pats ...string) []string {
+func globTexts(t testing.TB, pats ...string) []string {
 	t.Helper()
 	var texts []string
 	for _, pat := range pats {
