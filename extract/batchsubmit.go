@@ -75,7 +75,7 @@ func (b *batchLoop) admit(l *store.Lease) *jobRun {
 		}
 	}
 	if RouteOfText(r.Provider, l.Text) != b.o.Client.Name() {
-		b.stop(r.process(b.ctx, b.wctx, l, 0).abort)
+		b.stop(r.process(b.ctx, b.wctx, l, 0, nil).abort)
 		return nil
 	}
 	v, refused := r.admit(b.wctx, b.wctx, l, log)

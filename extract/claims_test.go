@@ -1,11 +1,14 @@
 package extract_test
 
 import (
+	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/store"
 )
 
 // Once a claim leased fewer jobs than it asked for, the queue is empty:
@@ -32,5 +35,67 @@ func TestFinishedJobsDoNotClaimAnEmptyQueue(t *testing.T) {
 	// queue is empty, so the next one finds out.
 	if got := cs.empty.Load(); got > 1 {
 		t.Errorf("%d claims leased nothing (%d leased jobs), want at most 1", got, cs.claims.Load())
+	}
+}
+
+// commitHolder hands each commit over and then holds it, as a long group
+// transaction would, until want commits are held at once (or the wait
+// times out); then it lets them all through to the real store.
+type commitHolder struct {
+	store.Store
+	want    int
+	mu      sync.Mutex
+	held    int
+	peak    int
+	release chan struct{}
+}
+
+func (c *commitHolder) Commit(ctx context.Context, p *store.CommitParams) (*store.CommitResult, error) {
+	if p.HandedOver != nil {
+		p.HandedOver()
+	}
+	c.mu.Lock()
+	c.held++
+	c.peak = max(c.peak, c.held)
+	if c.held == c.want {
+		close(c.release)
+	}
+	c.mu.Unlock()
+	select {
+	case <-c.release:
+	case <-time.After(5 * time.Second):
+	}
+	c.mu.Lock()
+	c.held--
+	c.mu.Unlock()
+	return c.Store.Commit(ctx, p)
+}
+
+// A job whose commit is handed to the group commit no longer holds its
+// place in flight: while commits wait for their group's transaction, the
+// runner claims and calls the next jobs, so a group can gather more
+// commits than Concurrency + ReadAhead. Were the places held until the
+// commit returned, one provider slot and nothing leased ahead would let
+// one commit wait at a time.
+func TestHandedOverCommitsFreeTheirPlace(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	const n, want = 12, 8
+	ch := &commitHolder{Store: e.Store, want: want, release: make(chan struct{})}
+	r := newRunner(e, alwaysValid(), "default")
+	r.Store, r.Concurrency, r.ReadAhead = ch, 1, -1
+	docs := make([]extract.Found, n)
+	for i := range docs {
+		docs[i] = doc(fmt.Sprintf("inv-%03d.txt", i), sourceText+fmt.Sprintf("Ref %d\n", i))
+	}
+	s := runDocs(t, r, docs...)
+	if s.CommittedNow != n || s.Final.Succeeded != n {
+		t.Fatalf("committed %d, %d succeeded; want %d each", s.CommittedNow, s.Final.Succeeded, n)
+	}
+	if got := e.Results(t); got != n {
+		t.Fatalf("%d results, want %d", got, n)
+	}
+	if ch.peak < want {
+		t.Errorf("at most %d commits waited at once, want %d: a job waiting for its commit kept its place", ch.peak, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -451,6 +452,9 @@ func (r *Runner) Keys() []string {
 type jobResult struct {
 	outcome string
 	abort   error
+	// handed: the job's commit was handed to the store's group commit
+	// (the work loop counted it in committing).
+	handed bool
 }
 
 // Work claims and processes the tenant's jobs until none is left, ctx is
@@ -485,6 +489,8 @@ func (r *Runner) Work(ctx context.Context) error {
 			continue
 		}
 		if w.inflight > 0 {
+			// Jobs waiting for their commit count here: their results
+			// wake the loop soon, so it need not poll meanwhile.
 			if w.inflight >= r.currentLimit() {
 				// Every provider slot has a job: claim again once enough
 				// finished for one claim to lease many.
@@ -524,6 +530,39 @@ type workLoop struct {
 	// c256, hundreds per run).
 	dry      bool
 	dryTimer <-chan time.Time
+	// workers is how many jobs may be in flight (the worker goroutines).
+	workers int
+	// committing counts the jobs in flight whose commit was handed to
+	// the store's group commit: they wait only for its transaction, so
+	// they hold no provider slot and no place among the jobs leased
+	// ahead. Workers add, the loop subtracts as it takes their results.
+	committing atomic.Int64
+	// handed wakes the loop when a commit was handed over: a place among
+	// the jobs leased ahead is free again.
+	handed chan struct{}
+}
+
+// commitAhead is how many jobs beyond Concurrency and ReadAhead may be in
+// flight waiting for their commit's transaction. Without them a group
+// commit could gather no more than the jobs in flight, and while its
+// transaction ran nothing new was claimed; with them the next jobs are
+// called meanwhile and the next group is larger (see
+// store/internal/jobs.MaxGroupCommit, the largest group).
+const commitAhead = 64
+
+// occupied is how many jobs in flight still need a provider slot or wait
+// for one: those not handed to the group commit.
+func (w *workLoop) occupied() int {
+	return w.inflight - int(w.committing.Load())
+}
+
+// took accounts for a job's result taken from w.done.
+func (w *workLoop) took(res jobResult) {
+	w.inflight--
+	if res.handed {
+		w.committing.Add(-1)
+	}
+	w.abort = errors.Join(w.abort, res.abort)
 }
 
 // settledOutcome reports whether a job that finished with outcome left
@@ -548,16 +587,28 @@ func (w *workLoop) wet() {
 // that stops them and waits for them.
 func (w *workLoop) startWorkers() func() {
 	r := w.r
-	n := r.Concurrency + r.ReadAhead
+	n := r.Concurrency + r.ReadAhead + commitAhead
+	w.workers = n
 	w.work = make(chan ticketed, n)
 	w.done = make(chan jobResult, n)
+	w.handed = make(chan struct{}, 1)
 	var wg sync.WaitGroup
 	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for tl := range w.work {
-				res := r.process(w.ctx, w.callCtx, tl.l, tl.ticket)
+				var handed atomic.Bool
+				res := r.process(w.ctx, w.callCtx, tl.l, tl.ticket, func() {
+					if handed.CompareAndSwap(false, true) {
+						w.committing.Add(1)
+						select {
+						case w.handed <- struct{}{}:
+						default:
+						}
+					}
+				})
+				res.handed = handed.Load()
 				if res.abort != nil {
 					r.stopCalls()
 				}
@@ -587,11 +638,11 @@ func (w *workLoop) wait(d time.Duration) {
 	}
 	select {
 	case res := <-w.done:
-		w.inflight--
-		w.abort = errors.Join(w.abort, res.abort)
+		w.took(res)
 		if !settledOutcome(res.outcome) {
 			w.wet()
 		}
+	case <-w.handed: // a place among the jobs leased ahead is free
 	case <-timer:
 	case <-w.dryTimer: // look again for retry times and leases that came due
 		w.wet()
@@ -615,9 +666,7 @@ func (w *workLoop) feedEnded() <-chan struct{} {
 // drain waits for every job in flight, so none is abandoned mid-write.
 func (w *workLoop) drain() {
 	for w.inflight > 0 {
-		res := <-w.done
-		w.inflight--
-		w.abort = errors.Join(w.abort, res.abort)
+		w.took(<-w.done)
 	}
 }
 
@@ -629,8 +678,9 @@ func (w *workLoop) drain() {
 func (w *workLoop) claim() (claimed int, again bool) {
 	r := w.r
 	limit := r.currentLimit()
-	free := limit + r.ReadAhead - w.inflight
-	if w.dry || free <= 0 || (w.inflight >= limit && free < max(1, r.ReadAhead/2)) {
+	occupied := w.occupied()
+	free := min(limit+r.ReadAhead-occupied, w.workers-w.inflight)
+	if w.dry || free <= 0 || (occupied >= limit && free < max(1, r.ReadAhead/2)) {
 		return 0, false
 	}
 	leases, err := r.Store.Claim(w.callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
@@ -743,7 +793,9 @@ type ticketed struct {
 // process works one leased job through as many attempts as the lease and
 // the repair budget allow. ticket is its place in the claim order (0:
 // none), used by its first call.
-func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease, ticket int64) jobResult {
+// handed, if not nil, is called when a commit of the job is handed to the
+// store (see store.CommitParams.HandedOver), at most once.
+func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease, ticket int64, handed func()) jobResult {
 	// A job that ends before its first call lets the next in order go.
 	defer func() { r.passTicket(ticket) }()
 	log := r.log().With("tenant", l.Tenant, "job_key", l.JobKey, "run_id", r.RunID)
@@ -761,7 +813,7 @@ func (r *Runner) process(runCtx, ctx context.Context, l *store.Lease, ticket int
 	if refused != nil {
 		return *refused
 	}
-	j := &jobRun{runCtx: runCtx, leaseCtx: ctx, l: l, v: v, log: log, tokens: l.PrevTokens, ticket: &ticket}
+	j := &jobRun{runCtx: runCtx, leaseCtx: ctx, l: l, v: v, log: log, tokens: l.PrevTokens, ticket: &ticket, handed: handed}
 	return r.attempts(wctx, j)
 }
 
@@ -822,6 +874,9 @@ type jobRun struct {
 	// release gives back the provider slot the current attempt holds (nil:
 	// none held).
 	release func()
+	// handed is told when the job's commit is handed over (nil: nobody
+	// listens).
+	handed func()
 }
 
 // holdSlot records that the attempt holds a provider slot of r.
@@ -835,6 +890,15 @@ func (j *jobRun) holdSlot(r *Runner) {
 func (j *jobRun) releaseSlot() {
 	if j.release != nil {
 		j.release()
+	}
+}
+
+// handOver is the commit's HandedOver: the job needs neither its provider
+// slot nor its place among the jobs leased ahead any more.
+func (j *jobRun) handOver() {
+	j.releaseSlot()
+	if j.handed != nil {
+		j.handed()
 	}
 }
 
@@ -1067,7 +1131,7 @@ func (r *Runner) commitAnswer(j *jobRun, c *call, res *schema.Result) jobResult 
 	}
 	cr, err := r.commit(ctx, &store.CommitParams{JobID: l.JobID, Tenant: l.Tenant, JobKey: l.JobKey, Token: l.Token,
 		AttemptID: l.AttemptID, RunID: r.RunID, SchemaVersion: v.Name, Result: res.JSON, Shadow: r.Shadow,
-		Outbox: outboxEvents(l, res), Attempt: info, Now: r.now(), Review: rv, HandedOver: j.releaseSlot}, log)
+		Outbox: outboxEvents(l, res), Attempt: info, Now: r.now(), Review: rv, HandedOver: j.handOver}, log)
 	if err != nil {
 		return r.storeErr(ctx, l, info, err, log)
 	}
