@@ -60,7 +60,8 @@ func TestPragmasOnFreshConnections(t *testing.T) {
 	defer s.Close()
 	ctx := context.Background()
 	writer, reader := sqlite.Pools(s)
-	want := map[string]string{"busy_timeout": "30000", "journal_mode": "wal", "synchronous": "2", "foreign_keys": "1"}
+	want := map[string]string{"busy_timeout": "30000", "journal_mode": "wal", "synchronous": "2", "foreign_keys": "1",
+		"temp_store": "2"} // 2: MEMORY, the group savepoint's statement journal off disk
 	// The page cache differs by pool: a reader's is emptied by every commit
 	// of another connection, so it is kept small (issue 17, peak RSS).
 	for _, db := range []struct {
