@@ -9,15 +9,37 @@ import "strings"
 // too, not a currency.
 func (d *document) taxRowCodes() map[string]bool {
 	var out map[string]bool
-	for i := range d.taxSummaryLines() {
-		f := strings.Fields(d.lines[i].raw)
-		if len(f) < 2 || len(f[0]) != 3 || !wordCodes[f[0]] || !isASCIILetter(f[1][0]) {
+	var summary map[int]bool
+	for i, ln := range d.lines {
+		code, ok := rowCode(ln.raw)
+		if !ok {
+			continue
+		}
+		if summary == nil {
+			// Only a document with such a row pays for the table search.
+			summary = d.taxSummaryLines()
+		}
+		if !summary[i] {
 			continue
 		}
 		if out == nil {
 			out = map[string]bool{}
 		}
-		out[f[0]] = true
+		out[code] = true
 	}
 	return out
+}
+
+// rowCode returns the word code that opens raw when a word follows it
+// ("SVC SERVICE CHARGE"), without allocating.
+func rowCode(raw string) (string, bool) {
+	t := strings.TrimLeft(raw, " \t")
+	if len(t) < 5 || !isASCIILetter(t[0]) || !isASCIILetter(t[1]) || !isASCIILetter(t[2]) || t[3] != ' ' && t[3] != '\t' {
+		return "", false
+	}
+	rest := strings.TrimLeft(t[3:], " \t")
+	if rest == "" || !isASCIILetter(rest[0]) || !wordCodes[t[:3]] {
+		return "", false
+	}
+	return t[:3], true
 }
