@@ -243,5 +243,7 @@ var (
 		"total qty", "total quantity", "total item", "total items", "item(s)", "qty(s)", "no. of items",
 		"total discount", "total savings",
 		"balance before", "balance after", "card balance", "previous card balance", // a stored-value card's
+		// Reason: a loyalty balance counts points, not money, however it is printed.
+		"points balance", "point balance", "balance points", "member points", "loyalty points", "reward points",
 	}
 )

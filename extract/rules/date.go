@@ -192,7 +192,10 @@ func numDateMatches(f string, digits int) [][]int {
 			break
 		}
 		sep := f[m[4]:m[5]]
-		if sep != f[m[8]:m[9]] || len(f[m[10]:m[11]]) == 2 && sep != "." && sep != "/" && !hasClock(f) {
+		// Reason: "REG #19- 10-03-18" spaces one separator and not the other:
+		// a number before a date, not its day.
+		unevenSpace := f[m[3]:m[6]] != sep && f[m[7]:m[10]] == f[m[8]:m[9]]
+		if sep != f[m[8]:m[9]] || unevenSpace || len(f[m[10]:m[11]]) == 2 && sep != "." && sep != "/" && !hasClock(f) {
 			pos = m[6]
 			continue
 		}

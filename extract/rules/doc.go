@@ -280,7 +280,9 @@ func newDocument(text string) *document {
 		d.mdy = mdy
 	} else {
 		// Month first only on a US document: dollars and English labels.
-		d.mdy = d.dominantCurrency() == "USD" && detectLang(d.ftext) == "en"
+		// Reason: GST and SST are taxes of day-first countries; a price in
+		// dollars there does not make a date American.
+		d.mdy = d.dominantCurrency() == "USD" && detectLang(d.ftext) == "en" && !gstTaxCodes(d.text)
 	}
 	for _, ln := range d.lines {
 		ln.dates = findDates(ln.f.s, d.mdy)
@@ -545,11 +547,16 @@ func (d *document) countCurrencies() string {
 	counts := map[string]int{}
 	first := map[string]int{}
 	n := 0
+	rowCodes := d.taxRowCodes()
 	for _, ln := range d.lines {
 		if ln.injected {
 			continue
 		}
 		for _, h := range ln.curs {
+			if rowCodes[h.code] {
+				// Reason: a code that opens a tax summary row is a tax code ("SVC").
+				continue
+			}
 			w := 1
 			if h.weak {
 				if !adjacentToNumber(ln, h) {

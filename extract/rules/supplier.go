@@ -627,7 +627,8 @@ func (s *supplierScan) add(name string, score int) {
 // name on one line, whose evidence is that line).
 func (s *supplierScan) addEv(name, ev string, score int) {
 	key := normName(name)
-	if key == "" {
+	if key == "" || opensPartyNote(name) {
+		// Reason: "OPERATED BY X" names the operator, not the issuer.
 		return
 	}
 	c, ok := s.cands[key]

@@ -25,5 +25,9 @@ var (
 		"total discount", "total savings", "you saved", "discount",
 		// A stored-value card's balance before and after a top-up.
 		"balance before", "balance after", "card balance", "previous card balance",
+		// Reason: a loyalty balance counts points, not money, however it is printed.
+		"points balance", "point balance", "balance points", "member points", "loyalty points", "reward points",
+		// Reason: "GST @6% INCLUDED IN TOTAL 1.58" states the tax inside the total.
+		"included in total", "incl in total", "inclusive in total", "included in the total",
 	}
 )
