@@ -193,13 +193,17 @@ func dollarCodes(text string) []string {
 		for j < len(text) && isREWordByte(text[j]) {
 			j++
 		}
-		if j-i == 3 && dollarCodeSet[text[i:j]] {
+		// Every code is upper case: the map is asked only of words that
+		// are (most three-letter words are not, and each look-up hashed).
+		if j-i == 3 && isUpperASCII(text[i]) && isUpperASCII(text[i+1]) && isUpperASCII(text[i+2]) && dollarCodeSet[text[i:j]] {
 			out = append(out, text[i:j])
 		}
 		i = j
 	}
 	return out
 }
+
+func isUpperASCII(c byte) bool { return 'A' <= c && c <= 'Z' }
 
 var dollarCodeSet = map[string]bool{
 	"CAD": true, "AUD": true, "NZD": true, "SGD": true, "HKD": true, "MXN": true, "USD": true, "TWD": true,

@@ -117,6 +117,20 @@ func appendCells(buf []cell, raw string) ([]cell, []cell) {
 			lastNonSpace, lastNonSpaceCol = i+1, col
 			i++
 			continue
+		} else if r == ' ' {
+			// A run of spaces at once: two or more end the cell, and
+			// flushing once at the run's end is flushing at its second.
+			j := i + 1
+			for j < len(raw) && raw[j] == ' ' {
+				j++
+			}
+			spaces += j - i
+			if spaces >= 2 {
+				flush()
+			}
+			col += j - i
+			i = j
+			continue
 		}
 		switch {
 		case r == '\t':

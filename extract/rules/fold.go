@@ -112,8 +112,78 @@ func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (fol
 	lastSpace := false
 	prev := rune(0)
 	for i := 0; i < len(raw); {
-		// Most bytes: plain ASCII that foldRune would only lower, none of
-		// the cases below (white space, "rn", a rune).
+		if drop == nil && plainLower[raw[i]] != 0 {
+			// Most bytes: runs of plain ASCII that foldRune would only
+			// lower, a run at a time with one table look-up a byte.
+			j := i
+			for j < len(raw) {
+				l := plainLower[raw[j]]
+				if l == 0 {
+					break
+				}
+				b.WriteByte(l)
+				j++
+			}
+			lastSpace = false
+			prev = rune(raw[j-1])
+			last = plainLower[raw[j-1]]
+			if withIdx {
+				n := len(idx)
+				idx = idx[:n+j-i]
+				for k := range j - i {
+					idx[n+k] = i + k
+				}
+			}
+			i = j
+			continue
+		}
+		if c := raw[i]; drop == nil && ocrASCII[c] {
+			// The ASCII letters and digits OCR confuses: foldRune's
+			// answer for them, without the rune switch and the white
+			// space test the other runes need.
+			lastSpace = false
+			if (c == 'r' || c == 'R') && i+1 < len(raw) && (raw[i+1] == 'n' || raw[i+1] == 'N') && isLetter(prev) {
+				b.WriteByte('m') // OCR reads "m" as "rn", as below
+				last = 'm'
+				if withIdx {
+					idx = append(idx, i)
+				}
+				prev = rune(raw[i+1])
+				i += 2
+				continue
+			}
+			var o byte
+			switch c {
+			case 'l', 'L', 'I':
+				o = 'i'
+			case '`':
+				o = '\''
+			case 'r', 'R':
+				o = 'r'
+			default: // '0', '1'
+				next := rune(0)
+				if i+1 < len(raw) {
+					next = rune(raw[i+1])
+					if next >= utf8.RuneSelf {
+						next, _ = utf8.DecodeRuneInString(raw[i+1:])
+					}
+				}
+				po := rune(0)
+				if b.Len() > base {
+					po = rune(last)
+				}
+				o = foldOCRDigit(rune(c), prev, next, po)
+			}
+			b.WriteByte(o)
+			last = o
+			if withIdx {
+				idx = append(idx, i)
+			}
+			prev = rune(c)
+			i++
+			continue
+		}
+		// Plain ASCII on a line with letter-spaced words.
 		if c := raw[i]; c < utf8.RuneSelf && plainASCII[c] && (drop == nil || !drop[i]) {
 			lastSpace = false
 			prev = rune(c)
@@ -253,6 +323,43 @@ var plainASCII = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// ocrASCII marks the ASCII bytes foldRune reads as other letters or
+// digits, or as a quote: not plain, not white space.
+var ocrASCII = func() (t [256]bool) {
+	for _, c := range []byte("lLI01`rR") {
+		t[c] = true
+	}
+	return t
+}()
+
+// plainLower maps each plainASCII byte to its lower case, every other
+// byte to 0: NUL, plain too, is left to the byte-at-a-time path.
+var plainLower = func() (t [256]byte) {
+	for c := range utf8.RuneSelf {
+		if plainASCII[c] {
+			t[c] = lowerASCII(byte(c))
+		}
+	}
+	return t
+}()
+
+// foldOCRDigit is foldRune of '0' or '1', which OCR prints for "o" and
+// "i" inside words.
+func foldOCRDigit(r, prev, next, prevOut rune) byte {
+	if r == '0' {
+		// OCR: "T0TAL", "N0.", "0ceanic".
+		if isASCIILetterRune(prevOut) && !unicode.IsDigit(next) || isASCIILetterRune(next) && !unicode.IsDigit(prev) && !isLetter(prev) {
+			return 'o'
+		}
+		return '0'
+	}
+	// OCR: "Bi11 To", "Invo1ce".
+	if isASCIILetterRune(prevOut) && (next == '1' || !unicode.IsDigit(next)) {
+		return 'i'
+	}
+	return '1'
+}
+
 // maySpaceLetters is a cheap necessary condition for spacedLetters to find
 // anything, so the common line costs no allocation: a run of four single
 // letters joined by spaces has at least two letters with a space on either
@@ -313,18 +420,8 @@ func foldRune(r, prev, next, prevOut rune) string {
 		return "-"
 	case '０', '１', '２', '３', '４', '５', '６', '７', '８', '９':
 		return asciiStrings['0'+(r-'０')]
-	case '0':
-		// OCR: "T0TAL", "N0.", "0ceanic".
-		if isASCIILetterRune(prevOut) && !unicode.IsDigit(next) || isASCIILetterRune(next) && !unicode.IsDigit(prev) && !isLetter(prev) {
-			return "o"
-		}
-		return "0"
-	case '1':
-		// OCR: "Bi11 To", "Invo1ce".
-		if isASCIILetterRune(prevOut) && (next == '1' || !unicode.IsDigit(next)) {
-			return "i"
-		}
-		return "1"
+	case '0', '1':
+		return asciiStrings[foldOCRDigit(r, prev, next, prevOut)]
 	}
 	if r < 0x80 {
 		if 'A' <= r && r <= 'Z' {

@@ -180,7 +180,9 @@ func TestFoldMatchesReference(t *testing.T) {
 	t.Parallel()
 	lines := equivLines(t, true, 20000)
 	parts := []string{"r", "R", "n", "N", "rn", "RN", "l", "I", "0", "1", "`", " ", "  ", "\t", "\u200b", "\u00a0",
-		"ß", "Æ", "œ", "Ł", "ı", "°", "’", "“", "–", "０", "９", "T O T A L", "I N V", "a", "Z", ".", "\xff", "\xc3", "é", "元"}
+		"ß", "Æ", "œ", "Ł", "ı", "°", "’", "“", "–", "０", "９", "T O T A L", "I N V", "a", "Z", ".", "\xff", "\xc3", "é", "元", "\x00",
+		// Runs of plain ASCII longer than foldAppend's lowering buffer.
+		"ABCDEFGHJKMNOPQSTUVWXYZ-ABCDEFGHJKMNOPQSTUVWXYZ-ABCDEFGHJKMNOPQSTUVWXYZ", "abcdefghjkmnopqstuvwxyz.abcdefghjkmnopqstuvwxyz.abcdefghjkmnopqstuvwxyz"}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range atLeast(20000) {
 		var b strings.Builder

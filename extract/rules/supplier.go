@@ -451,27 +451,55 @@ func normName(s string) string { return normFolded(foldString(s)) }
 
 // normFolded is normName of text already folded.
 func normFolded(f string) string {
-	// The builder starts at the first rune dropped, grown once; a name of
-	// letters and digits alone is f itself (rune by rune it grew several
-	// times per name).
-	var b strings.Builder
-	for i, r := range f {
-		keep := unicode.IsLetter(r) || unicode.IsDigit(r)
-		switch {
-		case b.Cap() > 0:
-			if keep {
-				b.WriteRune(r)
+	// A name of letters and digits alone is f itself; the builder starts
+	// at the first rune dropped, grown once. ASCII bytes are judged by a
+	// table, not decoded and asked of unicode.IsLetter and IsDigit: the
+	// buyer and supplier searches ask this of most heading lines.
+	i := 0
+	for i < len(f) {
+		if c := f[i]; c < utf8.RuneSelf {
+			if !asciiAlnum[c] {
+				break
 			}
-		case !keep:
-			b.Grow(len(f))
-			b.WriteString(f[:i])
+			i++
+			continue
 		}
+		r, w := utf8.DecodeRuneInString(f[i:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			break
+		}
+		i += w
 	}
-	if b.Cap() == 0 {
+	if i == len(f) {
 		return f
+	}
+	var b strings.Builder
+	b.Grow(len(f))
+	b.WriteString(f[:i])
+	for i < len(f) {
+		if c := f[i]; c < utf8.RuneSelf {
+			if asciiAlnum[c] {
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(f[i:])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+		i += w
 	}
 	return b.String()
 }
+
+// asciiAlnum marks the ASCII letters and digits.
+var asciiAlnum = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = unicode.IsLetter(rune(c)) || unicode.IsDigit(rune(c))
+	}
+	return t
+}()
 
 type supCand struct {
 	name  string
