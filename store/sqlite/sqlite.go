@@ -84,25 +84,11 @@ func DSN(path string, txlock string) string {
 	return dsn(path, txlock, 0)
 }
 
-// writerPragmas are the writer connection's own, beside pragmas.
-var writerPragmas = []string{
-	// A statement that may abort halfway inside a transaction (a
-	// multi-row insert of texts, results or events, checked by NOT NULL
-	// and foreign keys) copies every page it changes into a statement
-	// journal. Past 64 KiB SQLite spills that journal to a temporary file,
-	// and every later statement of the transaction writes it with a
-	// system call: 12 % of a 10k replay run's CPU (issue 17). In memory,
-	// it is bounded by one statement's pages. Only the writer: a reader's
-	// temporary data (large sorts) stays on disk.
-	"temp_store(MEMORY)",
-}
-
-// dsn is DSN with the page cache set to cacheKiB (0: SQLite's default)
-// and the extra pragmas.
-func dsn(path, txlock string, cacheKiB int, extra ...string) string {
+// dsn is DSN with the page cache set to cacheKiB (0: SQLite's default).
+func dsn(path, txlock string, cacheKiB int) string {
 	q := url.Values{}
 	q.Set("_txlock", txlock)
-	for _, p := range append(pragmas[:len(pragmas):len(pragmas)], extra...) {
+	for _, p := range pragmas {
 		q.Add("_pragma", p)
 	}
 	if cacheKiB > 0 {
@@ -146,7 +132,7 @@ func open(ctx context.Context, path, driverName string) (*Store, error) {
 		}
 	}
 
-	w, err := sql.Open(driverName, dsn(path, "immediate", writerCacheKiB, writerPragmas...))
+	w, err := sql.Open(driverName, dsn(path, "immediate", writerCacheKiB))
 	if err != nil {
 		return nil, fmt.Errorf("open sqlite store %s: %w", path, err)
 	}
