@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/invx/invx/extract"
@@ -26,6 +27,11 @@ type Recorder struct {
 	// versions: no replay of such a folder could be faithful.
 	before    string
 	beforeErr error
+
+	// mu guards claimed: the version the folder's manifest names, once
+	// this Recorder has read or written it (claimManifest).
+	mu      sync.Mutex
+	claimed string
 }
 
 var _ extract.Provider = (*Recorder)(nil)
@@ -176,10 +182,35 @@ func (r *Recorder) checkSchema(req *extract.Request) error {
 		return &extract.ProviderError{Class: extract.ClassAuth, Category: "config", Msg: "record: " + r.beforeErr.Error()}
 	}
 	want := wantSchema(req)
-	if r.before == "" || want == "" || r.before == want {
+	if r.before != "" && want != "" && r.before != want {
+		return r.otherSchema(r.before, want)
+	}
+	if want == "" {
 		return nil
 	}
+	// The manifest is read or written once per Recorder and version, so
+	// the folder's version is known to later readers without a scan, and
+	// a Recorder of another version (in another process, started before
+	// this one's first answer) is refused.
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.claimed == "" {
+		got, err := claimManifest(r.dir, want)
+		if err != nil {
+			return &extract.ProviderError{Class: extract.ClassAuth, Category: "config", Msg: "record: " + err.Error()}
+		}
+		r.claimed = got
+	}
+	if r.claimed != want {
+		return r.otherSchema(r.claimed, want)
+	}
+	return nil
+}
+
+// otherSchema is the one-line error for an answer of version want to be
+// recorded into the folder, which holds answers of version have.
+func (r *Recorder) otherSchema(have, want string) error {
 	return &extract.ProviderError{Class: extract.ClassAuth, Category: "config",
 		Msg: fmt.Sprintf("record: recording folder %s holds answers for schema %s, not %s: record %s into another folder",
-			r.dir, r.before, want, want)}
+			r.dir, have, want, want)}
 }

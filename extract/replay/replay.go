@@ -258,18 +258,13 @@ func (r *record) replay() (*extract.Response, error) {
 // readRecord reads and strictly validates the recording at path, which must
 // be of attempt of job key. A missing file is fs.ErrNotExist.
 func readRecord(path, key string, attempt int) (*record, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fs.ErrNotExist
-		}
-		return nil, pathReason(err)
-	}
-	defer f.Close()
 	buf := readbuf.Get()
 	defer readbuf.Put(buf)
-	b, err := readbuf.ReadUpTo(f, (*buf)[:0], maxFile+1)
+	b, err := readFile(path, (*buf)[:0], maxFile+1)
 	*buf = b
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fs.ErrNotExist
+	}
 	if err != nil {
 		return nil, pathReason(err)
 	}

@@ -272,13 +272,22 @@ func TestReplayValidation(t *testing.T) {
 		{"bad encoding", strings.Replace(good, `"output":"{}"`, `"output":"{}","output_encoding":"hex"`, 1), "output_encoding"},
 		{"bad base64", strings.Replace(good, `"output":"{}"`, `"output":"!!","output_encoding":"base64"`, 1), "not valid base64"},
 		{"wrong type", strings.Replace(good, `"attempt":1`, `"attempt":"1"`, 1), "cannot unmarshal"},
+		// The file is read by system calls (readFile): its read errors
+		// read as before, without the path twice.
+		{"a folder, not a file", "<folder>", filepath.Join(key, "1.json") + ": is a directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			path := filepath.Join(dir, key, "1.json")
-			writeFile(t, path, tt.body)
+			if tt.body == "<folder>" {
+				if err := os.MkdirAll(path, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				writeFile(t, path, tt.body)
+			}
 			p, err := replay.New(dir)
 			if err != nil {
 				t.Fatal(err)

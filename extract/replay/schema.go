@@ -20,11 +20,12 @@ const evalFile = "invx-eval.json"
 
 // RecordedSchema returns the schema version the recording folder dir was
 // made with: the schema_version of its invx-eval.json when it has one (a
-// recording of invx eval), else that of its recorded answers (invx run
-// --record). It is "" for a folder that names none, such as a recording
-// made before versions were recorded; replaying it is then not checked.
-// Answers recorded for two versions in one folder are an error: no replay
-// of it can be faithful.
+// recording of invx eval), else the one its manifest names (manifestFile,
+// written by a Recorder), else that of its recorded answers, read one by
+// one (recordings made before the manifest). It is "" for a folder that
+// names none, such as a recording made before versions were recorded;
+// replaying it is then not checked. Answers recorded for two versions in
+// one folder are an error: no replay of it can be faithful.
 func RecordedSchema(dir string) (string, error) {
 	b, err := os.ReadFile(filepath.Join(dir, evalFile))
 	switch {
@@ -40,6 +41,9 @@ func RecordedSchema(dir string) (string, error) {
 		}
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", fmt.Errorf("recording folder %s: %s: %w", dir, evalFile, pathReason(err))
+	}
+	if v, err := readManifest(dir); err != nil || v != "" {
+		return v, err
 	}
 	return answersSchema(dir)
 }
