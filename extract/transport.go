@@ -12,6 +12,17 @@ import (
 // default transport's 2 idle connections per host make it do.
 const maxConnsPerHost = 256
 
+// Each connection keeps a read and a write buffer for as long as it is
+// open, so at --concurrency 256 the default 4 KiB each was 2 MiB of live
+// heap (twice that at the collector's peak). A request body of 10-16 KiB
+// overflows any of these sizes and goes to the socket in the same number
+// of writes, and an answer of a few KiB is read whole by the caller's own
+// buffer once the headers are parsed.
+const (
+	readBufferSize  = 2 << 10
+	writeBufferSize = 1 << 10
+)
+
 var (
 	clientOnce sync.Once
 	client     *http.Client
@@ -26,6 +37,7 @@ func HTTPClient() *http.Client {
 		t.MaxIdleConns = 2 * maxConnsPerHost
 		t.MaxIdleConnsPerHost = maxConnsPerHost
 		t.IdleConnTimeout = 90 * time.Second
+		t.ReadBufferSize, t.WriteBufferSize = readBufferSize, writeBufferSize
 		client = &http.Client{Transport: t}
 	})
 	return client

@@ -58,7 +58,8 @@ type Config struct {
 
 // Provider calls a Chat Completions endpoint. It is safe for concurrent use.
 type Provider struct {
-	chat      oai.ChatCompletionService
+	// ep sends the synchronous path's requests (call.go).
+	ep        *endpoint
 	model     string
 	maxTokens int64
 	// apiKey is kept only to scrub it from error messages.
@@ -111,12 +112,15 @@ func New(cfg Config) (*Provider, error) {
 		// local servers expect.
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
-	// The service is built directly rather than through openai.NewClient,
+	// The services are built directly rather than through openai.NewClient,
 	// which would also read OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_ORG_ID,
 	// OPENAI_PROJECT_ID and OPENAI_CUSTOM_HEADERS (the last can even replace
 	// the Authorization header).
-	return &Provider{chat: oai.NewChatCompletionService(opts...), model: cfg.Model, maxTokens: maxTokens,
-		apiKey: cfg.APIKey, opts: opts}, nil
+	ep, err := endpointOf(opts, base, hc, timeout)
+	if err != nil {
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Msg: err.Error()}
+	}
+	return &Provider{ep: ep, model: cfg.Model, maxTokens: maxTokens, apiKey: cfg.APIKey, opts: opts}, nil
 }
 
 // parseBaseURL normalises a base URL: default when empty, http or https
@@ -158,21 +162,14 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 	if err != nil {
 		return resp, &extract.ProviderError{Class: extract.ClassPermanent, Msg: err.Error()}
 	}
-	var (
-		raw  *http.Response
-		data []byte
-	)
-	// The SDK sends body in place of the (empty) params and hands the
-	// answer's bytes back undecoded (wire.go says why).
-	_, err = p.chat.New(ctx, oai.ChatCompletionNewParams{}, option.WithRequestBody("application/json", body.reader()),
-		option.WithMiddleware(body.sized), option.WithResponseBodyInto(&data), option.WithResponseInto(&raw))
+	data, raw, err := p.ep.post(ctx, body)
 	if raw != nil {
 		resp.HTTPStatus = raw.StatusCode
 		resp.RequestID = requestID(raw.Header)
 	}
 	if err == nil && raw != nil && !isJSON(raw.Header) {
-		// Asked for bytes, the SDK no longer refuses a body of another
-		// content type: refuse it here as it did.
+		// The SDK, asked for the answer's bytes, would take a body of any
+		// content type: refuse another here, as its decoder did.
 		err = fmt.Errorf("expected destination type of 'string' or '[]byte' for responses with content-type '%s' that is not 'application/json'",
 			raw.Header.Get("Content-Type"))
 	}

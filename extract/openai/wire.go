@@ -11,16 +11,14 @@ import (
 	"sync"
 
 	oai "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
 )
 
 // The synchronous path encodes its request body and decodes the answer
-// itself and lets the SDK do the rest (URL, headers, auth, timeouts, error
-// bodies). The SDK's reflective encoder re-walked the constant system
-// prompt and response schema on every call, and its decoder goes through
+// itself (and sends it itself, call.go). The SDK's reflective encoder
+// re-walked the constant system prompt and response schema on every call, and its decoder goes through
 // gjson: together a third of a millisecond of CPU per document, more than
 // the rest of a call. What goes on the wire is the same JSON object as
 // p.params(req) encodes (TestRequestBodyMatchesSDK); the batch path still
@@ -100,16 +98,6 @@ func (b wireBody) reader() io.ReadCloser {
 
 // bytes is the body in one piece (tests).
 func (b wireBody) bytes() []byte { return append(append([]byte(nil), b.head...), b.tail...) }
-
-// sized is the per-call middleware that gives the request b's length and
-// a way to read it again: a body handed to the SDK as a reader would go
-// out chunked, which some OpenAI-compatible servers refuse, and could not
-// be sent again on a fresh connection.
-func (b wireBody) sized(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-	r.ContentLength = b.size()
-	r.GetBody = func() (io.ReadCloser, error) { return b.reader(), nil }
-	return next(r)
-}
 
 // requestBody is the chat completion request for req: the version's head,
 // then the document's user message and the feedback of a re-ask.
