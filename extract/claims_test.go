@@ -23,14 +23,7 @@ func TestFinishedJobsDoNotClaimAnEmptyQueue(t *testing.T) {
 	r := newRunner(e, alwaysValid(), "default")
 	r.Store, r.Concurrency, r.ReadAhead, r.PollInterval = cs, 4, 4, time.Hour
 	const n = 40
-	docs := make([]extract.Found, n)
-	for i := range docs {
-		docs[i] = doc(fmt.Sprintf("inv-%02d.txt", i), sourceText+fmt.Sprintf("Ref %d\n", i))
-	}
-	s := runDocs(t, r, docs...)
-	if s.CommittedNow != n || s.Final.Succeeded != n {
-		t.Fatalf("committed %d, %d succeeded; want %d each", s.CommittedNow, s.Final.Succeeded, n)
-	}
+	runAllCommitted(t, r, n)
 	// One may: a claim that leased exactly the last jobs cannot tell the
 	// queue is empty, so the next one finds out.
 	if got := cs.empty.Load(); got > 1 {
@@ -84,6 +77,19 @@ func TestHandedOverCommitsFreeTheirPlace(t *testing.T) {
 	ch := &commitHolder{Store: e.Store, want: want, release: make(chan struct{})}
 	r := newRunner(e, alwaysValid(), "default")
 	r.Store, r.Concurrency, r.ReadAhead = ch, 1, -1
+	runAllCommitted(t, r, n)
+	if got := e.Results(t); got != n {
+		t.Fatalf("%d results, want %d", got, n)
+	}
+	if ch.peak < want {
+		t.Errorf("at most %d commits waited at once, want %d: a job waiting for its commit kept its place", ch.peak, want)
+	}
+}
+
+// runAllCommitted runs n distinct documents through r and fails unless
+// each was committed and succeeded.
+func runAllCommitted(t *testing.T, r *extract.Runner, n int) {
+	t.Helper()
 	docs := make([]extract.Found, n)
 	for i := range docs {
 		docs[i] = doc(fmt.Sprintf("inv-%03d.txt", i), sourceText+fmt.Sprintf("Ref %d\n", i))
@@ -91,11 +97,5 @@ func TestHandedOverCommitsFreeTheirPlace(t *testing.T) {
 	s := runDocs(t, r, docs...)
 	if s.CommittedNow != n || s.Final.Succeeded != n {
 		t.Fatalf("committed %d, %d succeeded; want %d each", s.CommittedNow, s.Final.Succeeded, n)
-	}
-	if got := e.Results(t); got != n {
-		t.Fatalf("%d results, want %d", got, n)
-	}
-	if ch.peak < want {
-		t.Errorf("at most %d commits waited at once, want %d: a job waiting for its commit kept its place", ch.peak, want)
 	}
 }
