@@ -678,9 +678,12 @@ func (w *workLoop) drain() {
 func (w *workLoop) claim() (claimed int, again bool) {
 	r := w.r
 	limit := r.currentLimit()
-	occupied := w.occupied()
-	free := min(limit+r.ReadAhead-occupied, w.workers-w.inflight)
-	if w.dry || free <= 0 || (occupied >= limit && free < max(1, r.ReadAhead/2)) {
+	free := min(limit+r.ReadAhead-w.occupied(), w.workers-w.inflight)
+	// Jobs waiting for their commit count as busy here: when commits
+	// queue, claims still lease half the read-ahead at once, rather than
+	// a job per finished commit, each a write transaction in the way of
+	// the commits (c256: 10k documents took 5.9 CPU s of claims).
+	if w.dry || free <= 0 || (w.inflight >= limit && free < max(1, r.ReadAhead/2)) {
 		return 0, false
 	}
 	leases, err := r.Store.Claim(w.callCtx, &store.ClaimParams{Tenant: r.Tenant, Owner: r.Owner, RunID: r.RunID,
