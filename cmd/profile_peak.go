@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"os"
-	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
 	"time"
@@ -27,7 +26,7 @@ func watchPeak(path string) (stop func() error, err error) {
 	if err != nil {
 		return nil, err
 	}
-	runtime.MemProfileRate = 64 << 10
+	setMemProfileRate(64 << 10)
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	live := func() uint64 {
 		metrics.Read(sample)
