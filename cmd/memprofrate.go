@@ -1,41 +1,33 @@
 package cmd
 
 import (
-	"os"
-	"runtime"
 	"strings"
-	"sync"
 )
 
-// defaultMemProfileRate is the runtime's own default sampling interval
-// (runtime.MemProfileRate before anyone changes it).
-const defaultMemProfileRate = 512 << 10
-
-// memProfileMu orders every write of runtime.MemProfileRate this package
-// makes: run and work set it per invocation, and tests run several at once.
-var memProfileMu sync.Mutex
-
-// setMemProfileRate sets the heap profiler's sampling interval (0: off)
-// unless the user chose one with GODEBUG=memprofilerate, which wins.
-func setMemProfileRate(rate int) {
-	if godebugSetsMemProfileRate(os.Getenv("GODEBUG")) {
-		return
+// HeapProfileRate is the heap profiler's sampling interval
+// (runtime.MemProfileRate) for an invx process started with args: the
+// rate it has (current) when the command writes a heap profile
+// (--memprofile, --memprofile-peak) or GODEBUG sets one (memprofilerate=N,
+// applied before main), otherwise 0, off. The binary links runtime/pprof,
+// so the runtime would otherwise sample every 512 KiB allocated for a
+// profile nobody reads: each sample unwinds the stack (touching the
+// binary's function tables) and keeps a bucket per distinct stack. Off, a
+// 10k rules run peaks 1.5 MiB lower (bench/README.md, "Memory").
+//
+// main sets it once, before the command starts: the rate is the process's,
+// and tests run several commands at once in one process.
+func HeapProfileRate(args []string, godebug string, current int) int {
+	if godebugSetsMemProfileRate(godebug) {
+		return current
 	}
-	memProfileMu.Lock()
-	defer memProfileMu.Unlock()
-	runtime.MemProfileRate = rate
-}
-
-// heapProfileRate is the sampling interval a run or work invocation needs:
-// the runtime's default when it writes a heap profile, otherwise none. The
-// binary links runtime/pprof, so the runtime would otherwise sample every
-// 512 KiB allocated for a profile nobody reads: each sample unwinds the
-// stack (touching the binary's function tables) and keeps a bucket per
-// distinct stack. Off, a 10k rules run peaks 2.3 MiB lower (bench/README.md,
-// "Memory"). --memprofile-peak raises the rate further itself (watchPeak).
-func heapProfileRate(o *profileOptions) int {
-	if o.Mem != "" || o.MemPeak != "" {
-		return defaultMemProfileRate
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		name, _, _ := strings.Cut(a, "=")
+		if name == "--memprofile" || name == "--memprofile-peak" {
+			return current
+		}
 	}
 	return 0
 }

@@ -34,7 +34,6 @@ func addProfileFlags(fl *pflag.FlagSet, o *profileOptions) {
 // written is a usage error before any work starts, or an error after it;
 // fn's own error wins.
 func profiled(o *profileOptions, fn func() error) (err error) {
-	setMemProfileRate(heapProfileRate(o))
 	if o.CPU != "" {
 		f, err := os.Create(o.CPU)
 		if err != nil {

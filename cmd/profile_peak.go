@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"os"
+	"runtime"
 	"runtime/metrics"
 	"runtime/pprof"
 	"time"
@@ -26,7 +27,7 @@ func watchPeak(path string) (stop func() error, err error) {
 	if err != nil {
 		return nil, err
 	}
-	setMemProfileRate(64 << 10)
+	runtime.MemProfileRate = 64 << 10
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	live := func() uint64 {
 		metrics.Read(sample)
