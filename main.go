@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
 	"github.com/invx/invx/cmd"
@@ -14,6 +15,8 @@ import (
 )
 
 func main() {
+	// First: the heap profiler's rate is the process's (cmd.HeapProfileRate).
+	runtime.MemProfileRate = cmd.HeapProfileRate(os.Args[1:], os.Getenv("GODEBUG"), runtime.MemProfileRate)
 	ctx, cancel := context.WithCancel(context.Background())
 	// SIGTERM (cron, systemd, docker stop) is treated exactly like Ctrl-C.
 	sigs := make(chan os.Signal, 2)

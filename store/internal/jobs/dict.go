@@ -258,6 +258,11 @@ func newEncoder(d []byte) *zstd.Encoder {
 		// it lives, for values that are a few KiB. Matches farther back
 		// than 128 KiB are rare in one document.
 		zstd.WithWindowSize(encoderWindow),
+		// Buffers sized to the values written (a few KiB) rather than to
+		// a full 128 KiB block each, allocated up front: the four
+		// encoders (no dictionary, and one per kind) live as long as the
+		// process.
+		zstd.WithLowerEncoderMem(true),
 		// An empty text still gets a frame: a NULL column means "not
 		// written compressed", and prune reads every frame's size.
 		zstd.WithZeroFrames(true)}
