@@ -283,15 +283,38 @@ var monthLens = onFirstUse(func() []int {
 	return out
 })
 
+// monthEnds marks, by (a-z, a-z) pair, the last two letters of the folded
+// month names; a name shorter than two letters panics (hasMonthWord would
+// miss it).
+var monthEnds = onFirstUse(func() *[26 * 26]bool {
+	var t [26 * 26]bool
+	for s := range monthByFold() {
+		if len(s) < 2 {
+			panic("rules: month name shorter than two letters: " + s)
+		}
+		a, b := s[len(s)-2], s[len(s)-1]
+		if a >= 'a' && a <= 'z' && b >= 'a' && b <= 'z' {
+			t[int(a-'a')*26+int(b-'a')] = true
+		}
+	}
+	return &t
+})
+
 // hasMonthWord reports whether some folded month name ends where a word
 // ends (the "\b" after monthAlt in reDateDMY and reDateMDY): the letters of
 // a run ending before a non-word byte, or at the end, end with a month.
 func hasMonthWord(f string) bool {
-	byFold, lens := monthByFold(), monthLens()
+	byFold, lens, ends := monthByFold(), monthLens(), monthEnds()
 	run := 0 // ASCII letters just before i
 	for i := 0; i <= len(f); i++ {
 		if i < len(f) && f[i] >= 'a' && f[i] <= 'z' {
 			run++
+			continue
+		}
+		if run >= 2 && !ends[int(f[i-2]-'a')*26+int(f[i-1]-'a')] {
+			// No month name ends with the word's last two letters: the
+			// map is asked nothing (most words of a line).
+			run = 0
 			continue
 		}
 		if run > 0 && (i == len(f) || !isREWordByte(f[i])) {
