@@ -339,7 +339,7 @@ var (
 		"cap. soc", "capitale sociale", "vat reg", "vat registration", "vat no", "vat number", "org.nr", "cvr",
 		"abn", "ein", "tax id", "director", "directors", "managing director", "inscrite au", "r.c.s", "ape", "naf",
 		"numéro tva", "vat id", "handelsregisternummer", "company reg")
-	reBankWord = mustGuardREWith(bankWordSrc, bankWordMay)
+	reBankWord = mustGuardREExact(bankWordSrc, bankWordMay, bankWordIn)
 )
 
 // Action item lexicons.
