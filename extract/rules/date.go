@@ -253,10 +253,21 @@ func hasDigitsThenSep(s string, n int, seps string) bool {
 			run++
 			continue
 		}
-		if run >= n && strings.IndexByte(seps, c) >= 0 && s[i+1] >= '0' && s[i+1] <= '9' {
+		if run >= n && byteIn(c, seps) && s[i+1] >= '0' && s[i+1] <= '9' {
 			return true
 		}
 		run = 0
+	}
+	return false
+}
+
+// byteIn is strings.IndexByte(set, c) >= 0 for a set of a few bytes,
+// inlined: hasDigitsThenSep asks it at the end of every number of a line.
+func byteIn(c byte, set string) bool {
+	for k := 0; k < len(set); k++ {
+		if set[k] == c {
+			return true
+		}
 	}
 	return false
 }

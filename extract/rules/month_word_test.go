@@ -1,6 +1,9 @@
 package rules
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // hasMonthWordRef is hasMonthWord as it was before monthEnds: the map
 // asked at every word end.
@@ -53,5 +56,18 @@ func TestHasMonthWordMatchesReference(t *testing.T) {
 	}
 	if found < atLeast(10000) {
 		t.Fatalf("only %d lines hold a month word: the comparison proves little", found)
+	}
+}
+
+// TestByteInIsIndexByte holds byteIn to strings.IndexByte for every byte
+// and the separator sets hasDigitsThenSep is asked with.
+func TestByteInIsIndexByte(t *testing.T) {
+	t.Parallel()
+	for _, set := range []string{"-./", "/-", "", "\xe2"} {
+		for c := range 256 {
+			if got, want := byteIn(byte(c), set), strings.IndexByte(set, byte(c)) >= 0; got != want {
+				t.Fatalf("byteIn(%q, %q) = %v, IndexByte says %v", byte(c), set, got, want)
+			}
+		}
 	}
 }
