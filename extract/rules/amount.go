@@ -201,6 +201,10 @@ func appendNumbers(out []amountTok, raw string, curs []curHit) []amountTok {
 		return false
 	}
 	for i := 0; i < len(raw); {
+		if c := raw[i]; c < utf8.RuneSelf && !isDigit(c) {
+			i++ // most bytes: no rune to decode
+			continue
+		}
 		if !isDigit(raw[i]) {
 			_, w := utf8.DecodeRuneInString(raw[i:])
 			i += w

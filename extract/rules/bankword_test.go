@@ -41,3 +41,54 @@ func TestBankWordMayHoldsEveryMatch(t *testing.T) {
 		}
 	}
 }
+
+// TestBankWordInMatchesRegexp holds bankWordIn to reBankWord's regexp
+// wherever it answers (ASCII text), and to answering on every ASCII text:
+// on the corpus lines in three cases, their cells, and random texts of bank
+// words, their pieces, word bytes and separators.
+func TestBankWordInMatchesRegexp(t *testing.T) {
+	t.Parallel()
+	re := reBankWord().Regexp
+	var texts []string
+	for _, ln := range equivLines(t, true, 3000) {
+		texts = append(texts, ln)
+		for _, c := range splitCells(ln) {
+			texts = append(texts, ln[c.start:c.end])
+		}
+	}
+	parts := []string{" ", "  ", "x", "S", "_", "1", "-", "'", "(", ".", "é", "É", "\u212a", "\u017f", "e", "E"}
+	body := bankWordSrc[strings.Index(bankWordSrc, "(?:")+3 : strings.LastIndex(bankWordSrc, ")")]
+	for _, w := range strings.Split(body, "|") {
+		w = strings.ReplaceAll(strings.ReplaceAll(w, `\w*`, ""), "[ée]", "e")
+		parts = append(parts, w, strings.ToUpper(w), w[:len(w)/2+1], w[len(w)/2:])
+	}
+	texts = scannerTexts(texts, parts, 41, 60000)
+	matched, answered := 0, 0
+	for _, s := range texts {
+		got, ok := bankWordIn(s)
+		ascii := true
+		for i := 0; i < len(s); i++ {
+			ascii = ascii && s[i] < 0x80
+		}
+		if ok != ascii {
+			t.Fatalf("bankWordIn(%q): ok %v on a text that is ASCII: %v", s, ok, ascii)
+		}
+		if !ok {
+			continue
+		}
+		answered++
+		want := re.MatchString(s)
+		if got != want {
+			t.Fatalf("bankWordIn(%q) = %v, reBankWord says %v", s, got, want)
+		}
+		if want {
+			matched++
+		}
+		if g := reBankWord().MatchString(s); g != want {
+			t.Fatalf("reBankWord().MatchString(%q) = %v, the regexp says %v", s, g, want)
+		}
+	}
+	if matched < atLeast(5000) || answered < atLeast(50000) {
+		t.Fatalf("%d texts answered, %d matched: the comparison proves little", answered, matched)
+	}
+}

@@ -39,6 +39,13 @@ func scanCurrencies(raw string) []curHit { return appendCurrencies(nil, raw) }
 func appendCurrencies(hits []curHit, raw string) []curHit {
 	byFirst := symbolsByFirst()
 	for i := 0; i < len(raw); {
+		if c := raw[i]; c < utf8.RuneSelf && !isASCIILetter(c) && byFirst[c] == nil {
+			// A digit, space or punctuation no symbol opens with (most
+			// bytes that are not letters): nothing starts here, as the
+			// tests below would find one at a time.
+			i++
+			continue
+		}
 		if i > 0 && isASCIILetter(raw[i-1]) && isASCIILetter(raw[i]) {
 			// Inside a word: no ISO code starts here, and every symbol
 			// opening with a letter needs no letter before it. The rest

@@ -253,10 +253,21 @@ func hasDigitsThenSep(s string, n int, seps string) bool {
 			run++
 			continue
 		}
-		if run >= n && strings.IndexByte(seps, c) >= 0 && s[i+1] >= '0' && s[i+1] <= '9' {
+		if run >= n && byteIn(c, seps) && s[i+1] >= '0' && s[i+1] <= '9' {
 			return true
 		}
 		run = 0
+	}
+	return false
+}
+
+// byteIn is strings.IndexByte(set, c) >= 0 for a set of a few bytes,
+// inlined: hasDigitsThenSep asks it at the end of every number of a line.
+func byteIn(c byte, set string) bool {
+	for k := 0; k < len(set); k++ {
+		if set[k] == c {
+			return true
+		}
 	}
 	return false
 }
@@ -283,15 +294,38 @@ var monthLens = onFirstUse(func() []int {
 	return out
 })
 
+// monthEnds marks, by (a-z, a-z) pair, the last two letters of the folded
+// month names; a name shorter than two letters panics (hasMonthWord would
+// miss it).
+var monthEnds = onFirstUse(func() *[26 * 26]bool {
+	var t [26 * 26]bool
+	for s := range monthByFold() {
+		if len(s) < 2 {
+			panic("rules: month name shorter than two letters: " + s)
+		}
+		a, b := s[len(s)-2], s[len(s)-1]
+		if a >= 'a' && a <= 'z' && b >= 'a' && b <= 'z' {
+			t[int(a-'a')*26+int(b-'a')] = true
+		}
+	}
+	return &t
+})
+
 // hasMonthWord reports whether some folded month name ends where a word
 // ends (the "\b" after monthAlt in reDateDMY and reDateMDY): the letters of
 // a run ending before a non-word byte, or at the end, end with a month.
 func hasMonthWord(f string) bool {
-	byFold, lens := monthByFold(), monthLens()
+	byFold, lens, ends := monthByFold(), monthLens(), monthEnds()
 	run := 0 // ASCII letters just before i
 	for i := 0; i <= len(f); i++ {
 		if i < len(f) && f[i] >= 'a' && f[i] <= 'z' {
 			run++
+			continue
+		}
+		if run >= 2 && !ends[int(f[i-2]-'a')*26+int(f[i-1]-'a')] {
+			// No month name ends with the word's last two letters: the
+			// map is asked nothing (most words of a line).
+			run = 0
 			continue
 		}
 		if run > 0 && (i == len(f) || !isREWordByte(f[i])) {

@@ -20,6 +20,9 @@ type guardedRE struct {
 	need  *needSet          // nil: no guard
 	extra func(string) bool // a further necessary condition, hand-written; nil: none
 	open  *openers          // where matches can start (opener.go); nil: anywhere
+	// exact answers MatchString without the regexp where it can (ok
+	// false: the regexp decides); nil: never.
+	exact func(string) (match, ok bool)
 }
 
 // guardRE compiles src with a guard.
@@ -45,6 +48,17 @@ func mustGuardREWith(src string, extra func(string) bool) func() *guardedRE {
 	get := onFirstUse(func() *guardedRE {
 		g := guardRE(src)
 		g.extra = extra
+		return g
+	})
+	guardedREs = append(guardedREs, get)
+	return get
+}
+
+// mustGuardREExact is mustGuardREWith whose MatchString asks exact first.
+func mustGuardREExact(src string, extra func(string) bool, exact func(string) (bool, bool)) func() *guardedRE {
+	get := onFirstUse(func() *guardedRE {
+		g := guardRE(src)
+		g.extra, g.exact = extra, exact
 		return g
 	})
 	guardedREs = append(guardedREs, get)
@@ -77,7 +91,17 @@ func (g *guardedRE) may(s string) bool {
 }
 
 // MatchString is regexp's.
-func (g *guardedRE) MatchString(s string) bool { return g.may(s) && g.Regexp.MatchString(s) }
+func (g *guardedRE) MatchString(s string) bool {
+	if !g.may(s) {
+		return false
+	}
+	if g.exact != nil {
+		if m, ok := g.exact(s); ok {
+			return m
+		}
+	}
+	return g.Regexp.MatchString(s)
+}
 
 // FindString is regexp's.
 func (g *guardedRE) FindString(s string) string {

@@ -45,3 +45,46 @@ func TestInjectionPrefilterIsRegexp(t *testing.T) {
 		t.Fatalf("only %d injection lines: the comparison would prove little", hits)
 	}
 }
+
+// injectionLiteralsRef is injectionLiteralsIn as it was: one
+// strings.Contains per literal.
+func injectionLiteralsRef(text string) uint32 {
+	var m uint32
+	for k, lit := range injectionLiterals {
+		if strings.Contains(text, lit) {
+			m |= 1 << k
+		}
+	}
+	return m
+}
+
+// TestInjectionLiteralsInMatchesContains holds the one-pass literal scan to
+// a strings.Contains per literal, on every folded corpus document and line
+// and on random texts of literals, their halves and other bytes.
+func TestInjectionLiteralsInMatchesContains(t *testing.T) {
+	t.Parallel()
+	texts := equivLines(t, true, 0)
+	for _, p := range selfCheckTexts(t) {
+		texts = append(texts, p)
+	}
+	parts := []string{" ", "\n", "a", "i", "s", "t", "[", "<", "!", "-", "_", "é"}
+	for _, lit := range injectionLiterals {
+		parts = append(parts, lit, lit[:len(lit)/2], lit[len(lit)/2:])
+	}
+	texts = scannerTexts(texts, parts, 23, 50000)
+	found := 0
+	for _, s := range texts {
+		for _, f := range []string{s, fold(s).s} {
+			want := injectionLiteralsRef(f)
+			if got := injectionLiteralsIn(f); got != want {
+				t.Fatalf("injectionLiteralsIn(%q) = %b, Contains says %b", f, got, want)
+			}
+			if want != 0 {
+				found++
+			}
+		}
+	}
+	if found < atLeast(10000) {
+		t.Fatalf("only %d texts hold a literal: the comparison proves little", found)
+	}
+}
