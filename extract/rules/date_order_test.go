@@ -24,6 +24,7 @@ func TestDateOrderDecision(t *testing.T) {
 		{"ringgit: day first", "Kedai Maju\nInvoice No: 7\nInvoice date: 03/04/2025\nTotal RM 5.00\n", "2025-04-03"},
 		{"euro beside a us address: day first", "Acme\nAustin, TX 78701\nInvoice No: 7\nInvoice date: 03/04/2025\nTotal 5.00 EUR\n", "2025-04-03"},
 		{"singapore dollars: day first", "Acme\nInvoice No: 7\nInvoice date: 03/04/2025\nTotal S$5.00\n", "2025-04-03"},
+		{"canadian dollars beside a us address decide nothing", "Acme\nBuffalo, NY 14202\nInvoice No: 7\nInvoice date: 03/04/2025\nTotal CA$5.00\n", ""},
 		{"canadian dollars decide nothing", "Acme\nInvoice No: 7\nInvoice date: 03/04/2025\nTotal CA$5.00\n", ""},
 		{"a written month needs no order", "Acme\nInvoice No: 7\nInvoice date: March 4, 2025\nTotal $5.00\n", "2025-03-04"},
 	}, issue)
