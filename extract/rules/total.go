@@ -414,7 +414,7 @@ func (d *document) findTotalLabelledOnce() (total *int64, currency *string) {
 			bestMinor = minor
 		}
 	}
-	if best < 0 {
+	if best < 0 || d.rivalTotal(cands, best, bestMinor) {
 		if c := d.dominantCurrency(); c != "" {
 			return nil, &c
 		}

@@ -88,3 +88,33 @@ func addsToTotal(ln *line) bool {
 	}
 	return false
 }
+
+// rivalTotal reports whether another candidate as strongly labelled as the
+// best names a different amount: two "TOTAL AMOUNT" lines that disagree,
+// with no cross-check (dropPreTax, adjustedLater) to say which is payable.
+//
+// A zero (a balance after payment) and a difference below five cents (a
+// cash rounding, "TOTAL: 102.39", "0.01", "TOTAL 102.40") make no rival:
+// there the later, rounded total is payable, as before.
+//
+// Reason: the later of two equal labels is a guess; a null goes to review.
+func (d *document) rivalTotal(cands []totalCand, best int, bestMinor int64) bool {
+	for k, c := range cands {
+		if k == best || c.score != cands[best].score || c.cur != cands[best].cur {
+			continue
+		}
+		exp, known := currencyExponent(c.cur)
+		if !known {
+			exp = 2
+		}
+		v, frac, ok := parseNumber(c.tok.text(c.ln.raw), exp, known)
+		if !ok || !frac || v == 0 || v == bestMinor {
+			continue
+		}
+		if exp == 2 && v-bestMinor < 5 && bestMinor-v < 5 {
+			continue
+		}
+		return true
+	}
+	return false
+}

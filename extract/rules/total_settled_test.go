@@ -6,7 +6,8 @@ import "testing"
 // charges, taxes, roundings and deductions printed under it, makes a later
 // total is not the amount payable, whichever label reads stronger; an
 // addition nobody labels, a later total too far below, or a table row
-// between leave the labels to decide.
+// between leave the labels to decide, and two equal labels that disagree
+// without a cross-check give no total (rivalTotal).
 func TestSettledTotal(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -22,6 +23,10 @@ func TestSettledTotal(t *testing.T) {
 		{"a table row between", "TOTAL AMOUNT :   40.00\nSERV CHARGE 10%   4.00   4.00\nTOTAL :          44.00\n", 4000},
 		{"another total between", "TOTAL AMOUNT :   10.00\nSERV CHARGE 10%   1.00\nTOTAL :          12.00\nTOTAL :          11.00\n", 1000},
 		{"the sums do not tie", "TOTAL AMOUNT :   49.60\nSERV CHARGE 10%   4.96\nTOTAL :          57.80\n", 4960},
+		{"two equal labels disagree", "TOTAL AMOUNT :   49.60\nSERV CHARGE 10%   4.96\nTOTAL AMOUNT :   57.80\n", -1},
+		{"two equal labels, a rounding apart", "TOTAL :   102.39\n          0.01\nTOTAL :   102.40\n", 10240},
+		{"two equal labels, one zero", "TOTAL :   0.00\nTOTAL :   327.00\n", 32700},
+		{"two equal labels, a cross-check", "TOTAL AMOUNT :   49.60\nSERV CHARGE 10%   4.96\nTOTAL AMOUNT :   54.56\n", 5456},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
