@@ -347,7 +347,20 @@ func hasMonthWord(f string) bool {
 // number above 12 proves day-first, a second above 12 proves month-first.
 // It returns (mdy, decided).
 func slashOrder(ftext string) (mdy bool, decided bool) {
-	dmyN, mdyN := 0, 0
+	dmyN, mdyN, _ := slashTally(ftext)
+	switch {
+	case dmyN > 0 && mdyN == 0:
+		return false, true
+	case mdyN > 0 && dmyN == 0:
+		return true, true
+	}
+	return false, false
+}
+
+// slashTally counts the document's numeric d/m/y dates that prove day-first
+// (first number above 12), month-first (second above 12), and those that
+// could be read either way (both at most 12 and different).
+func slashTally(ftext string) (dmyN, mdyN, ambN int) {
 	// The pattern cannot cross a line break ("\n" is a \b edge like the
 	// text's ends), so it runs only on the lines where digits meet "/" or
 	// "-", with the same matches.
@@ -369,14 +382,10 @@ func slashOrder(ftext string) (mdy bool, decided bool) {
 				dmyN++
 			case b > 12 && a <= 12:
 				mdyN++
+			case a != b && a <= 12 && b <= 12:
+				ambN++
 			}
 		}
 	}
-	switch {
-	case dmyN > 0 && mdyN == 0:
-		return false, true
-	case mdyN > 0 && dmyN == 0:
-		return true, true
-	}
-	return false, false
+	return dmyN, mdyN, ambN
 }

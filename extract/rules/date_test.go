@@ -74,7 +74,8 @@ func TestDueDate(t *testing.T) {
 		{"within days of a date", "Payment due within 30 days of 01.03.2026\n", ""},
 		{"due upon receipt", "Due upon receipt\n", ""},
 		{"invalid date", "Due date: 31.02.2026\n", ""},
-		{"us document", "INVOICE\nTotal $100.00\nDue Date: 04/05/2026\n", "2026-04-05"},
+		{"us document", "INVOICE\nPortland, OR 97201\nTotal $100.00\nDue Date: 04/05/2026\n", "2026-04-05"},
+		{"dollars alone decide nothing", "INVOICE\nTotal $100.00\nDue Date: 04/05/2026\n", ""},
 		{"table header", "Invoice No.   Invoice Date   Due Date\nINV-1         01.03.2026     31.03.2026\n", "2026-03-31"},
 	}
 	for _, tc := range tests {

@@ -65,7 +65,9 @@ type document struct {
 	lines []*line
 	ftext string // folded lines joined by "\n"
 	cur   docCurrency
-	mdy   bool
+	mdy   bool // ambiguous numeric dates read month first (dateOrder)
+
+	orderSure bool // dateOrder has a reason for mdy; else ambiguous dates are null
 
 	domCur  *string // dominantCurrency, once computed
 	idrDone bool    // every non-blank line's idRuns are found (idRunsOf)
@@ -290,14 +292,7 @@ func newDocument(text string) *document {
 	}
 	d.gatherKeys()
 	d.cur = resolveDocCurrency(kept.String(), d.ftext, d.hasKrona())
-	if mdy, ok := slashOrder(d.ftext); ok {
-		d.mdy = mdy
-	} else {
-		// Month first only on a US document: dollars and English labels.
-		// Reason: GST and SST are taxes of day-first countries; a price in
-		// dollars there does not make a date American.
-		d.mdy = d.dominantCurrency() == "USD" && detectLang(d.ftext) == "en" && !gstTaxCodes(d.text)
-	}
+	d.mdy, d.orderSure = d.dateOrder()
 	for _, ln := range d.lines {
 		ln.dates = findDates(ln.f.s, d.mdy)
 	}

@@ -44,18 +44,8 @@ func (d *document) stampDate(refersBack bool) (*line, dateHit, bool) {
 	var (
 		timedLn, loneLn *line
 		timed, lone     dateHit
-		nTimed, nLone   int  // distinct dates seen
-		order           = -1 // slashOrder decided: -1 unknown, 0 no, 1 yes
+		nTimed, nLone   int // distinct dates seen
 	)
-	decided := func() bool {
-		if order < 0 {
-			order = 0
-			if _, ok := slashOrder(d.ftext); ok {
-				order = 1
-			}
-		}
-		return order == 1
-	}
 	for _, ln := range d.lines {
 		if ln.blank || len(ln.dates) == 0 {
 			continue
@@ -67,7 +57,7 @@ func (d *document) stampDate(refersBack bool) (*line, dateHit, bool) {
 		// A date on a line with an amount dates an item or a payment.
 		itemLine := hasDecimalAmount(ln)
 		for k, dh := range ln.dates {
-			if d.stampNamedOther(ln, k) || !d.orderKnown(ln, dh, decided) {
+			if d.stampNamedOther(ln, k) || !d.orderKnown(ln, dh) {
 				continue
 			}
 			if clock {
@@ -132,10 +122,10 @@ func rangeGap(g string) bool {
 }
 
 // orderKnown reports whether a numeric date's day and month are known: one
-// of them above 12, both equal, the document's other dates decide the order
-// (slashOrder), or a currency of a country that writes one order. A date
-// with a month name or a four-digit year first is always known.
-func (d *document) orderKnown(ln *line, dh dateHit, decided func() bool) bool {
+// of them above 12, both equal, or the document decides the order
+// (dateOrder). A date with a month name or a four-digit year first is
+// always known.
+func (d *document) orderKnown(ln *line, dh dateHit) bool {
 	s := ln.f.s[dh.start:dh.end]
 	if len(s) < 6 || !isDigitByte(s[0]) || hasMonthWord(s) {
 		return true
@@ -148,30 +138,7 @@ func (d *document) orderKnown(ln *line, dh dateHit, decided func() bool) bool {
 	if dh.date.d > 12 || dh.date.d == dh.date.m || strings.IndexByte(s, '.') >= 0 {
 		return true
 	}
-	return decided() || d.localeCue()
-}
-
-// localeCue reports whether the document says where it comes from, so the
-// reading of an ambiguous numeric date (d.mdy: month first only on a US
-// document) rests on something: a currency, even one printed away from any
-// amount ("RM" in a column head), or a language other than English.
-func (d *document) localeCue() bool {
-	if d.dominantCurrency() != "" {
-		return true
-	}
-	for _, ln := range d.lines {
-		for _, h := range ln.curs {
-			if d.cur.resolve(h.code) != "" {
-				return true
-			}
-		}
-	}
-	if lang := detectLang(d.ftext); lang != "" && lang != "en" {
-		return true
-	}
-	// Legal forms and places of countries that write the day first, with
-	// no sign of a US document beside them.
-	return reDayFirstCue.MatchString(d.ftext) && !reMonthFirstCue.MatchString(d.ftext)
+	return d.orderSure
 }
 
 var (
@@ -197,18 +164,8 @@ func hasDecimalAmount(ln *line) bool {
 	return false
 }
 
-// orderGate returns a check that a numeric date's day/month order is known
-// (orderKnown), with the document's slashOrder computed at most once.
+// orderGate returns the check that a numeric date's day/month order is
+// known (orderKnown).
 func (d *document) orderGate() func(ln *line, dh dateHit) bool {
-	order := -1
-	decided := func() bool {
-		if order < 0 {
-			order = 0
-			if _, ok := slashOrder(d.ftext); ok {
-				order = 1
-			}
-		}
-		return order == 1
-	}
-	return func(ln *line, dh dateHit) bool { return d.orderKnown(ln, dh, decided) }
+	return d.orderKnown
 }

@@ -282,6 +282,7 @@ func (s *supplierScan) scanLetterhead() {
 		for next < len(d.lines) && d.lines[next].blank && next < i+2 {
 			next++
 		}
+		next = d.pastHeaderNote(next)
 		t := strings.TrimSpace(ln.raw)
 		name := t
 		if k := strings.LastIndexByte(t, '('); k > 0 && hasRegCode(t[k:]) {

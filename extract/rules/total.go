@@ -283,6 +283,11 @@ func (d *document) findTotalLabelledOnce() (total *int64, currency *string) {
 		if len(labels) == 0 {
 			continue
 		}
+		if remarkLine(ln.raw) {
+			// Reason: "(TOTAL INCLUDED GST @ 6% : 1.09)" remarks on the total
+			// and states its tax; invoice-v2's reading skips it too.
+			continue
+		}
 		if inTaxSummary[i] && labels[0].cls == clsPlain {
 			continue // "TOTAL 565.50 33.93" under "GST SUMMARY": the table's sum of bases
 		}
@@ -409,7 +414,7 @@ func (d *document) findTotalLabelledOnce() (total *int64, currency *string) {
 			bestMinor = minor
 		}
 	}
-	if best < 0 {
+	if best < 0 || d.rivalTotal(cands, best, bestMinor) {
 		if c := d.dominantCurrency(); c != "" {
 			return nil, &c
 		}

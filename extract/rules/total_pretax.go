@@ -19,7 +19,7 @@ func (d *document) dropPreTax(cands []totalCand) []totalCand {
 	}
 	out := cands[:0]
 	for k, c := range cands {
-		if !d.preTaxOf(c, cands[k+1:]) {
+		if !d.preTaxOf(c, cands[k+1:]) && !d.adjustedLater(c, cands[k+1:]) {
 			out = append(out, c)
 		}
 	}
