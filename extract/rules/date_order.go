@@ -64,6 +64,9 @@ func (d *document) localeOrder() (mdy, sure bool) {
 	if lang := detectLang(d.ftext); lang != "" && lang != "en" {
 		return false, true
 	}
+	if d.canadian() {
+		return false, false
+	}
 	// Reason: GST and SST are taxes of day-first countries; a price in
 	// dollars there does not make a date American.
 	dayCue := gstTaxCodes(d.text) || reDayFirstCue.MatchString(d.ftext)

@@ -27,6 +27,9 @@ func TestDateOrderDecision(t *testing.T) {
 		{"canadian dollars beside a us address decide nothing", "Acme\nBuffalo, NY 14202\nInvoice No: 7\nInvoice date: 03/04/2025\nTotal CA$5.00\n", ""},
 		{"canadian dollars decide nothing", "Acme\nInvoice No: 7\nInvoice date: 03/04/2025\nTotal CA$5.00\n", ""},
 		{"a written month needs no order", "Acme\nInvoice No: 7\nInvoice date: March 4, 2025\nTotal $5.00\n", "2025-03-04"},
+		{"dollars with gst/hst: canadian, null", "Maple Ridge Supply Ltd\nInvoice No: 7\nInvoice date: 03/04/2025\nGST/HST 0.25\nTotal $5.00\n", ""},
+		{"dollars, ltd and a canadian postal code: null", "Maple Ridge Supply Ltd\n40 King St W, Toronto, ON M5H 3Y2\nInvoice No: 7\nInvoice date: 03/04/2025\nGST 0.25\nTotal $5.00\n", ""},
+		{"a canadian date beside it still decides", "Maple Ridge Supply Ltd\nInvoice No: 7\nInvoice date: 03/04/2025\nShipped: 03/14/2025\nHST 0.65\nTotal $5.00\n", "2025-03-04"},
 	}, issue)
 	runFactCases(t, []factCase{
 		{"due: us date beside it decides", "Acme\nInvoice No: 7\nInvoice date: 03/14/2025\nDue date: 04/03/2025\nTotal $5.00\n", "2025-04-03"},

@@ -1,0 +1,26 @@
+package rules
+
+// A Canadian document writes its numeric dates either way (day first, month
+// first, and the official year first all appear), so nothing on it but
+// another date decides an ambiguous one. Without this, its GST and "Ltd"
+// would read as the signs of a day-first country (localeOrder).
+
+// reCanadaCue names Canada or a tax only Canada levies: harmonised sales
+// tax, Quebec's QST/TVQ and TPS, provincial PST.
+var reCanadaCue = lexRE("canada", "hst", "gst/hst", "gst / hst", "qst", "tvq", "tps", "pst")
+
+// reCanadaPost is a Canadian postal code after its province ("Toronto, ON
+// M5V 2T6"): letter digit letter, digit letter digit, with the letters
+// Canada Post uses.
+var reCanadaPost = mustRE(`\b(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)\.?,?[ \t]+[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ \t-]?\d[ABCEGHJ-NPRSTV-Z]\d\b`)
+
+// canadian reports whether the document says it is Canadian: its currency,
+// a Canadian tax or Canada by name, or a province with a postal code.
+func (d *document) canadian() bool {
+	if d.currencyCue() == "CAD" {
+		return true
+	}
+	// Reason: Canada writes numeric dates both ways, so its GST or "Ltd" is
+	// no sign of a day-first date.
+	return reCanadaCue.MatchString(d.ftext) || reCanadaPost().MatchString(d.text)
+}
