@@ -10,11 +10,7 @@ import "testing"
 // without a cross-check give no total (rivalTotal).
 func TestSettledTotal(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name string
-		text string
-		want int64 // -1: null
-	}{
+	runLabelledTotals(t, []labelledTotalCase{
 		{"charge, tax and rounding", "TOTAL AMOUNT :   49.60\nSERV CHARGE 10%   4.96\nGST @ 6%          3.27\nROUNDING ADJ :   -0.03\nTOTAL :          57.80\n", 5780},
 		{"a deposit deducted", "Invoice total    EUR 10,588.27\nLess deposit received\n  02/03/2026     -EUR 5,000.00\nTotal            EUR 5,588.27\n", 558827},
 		{"an unlabelled addition", "TOTAL AMOUNT :   40.00\nBAG              2.40\nTOTAL :          42.40\n", 4000},
@@ -27,17 +23,5 @@ func TestSettledTotal(t *testing.T) {
 		{"two equal labels, a rounding apart", "TOTAL :   102.39\n          0.01\nTOTAL :   102.40\n", 10240},
 		{"two equal labels, one zero", "TOTAL :   0.00\nTOTAL :   327.00\n", 32700},
 		{"two equal labels, a cross-check", "TOTAL AMOUNT :   49.60\nSERV CHARGE 10%   4.96\nTOTAL AMOUNT :   54.56\n", 5456},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			got, _ := newDocument(tc.text).findTotalLabelled()
-			switch {
-			case got == nil && tc.want >= 0:
-				t.Errorf("total = null, want %d", tc.want)
-			case got != nil && *got != tc.want:
-				t.Errorf("total = %d, want %d", *got, tc.want)
-			}
-		})
-	}
+	})
 }
