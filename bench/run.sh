@@ -365,7 +365,7 @@ fi
 
 if [[ -n "$FAKE_PID" ]]; then
 	stop_fake
-	FAKE_NOTE="fakellm: $(cpu fake) CPU s in all, peak RSS $(fig fake maxrss_mib) MiB; $(sed -n 's/^fakellm: //p' "$TMP/fake.err" | tail -n 1)"
+	FAKE_NOTE="fakellm: $(cpu fake) CPU s in all, peak RSS $(fig fake maxrss_mib) MiB; $(sed -n 's/^fakellm: //p' "$TMP/fake.err" | tail -n 2 | paste -sd ';' | sed 's/;/; /')"
 fi
 
 # ---- the report -----------------------------------------------------------

@@ -97,6 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "fakellm: answered %d from the recording, %d by the rules, over %d connections\n",
 		fake.fromRecording.Load(), fake.fromRules.Load(), conns.Load())
+	fmt.Fprintf(stderr, "fakellm: %s\n", fake.occ.summary())
 	return 0
 }
 

@@ -27,10 +27,11 @@ type server struct {
 	// line at exit: a fake that computed them on the spot spent CPU the
 	// benchmark's invx did not get.
 	fromRecording, fromRules atomic.Int64
+	occ                      *occupancy
 }
 
 func newServer(a *answerer, latency time.Duration) *server {
-	return &server{answers: a, latency: latency}
+	return &server{answers: a, latency: latency, occ: &occupancy{}}
 }
 
 // handler routes the one endpoint the fake serves.
@@ -71,6 +72,8 @@ type chatRequest struct {
 func (s *server) completions(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
 	arrived := time.Now()
+	s.occ.enter()
+	defer s.occ.leave()
 	if err != nil {
 		apiError(w, http.StatusBadRequest, "invalid_request_error", "", "could not read the request body")
 		return
