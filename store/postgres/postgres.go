@@ -32,7 +32,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"strings"
 	"syscall"
@@ -103,7 +102,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open postgres store %s: %w", s.name, err)
 	}
-	if err := s.migrate(ctx); err != nil {
+	if err := s.Setup(ctx, migrationFiles); err != nil {
 		s.pool.Close()
 		return nil, fmt.Errorf("open postgres store %s: %w", s.name, err)
 	}
@@ -129,18 +128,6 @@ func (s *Store) Close() error {
 // Pool exposes the connection pool to this driver's tests and to
 // diagnostics; callers outside store must use Store.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
-
-func (s *Store) migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrationFiles, "migrations")
-	if err != nil {
-		return err
-	}
-	if err := s.Migrate(ctx, sub); err != nil {
-		return err
-	}
-	// The zstd dictionaries live in a table of migration 014.
-	return s.OpenDicts(ctx, jobs.DictConfig{})
-}
 
 // tx runs fn in one transaction (READ COMMITTED) and commits it. A
 // transaction aborted by a deadlock or serialization failure is run again,

@@ -9,7 +9,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"os"
 	"strings"
@@ -160,7 +159,7 @@ func open(ctx context.Context, path, driverName string) (*Store, error) {
 	// share one write transaction and its fsync. Each commit's time is its
 	// Now: every process on the file shares the host's clock.
 	s.StartCommits(jobs.CommitConfig{})
-	if err := s.migrate(ctx); err != nil {
+	if err := s.Setup(ctx, migrationFiles); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("open sqlite store %s: %w", path, err)
 	}
@@ -220,18 +219,6 @@ func (s *Store) Close() error {
 
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
-
-func (s *Store) migrate(ctx context.Context) error {
-	sub, err := fs.Sub(migrationFiles, "migrations")
-	if err != nil {
-		return err
-	}
-	if err := s.Migrate(ctx, sub); err != nil {
-		return err
-	}
-	// The zstd dictionaries live in a table of migration 014.
-	return s.OpenDicts(ctx, jobs.DictConfig{})
-}
 
 // tx runs fn in one write transaction (BEGIN IMMEDIATE) and commits it.
 // Once it has ended, the statements it ran unprepared are prepared for the

@@ -50,3 +50,17 @@ func (c *Core) Migrate(ctx context.Context, fsys fs.FS) error {
 		return nil
 	})
 }
+
+// Setup readies a driver's database: it applies the migrations of files'
+// "migrations" folder, then loads the zstd dictionaries, which live in a
+// table of migration 014.
+func (c *Core) Setup(ctx context.Context, files fs.FS) error {
+	sub, err := fs.Sub(files, "migrations")
+	if err != nil {
+		return err
+	}
+	if err := c.Migrate(ctx, sub); err != nil {
+		return err
+	}
+	return c.OpenDicts(ctx, DictConfig{})
+}
