@@ -415,7 +415,10 @@ var currencyNames = sync.OnceValue(func() map[string][]string {
 		// Local symbols of ISO 4217 currencies as receipts print them
 		// ("RM 12.50" in Malaysia, "Rp 15.000" in Indonesia): without them a
 		// document that never prints the ISO code could not cite its currency.
-		"MYR": {"rm", "ringgit"},
+		"MYR": {"rm", "ringgit",
+			// The ringgit was the Malaysian dollar, "$" (M$), until 1993,
+			// and till receipts there still print "$" for it.
+			"m$", "$"},
 		"IDR": {"rp", "rupiah"},
 		"PKR": {"rs", "rupee"},
 		"LKR": {"rs", "rupee"},

@@ -282,7 +282,10 @@ func TestCurrencyIn(t *testing.T) {
 		{"120,00 kr", "DKK", true},
 		{"12,50 zł", "PLN", true},
 		{"Rp 15.000", "IDR", true},
-		{"FORM 12.00", "MYR", false}, // "rm" inside a word is no ringgit
+		{"FORM 12.00", "MYR", false},   // "rm" inside a word is no ringgit
+		{"TOTAL $ 33.90", "MYR", true}, // a Malaysian till's "$"
+		{"M$ 33.90", "MYR", true},
+		{"TOTAL $ 33.90", "GBP", false},
 		{"RM 12.00", "BHD", false},
 	}
 	for _, tt := range tests {
