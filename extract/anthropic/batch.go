@@ -215,7 +215,7 @@ func (c *BatchClient) Find(ctx context.Context, tag string, since time.Time, n i
 func (c *BatchClient) Status(ctx context.Context, remoteID string) (extract.BatchInfo, error) {
 	path, err := batchPath(remoteID)
 	if err != nil {
-		return extract.BatchInfo{}, fmt.Errorf("retrieve batch %s: %w", remoteID, err)
+		return extract.BatchInfo{}, fmt.Errorf("retrieve batch %s: %w", remoteID, c.classify(ctx, err))
 	}
 	b, err := c.call(ctx, http.MethodGet, path, nil, c.p.ep.timeout)
 	if err != nil {
@@ -228,7 +228,7 @@ func (c *BatchClient) Status(ctx context.Context, remoteID string) (extract.Batc
 func (c *BatchClient) Cancel(ctx context.Context, remoteID string) (extract.BatchInfo, error) {
 	path, err := batchPath(remoteID)
 	if err != nil {
-		return extract.BatchInfo{}, fmt.Errorf("cancel batch %s: %w", remoteID, err)
+		return extract.BatchInfo{}, fmt.Errorf("cancel batch %s: %w", remoteID, c.classify(ctx, err))
 	}
 	b, err := c.call(ctx, http.MethodPost, path+"/cancel", nil, c.p.ep.timeout)
 	if err != nil {

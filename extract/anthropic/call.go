@@ -21,7 +21,8 @@ import (
 // anthropic-sdk-go v2.15.0 sent, header for header (its User-Agent and
 // X-Stainless-* headers included, so that a server or proxy that keyed on
 // them sees no change), and answers and errors are read as it read them
-// (TestCallsMatchSDK holds both to the SDK, which only the tests import).
+// (TestCallMatchesSDK and TestBatchCallsMatchSDK hold both to the SDK, which
+// only the tests import).
 
 // sdkVersion is the anthropic-sdk-go release whose requests invx
 // reproduces, and apiVersion the API version it asks for.
