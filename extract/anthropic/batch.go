@@ -147,7 +147,47 @@ func batchPath(remoteID string) (string, error) {
 	if remoteID == "" {
 		return "", errors.New("missing required message_batch_id parameter")
 	}
-	return "v1/messages/batches/" + escapeSegment(remoteID), nil
+	path := "v1/messages/batches/" + escapeSegment(remoteID)
+	if err := checkSegment(path, remoteID); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// isDotSegment reports a path segment the SDK refused to send: "." or
+// "..", alone or before a ";", dots possibly percent-encoded. Resolved
+// against the base URL it would name another endpoint.
+func isDotSegment(seg string) bool {
+	dots := 0
+	for dots < 2 {
+		switch {
+		case strings.HasPrefix(seg, "."):
+			seg = seg[1:]
+		case strings.HasPrefix(seg, "%2e"), strings.HasPrefix(seg, "%2E"):
+			seg = seg[3:]
+		default:
+			return dots > 0 && endsSegment(seg)
+		}
+		dots++
+	}
+	return endsSegment(seg)
+}
+
+func endsSegment(rest string) bool {
+	return rest == "" || strings.HasPrefix(rest, ";") || strings.HasPrefix(rest, "%3b") || strings.HasPrefix(rest, "%3B")
+}
+
+// checkSegment refuses, as the SDK did, an id that would be sent as a dot
+// segment or a segment starting with ";".
+func checkSegment(path, id string) error {
+	seg := escapeSegment(id)
+	switch {
+	case isDotSegment(seg):
+		return fmt.Errorf("constructed path %q contains dot segment %q which is not allowed", path, seg)
+	case strings.HasPrefix(seg, ";"):
+		return fmt.Errorf("constructed path %q contains segment %q which starts with \";\" and is not allowed", path, seg)
+	}
+	return nil
 }
 
 // escapeSegment percent-encodes a path segment as the SDK did: as

@@ -36,7 +36,11 @@ var statusOfType = map[string]int{
 // line by line, unlike the SDK's ResultsStreaming, whose stream stops at
 // the first line that is not JSON: one bad line must not hide the rest.
 func (c *BatchClient) Results(ctx context.Context, remoteID string, fn func(extract.BatchLine) error) error {
-	u, err := c.p.ep.url("v1/messages/batches/" + url.PathEscape(remoteID) + "/results")
+	path := "v1/messages/batches/" + url.PathEscape(remoteID) + "/results"
+	if err := checkSegment(path, remoteID); err != nil {
+		return fmt.Errorf("download batch %s results: %w", remoteID, c.classify(ctx, err))
+	}
+	u, err := c.p.ep.url(path)
 	if err != nil {
 		return fmt.Errorf("download batch %s results: %w", remoteID, err)
 	}

@@ -342,3 +342,37 @@ func sdkInfo(b *sdk.MessageBatch) any {
 	o.RequestCounts.Canceled, o.RequestCounts.Expired = rc.Canceled, rc.Expired
 	return info(o)
 }
+
+// TestBatchIDSegmentMatchesSDK: a batch id that would be sent as a dot
+// segment (naming another endpoint) is refused before any request, with
+// the SDK's words; any other id is escaped as the SDK escaped it.
+func TestBatchIDSegmentMatchesSDK(t *testing.T) {
+	t.Parallel()
+	srv, seen := recorder(t, jsonAnswer(200, batchJSON))
+	p, err := New(Config{BaseURL: srv.URL, APIKey: "sk-ant-test", Model: "claude-x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := sdkClient(p, "sk-ant-test")
+	for _, id := range []string{"..", ".", "...", ".x", "%2e%2E", "..;x", ";x", "a;b", "msg batch/1", "it's(1)*"} {
+		_, sdkErr := client.Messages.Batches.Get(context.Background(), id, sdk.MessageBatchGetParams{})
+		_, pathErr := batchPath(id)
+		if (sdkErr == nil) != (pathErr == nil) || (pathErr != nil && pathErr.Error() != sdkErr.Error()) {
+			t.Errorf("id %q: error %v, the SDK's %v", id, pathErr, sdkErr)
+		}
+		before := len(seen())
+		if _, err := p.Batch().Status(context.Background(), id); (err != nil) != (sdkErr != nil) {
+			t.Errorf("id %q: Status error %v, the SDK's %v", id, err, sdkErr)
+		}
+		all := seen()
+		if sdkErr != nil {
+			if len(all) != before {
+				t.Errorf("id %q: refused, yet a request was sent", id)
+			}
+			continue
+		}
+		if len(all) != before+1 || all[before-1].URI != all[before].URI {
+			t.Errorf("id %q: sent %d requests, target %q, the SDK's %q", id, len(all)-before, all[len(all)-1].URI, all[before-1].URI)
+		}
+	}
+}
