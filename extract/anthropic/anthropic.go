@@ -1,5 +1,6 @@
 // Package anthropic is the extract.Provider for the Anthropic Messages API
-// (POST /v1/messages), built on anthropic-sdk-go v2.
+// (POST /v1/messages), spoken with net/http as anthropic-sdk-go v2 spoke it
+// (call.go).
 //
 // It asks for the schema version's document either through native
 // structured outputs (output_config.format, the default) or through one
@@ -7,7 +8,7 @@
 // what Anthropic compiles strictly (invoice-v2: more than 16 nullable
 // parameters) goes as a forced tool without strict in either mode.
 //
-// The SDK never retries: invx owns retries, so every HTTP call is one
+// Nothing here retries: invx owns retries, so every HTTP call is one
 // attempt row. Errors
 // are classified into *extract.ProviderError values whose messages carry the
 // API's error type and a truncated error message, never document text, model
@@ -16,19 +17,16 @@ package anthropic
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"mime"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 	"time"
 
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
-
 	"github.com/invx/invx/extract"
-	"github.com/invx/invx/schema"
 )
 
 // The modes a Provider can ask for JSON in.
@@ -57,8 +55,7 @@ type Config struct {
 	APIKey string
 	// Model is the model id; required.
 	Model string
-	// Timeout bounds one HTTP request (0 is DefaultTimeout). It is always
-	// set because the SDK refuses large non-streaming requests without one.
+	// Timeout bounds one HTTP request (0 is DefaultTimeout).
 	Timeout time.Duration
 	// MaxTokens caps the answer (0 is DefaultMaxTokens).
 	MaxTokens int64
@@ -70,7 +67,7 @@ type Config struct {
 
 // Provider calls the Anthropic Messages API. It is safe for concurrent use.
 type Provider struct {
-	client    sdk.Client
+	ep        *endpoint
 	model     string
 	mode      string
 	maxTokens int64
@@ -108,33 +105,24 @@ func New(cfg Config) (*Provider, error) {
 	if maxTokens <= 0 {
 		maxTokens = DefaultMaxTokens
 	}
-	opts := []option.RequestOption{
-		// invx decides where requests go and with which key: no
-		// ANTHROPIC_* variable or profile may change it behind its back.
-		option.WithoutEnvironmentDefaults(),
-		option.WithAPIKey(cfg.APIKey),
-		// invx owns retries, so each HTTP call is one attempt row.
-		option.WithMaxRetries(0),
-		option.WithRequestTimeout(timeout),
-		// The SDK emits OpenTelemetry spans through the global provider and
-		// lets ANTHROPIC_OPEN_TELEMETRY_TRACES_CONTENT_MODE=content put the
-		// prompt (the invoice text) and the answer into them. Pin it off.
-		option.WithOpenTelemetryTracesContentMode(option.OpenTelemetryContentModeMetadataOnly),
-	}
-	if cfg.BaseURL != "" {
-		u, err := url.Parse(cfg.BaseURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, &extract.ProviderError{Class: extract.ClassPermanent,
-				Msg: fmt.Sprintf("anthropic base URL %q is not an http(s) URL", extract.Truncate(cfg.BaseURL, 200))}
-		}
-		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
+	// Only Config decides where requests go and with which key: no
+	// ANTHROPIC_* variable or profile is read (the SDK was told
+	// WithoutEnvironmentDefaults).
+	base, err := parseBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent,
+			Msg: fmt.Sprintf("anthropic base URL %q is not an http(s) URL", extract.Truncate(cfg.BaseURL, 200))}
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
 		hc = extract.HTTPClient()
 	}
-	opts = append(opts, option.WithHTTPClient(hc))
-	return &Provider{client: sdk.NewClient(opts...), model: cfg.Model, mode: mode, maxTokens: maxTokens}, nil
+	ep, err := newEndpoint(base, cfg.APIKey, hc, timeout)
+	if err != nil {
+		return nil, &extract.ProviderError{Class: extract.ClassPermanent,
+			Msg: fmt.Sprintf("anthropic base URL %q: %v", extract.Truncate(cfg.BaseURL, 200), err)}
+	}
+	return &Provider{ep: ep, model: cfg.Model, mode: mode, maxTokens: maxTokens}, nil
 }
 
 // Name implements extract.Provider.
@@ -161,45 +149,37 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 	if err != nil {
 		return resp, &extract.ProviderError{Class: extract.ClassPermanent, Msg: err.Error()}
 	}
-	var raw *http.Response
-	// The SDK sends body in place of params (wire.go says why); params keep
-	// the model and max_tokens, from which the SDK derives its timeout and
-	// span attributes as before.
-	msg, err := p.client.Messages.New(ctx, sdk.MessageNewParams{Model: p.model, MaxTokens: p.maxTokens},
-		option.WithRequestBody("application/json", body), option.WithResponseInto(&raw))
+	data, raw, err := p.ep.do(ctx, call{method: http.MethodPost, url: p.ep.messagesURL, header: p.ep.messagesHeader,
+		body: body, timeout: p.ep.timeout})
 	if raw != nil {
 		resp.HTTPStatus = raw.StatusCode
 		resp.RequestID = raw.Header.Get("request-id")
 	}
+	var msg message
+	if err == nil {
+		err = decodeJSON(raw.Header, data, &msg)
+	}
 	if err != nil {
-		var ae *sdk.Error
+		var ae *apiError
 		if errors.As(err, &ae) {
 			resp.HTTPStatus = ae.StatusCode
 			if resp.RequestID == "" {
 				resp.RequestID = ae.RequestID
 			}
-			return resp, apiError(ae)
+			return resp, apiErrorOf(ae)
 		}
 		return resp, transportError(ctx, err, raw)
 	}
-	resp.HTTPStatus = http.StatusOK
-	if raw != nil {
-		resp.HTTPStatus = raw.StatusCode
-	}
-	if msg.Model != "" {
-		resp.Model = msg.Model
-	}
-	u := msg.Usage
-	resp.InputTokens = u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
-	resp.OutputTokens = u.OutputTokens
-	return p.answer(msg, resp, tool)
+	resp.HTTPStatus = raw.StatusCode
+	msg.record(resp)
+	return p.answer(&msg, resp, tool)
 }
 
 // answer reads the candidate document out of a decoded message; tool says
 // the request forced the emit tool, so the document is its input.
-func (p *Provider) answer(msg *sdk.Message, resp *extract.Response, tool bool) (*extract.Response, error) {
+func (p *Provider) answer(msg *message, resp *extract.Response, tool bool) (*extract.Response, error) {
 	switch msg.StopReason {
-	case sdk.StopReasonRefusal:
+	case "refusal":
 		// The refusal text is the model's and may quote the document: it
 		// goes nowhere. The policy category is a bounded API enum.
 		m := "the model refused to answer"
@@ -207,7 +187,7 @@ func (p *Provider) answer(msg *sdk.Message, resp *extract.Response, tool bool) (
 			m += " (policy category " + c + ")"
 		}
 		return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "refusal", Msg: m}
-	case sdk.StopReasonMaxTokens, sdk.StopReasonModelContextWindowExceeded:
+	case "max_tokens", "model_context_window_exceeded":
 		resp.Output = output(msg, tool)
 		return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "truncated",
 			Msg: fmt.Sprintf("the answer was cut off (stop_reason %s, max_tokens %d)", msg.StopReason, p.maxTokens)}
@@ -236,7 +216,7 @@ func (p *Provider) answer(msg *sdk.Message, resp *extract.Response, tool bool) (
 
 // output is what the message holds for the request's way of asking, for a
 // rejected attempt's record.
-func output(msg *sdk.Message, tool bool) []byte {
+func output(msg *message, tool bool) []byte {
 	if tool {
 		if out, ok := toolInput(msg); ok {
 			return out
@@ -247,7 +227,7 @@ func output(msg *sdk.Message, tool bool) []byte {
 
 // toolInput returns the input of the first tool_use block calling ToolName.
 // It never trusts the block's position: the model may think or talk first.
-func toolInput(msg *sdk.Message) ([]byte, bool) {
+func toolInput(msg *message) ([]byte, bool) {
 	for _, b := range msg.Content {
 		if b.Type == "tool_use" && b.Name == ToolName {
 			return append([]byte(nil), b.Input...), true
@@ -257,11 +237,11 @@ func toolInput(msg *sdk.Message) ([]byte, bool) {
 }
 
 // textOf concatenates the text blocks, skipping thinking and other blocks.
-func textOf(msg *sdk.Message) []byte {
+func textOf(msg *message) []byte {
 	var sb strings.Builder
 	for _, b := range msg.Content {
 		if b.Type == "text" {
-			sb.WriteString(b.Text)
+			sb.WriteString(string(b.Text))
 		}
 	}
 	if sb.Len() == 0 {
@@ -270,7 +250,7 @@ func textOf(msg *sdk.Message) []byte {
 	return []byte(sb.String())
 }
 
-func hasText(msg *sdk.Message) bool {
+func hasText(msg *message) bool {
 	for _, b := range msg.Content {
 		if b.Type == "text" {
 			return true
@@ -279,17 +259,50 @@ func hasText(msg *sdk.Message) bool {
 	return false
 }
 
-// params builds the request and reports whether it forces the emit tool.
-// No temperature: the 2026-10-21 API version answers 400 to it.
-//
-// A schema beyond the limits of strict schemas (fitsStrict) cannot be sent
-// as output_config.format or a strict tool: the API would refuse every
-// request with a 400. It goes as the input schema of a forced tool without
-// strict instead, in either mode: the model is still shown the schema and
-// asked for exactly that tool, and validation (with repair) checks what the
-// grammar no longer guarantees.
-func (p *Provider) params(req *extract.Request) (sdk.MessageNewParams, bool) {
-	return p.paramsFor(req.Schema, req.Schema.UserMessage(req.Text), feedbackText(req))
+// message is the part of a Messages response invx reads.
+type message struct {
+	Model       text `json:"model"`
+	StopReason  text `json:"stop_reason"`
+	StopDetails struct {
+		Category text `json:"category"`
+	} `json:"stop_details"`
+	Content []struct {
+		Type  text            `json:"type"`
+		Name  text            `json:"name"`
+		Text  text            `json:"text"`
+		Input json.RawMessage `json:"input"`
+	} `json:"content"`
+	Usage struct {
+		InputTokens              count `json:"input_tokens"`
+		OutputTokens             count `json:"output_tokens"`
+		CacheCreationInputTokens count `json:"cache_creation_input_tokens"`
+		CacheReadInputTokens     count `json:"cache_read_input_tokens"`
+	} `json:"usage"`
+}
+
+// record puts the message's model and token counts on resp.
+func (m *message) record(resp *extract.Response) {
+	if m.Model != "" {
+		resp.Model = string(m.Model)
+	}
+	u := m.Usage
+	resp.InputTokens = int64(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens)
+	resp.OutputTokens = int64(u.OutputTokens)
+}
+
+// isJSON reports whether a response's content type is JSON, as the SDK
+// decided it.
+func isJSON(h http.Header) bool {
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return strings.Contains(mt, "application/json") || strings.HasSuffix(mt, "+json")
+}
+
+// isTypeError reports a JSON value of another kind than its Go field:
+// encoding/json leaves the field empty and goes on, as the SDK's lenient
+// decoder did.
+func isTypeError(err error) bool {
+	var te *json.UnmarshalTypeError
+	return errors.As(err, &te)
 }
 
 // feedbackText is a repair re-ask's message, "" for a first ask. The
@@ -300,58 +313,4 @@ func feedbackText(req *extract.Request) string {
 		return ""
 	}
 	return "Your previous answer was rejected by validation: " + req.Feedback.Error() + ". Return a corrected JSON document only."
-}
-
-// paramsFor is the request of version v with the user message user and,
-// unless it is "", the re-ask's feedback.
-func (p *Provider) paramsFor(v *schema.Version, user, feedback string) (sdk.MessageNewParams, bool) {
-	blocks := []sdk.ContentBlockParamUnion{sdk.NewTextBlock(user)}
-	if feedback != "" {
-		blocks = append(blocks, sdk.NewTextBlock(feedback))
-	}
-	params := sdk.MessageNewParams{
-		Model:     p.model,
-		MaxTokens: p.maxTokens,
-		System:    []sdk.TextBlockParam{{Text: v.Prompt()}},
-		Messages:  []sdk.MessageParam{sdk.NewUserMessage(blocks...)},
-	}
-	s, strict := versionSchema(v)
-	if p.mode == ModeJSONSchema && strict {
-		params.OutputConfig = sdk.OutputConfigParam{Format: sdk.JSONOutputFormatParam{Schema: s}}
-		return params, false
-	}
-	tool := &sdk.ToolParam{
-		Name:        ToolName,
-		Description: sdk.String("Return the " + v.Name + " document for the invoice."),
-		InputSchema: toolSchema(s),
-	}
-	if strict {
-		tool.Strict = sdk.Bool(true)
-	}
-	params.Tools = []sdk.ToolUnionParam{{OfTool: tool}}
-	params.ToolChoice = sdk.ToolChoiceUnionParam{OfTool: &sdk.ToolChoiceToolParam{
-		Name: ToolName, DisableParallelToolUse: sdk.Bool(true)}}
-	return params, true
-}
-
-// toolSchema puts a root object schema into the SDK's tool input schema
-// type, which spells out properties, required and type and takes the rest
-// (additionalProperties, description) as extra fields.
-func toolSchema(s map[string]any) sdk.ToolInputSchemaParam {
-	ts := sdk.ToolInputSchemaParam{Properties: s["properties"], ExtraFields: map[string]any{}}
-	if req, ok := s["required"].([]any); ok {
-		for _, r := range req {
-			if name, ok := r.(string); ok {
-				ts.Required = append(ts.Required, name)
-			}
-		}
-	}
-	for k, v := range s {
-		switch k {
-		case "properties", "required", "type":
-		default:
-			ts.ExtraFields[k] = v
-		}
-	}
-	return ts
 }

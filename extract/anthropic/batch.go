@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
 	"time"
-
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
 	"github.com/invx/invx/extract"
 )
@@ -54,31 +54,20 @@ func (c *BatchClient) Model() string { return c.p.model }
 // Limits implements extract.BatchClient.
 func (*BatchClient) Limits() (int, int64) { return BatchMaxRequests, BatchMaxBytes }
 
-// request builds one batch request. Its params are the synchronous
-// request's, field by field: the two SDK types share every field the sync
-// path sets (TestBatchParamsEqualSync compares the JSON).
-func (c *BatchClient) request(req extract.BatchRequest) (sdk.MessageBatchNewParamsRequest, error) {
-	if req.Req == nil || req.Req.Schema == nil {
-		return sdk.MessageBatchNewParamsRequest{}, fmt.Errorf("batch request %s: no request or schema", req.CustomID)
-	}
-	m, _ := c.p.params(req.Req)
-	return sdk.MessageBatchNewParamsRequest{CustomID: req.CustomID, Params: batchParams(m)}, nil
+// batchRequest is one request of a batch: its params are the JSON object
+// the synchronous path sends for the same request (TestBatchParamsEqualSync).
+type batchRequest struct {
+	CustomID string         `json:"custom_id"`
+	Params   messageRequest `json:"params"`
 }
 
-// batchParams copies the fields params sets.
-func batchParams(m sdk.MessageNewParams) sdk.MessageBatchNewParamsRequestParams {
-	return sdk.MessageBatchNewParamsRequestParams{
-		MaxTokens:     m.MaxTokens,
-		Messages:      m.Messages,
-		Model:         m.Model,
-		System:        m.System,
-		OutputConfig:  m.OutputConfig,
-		Tools:         m.Tools,
-		ToolChoice:    m.ToolChoice,
-		StopSequences: m.StopSequences,
-		Thinking:      m.Thinking,
-		Metadata:      m.Metadata,
+// request builds one batch request.
+func (c *BatchClient) request(req extract.BatchRequest) (batchRequest, error) {
+	if req.Req == nil || req.Req.Schema == nil {
+		return batchRequest{}, fmt.Errorf("batch request %s: no request or schema", req.CustomID)
 	}
+	m, _ := c.p.requestFor(req.Req.Schema, req.Req.Schema.UserMessage(req.Req.Text), feedbackText(req.Req))
+	return batchRequest{CustomID: req.CustomID, Params: m}, nil
 }
 
 // Size implements extract.BatchClient: the bytes req adds to the creation
@@ -105,7 +94,10 @@ func (c *BatchClient) Submit(ctx context.Context, tag string, reqs []extract.Bat
 	if len(reqs) > BatchMaxRequests {
 		return extract.BatchInfo{}, fmt.Errorf("batch %s: %d requests exceed the limit of %d", tag, len(reqs), BatchMaxRequests)
 	}
-	params := sdk.MessageBatchNewParams{Requests: make([]sdk.MessageBatchNewParamsRequest, 0, len(reqs))}
+	var params struct {
+		Requests []batchRequest `json:"requests"`
+	}
+	params.Requests = make([]batchRequest, 0, len(reqs))
 	seen := make(map[string]bool, len(reqs))
 	for _, r := range reqs {
 		if r.CustomID == "" || seen[r.CustomID] {
@@ -118,11 +110,116 @@ func (c *BatchClient) Submit(ctx context.Context, tag string, reqs []extract.Bat
 		}
 		params.Requests = append(params.Requests, br)
 	}
-	b, err := c.p.client.Messages.Batches.New(ctx, params, option.WithRequestTimeout(transferTimeout))
+	body, err := json.Marshal(params)
+	if err != nil {
+		return extract.BatchInfo{}, fmt.Errorf("encode batch %s: %w", tag, err)
+	}
+	// POST v1/messages/batches.
+	b, err := c.call(ctx, http.MethodPost, "v1/messages/batches", body, transferTimeout)
 	if err != nil {
 		return extract.BatchInfo{}, fmt.Errorf("create batch %s: %w", tag, c.classify(ctx, err))
 	}
 	return info(b), nil
+}
+
+// call sends one request whose answer is a batch object.
+func (c *BatchClient) call(ctx context.Context, method, path string, body []byte, timeout time.Duration) (*batchObject, error) {
+	var b batchObject
+	err := c.decode(ctx, method, path, body, timeout, &b)
+	return &b, err
+}
+
+// decode sends one request and decodes its JSON answer into v.
+func (c *BatchClient) decode(ctx context.Context, method, path string, body []byte, timeout time.Duration, v any) error {
+	u, err := c.p.ep.url(path)
+	if err != nil {
+		return err
+	}
+	data, raw, err := c.p.ep.do(ctx, call{method: method, url: u, header: c.p.ep.headers(body != nil, timeout), body: body, timeout: timeout})
+	if err != nil {
+		return err
+	}
+	return decodeJSON(raw.Header, data, v)
+}
+
+// batchPath is the path of a batch, its id escaped as the SDK escaped it.
+func batchPath(remoteID string) (string, error) {
+	if remoteID == "" {
+		return "", errors.New("missing required message_batch_id parameter")
+	}
+	path := "v1/messages/batches/" + escapeSegment(remoteID)
+	if err := checkSegment(path, remoteID); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// isDotSegment reports a path segment the SDK refused to send: "." or
+// "..", alone or before a ";", dots possibly percent-encoded. Resolved
+// against the base URL it would name another endpoint.
+func isDotSegment(seg string) bool {
+	dots := 0
+	for dots < 2 {
+		switch {
+		case strings.HasPrefix(seg, "."):
+			seg = seg[1:]
+		case strings.HasPrefix(seg, "%2e"), strings.HasPrefix(seg, "%2E"):
+			seg = seg[3:]
+		default:
+			return dots > 0 && endsSegment(seg)
+		}
+		dots++
+	}
+	return endsSegment(seg)
+}
+
+func endsSegment(rest string) bool {
+	return rest == "" || strings.HasPrefix(rest, ";") || strings.HasPrefix(rest, "%3b") || strings.HasPrefix(rest, "%3B")
+}
+
+// checkSegment refuses, as the SDK did, an id that would be sent as a dot
+// segment or a segment starting with ";".
+func checkSegment(path, id string) error {
+	seg := escapeSegment(id)
+	switch {
+	case isDotSegment(seg):
+		return fmt.Errorf("constructed path %q contains dot segment %q which is not allowed", path, seg)
+	case strings.HasPrefix(seg, ";"):
+		return fmt.Errorf("constructed path %q contains segment %q which starts with \";\" and is not allowed", path, seg)
+	}
+	return nil
+}
+
+// escapeSegment percent-encodes a path segment as the SDK did: as
+// url.PathEscape, but keeping the sub-delimiters RFC 3986 allows.
+func escapeSegment(s string) string {
+	if !strings.ContainsAny(s, "!'()*,;") {
+		return url.PathEscape(s)
+	}
+	return subDelimRestorer.Replace(url.PathEscape(s))
+}
+
+var subDelimRestorer = strings.NewReplacer("%21", "!", "%27", "'", "%28", "(", "%29", ")", "%2A", "*", "%2C", ",", "%3B", ";")
+
+// batchObject is the part of a message batch invx reads.
+type batchObject struct {
+	ID               string `json:"id"`
+	ProcessingStatus string `json:"processing_status"`
+	RequestCounts    struct {
+		Processing int64 `json:"processing"`
+		Succeeded  int64 `json:"succeeded"`
+		Errored    int64 `json:"errored"`
+		Canceled   int64 `json:"canceled"`
+		Expired    int64 `json:"expired"`
+	} `json:"request_counts"`
+	CreatedAt string `json:"created_at"`
+}
+
+// batchPage is one page of the batch list.
+type batchPage struct {
+	Data    []batchObject `json:"data"`
+	HasMore *bool         `json:"has_more"`
+	LastID  string        `json:"last_id"`
 }
 
 // Find implements extract.BatchClient: the newest batch created at or
@@ -130,25 +227,37 @@ func (c *BatchClient) Submit(ctx context.Context, tag string, reqs []extract.Bat
 // first, so the walk stops at the first older batch.
 func (c *BatchClient) Find(ctx context.Context, tag string, since time.Time, n int) (extract.BatchInfo, bool, error) {
 	floor := since.Add(-findSkew)
-	pager := c.p.client.Messages.Batches.ListAutoPaging(ctx, sdk.MessageBatchListParams{Limit: sdk.Int(100)})
-	for pager.Next() {
-		b := pager.Current()
-		if b.CreatedAt.Before(floor) {
-			break
+	q := url.Values{"limit": {"100"}}
+	for {
+		var page batchPage
+		if err := c.decode(ctx, http.MethodGet, "v1/messages/batches?"+q.Encode(), nil, c.p.ep.timeout, &page); err != nil {
+			return extract.BatchInfo{}, false, fmt.Errorf("list batches for %s: %w", tag, c.classify(ctx, err))
 		}
-		if in := info(&b); in.Total == n {
-			return in, true, nil
+		for i := range page.Data {
+			in := info(&page.Data[i])
+			if in.CreatedAt.Before(floor) {
+				return extract.BatchInfo{}, false, nil
+			}
+			if in.Total == n {
+				return in, true, nil
+			}
 		}
+		// The SDK's pager: the next page is after the page's last id,
+		// unless the page was empty or says there is no more.
+		if len(page.Data) == 0 || (page.HasMore != nil && !*page.HasMore) || page.LastID == "" {
+			return extract.BatchInfo{}, false, nil
+		}
+		q.Set("after_id", page.LastID)
 	}
-	if err := pager.Err(); err != nil {
-		return extract.BatchInfo{}, false, fmt.Errorf("list batches for %s: %w", tag, c.classify(ctx, err))
-	}
-	return extract.BatchInfo{}, false, nil
 }
 
 // Status implements extract.BatchClient.
 func (c *BatchClient) Status(ctx context.Context, remoteID string) (extract.BatchInfo, error) {
-	b, err := c.p.client.Messages.Batches.Get(ctx, remoteID, sdk.MessageBatchGetParams{})
+	path, err := batchPath(remoteID)
+	if err != nil {
+		return extract.BatchInfo{}, fmt.Errorf("retrieve batch %s: %w", remoteID, c.classify(ctx, err))
+	}
+	b, err := c.call(ctx, http.MethodGet, path, nil, c.p.ep.timeout)
 	if err != nil {
 		return extract.BatchInfo{}, fmt.Errorf("retrieve batch %s: %w", remoteID, c.classify(ctx, err))
 	}
@@ -157,7 +266,11 @@ func (c *BatchClient) Status(ctx context.Context, remoteID string) (extract.Batc
 
 // Cancel implements extract.BatchClient.
 func (c *BatchClient) Cancel(ctx context.Context, remoteID string) (extract.BatchInfo, error) {
-	b, err := c.p.client.Messages.Batches.Cancel(ctx, remoteID, sdk.MessageBatchCancelParams{})
+	path, err := batchPath(remoteID)
+	if err != nil {
+		return extract.BatchInfo{}, fmt.Errorf("cancel batch %s: %w", remoteID, c.classify(ctx, err))
+	}
+	b, err := c.call(ctx, http.MethodPost, path+"/cancel", nil, c.p.ep.timeout)
 	if err != nil {
 		return extract.BatchInfo{}, fmt.Errorf("cancel batch %s: %w", remoteID, c.classify(ctx, err))
 	}
@@ -167,26 +280,28 @@ func (c *BatchClient) Cancel(ctx context.Context, remoteID string) (extract.Batc
 // classify turns a batch call's error into a ProviderError as the sync
 // path does.
 func (c *BatchClient) classify(ctx context.Context, err error) error {
-	var ae *sdk.Error
+	var ae *apiError
 	if errors.As(err, &ae) {
-		return apiError(ae)
+		return apiErrorOf(ae)
 	}
 	return transportError(ctx, err, nil)
 }
 
 // info maps a batch object. The API never fails a whole batch: it ends,
 // with every request succeeded, errored, canceled or expired.
-func info(b *sdk.MessageBatch) extract.BatchInfo {
+func info(b *batchObject) extract.BatchInfo {
 	rc := b.RequestCounts
+	// A time that does not parse is left zero, as the SDK left it.
+	created, _ := time.Parse(time.RFC3339, b.CreatedAt)
 	finished := rc.Succeeded + rc.Errored + rc.Canceled + rc.Expired
 	return extract.BatchInfo{
 		RemoteID:       b.ID,
-		Status:         string(b.ProcessingStatus),
-		Ended:          b.ProcessingStatus == sdk.MessageBatchProcessingStatusEnded,
+		Status:         b.ProcessingStatus,
+		Ended:          b.ProcessingStatus == "ended",
 		Total:          int(rc.Processing + finished),
 		Done:           int(finished),
 		FailedRequests: int(rc.Errored + rc.Canceled + rc.Expired),
-		CreatedAt:      b.CreatedAt.UTC(),
+		CreatedAt:      created.UTC(),
 	}
 }
 

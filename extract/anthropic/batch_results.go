@@ -9,9 +9,6 @@ import (
 	"net/http"
 	"net/url"
 
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
-
 	"github.com/invx/invx/extract"
 )
 
@@ -36,13 +33,21 @@ var statusOfType = map[string]int{
 }
 
 // Results implements extract.BatchClient. It reads the results JSONL
-// itself rather than through the SDK's ResultsStreaming, whose stream stops
-// at the first line that is not JSON: one bad line must not hide the rest.
+// line by line, unlike the SDK's ResultsStreaming, whose stream stops at
+// the first line that is not JSON: one bad line must not hide the rest.
 func (c *BatchClient) Results(ctx context.Context, remoteID string, fn func(extract.BatchLine) error) error {
-	var res *http.Response
 	path := "v1/messages/batches/" + url.PathEscape(remoteID) + "/results"
-	if err := c.p.client.Get(ctx, path, nil, &res, option.WithHeader("Accept", "application/x-jsonl"),
-		option.WithRequestTimeout(transferTimeout)); err != nil {
+	if err := checkSegment(path, remoteID); err != nil {
+		return fmt.Errorf("download batch %s results: %w", remoteID, c.classify(ctx, err))
+	}
+	u, err := c.p.ep.url(path)
+	if err != nil {
+		return fmt.Errorf("download batch %s results: %w", remoteID, err)
+	}
+	h := c.p.ep.headers(false, transferTimeout)
+	h.Set("Accept", "application/x-jsonl")
+	_, res, err := c.p.ep.do(ctx, call{method: http.MethodGet, url: u, header: h, timeout: transferTimeout, stream: true})
+	if err != nil {
 		return fmt.Errorf("download batch %s results: %w", remoteID, c.classify(ctx, err))
 	}
 	defer res.Body.Close()
@@ -72,8 +77,8 @@ func (c *BatchClient) Results(ctx context.Context, remoteID string, fn func(extr
 // resultLine interprets one results line as Extract would have interpreted
 // the same answer. It fails only for a line without a readable custom id.
 func (c *BatchClient) resultLine(raw []byte) (extract.BatchLine, error) {
-	var r sdk.MessageBatchIndividualResponse
-	if err := json.Unmarshal(raw, &r); err != nil || r.CustomID == "" {
+	var r resultLine
+	if err := json.Unmarshal(raw, &r); (err != nil && !isTypeError(err)) || r.CustomID == "" {
 		return extract.UnparsedBatchLine(raw)
 	}
 	line := extract.BatchLine{CustomID: r.CustomID}
@@ -92,14 +97,9 @@ func (c *BatchClient) resultLine(raw []byte) (extract.BatchLine, error) {
 
 // message interprets a succeeded line's message exactly as Extract
 // interprets a 200 answer.
-func (c *BatchClient) message(msg *sdk.Message) (*extract.Response, error) {
+func (c *BatchClient) message(msg *message) (*extract.Response, error) {
 	resp := &extract.Response{Model: c.p.model, HTTPStatus: http.StatusOK}
-	if msg.Model != "" {
-		resp.Model = msg.Model
-	}
-	u := msg.Usage
-	resp.InputTokens = u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
-	resp.OutputTokens = u.OutputTokens
+	msg.record(resp)
 	return c.p.answer(msg, resp, c.forcedTool(msg))
 }
 
@@ -107,8 +107,8 @@ func (c *BatchClient) message(msg *sdk.Message) (*extract.Response, error) {
 // The results do not carry the request: in tool mode every request does;
 // in json_schema mode only those whose schema is beyond strict limits,
 // and those answer with the tool (stop_reason tool_use, or a call to it).
-func (c *BatchClient) forcedTool(msg *sdk.Message) bool {
-	if c.p.mode == ModeTool || msg.StopReason == sdk.StopReasonToolUse {
+func (c *BatchClient) forcedTool(msg *message) bool {
+	if c.p.mode == ModeTool || msg.StopReason == "tool_use" {
 		return true
 	}
 	_, ok := toolInput(msg)
@@ -117,15 +117,25 @@ func (c *BatchClient) forcedTool(msg *sdk.Message) bool {
 
 // errored classifies an errored line as the sync path classifies the same
 // error answer: the error type gives the status.
-func (c *BatchClient) errored(er sdk.ErrorResponse) (*extract.Response, error) {
-	status, ok := statusOfType[er.Error.Type]
+func (c *BatchClient) errored(er json.RawMessage) (*extract.Response, error) {
+	// {"type":"error","error":{"type":...,"message":...},"request_id":...}
+	requestID := fieldString(member(er, "request_id"))
+	ae := newAPIError(0, requestID, nil, er)
+	status, ok := statusOfType[ae.Type]
 	if !ok {
 		status = http.StatusInternalServerError
 	}
-	ae := &sdk.Error{StatusCode: status, RequestID: er.RequestID}
-	if raw := er.RawJSON(); raw != "" {
-		_ = ae.UnmarshalJSON([]byte(raw)) // an unreadable error leaves the fields empty, as in the SDK
-	}
-	resp := &extract.Response{Model: c.p.model, HTTPStatus: status, RequestID: oneLine(er.RequestID, 200)}
-	return resp, apiError(ae)
+	ae.StatusCode = status
+	resp := &extract.Response{Model: c.p.model, HTTPStatus: status, RequestID: oneLine(requestID, 200)}
+	return resp, apiErrorOf(ae)
+}
+
+// resultLine is one line of a batch's results.
+type resultLine struct {
+	CustomID string `json:"custom_id"`
+	Result   struct {
+		Type    string          `json:"type"`
+		Message message         `json:"message"`
+		Error   json.RawMessage `json:"error"`
+	} `json:"result"`
 }

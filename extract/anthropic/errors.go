@@ -10,8 +10,6 @@ import (
 
 	"github.com/invx/invx/internal/sanitize"
 
-	sdk "github.com/anthropics/anthropic-sdk-go/v2"
-
 	"github.com/invx/invx/extract"
 )
 
@@ -23,16 +21,16 @@ const CategoryContextLength = "context_length"
 const maxEcho = 200
 
 // quotaCodes are the error_code values of a 429 that no wait will cure.
-var quotaCodes = map[sdk.ErrorCode]bool{
-	sdk.ErrorCodeEnforcedSpendLimitReached: true,
-	sdk.ErrorCodeContractSpendLimitReached: true,
+var quotaCodes = map[string]bool{
+	"enforced_spend_limit_reached": true,
+	"contract_spend_limit_reached": true,
 }
 
-// apiError classifies an error status answer. The *sdk.Error is not wrapped:
-// its Error() carries the raw body, and its Request the document and the key.
-func apiError(ae *sdk.Error) *extract.ProviderError {
+// apiErrorOf classifies an error status answer. The *apiError is not
+// wrapped: its Response holds the raw body.
+func apiErrorOf(ae *apiError) *extract.ProviderError {
 	status := ae.StatusCode
-	typ := category(string(ae.Type()))
+	typ := category(ae.Type)
 	pe := &extract.ProviderError{Class: extract.ClassForStatus(status), Status: status, Category: typ}
 	if ae.Response != nil {
 		pe.RetryAfter = extract.RetryAfter(ae.Response.Header, time.Now())
@@ -45,13 +43,13 @@ func apiError(ae *sdk.Error) *extract.ProviderError {
 		detail += ": " + m
 	}
 	pe.Msg = detail
-	code := ae.ErrorCode()
+	code := ae.Code
 	switch {
 	case status == http.StatusTooManyRequests && quotaCodes[code],
 		status == http.StatusPaymentRequired:
 		pe.Class, pe.Category, pe.RetryAfter = extract.ClassPermanent, extract.CategoryQuota, 0
 		if code != "" {
-			pe.Msg = fmt.Sprintf("%s (%s)", detail, category(string(code)))
+			pe.Msg = fmt.Sprintf("%s (%s)", detail, category(code))
 		}
 	case status == http.StatusRequestEntityTooLarge,
 		status == http.StatusBadRequest && strings.Contains(strings.ToLower(ae.Message), "prompt is too long"):

@@ -10,15 +10,14 @@ import (
 	"github.com/invx/invx/schema"
 )
 
-// The SDK encodes a request by reflection, walking the system prompt and the
-// whole response schema (a map, its keys sorted at every level) on every
-// call: about a millisecond of CPU per document, more than all the rest of
-// invx's work on it. Everything but the document's text and a re-ask's
-// feedback is the same for every request of a schema version, so the SDK
-// encodes each version's request once, with placeholders where those texts
-// go, and each call fills them in. The bytes around the texts are the SDK's
-// own, so the request is the one p.params would have sent
-// (TestRequestBodyMatchesSDK).
+// Encoding a request walks the system prompt and the whole response schema
+// (a map, its keys sorted at every level): through the SDK's reflective
+// encoder about a millisecond of CPU per document, more than all the rest
+// of invx's work on it. Everything but the document's text and a re-ask's
+// feedback is the same for every request of a schema version, so each
+// version's request is encoded once, with placeholders where those texts
+// go, and each call fills them in. The request is the JSON object the
+// SDK's params encoded (TestRequestBodyMatchesSDK).
 
 // Placeholders for the texts: plain ASCII, so that every encoder writes
 // them as they are, and nothing a prompt or schema could contain.
@@ -49,8 +48,8 @@ func (p *Provider) template(v *schema.Version, feedback bool) (*template, error)
 		if feedback {
 			fb = feedbackSlot
 		}
-		params, tool := p.paramsFor(v, userSlot, fb)
-		enc, err := params.MarshalJSON()
+		r, tool := p.requestFor(v, userSlot, fb)
+		enc, err := json.Marshal(r)
 		if err != nil {
 			tp.err = fmt.Errorf("encode request of %s: %w", v.Name, err)
 			return
@@ -101,4 +100,105 @@ func (p *Provider) requestBody(req *extract.Request) ([]byte, bool, error) {
 		body = append(append(body, t.parts[i]...), q...)
 	}
 	return append(body, t.parts[len(texts)]...), t.tool, nil
+}
+
+// messageRequest is a Messages request body (and a batch request's
+// params): the members invx sets, as the SDK's MessageNewParams encoded
+// them.
+type messageRequest struct {
+	MaxTokens    int64         `json:"max_tokens"`
+	Messages     []userMessage `json:"messages"`
+	Model        string        `json:"model"`
+	OutputConfig *outputConfig `json:"output_config,omitempty"`
+	System       []textBlock   `json:"system"`
+	ToolChoice   *toolChoice   `json:"tool_choice,omitempty"`
+	Tools        []tool        `json:"tools,omitempty"`
+}
+
+type textBlock struct {
+	Text string `json:"text"`
+	Type string `json:"type"`
+}
+
+type userMessage struct {
+	Content []textBlock `json:"content"`
+	Role    string      `json:"role"`
+}
+
+type outputConfig struct {
+	Format struct {
+		Schema map[string]any `json:"schema"`
+		Type   string         `json:"type"`
+	} `json:"format"`
+}
+
+type toolChoice struct {
+	Name                   string `json:"name"`
+	DisableParallelToolUse bool   `json:"disable_parallel_tool_use"`
+	Type                   string `json:"type"`
+}
+
+type tool struct {
+	InputSchema map[string]any `json:"input_schema"`
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Strict      bool           `json:"strict,omitempty"`
+}
+
+// requestFor builds the request of version v with the user message user
+// and, unless it is "", the re-ask's feedback, and reports whether it
+// forces the emit tool. No temperature: the 2026-10-21 API version
+// answers 400 to it.
+//
+// A schema beyond the limits of strict schemas (fitsStrict) cannot be sent
+// as output_config.format or a strict tool: the API would refuse every
+// request with a 400. It goes as the input schema of a forced tool without
+// strict instead, in either mode: the model is still shown the schema and
+// asked for exactly that tool, and validation (with repair) checks what the
+// grammar no longer guarantees.
+func (p *Provider) requestFor(v *schema.Version, user, feedback string) (messageRequest, bool) {
+	blocks := []textBlock{{Text: user, Type: "text"}}
+	if feedback != "" {
+		blocks = append(blocks, textBlock{Text: feedback, Type: "text"})
+	}
+	r := messageRequest{
+		MaxTokens: p.maxTokens,
+		Messages:  []userMessage{{Content: blocks, Role: "user"}},
+		Model:     p.model,
+		System:    []textBlock{{Text: v.Prompt(), Type: "text"}},
+	}
+	s, strict := versionSchema(v)
+	if p.mode == ModeJSONSchema && strict {
+		r.OutputConfig = &outputConfig{}
+		r.OutputConfig.Format.Schema, r.OutputConfig.Format.Type = s, "json_schema"
+		return r, false
+	}
+	r.Tools = []tool{{InputSchema: toolSchema(s), Name: ToolName,
+		Description: "Return the " + v.Name + " document for the invoice.", Strict: strict}}
+	r.ToolChoice = &toolChoice{Name: ToolName, DisableParallelToolUse: true, Type: "tool"}
+	return r, true
+}
+
+// toolSchema is a root object schema as a tool's input schema: type
+// object, the names it requires, and the rest (properties,
+// additionalProperties, description) as they are.
+func toolSchema(s map[string]any) map[string]any {
+	ts := make(map[string]any, len(s)+1)
+	for k, v := range s {
+		ts[k] = v
+	}
+	ts["type"] = "object"
+	var required []string
+	if req, ok := s["required"].([]any); ok {
+		for _, r := range req {
+			if name, ok := r.(string); ok {
+				required = append(required, name)
+			}
+		}
+	}
+	delete(ts, "required")
+	if required != nil {
+		ts["required"] = required
+	}
+	return ts
 }

@@ -38,7 +38,7 @@ func TestRequestBodyMatchesSDK(t *testing.T) {
 					if err != nil {
 						t.Fatalf("%s %s: requestBody: %v", mode, name, err)
 					}
-					params, wantTool := p.params(req)
+					params, wantTool := sdkParams(p, req)
 					want, err := params.MarshalJSON()
 					if err != nil {
 						t.Fatalf("%s %s: SDK MarshalJSON: %v", mode, name, err)
@@ -71,7 +71,7 @@ func BenchmarkParams(b *testing.B) {
 	p, req := benchRequest(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		params, _ := p.params(req)
+		params, _ := sdkParams(p, req)
 		if _, err := params.MarshalJSON(); err != nil {
 			b.Fatal(err)
 		}

@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"net/url"
 	"strings"
 	"time"
-
-	oai "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/invx/invx/extract"
 )
@@ -39,11 +41,10 @@ const findSkew = 2 * time.Minute
 
 // BatchClient submits chat completion requests through the OpenAI Batch
 // API: a JSONL file uploaded with purpose batch, then a batch over it.
-// It is safe for concurrent use.
+// Its requests are the ones openai-go's Files and Batches services sent
+// (TestBatchCallsMatchSDK). It is safe for concurrent use.
 type BatchClient struct {
-	p       *Provider
-	files   oai.FileService
-	batches oai.BatchService
+	p *Provider
 }
 
 var _ extract.BatchClient = (*BatchClient)(nil)
@@ -51,7 +52,7 @@ var _ extract.BatchClient = (*BatchClient)(nil)
 // Batch returns the batch client that sends exactly what p sends
 // synchronously, to the same base URL with the same key and no retries.
 func (p *Provider) Batch() *BatchClient {
-	return &BatchClient{p: p, files: oai.NewFileService(p.opts...), batches: oai.NewBatchService(p.opts...)}
+	return &BatchClient{p: p}
 }
 
 // NewBatch builds the batch client for cfg (see New).
@@ -74,19 +75,57 @@ func (*BatchClient) Limits() (int, int64) { return BatchMaxRequests, BatchMaxByt
 
 // inputLine is one line of a batch input file.
 type inputLine struct {
-	CustomID string                      `json:"custom_id"`
-	Method   string                      `json:"method"`
-	URL      string                      `json:"url"`
-	Body     oai.ChatCompletionNewParams `json:"body"`
+	CustomID string    `json:"custom_id"`
+	Method   string    `json:"method"`
+	URL      string    `json:"url"`
+	Body     batchBody `json:"body"`
+}
+
+// batchBody is the chat completion request of a batch line: the JSON
+// object Extract sends, its members in the order (and with the HTML
+// escaping) openai-go wrote them, so that input files stay byte for byte
+// what they were (testdata/batch_input.jsonl).
+type batchBody struct {
+	Messages            []batchMessage `json:"messages"`
+	Model               string         `json:"model"`
+	MaxCompletionTokens int64          `json:"max_completion_tokens"`
+	ResponseFormat      struct {
+		JSONSchema struct {
+			Name   string `json:"name"`
+			Strict bool   `json:"strict"`
+			Schema any    `json:"schema"`
+		} `json:"json_schema"`
+		Type string `json:"type"`
+	} `json:"response_format"`
+}
+
+type batchMessage struct {
+	Content string `json:"content"`
+	Role    string `json:"role"`
+}
+
+// batchBody is req's request for a batch line.
+func (p *Provider) batchBody(req *extract.Request) batchBody {
+	b := batchBody{Model: p.model, MaxCompletionTokens: p.maxTokens, Messages: []batchMessage{
+		{Content: req.Schema.Prompt(), Role: "system"},
+		{Content: req.Schema.UserMessage(req.Text), Role: "user"},
+	}}
+	if req.Feedback != nil {
+		b.Messages = append(b.Messages, batchMessage{Content: fmt.Sprintf(feedbackFormat, req.Feedback.Error()), Role: "user"})
+	}
+	b.ResponseFormat.Type = "json_schema"
+	rf := &b.ResponseFormat.JSONSchema
+	rf.Name, rf.Strict, rf.Schema = formatName(req.Schema.Name), true, responseSchema(req.Schema)
+	return b
 }
 
 // line encodes req as one input line, newline included: the body is the
-// very params Extract sends.
+// very request Extract sends.
 func (c *BatchClient) line(req extract.BatchRequest) ([]byte, error) {
 	if req.Req == nil || req.Req.Schema == nil {
 		return nil, fmt.Errorf("batch request %s: no request or schema", req.CustomID)
 	}
-	b, err := json.Marshal(inputLine{CustomID: req.CustomID, Method: "POST", URL: BatchEndpoint, Body: c.p.params(req.Req)})
+	b, err := json.Marshal(inputLine{CustomID: req.CustomID, Method: "POST", URL: BatchEndpoint, Body: c.p.batchBody(req.Req)})
 	if err != nil {
 		return nil, fmt.Errorf("encode batch request %s: %w", req.CustomID, err)
 	}
@@ -120,23 +159,165 @@ func (c *BatchClient) Submit(ctx context.Context, tag string, reqs []extract.Bat
 	if buf.Len() > BatchMaxBytes {
 		return extract.BatchInfo{}, fmt.Errorf("batch %s: %d bytes exceed the %d-byte limit of an input file", tag, buf.Len(), BatchMaxBytes)
 	}
-	f, err := c.files.New(ctx, oai.FileNewParams{
-		File:    oai.File(bytes.NewReader(buf.Bytes()), "invx-batch-"+tag+".jsonl", "application/jsonl"),
-		Purpose: oai.FilePurposeBatch,
-	}, option.WithRequestTimeout(transferTimeout))
+	fileID, err := c.upload(ctx, "invx-batch-"+tag+".jsonl", buf.Bytes())
 	if err != nil {
 		return extract.BatchInfo{}, fmt.Errorf("upload batch %s input: %w", tag, c.p.classify(ctx, err, nil))
 	}
-	b, err := c.batches.New(ctx, oai.BatchNewParams{
-		InputFileID:      f.ID,
-		Endpoint:         oai.BatchNewParamsEndpointV1ChatCompletions,
-		CompletionWindow: oai.BatchNewParamsCompletionWindow24h,
-		Metadata:         shared.Metadata{MetadataKey: tag},
-	})
+	b, err := c.create(ctx, fileID, tag)
 	if err != nil {
-		return extract.BatchInfo{InputFileID: f.ID}, fmt.Errorf("create batch %s: %w", tag, c.p.classify(ctx, err, nil))
+		return extract.BatchInfo{InputFileID: fileID}, fmt.Errorf("create batch %s: %w", tag, c.p.classify(ctx, err, nil))
 	}
 	return c.info(b), nil
+}
+
+// upload sends an input file (POST files, multipart: the file, then
+// purpose=batch) and returns its id.
+func (c *BatchClient) upload(ctx context.Context, name string, data []byte) (string, error) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	h := textproto.MIMEHeader{}
+	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name="file"; filename="%s"`, dispositionEscaper.Replace(name)))
+	h.Set("Content-Type", "application/jsonl")
+	part, err := mw.CreatePart(h)
+	if err != nil {
+		return "", err
+	}
+	if _, err := part.Write(data); err != nil {
+		return "", err
+	}
+	h = textproto.MIMEHeader{}
+	h.Set("Content-Disposition", `form-data; name="purpose"`)
+	if part, err = mw.CreatePart(h); err != nil {
+		return "", err
+	}
+	if _, err := io.WriteString(part, "batch"); err != nil {
+		return "", err
+	}
+	if err := mw.Close(); err != nil {
+		return "", err
+	}
+	var f struct {
+		ID string `json:"id"`
+	}
+	err = c.call(ctx, call{method: http.MethodPost, url: c.p.ep.url("files"),
+		header: c.p.ep.headers(mw.FormDataContentType(), transferTimeout), body: bytesBody(buf.Bytes()), timeout: transferTimeout}, &f)
+	return f.ID, err
+}
+
+// dispositionEscaper escapes a multipart file name as the SDK did.
+var dispositionEscaper = strings.NewReplacer("\\", "\\\\", `"`, `\"`, "\r", "%0D", "\n", "%0A")
+
+// create creates the batch over an uploaded input file, tagged with the
+// local batch id (POST batches).
+func (c *BatchClient) create(ctx context.Context, fileID, tag string) (*batchObject, error) {
+	body, err := json.Marshal(struct {
+		CompletionWindow string            `json:"completion_window"`
+		Endpoint         string            `json:"endpoint"`
+		InputFileID      string            `json:"input_file_id"`
+		Metadata         map[string]string `json:"metadata"`
+	}{"24h", BatchEndpoint, fileID, map[string]string{MetadataKey: tag}})
+	if err != nil {
+		return nil, err
+	}
+	var b batchObject
+	err = c.call(ctx, call{method: http.MethodPost, url: c.p.ep.url("batches"),
+		header: c.p.ep.headers("application/json", c.p.ep.timeout), body: bytesBody(body), timeout: c.p.ep.timeout}, &b)
+	return &b, err
+}
+
+// get retrieves a batch (GET batches/{id}), or cancels it (POST
+// batches/{id}/cancel).
+func (c *BatchClient) get(ctx context.Context, remoteID string, cancel bool) (*batchObject, error) {
+	if remoteID == "" {
+		return nil, errors.New("missing required batch_id parameter")
+	}
+	method, path := http.MethodGet, "batches/"+pathParam(remoteID)
+	if cancel {
+		method, path = http.MethodPost, path+"/cancel"
+	}
+	var b batchObject
+	err := c.call(ctx, call{method: method, url: c.p.ep.url(path), header: c.p.ep.headers("", c.p.ep.timeout),
+		timeout: c.p.ep.timeout}, &b)
+	return &b, err
+}
+
+// list reads one page of batches, newest first (GET batches), after the
+// batch after ("" for the first page).
+func (c *BatchClient) list(ctx context.Context, after string) (*batchPage, error) {
+	q := url.Values{"limit": {"100"}}
+	if after != "" {
+		q.Set("after", after)
+	}
+	var page batchPage
+	err := c.call(ctx, call{method: http.MethodGet, url: c.p.ep.url("batches?" + q.Encode()),
+		header: c.p.ep.headers("", c.p.ep.timeout), timeout: c.p.ep.timeout}, &page)
+	return &page, err
+}
+
+// call sends one request and decodes its JSON answer into v.
+func (c *BatchClient) call(ctx context.Context, cl call, v any) error {
+	data, raw, err := c.p.ep.do(ctx, cl)
+	if err != nil {
+		return err
+	}
+	return decodeJSON(raw.Header, data, v)
+}
+
+// decodeJSON decodes an answer as the SDK did: a JSON content type, then
+// its first value; a member of an unexpected kind is left empty rather
+// than failing the answer, as the SDK's lenient decoder left it.
+func decodeJSON(h http.Header, data []byte, v any) error {
+	if !isJSON(h) {
+		return fmt.Errorf("expected destination type of 'string' or '[]byte' for responses with content-type '%s' that is not 'application/json'",
+			h.Get("Content-Type"))
+	}
+	err := json.NewDecoder(bytes.NewReader(data)).Decode(v)
+	var typeErr *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &typeErr) {
+		return fmt.Errorf("error parsing response json: %w", err)
+	}
+	return nil
+}
+
+// pathParam escapes a path segment as the SDK did.
+func pathParam(s string) string {
+	switch s {
+	case ".":
+		return "%2E"
+	case "..":
+		return "%2E%2E"
+	}
+	return url.PathEscape(s)
+}
+
+// batchObject is the part of a batch object invx reads.
+type batchObject struct {
+	ID            string            `json:"id"`
+	InputFileID   string            `json:"input_file_id"`
+	OutputFileID  string            `json:"output_file_id"`
+	ErrorFileID   string            `json:"error_file_id"`
+	Status        string            `json:"status"`
+	Endpoint      string            `json:"endpoint"`
+	CreatedAt     int64             `json:"created_at"`
+	Metadata      map[string]string `json:"metadata"`
+	RequestCounts struct {
+		Total     int64 `json:"total"`
+		Completed int64 `json:"completed"`
+		Failed    int64 `json:"failed"`
+	} `json:"request_counts"`
+	Errors struct {
+		Data []struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+			Line    int64  `json:"line"`
+		} `json:"data"`
+	} `json:"errors"`
+}
+
+// batchPage is one page of the batch list.
+type batchPage struct {
+	Data    []batchObject `json:"data"`
+	HasMore *bool         `json:"has_more"`
 }
 
 // checkRequests refuses what the API would refuse for the whole batch:
@@ -165,29 +346,37 @@ func checkRequests(reqs []extract.BatchRequest, maxRequests int) error {
 // and time must do.
 func (c *BatchClient) Find(ctx context.Context, tag string, since time.Time, n int) (extract.BatchInfo, bool, error) {
 	floor := since.Add(-findSkew).Unix()
-	pager := c.batches.ListAutoPaging(ctx, oai.BatchListParams{Limit: oai.Int(100)})
-	for pager.Next() {
-		b := pager.Current()
-		if b.CreatedAt < floor {
-			break
+	after := ""
+	for {
+		page, err := c.list(ctx, after)
+		if err != nil {
+			return extract.BatchInfo{}, false, fmt.Errorf("list batches for %s: %w", tag, c.p.classify(ctx, err, nil))
 		}
-		if b.Metadata[MetadataKey] != tag || b.Endpoint != BatchEndpoint {
-			continue
+		for i := range page.Data {
+			b := &page.Data[i]
+			if b.CreatedAt < floor {
+				return extract.BatchInfo{}, false, nil
+			}
+			if b.Metadata[MetadataKey] != tag || b.Endpoint != BatchEndpoint {
+				continue
+			}
+			// Counts are zero while validating; once known they must agree.
+			if b.RequestCounts.Total == 0 || int(b.RequestCounts.Total) == n {
+				return c.info(b), true, nil
+			}
 		}
-		// Counts are zero while validating; once known they must agree.
-		if b.RequestCounts.Total == 0 || int(b.RequestCounts.Total) == n {
-			return c.info(&b), true, nil
+		// The SDK's pager: the next page is after the last batch, unless
+		// this page was empty or says there is no more.
+		if len(page.Data) == 0 || (page.HasMore != nil && !*page.HasMore) {
+			return extract.BatchInfo{}, false, nil
 		}
+		after = page.Data[len(page.Data)-1].ID
 	}
-	if err := pager.Err(); err != nil {
-		return extract.BatchInfo{}, false, fmt.Errorf("list batches for %s: %w", tag, c.p.classify(ctx, err, nil))
-	}
-	return extract.BatchInfo{}, false, nil
 }
 
 // Status implements extract.BatchClient.
 func (c *BatchClient) Status(ctx context.Context, remoteID string) (extract.BatchInfo, error) {
-	b, err := c.batches.Get(ctx, remoteID)
+	b, err := c.get(ctx, remoteID, false)
 	if err != nil {
 		return extract.BatchInfo{}, fmt.Errorf("retrieve batch %s: %w", remoteID, c.p.classify(ctx, err, nil))
 	}
@@ -196,7 +385,7 @@ func (c *BatchClient) Status(ctx context.Context, remoteID string) (extract.Batc
 
 // Cancel implements extract.BatchClient.
 func (c *BatchClient) Cancel(ctx context.Context, remoteID string) (extract.BatchInfo, error) {
-	b, err := c.batches.Cancel(ctx, remoteID)
+	b, err := c.get(ctx, remoteID, true)
 	if err != nil {
 		return extract.BatchInfo{}, fmt.Errorf("cancel batch %s: %w", remoteID, c.p.classify(ctx, err, nil))
 	}
@@ -206,20 +395,20 @@ func (c *BatchClient) Cancel(ctx context.Context, remoteID string) (extract.Batc
 // info maps a batch object. Expired and cancelled batches have ended too:
 // their finished requests are in the output file, the rest in the error
 // file as batch_expired or batch_cancelled lines.
-func (c *BatchClient) info(b *oai.Batch) extract.BatchInfo {
+func (c *BatchClient) info(b *batchObject) extract.BatchInfo {
 	in := extract.BatchInfo{
 		RemoteID:       b.ID,
 		InputFileID:    b.InputFileID,
-		Status:         string(b.Status),
+		Status:         b.Status,
 		Total:          int(b.RequestCounts.Total),
 		Done:           int(b.RequestCounts.Completed + b.RequestCounts.Failed),
 		FailedRequests: int(b.RequestCounts.Failed),
 		CreatedAt:      time.Unix(b.CreatedAt, 0).UTC(),
 	}
 	switch b.Status {
-	case oai.BatchStatusCompleted, oai.BatchStatusExpired, oai.BatchStatusCancelled:
+	case "completed", "expired", "cancelled":
 		in.Ended = true
-	case oai.BatchStatusFailed:
+	case "failed":
 		in.Ended, in.Failed = true, true
 		in.Message = c.batchErrors(b)
 	}
@@ -228,7 +417,7 @@ func (c *BatchClient) info(b *oai.Batch) extract.BatchInfo {
 
 // batchErrors summarises why OpenAI failed a whole batch (an invalid input
 // file): codes and messages, scrubbed, one line, bounded.
-func (c *BatchClient) batchErrors(b *oai.Batch) string {
+func (c *BatchClient) batchErrors(b *batchObject) string {
 	var parts []string
 	for i, e := range b.Errors.Data {
 		if i == 5 {

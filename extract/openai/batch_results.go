@@ -8,9 +8,6 @@ import (
 	"fmt"
 	"net/http"
 
-	oai "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-
 	"github.com/invx/invx/extract"
 )
 
@@ -44,7 +41,7 @@ const (
 // (failed, or cancelled before any request ran) has no lines. An
 // unreadable line with a readable custom_id has Err set and Resp nil.
 func (c *BatchClient) Results(ctx context.Context, remoteID string, fn func(extract.BatchLine) error) error {
-	b, err := c.batches.Get(ctx, remoteID)
+	b, err := c.get(ctx, remoteID, false)
 	if err != nil {
 		return fmt.Errorf("retrieve batch %s: %w", remoteID, c.p.classify(ctx, err, nil))
 	}
@@ -61,7 +58,11 @@ func (c *BatchClient) Results(ctx context.Context, remoteID string, fn func(extr
 
 // readFile streams one result file through fn.
 func (c *BatchClient) readFile(ctx context.Context, remoteID, fileID string, fn func(extract.BatchLine) error) error {
-	res, err := c.files.Content(ctx, fileID, option.WithRequestTimeout(transferTimeout))
+	// GET files/{id}/content, its body streamed: up to 200 MB.
+	h := c.p.ep.headers("", transferTimeout)
+	h.Set("Accept", "application/binary")
+	_, res, err := c.p.ep.do(ctx, call{method: http.MethodGet, url: c.p.ep.url("files/" + pathParam(fileID) + "/content"),
+		header: h, timeout: transferTimeout, stream: true})
 	if err != nil {
 		return fmt.Errorf("download batch %s results %s: %w", remoteID, fileID, c.p.classify(ctx, err, nil))
 	}
@@ -106,7 +107,7 @@ func (c *BatchClient) resultLine(raw []byte) (extract.BatchLine, error) {
 		// A request the batch could not run for another reason: transient,
 		// like a sync call that got no answer.
 		line.Err = &extract.ProviderError{Class: extract.ClassTransient, Category: "batch_error",
-			Msg: "the batch did not run the request: " + c.p.detail(&oai.Error{Code: rl.Error.Code, Message: rl.Error.Message})}
+			Msg: "the batch did not run the request: " + c.p.detail(&apiError{Code: rl.Error.Code, Message: rl.Error.Message})}
 	default:
 		line.Err = extract.UnreadableAnswer("the result line has neither a response nor an error")
 	}
@@ -118,22 +119,17 @@ func (c *BatchClient) resultLine(raw []byte) (extract.BatchLine, error) {
 func (c *BatchClient) response(status int, requestID string, body json.RawMessage) (*extract.Response, error) {
 	resp := &extract.Response{Model: c.p.model, HTTPStatus: status, RequestID: capString(sanitize(requestID), 200)}
 	if status != http.StatusOK {
-		e := &oai.Error{StatusCode: status}
-		var wrapped struct {
-			Error json.RawMessage `json:"error"`
-		}
-		if json.Unmarshal(body, &wrapped) == nil && len(wrapped.Error) > 0 {
-			_ = e.UnmarshalJSON(wrapped.Error) // as the SDK: an unreadable error leaves the fields empty
-		}
+		e := &apiError{StatusCode: status}
+		_ = e.decode(member(body, "error")) // as the SDK: an unreadable error leaves the fields empty
 		return resp, c.p.apiError(e)
 	}
-	var cc oai.ChatCompletion
 	if len(bytes.TrimSpace(body)) == 0 || string(bytes.TrimSpace(body)) == "null" {
 		return resp, &extract.ProviderError{Class: extract.ClassTransient, Category: categoryEmpty,
 			Msg: "the server answered with an empty document"}
 	}
-	if err := cc.UnmarshalJSON(body); err != nil {
+	cc, err := lenientCompletion(body)
+	if err != nil {
 		return resp, extract.UnreadableAnswer("the response body is not a chat completion")
 	}
-	return c.p.answer(&cc, resp, nil)
+	return c.p.answer(cc, resp, nil)
 }

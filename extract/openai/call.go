@@ -8,54 +8,63 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"runtime"
+	"strconv"
 	"strings"
 	"time"
-
-	oai "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/tidwall/gjson"
 )
 
-// The synchronous path sends its request with net/http directly. Through
-// the SDK, each call built a request config (option closures, platform
-// headers, a header map, a cloned request and client) and waited for its
-// answer under the SDK's frames: at --concurrency 256 that was about 10 KiB
-// of heap and 12 KiB of goroutine stack per call in flight, a fifth of the
-// run's peak memory, and a third of the adapter's CPU. The request on the
-// wire is the SDK's: its URL and headers are taken from one request the SDK
-// builds in New (endpointOf), and errors become the SDK's *openai.Error as
-// the SDK makes them, so classify is unchanged (TestCallMatchesSDK).
+// Every request is sent with net/http directly; openai-go is not linked
+// into invx. Its package initialisation alone kept about 6 MiB of the
+// binary resident in every invx process, provider or not (bench/README.md,
+// "Memory"), and through it each synchronous call built a request config
+// (option closures, a header map, a cloned request and client) and waited
+// under the SDK's frames: at --concurrency 256 about 10 KiB of heap and 12
+// KiB of goroutine stack per call in flight, and a third of the adapter's
+// CPU. What goes on the wire is what openai-go v3.99.0 sent, header for
+// header (its User-Agent and X-Stainless-* headers included, so that a
+// server or proxy that keyed on them sees no change), and errors are read
+// as it read them (TestCallMatchesSDK, TestBatchCallsMatchSDK hold both to
+// the SDK, which only the tests import).
 
-// endpoint is what every synchronous call shares: the request target, the
-// SDK's headers, the client and the per-call timeout.
+// sdkVersion is the openai-go release whose requests invx reproduces.
+const sdkVersion = "3.99.0"
+
+// endpoint is what every request shares: the base URL, the headers, the
+// client and the default per-request timeout.
 type endpoint struct {
-	url    string
-	origin *url.URL
+	base *url.URL
+	// header holds the headers of every request but Content-Type and
+	// X-Stainless-Timeout.
+	header http.Header
+	// chatURL and chatHeader are the synchronous path's, built once. The
 	// header is shared by every request, read-only: an http.RoundTripper
 	// must not modify a request, and http.Client copies a request before
 	// changing its headers (redirects).
-	header  http.Header
-	client  *http.Client
-	timeout time.Duration
+	chatURL    string
+	chatHeader http.Header
+	client     *http.Client
+	timeout    time.Duration
 }
 
-// errCaptured stops the request endpointOf lets the SDK build.
-var errCaptured = errors.New("openai: request captured, not sent")
-
-// endpointOf has the SDK build one chat completion request with opts and
-// keeps its URL and headers, without sending it. hc's transport is wrapped
-// as the SDK wraps it: no request (nor redirect) leaves base's origin.
-func endpointOf(opts []option.RequestOption, base *url.URL, hc *http.Client, timeout time.Duration) (*endpoint, error) {
-	var captured *http.Request
-	capture := func(r *http.Request, _ option.MiddlewareNext) (*http.Response, error) {
-		captured = r
-		return nil, errCaptured
-	}
-	chat := oai.NewChatCompletionService(opts...)
-	_, err := chat.New(context.Background(), oai.ChatCompletionNewParams{},
-		option.WithRequestBody("application/json", bytes.NewReader(nil)), option.WithMiddleware(capture))
-	if captured == nil {
-		return nil, fmt.Errorf("build the request: %w", err)
+// newEndpoint builds the endpoint for base (normalised by parseBaseURL).
+// Without a key no Authorization header is sent, which is what local
+// servers expect. hc's transport is wrapped as the SDK wrapped it: no
+// request (nor redirect) leaves base's origin.
+func newEndpoint(base *url.URL, apiKey string, hc *http.Client, timeout time.Duration) *endpoint {
+	h := http.Header{}
+	h.Set("Accept", "application/json")
+	// invx owns retries: every request is a first attempt.
+	h.Set("X-Stainless-Retry-Count", "0")
+	h.Set("User-Agent", "OpenAI/Go "+sdkVersion)
+	h.Set("X-Stainless-Lang", "go")
+	h.Set("X-Stainless-Package-Version", sdkVersion)
+	h.Set("X-Stainless-OS", stainlessOS(runtime.GOOS))
+	h.Set("X-Stainless-Arch", stainlessArch(runtime.GOARCH))
+	h.Set("X-Stainless-Runtime", "go")
+	h.Set("X-Stainless-Runtime-Version", runtime.Version())
+	if apiKey != "" {
+		h.Set("Authorization", "Bearer "+apiKey)
 	}
 	client := *hc
 	next := client.Transport
@@ -63,56 +72,174 @@ func endpointOf(opts []option.RequestOption, base *url.URL, hc *http.Client, tim
 		next = http.DefaultTransport
 	}
 	client.Transport = originGuard{origin: base, next: next}
-	return &endpoint{url: captured.URL.String(), origin: base, header: captured.Header.Clone(), client: &client,
-		timeout: timeout}, nil
+	e := &endpoint{base: base, header: h, client: &client, timeout: timeout}
+	e.chatURL = e.url("chat/completions")
+	e.chatHeader = e.headers("application/json", timeout)
+	return e
 }
 
-// post sends body and returns the answer's bytes, as the SDK's
-// ChatCompletionService.New does with a []byte destination: raw is the
-// response whenever the SDK would have handed it over (also beside an
-// error), an HTTP status of 400 or more is an *openai.Error, and a call
-// that outlives its timeout (or ctx) returns the context's error.
-func (e *endpoint) post(ctx context.Context, body wireBody) (data []byte, raw *http.Response, err error) {
-	if e.timeout != 0 && beforeDeadline(time.Now().Add(e.timeout), ctx) {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, e.timeout)
-		defer cancel()
+// url resolves a request path (no leading slash) against the base URL.
+func (e *endpoint) url(path string) string { return e.base.String() + path }
+
+// headers are a request's headers: the shared ones, its content type (""
+// for a request without a body) and the timeout the SDK announced in whole
+// seconds.
+func (e *endpoint) headers(contentType string, timeout time.Duration) http.Header {
+	h := e.header.Clone()
+	if contentType != "" {
+		h.Set("Content-Type", contentType)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, body.reader())
+	if timeout != 0 {
+		h.Set("X-Stainless-Timeout", strconv.Itoa(int(timeout.Seconds())))
+	}
+	return h
+}
+
+// stainlessOS and stainlessArch name the platform as the SDK did.
+func stainlessOS(goos string) string {
+	switch goos {
+	case "ios":
+		return "iOS"
+	case "android":
+		return "Android"
+	case "darwin":
+		return "MacOS"
+	case "windows":
+		return "Windows"
+	case "freebsd":
+		return "FreeBSD"
+	case "openbsd":
+		return "OpenBSD"
+	case "linux":
+		return "Linux"
+	}
+	return "Other:" + goos
+}
+
+func stainlessArch(goarch string) string {
+	switch goarch {
+	case "386":
+		return "x32"
+	case "amd64":
+		return "x64"
+	case "arm", "arm64":
+		return goarch
+	}
+	return "other:" + goarch
+}
+
+// body is a request body that can be read again from its start (for a
+// redirect), with its length known up front.
+type body interface {
+	size() int64
+	reader() io.ReadCloser
+}
+
+// bytesBody is a body in one piece.
+type bytesBody []byte
+
+func (b bytesBody) size() int64           { return int64(len(b)) }
+func (b bytesBody) reader() io.ReadCloser { return io.NopCloser(bytes.NewReader(b)) }
+
+// call is one request.
+type call struct {
+	method, url string
+	header      http.Header
+	body        body // nil: none
+	timeout     time.Duration
+	// stream leaves a 2xx answer's body unread for the caller (a file's
+	// content); every other answer is read whole.
+	stream bool
+}
+
+// do sends c once and returns the answer as the SDK returned it: raw is
+// the response whenever the SDK would have handed it over (also beside an
+// error); an HTTP status of 400 or more is an *apiError; a call that
+// outlives its timeout (or ctx) returns the context's error and no
+// response. data is the body of an answer that was read. A streamed
+// answer's body cancels the call's timeout when closed.
+func (e *endpoint) do(ctx context.Context, c call) (data []byte, raw *http.Response, err error) {
+	callerCtx := ctx
+	cancel := context.CancelFunc(func() {})
+	if c.timeout != 0 && beforeDeadline(time.Now().Add(c.timeout), ctx) {
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+	}
+	defer func() { cancel() }()
+	var rd io.Reader
+	if c.body != nil {
+		rd = c.body.reader()
+	}
+	req, err := http.NewRequestWithContext(ctx, c.method, c.url, rd)
 	if err != nil {
 		return nil, nil, err
 	}
-	req.Header = e.header
-	req.ContentLength = body.size()
-	req.GetBody = func() (io.ReadCloser, error) { return body.reader(), nil }
+	req.Header = c.header
+	if c.body != nil {
+		req.ContentLength = c.body.size()
+		req.GetBody = func() (io.ReadCloser, error) { return c.body.reader(), nil }
+	}
 	res, err := e.client.Do(req)
-	if ctx.Err() != nil {
-		if res != nil && res.Body != nil {
-			_ = res.Body.Close()
+	var readErr error
+	if err == nil && (res.StatusCode >= 400 || !c.stream) {
+		data, readErr = io.ReadAll(res.Body)
+		_ = res.Body.Close()
+		if readErr != nil && res.StatusCode < 400 {
+			// The SDK wrapped only a successful answer's read error.
+			readErr = fmt.Errorf("error reading response body: %w", readErr)
 		}
-		return nil, nil, ctx.Err()
 	}
-	if err != nil {
+	if err := callerCtx.Err(); err != nil {
+		closeBody(res)
+		return nil, nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		// Only the call's own timeout expired.
+		closeBody(res)
+		return nil, nil, err
+	}
+	switch {
+	case err != nil:
 		return nil, res, err
-	}
-	data, err = io.ReadAll(res.Body)
-	_ = res.Body.Close()
-	if res.StatusCode >= 400 {
+	case readErr != nil:
+		return nil, res, readErr
+	case res.StatusCode >= 400:
+		// Kept readable for whoever inspects the response, as the SDK did.
+		res.Body = io.NopCloser(bytes.NewReader(data))
+		apiErr, err := newAPIError(res, data)
 		if err != nil {
 			return nil, res, err
 		}
-		// Kept readable for whoever inspects the error, as the SDK does.
-		res.Body = io.NopCloser(bytes.NewReader(data))
-		apiErr := &oai.Error{Request: req, Response: res, StatusCode: res.StatusCode}
-		if err := apiErr.UnmarshalJSON([]byte(gjson.GetBytes(data, "error").Raw)); err != nil {
-			return nil, res, err
-		}
 		return nil, res, apiErr
-	}
-	if err != nil {
-		return nil, res, fmt.Errorf("error reading response body: %w", err)
+	case c.stream:
+		res.Body = &cancelOnClose{ReadCloser: res.Body, cancel: cancel}
+		cancel = func() {}
+		return nil, res, nil
 	}
 	return data, res, nil
+}
+
+// post sends a chat completion request body with the shared headers and
+// returns the answer's bytes (see do).
+func (e *endpoint) post(ctx context.Context, b wireBody) (data []byte, raw *http.Response, err error) {
+	return e.do(ctx, call{method: http.MethodPost, url: e.chatURL, header: e.chatHeader, body: b, timeout: e.timeout})
+}
+
+// cancelOnClose releases a streamed call's timeout once its body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
+}
+
+func closeBody(res *http.Response) {
+	if res != nil && res.Body != nil {
+		_ = res.Body.Close()
+	}
 }
 
 // beforeDeadline reports whether t comes before ctx's deadline, if any.

@@ -44,7 +44,7 @@ func sdkPost(ctx context.Context, p *Provider, body wireBody) (data []byte, raw 
 		r.GetBody = func() (io.ReadCloser, error) { return body.reader(), nil }
 		return next(r)
 	}
-	chat := oai.NewChatCompletionService(p.opts...)
+	chat := oai.NewChatCompletionService(sdkOptions(p)...)
 	_, err = chat.New(ctx, oai.ChatCompletionNewParams{},
 		option.WithRequestBody("application/json", body.reader()), option.WithMiddleware(sized),
 		option.WithResponseBodyInto(&data), option.WithResponseInto(&raw))
@@ -56,8 +56,11 @@ func outcome(data []byte, raw *http.Response, err error) callOutcome {
 	if raw != nil {
 		o.Status = raw.StatusCode
 	}
-	var apiErr *oai.Error
+	var sdkErr *oai.Error
+	var apiErr *apiError
 	switch {
+	case errors.As(err, &sdkErr):
+		o.APIErr = strings.Join([]string{http.StatusText(sdkErr.StatusCode), sdkErr.Type, sdkErr.Code, sdkErr.Message}, "|")
 	case errors.As(err, &apiErr):
 		o.APIErr = strings.Join([]string{http.StatusText(apiErr.StatusCode), apiErr.Type, apiErr.Code, apiErr.Message}, "|")
 	case err != nil:
@@ -90,6 +93,32 @@ func TestCallMatchesSDK(t *testing.T) {
 			w.Header().Set("Content-Type", "text/html")
 			w.WriteHeader(http.StatusBadGateway)
 			_, _ = io.WriteString(w, "<html>bad gateway</html>")
+		},
+		"numeric error code": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			_, _ = io.WriteString(w, `{"error":{"code":400,"message":{"why":"schema"},"type":"invalid_request_error","param":null}}`)
+		},
+		"flat error string": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"error":"model 'x' not found"}`)
+		},
+		"error array": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusInternalServerError)
+			_, _ = io.WriteString(w, `{"error":[1]}`)
+		},
+		"body cut short": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", "1000")
+			_, _ = io.WriteString(w, `{"model":"m","choi`)
+		},
+		"error body cut short": func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", "1000")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			_, _ = io.WriteString(w, `{"error":{"mess`)
 		},
 		"redirect elsewhere": func(w http.ResponseWriter, r *http.Request) {
 			http.Redirect(w, r, "http://127.0.0.2:1/v1/chat/completions", http.StatusTemporaryRedirect)

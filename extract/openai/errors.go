@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -11,8 +12,6 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
-
-	oai "github.com/openai/openai-go/v3"
 
 	"github.com/invx/invx/extract"
 )
@@ -39,11 +38,10 @@ var contextCodes = map[string]bool{
 	"exceed_context_size_error": true,
 }
 
-// classify turns an SDK error into a ProviderError. It never wraps the
-// *openai.Error, which holds the request (with its Authorization header)
-// and the raw body.
+// classify turns a call's error into a ProviderError. It never wraps the
+// *apiError, which holds the response with its raw body.
 func (p *Provider) classify(ctx context.Context, err error, raw *http.Response) error {
-	var apiErr *oai.Error
+	var apiErr *apiError
 	if errors.As(err, &apiErr) {
 		return p.apiError(apiErr)
 	}
@@ -61,7 +59,7 @@ func (p *Provider) classify(ctx context.Context, err error, raw *http.Response) 
 // apiError classifies an HTTP error status, refined by the body's error
 // code: exhausted quota and context overflow are permanent whatever the
 // status says.
-func (p *Provider) apiError(e *oai.Error) *extract.ProviderError {
+func (p *Provider) apiError(e *apiError) *extract.ProviderError {
 	status := e.StatusCode
 	pe := &extract.ProviderError{Class: extract.ClassForStatus(status), Status: status}
 	if e.Response != nil {
@@ -97,17 +95,17 @@ func (p *Provider) apiError(e *oai.Error) *extract.ProviderError {
 }
 
 // emptyAnswer reports a 200 without choices. OpenRouter and some proxies
-// send HTTP 200 with an {"error":{...}} body, which the SDK decodes into a
+// send HTTP 200 with an {"error":{...}} body, which decodes into a
 // completion without choices and no error.
-func (p *Provider) emptyAnswer(cc *oai.ChatCompletion, raw *http.Response) error {
+func (p *Provider) emptyAnswer(cc *completion, raw *http.Response) error {
 	pe := &extract.ProviderError{Class: extract.ClassTransient, Category: categoryEmpty,
 		Msg: "the server answered without any choices"}
 	if raw != nil {
 		pe.RetryAfter = extract.RetryAfter(raw.Header, time.Now())
 	}
-	if f, ok := cc.JSON.ExtraFields["error"]; ok && f.Raw() != "" && f.Raw() != "null" {
-		var e oai.Error
-		if err := e.UnmarshalJSON([]byte(f.Raw())); err == nil {
+	if f := bytes.TrimSpace(cc.Error); len(f) > 0 && string(f) != "null" {
+		var e apiError
+		if err := e.decode(f); err == nil {
 			pe.Msg = "the server answered HTTP 200 with an error and no choices: " + p.detail(&e)
 		}
 	}
@@ -116,7 +114,7 @@ func (p *Provider) emptyAnswer(cc *oai.ChatCompletion, raw *http.Response) error
 
 // detail is the safe summary of an API error: its type and code, and its
 // message scrubbed of credentials and cut to 200 bytes. Never the raw body.
-func (p *Provider) detail(e *oai.Error) string {
+func (p *Provider) detail(e *apiError) string {
 	var tags []string
 	for _, s := range []string{e.Type, e.Code} {
 		s = capString(sanitize(p.scrub(s)), 64)

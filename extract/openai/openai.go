@@ -4,10 +4,10 @@
 // schema's strict structured output and turns every HTTP, transport and
 // answer failure into a classified *extract.ProviderError.
 //
-// invx owns retries: the SDK is configured never to retry, and it is built
-// from explicit options only, so no OPENAI_* environment variable can change
-// where requests go or which credentials they carry (cmd reads the
-// environment and passes it in Config).
+// invx owns retries: every request is sent once (call.go), and only from
+// Config, so no OPENAI_* environment variable can change where requests go
+// or which credentials they carry (cmd reads the environment and passes it
+// in Config).
 package openai
 
 import (
@@ -21,14 +21,11 @@ import (
 	"time"
 	"unicode"
 
-	oai "github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
-
 	"github.com/invx/invx/extract"
 )
 
-// DefaultBaseURL is the OpenAI API; the SDK appends "chat/completions".
+// DefaultBaseURL is the OpenAI API; requests append "chat/completions",
+// "files", "batches" to it.
 const DefaultBaseURL = "https://api.openai.com/v1/"
 
 // Defaults for the zero values of Config.
@@ -58,15 +55,12 @@ type Config struct {
 
 // Provider calls a Chat Completions endpoint. It is safe for concurrent use.
 type Provider struct {
-	// ep sends the synchronous path's requests (call.go).
+	// ep sends every request, the batch path's too (call.go).
 	ep        *endpoint
 	model     string
 	maxTokens int64
 	// apiKey is kept only to scrub it from error messages.
 	apiKey string
-	// opts build the batch path's Files and Batches services with the
-	// same base URL, client, key and retry policy (Batch).
-	opts []option.RequestOption
 	// heads caches each schema version's encoded request head
 	// (*schema.Version -> *head, wire.go).
 	heads sync.Map
@@ -100,32 +94,12 @@ func New(cfg Config) (*Provider, error) {
 	if hc == nil {
 		hc = extract.HTTPClient()
 	}
-	opts := []option.RequestOption{
-		option.WithBaseURL(base.String()),
-		option.WithHTTPClient(hc),
-		// invx owns retries: its policy classifies, records and backs off.
-		option.WithMaxRetries(0),
-		option.WithRequestTimeout(timeout),
-	}
-	if cfg.APIKey != "" {
-		// Without a key no Authorization header is sent, which is what
-		// local servers expect.
-		opts = append(opts, option.WithAPIKey(cfg.APIKey))
-	}
-	// The services are built directly rather than through openai.NewClient,
-	// which would also read OPENAI_BASE_URL, OPENAI_API_KEY, OPENAI_ORG_ID,
-	// OPENAI_PROJECT_ID and OPENAI_CUSTOM_HEADERS (the last can even replace
-	// the Authorization header).
-	ep, err := endpointOf(opts, base, hc, timeout)
-	if err != nil {
-		return nil, &extract.ProviderError{Class: extract.ClassPermanent, Msg: err.Error()}
-	}
-	return &Provider{ep: ep, model: cfg.Model, maxTokens: maxTokens, apiKey: cfg.APIKey, opts: opts}, nil
+	return &Provider{ep: newEndpoint(base, cfg.APIKey, hc, timeout), model: cfg.Model, maxTokens: maxTokens, apiKey: cfg.APIKey}, nil
 }
 
 // parseBaseURL normalises a base URL: default when empty, http or https
-// only, "/v1/" for a bare host, a trailing slash always (the SDK resolves
-// "chat/completions" against it).
+// only, "/v1/" for a bare host, a trailing slash always (request paths
+// such as "chat/completions" are appended to it).
 func parseBaseURL(raw string) (*url.URL, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
@@ -168,12 +142,11 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 		resp.RequestID = requestID(raw.Header)
 	}
 	if err == nil && raw != nil && !isJSON(raw.Header) {
-		// The SDK, asked for the answer's bytes, would take a body of any
-		// content type: refuse another here, as its decoder did.
+		// Refuse a body of another content type, as the SDK's decoder did.
 		err = fmt.Errorf("expected destination type of 'string' or '[]byte' for responses with content-type '%s' that is not 'application/json'",
 			raw.Header.Get("Content-Type"))
 	}
-	var cc *oai.ChatCompletion
+	var cc *completion
 	if err == nil {
 		cc, err = decodeCompletion(data)
 	}
@@ -193,7 +166,7 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 // that the synchronous path (Extract) and the batch path (a 200 line of a
 // batch's output file) share, so both reject, strip and record alike. raw,
 // if not nil, is the HTTP response (for retry-after on an empty answer).
-func (p *Provider) answer(cc *oai.ChatCompletion, resp *extract.Response, raw *http.Response) (*extract.Response, error) {
+func (p *Provider) answer(cc *completion, resp *extract.Response, raw *http.Response) (*extract.Response, error) {
 	if m := capString(sanitize(cc.Model), 200); m != "" {
 		resp.Model = m
 	}
@@ -202,49 +175,24 @@ func (p *Provider) answer(cc *oai.ChatCompletion, resp *extract.Response, raw *h
 		return resp, p.emptyAnswer(cc, raw)
 	}
 	choice := cc.Choices[0]
-	msg := choice.Message
 	switch {
-	case msg.Refusal != "":
+	case choice.Refusal != "":
 		// Kept for the reviewer on the attempt row, never in the message.
-		resp.Output = []byte(msg.Refusal)
+		resp.Output = []byte(choice.Refusal)
 		return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "refusal", Msg: "the model refused to answer"}
 	case choice.FinishReason == "length":
-		resp.Output = []byte(msg.Content)
+		resp.Output = []byte(choice.Content)
 		return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "truncated",
 			Msg: fmt.Sprintf("the answer was cut off at the output token limit (max_completion_tokens %d)", p.maxTokens)}
 	case choice.FinishReason == "content_filter":
-		resp.Output = []byte(msg.Content)
+		resp.Output = []byte(choice.Content)
 		return resp, &extract.ProviderError{Class: extract.ClassRejected, Category: "content_filter",
 			Msg: "the provider's content filter withheld the answer"}
 	}
 	// Prose, an empty answer or broken JSON is not an error here: validation
 	// rejects it (category decode) and the runner may re-ask.
-	resp.Output = []byte(stripFence(msg.Content))
+	resp.Output = []byte(stripFence(choice.Content))
 	return resp, nil
-}
-
-func (p *Provider) params(req *extract.Request) oai.ChatCompletionNewParams {
-	msgs := []oai.ChatCompletionMessageParamUnion{
-		oai.SystemMessage(req.Schema.Prompt()),
-		oai.UserMessage(req.Schema.UserMessage(req.Text)),
-	}
-	if req.Feedback != nil {
-		msgs = append(msgs, oai.UserMessage(fmt.Sprintf(feedbackFormat, req.Feedback.Error())))
-	}
-	s := responseSchema(req.Schema)
-	// No temperature: reasoning models reject any value but the default.
-	return oai.ChatCompletionNewParams{
-		Model:               shared.ChatModel(p.model),
-		Messages:            msgs,
-		MaxCompletionTokens: oai.Int(p.maxTokens),
-		ResponseFormat: oai.ChatCompletionNewParamsResponseFormatUnion{OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{
-			JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
-				Name:   formatName(req.Schema.Name),
-				Strict: oai.Bool(true),
-				Schema: s,
-			},
-		}},
-	}
 }
 
 // formatName derives the response_format name from a schema version name:

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	oai "github.com/openai/openai-go/v3"
-
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/schema"
 )
@@ -21,8 +19,8 @@ import (
 // re-walked the constant system prompt and response schema on every call, and its decoder goes through
 // gjson: together a third of a millisecond of CPU per document, more than
 // the rest of a call. What goes on the wire is the same JSON object as
-// p.params(req) encodes (TestRequestBodyMatchesSDK); the batch path still
-// encodes params, whose lines are a golden file.
+// the SDK encoded (TestRequestBodyMatchesSDK); the batch path's lines,
+// encoded the SDK's way, are a golden file (batchBody).
 
 // head is the part of a request body that is the same for every document
 // of a schema version: everything up to the user message's content.
@@ -125,7 +123,20 @@ func (p *Provider) requestBody(req *extract.Request) (wireBody, error) {
 	return wireBody{head: hd, tail: append(tail, "]}"...)}, nil
 }
 
-// wireCompletion is the part of a chat completion that answer reads.
+// completion is the part of a chat completion that answer reads.
+type completion struct {
+	Model   string
+	Choices []choice
+	Usage   struct{ PromptTokens, CompletionTokens int64 }
+	// Error is the answer's "error" member: OpenRouter and some proxies
+	// send HTTP 200 with an error and no choices.
+	Error json.RawMessage
+}
+
+type choice struct{ FinishReason, Content, Refusal string }
+
+// wireCompletion is the common shape of a chat completion, for
+// json.Unmarshal.
 type wireCompletion struct {
 	Model   string `json:"model"`
 	Choices []struct {
@@ -141,30 +152,78 @@ type wireCompletion struct {
 	} `json:"usage"`
 }
 
-// decodeCompletion reads a 200 answer's body. The common shape is read
-// into wireCompletion with json.Unmarshal, in place (a json.Decoder copies
-// the body into a buffer of its own first); anything else (no choices, a
-// field of another type, a JSON null, a body cut short or with more after
-// its value) goes through the SDK's own decoder, so the rare answers are
-// read exactly as before: a first value whatever follows it, and a
-// truncated body an io.ErrUnexpectedEOF (category truncated_body). A nil
-// completion and nil error: the body was null.
-func decodeCompletion(body []byte) (*oai.ChatCompletion, error) {
+// decodeCompletion reads a 200 answer's body as openai-go's decoder did
+// (TestDecodeCompletionMatchesSDK). The common shape is read into
+// wireCompletion with json.Unmarshal, in place (a json.Decoder copies the
+// body into a buffer of its own first); anything else (no choices, a field
+// of another type, a JSON null, a body cut short or with more after its
+// value) is read leniently, field by field, as the SDK read it: its first
+// value whatever follows it, a truncated body an io.ErrUnexpectedEOF
+// (category truncated_body), a string field of another type as its JSON
+// text, an integer from a number or a numeric string. A nil completion and
+// nil error: the body was null.
+func decodeCompletion(body []byte) (*completion, error) {
 	var w wireCompletion
 	if err := json.Unmarshal(body, &w); err == nil && len(w.Choices) > 0 {
-		cc := &oai.ChatCompletion{Model: w.Model, Choices: make([]oai.ChatCompletionChoice, len(w.Choices))}
+		cc := &completion{Model: w.Model, Choices: make([]choice, len(w.Choices))}
 		cc.Usage.PromptTokens, cc.Usage.CompletionTokens = w.Usage.PromptTokens, w.Usage.CompletionTokens
 		for i, c := range w.Choices {
-			cc.Choices[i].FinishReason = c.FinishReason
-			cc.Choices[i].Message.Content, cc.Choices[i].Message.Refusal = c.Message.Content, c.Message.Refusal
+			cc.Choices[i] = choice{FinishReason: c.FinishReason, Content: c.Message.Content, Refusal: c.Message.Refusal}
 		}
 		return cc, nil
 	}
-	var cc *oai.ChatCompletion
-	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&cc); err != nil {
+	var raw json.RawMessage
+	if err := json.NewDecoder(bytes.NewReader(body)).Decode(&raw); err != nil {
 		return nil, fmt.Errorf("error parsing response json: %w", err)
 	}
+	return lenientCompletion(raw)
+}
+
+// lenientCompletion reads one JSON value as the SDK's decoder read a chat
+// completion; members of the wrong kind read as empty.
+func lenientCompletion(raw json.RawMessage) (*completion, error) {
+	raw = bytes.TrimSpace(raw)
+	if string(raw) == "null" {
+		return nil, nil
+	}
+	top := objectOf(raw)
+	if top == nil {
+		return nil, fmt.Errorf("error parsing response json: json: cannot unmarshal %s into Go value of type openai.ChatCompletion", jsonKind(raw))
+	}
+	cc := &completion{Model: fieldString(top["model"]), Error: top["error"]}
+	usage := objectOf(top["usage"])
+	cc.Usage.PromptTokens, cc.Usage.CompletionTokens = fieldInt(usage["prompt_tokens"]), fieldInt(usage["completion_tokens"])
+	var list []json.RawMessage
+	if t := bytes.TrimSpace(top["choices"]); len(t) > 0 && t[0] == '[' {
+		_ = json.Unmarshal(t, &list)
+	}
+	for _, item := range list {
+		if k := bytes.TrimSpace(item); len(k) > 0 && k[0] != '{' && string(k) != "null" {
+			// One member of another kind and the SDK read no choices.
+			list = nil
+			break
+		}
+	}
+	for _, item := range list {
+		c := objectOf(item)
+		msg := objectOf(c["message"])
+		cc.Choices = append(cc.Choices, choice{FinishReason: fieldString(c["finish_reason"]),
+			Content: fieldString(msg["content"]), Refusal: fieldString(msg["refusal"])})
+	}
 	return cc, nil
+}
+
+// objectOf decodes a JSON object's members; nil for anything else.
+func objectOf(raw json.RawMessage) map[string]json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return m
 }
 
 // isJSON reports whether a response's content type is JSON, as the SDK

@@ -43,7 +43,7 @@ func TestRequestBodyMatchesSDK(t *testing.T) {
 					t.Fatalf("%s: requestBody: %v", name, err)
 				}
 				got := body.bytes()
-				want, err := p.params(req).MarshalJSON()
+				want, err := sdkParams(p, req).MarshalJSON()
 				if err != nil {
 					t.Fatalf("%s: SDK MarshalJSON: %v", name, err)
 				}
@@ -61,15 +61,23 @@ func TestRequestBodyMatchesSDK(t *testing.T) {
 func TestDecodeCompletionMatchesSDK(t *testing.T) {
 	t.Parallel()
 	for name, body := range map[string]string{
-		"answer":        `{"id":"c1","object":"chat.completion","created":1,"model":"gpt-x","choices":[{"index":0,"message":{"role":"assistant","content":"{\"a\":1}","refusal":null},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":42,"completion_tokens":9,"total_tokens":51}}`,
-		"refusal":       `{"model":"m","choices":[{"message":{"content":null,"refusal":"no"},"finish_reason":"stop"}]}`,
-		"length":        `{"model":"m","choices":[{"message":{"content":"{\"a\":"},"finish_reason":"length"}],"usage":{"prompt_tokens":1,"completion_tokens":4096}}`,
-		"two choices":   `{"model":"m","choices":[{"message":{"content":"x"},"finish_reason":"stop"},{"message":{"content":"y"},"finish_reason":"stop"}]}`,
-		"no usage":      `{"choices":[{"message":{"content":"x"}}]}`,
-		"no choices":    `{"model":"m","choices":[],"error":{"message":"upstream","type":"server_error"}}`,
-		"odd usage":     `{"model":"m","choices":[{"message":{"content":"x"},"finish_reason":"stop"}],"usage":{"prompt_tokens":"12"}}`,
-		"content parts": `{"model":"m","choices":[{"message":{"content":[{"type":"text","text":"x"}]},"finish_reason":"stop"}]}`,
-		"trailing":      `{"model":"m","choices":[{"message":{"content":"x"}}]} trailing`,
+		"answer":            `{"id":"c1","object":"chat.completion","created":1,"model":"gpt-x","choices":[{"index":0,"message":{"role":"assistant","content":"{\"a\":1}","refusal":null},"logprobs":null,"finish_reason":"stop"}],"usage":{"prompt_tokens":42,"completion_tokens":9,"total_tokens":51}}`,
+		"refusal":           `{"model":"m","choices":[{"message":{"content":null,"refusal":"no"},"finish_reason":"stop"}]}`,
+		"length":            `{"model":"m","choices":[{"message":{"content":"{\"a\":"},"finish_reason":"length"}],"usage":{"prompt_tokens":1,"completion_tokens":4096}}`,
+		"two choices":       `{"model":"m","choices":[{"message":{"content":"x"},"finish_reason":"stop"},{"message":{"content":"y"},"finish_reason":"stop"}]}`,
+		"no usage":          `{"choices":[{"message":{"content":"x"}}]}`,
+		"no choices":        `{"model":"m","choices":[],"error":{"message":"upstream","type":"server_error"}}`,
+		"odd usage":         `{"model":"m","choices":[{"message":{"content":"x"},"finish_reason":"stop"}],"usage":{"prompt_tokens":"12"}}`,
+		"content parts":     `{"model":"m","choices":[{"message":{"content":[{"type":"text","text":"x"}]},"finish_reason":"stop"}]}`,
+		"trailing":          `{"model":"m","choices":[{"message":{"content":"x"}}]} trailing`,
+		"odd kinds":         `{"model":5,"choices":[{"message":{"content":5,"refusal":true},"finish_reason":7}],"usage":{"prompt_tokens":3.5,"completion_tokens":"x"}}`,
+		"choices object":    `{"model":"m","choices":{},"error":"upstream"}`,
+		"choice not object": `{"model":"m","choices":[5,{"message":null}]}`,
+		"null choice":       `{"model":"m","choices":[null,{"message":{"content":"x"}}]}`,
+		"null message":      `{"model":"m","choices":[{"message":null,"finish_reason":"stop"}]}`,
+		"array":             `[]`,
+		"string":            `"x"`,
+		"number":            `5`,
 	} {
 		got, gotErr := decodeCompletion([]byte(body))
 		var want *oai.ChatCompletion
@@ -81,7 +89,7 @@ func TestDecodeCompletionMatchesSDK(t *testing.T) {
 		if gotErr != nil {
 			continue
 		}
-		if d := cmp.Diff(answerFields(want), answerFields(got)); d != "" {
+		if d := cmp.Diff(sdkAnswerFields(want), answerFields(got)); d != "" {
 			t.Errorf("%s: (-sdk +ours)\n%s", name, d)
 		}
 	}
@@ -93,8 +101,9 @@ func TestDecodeCompletionMatchesSDK(t *testing.T) {
 	}
 }
 
-// answerFields is what answer and emptyAnswer read from a completion.
-func answerFields(cc *oai.ChatCompletion) map[string]any {
+// sdkAnswerFields is what answer and emptyAnswer read from the SDK's
+// completion.
+func sdkAnswerFields(cc *oai.ChatCompletion) map[string]any {
 	if cc == nil {
 		return nil
 	}
@@ -104,6 +113,21 @@ func answerFields(cc *oai.ChatCompletion) map[string]any {
 	}
 	if f, ok := cc.JSON.ExtraFields["error"]; ok {
 		m["error"] = f.Raw()
+	}
+	return m
+}
+
+// answerFields is what answer and emptyAnswer read from a completion.
+func answerFields(cc *completion) map[string]any {
+	if cc == nil {
+		return nil
+	}
+	m := map[string]any{"model": cc.Model, "in": cc.Usage.PromptTokens, "out": cc.Usage.CompletionTokens, "n": len(cc.Choices)}
+	for i, c := range cc.Choices {
+		m["choice"+string(rune('0'+i))] = [3]string{c.FinishReason, c.Content, c.Refusal}
+	}
+	if cc.Error != nil {
+		m["error"] = string(cc.Error)
 	}
 	return m
 }
