@@ -385,6 +385,9 @@ func maySpaceLetters(raw string) bool {
 	n := 0
 	for i := 0; i+2 < len(raw); i++ {
 		if raw[i] != ' ' {
+			if raw[i+1] != ' ' {
+				i++ // neither opens a spaced letter: past both
+			}
 			continue
 		}
 		c := raw[i+1]
