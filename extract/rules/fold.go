@@ -691,12 +691,27 @@ func (lx *lexicon) ReplaceAllString(f, repl string) string {
 }
 
 // isWordByte matches regexp's \b notion of a word character (folded text
-// is lower case).
-func isWordByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' }
+// is lower case). A table read, not three range tests: the scanners ask it
+// of nearly every byte of a document.
+func isWordByte(c byte) bool { return wordBytes[c]&1 != 0 }
 
 // isREWordByte is regexp's \b word character on any text: ASCII letters of
 // either case, digits and "_"; a byte of a multi-byte rune is never one.
-func isREWordByte(c byte) bool { return isWordByte(c) || c >= 'A' && c <= 'Z' }
+func isREWordByte(c byte) bool { return wordBytes[c] != 0 }
+
+// wordBytes marks with 1 the bytes isWordByte takes (a-z, 0-9, "_") and
+// with 2 those isREWordByte takes besides (A-Z).
+var wordBytes = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_':
+			t[c] = 1
+		case c >= 'A' && c <= 'Z':
+			t[c] = 2
+		}
+	}
+	return t
+}()
 
 // mayMatch reports whether a phrase could start somewhere in f.
 func (lx *lexTables) mayMatch(f string) bool {
