@@ -768,8 +768,10 @@ func (ks *keySet) add(p string) {
 	ks.bits[k/64] |= 1 << (k % 64)
 }
 
+// has takes k as unsigned for the division: the codes are never negative,
+// and a signed one costs a sign fix-up at every test.
 func (ks *keySet) has(k int) bool {
-	return ks.bits[k/64]&(1<<(k%64)) != 0
+	return ks.bits[uint(k)/64]&(1<<(uint(k)%64)) != 0
 }
 
 // find returns the leftmost-longest match in f that starts at or after
