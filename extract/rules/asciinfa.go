@@ -44,7 +44,7 @@ const maxNFA = 512
 type pcSet [maxNFA / 64]uint64
 
 func (s *pcSet) add(pc int)      { s[pc/64] |= 1 << (pc % 64) }
-func (s *pcSet) has(pc int) bool { return s[pc/64]&(1<<(pc%64)) != 0 }
+func (s *pcSet) has(pc int) bool { return s[uint(pc)/64]&(1<<(uint(pc)%64)) != 0 }
 
 // newASCIINFA compiles src; ok is false when the program uses what the
 // matcher does not run (an assertion) or is too large: keep the regexp.

@@ -70,7 +70,7 @@ func (d *document) localeOrder() (mdy, sure bool) {
 	// Reason: GST and SST are taxes of day-first countries; a price in
 	// dollars there does not make a date American.
 	dayCue := gstTaxCodes(d.text) || reDayFirstCue.MatchString(d.ftext)
-	usCue := reMonthFirstCue.MatchString(d.ftext) || hasIncForm(d.ftext) || reUSContact().MatchString(d.text)
+	usCue := reMonthFirstCue.MatchString(d.ftext) || hasIncForm(d.ftext) || usContactIn(d.text)
 	switch {
 	case dayCue && !usCue:
 		return false, true

@@ -22,5 +22,5 @@ func (d *document) canadian() bool {
 	}
 	// Reason: Canada writes numeric dates both ways, so its GST or "Ltd" is
 	// no sign of a day-first date.
-	return reCanadaCue.MatchString(d.ftext) || reCanadaPost().MatchString(d.text)
+	return reCanadaCue.MatchString(d.ftext) || canadaPostIn(d.text)
 }

@@ -212,13 +212,12 @@ func newDocument(text string) *document {
 	}
 	skip := doubleSpaced(parts)
 	// The lines live in one array, and their folded texts are cut from the
-	// document's (ftext, built in one builder): a line, a folded string per
+	// document's (ftext, built in one buffer): a line, a folded string per
 	// line and their join were a tenth of the document's allocations.
 	// lineArr never grows past its capacity: the lines' pointers stay valid.
 	lineArr := sized(sc.lines, len(parts))
 	d.lines = sized(sc.ptrs, len(parts))
-	var fb strings.Builder
-	fb.Grow(len(text) + len(text)/16 + 16)
+	fb := sized(sc.fold, len(text)+len(text)/16+16)
 	fends := sized(sc.fends, 2*len(parts)) // each line's folded span in fb
 	// The lines' folded-to-raw indexes share one buffer (foldTo).
 	idxBuf := sized(sc.idx, len(text)+len(parts)+16)
@@ -245,18 +244,18 @@ func newDocument(text string) *document {
 		lineArr = append(lineArr, line{raw: raw, off: off})
 		ln := &lineArr[len(lineArr)-1]
 		if len(d.lines) > 0 {
-			fb.WriteByte('\n')
+			fb = append(fb, '\n')
 		}
-		fs := fb.Len()
-		ln.f, idxBuf = foldAppend(&fb, raw, idxBuf, true)
-		fends = append(fends, fs, fb.Len())
+		fs := len(fb)
+		fb, ln.f, idxBuf = foldAppend(fb, raw, idxBuf, true)
+		fends = append(fends, fs, len(fb))
 		ln.cells, cellBuf = appendCells(cellBuf, raw)
 		ln.curs, curBuf = claimTail(curBuf, appendCurrencies(curBuf[len(curBuf):len(curBuf)], raw))
 		ln.nums, numBuf = claimTail(numBuf, appendNumbers(numBuf[len(numBuf):len(numBuf)], raw, ln.curs))
 		d.lines = append(d.lines, ln)
 		off += len(parts[n]) + 1
 	}
-	d.ftext = fb.String()
+	d.ftext = string(fb)
 	var kept strings.Builder // raw text of the lines that are read
 	kept.Grow(len(text))
 	injectedNext := false
@@ -286,7 +285,7 @@ func newDocument(text string) *document {
 	}
 	memo := sized(sc.memo, nc)[:nc]
 	clear(memo)
-	sc.lines, sc.ptrs, sc.fends, sc.idx, sc.cells, sc.curs, sc.nums, sc.memo = lineArr, d.lines, fends, idxBuf, cellBuf, curBuf, numBuf, memo
+	sc.lines, sc.ptrs, sc.fends, sc.idx, sc.cells, sc.curs, sc.nums, sc.memo, sc.fold = lineArr, d.lines, fends, idxBuf, cellBuf, curBuf, numBuf, memo, fb
 	for _, ln := range d.lines {
 		ln.cellM, memo = memo[:len(ln.cells):len(ln.cells)], memo[len(ln.cells):]
 	}

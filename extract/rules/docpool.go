@@ -16,6 +16,7 @@ type docScratch struct {
 	curs  []curHit
 	nums  []amountTok
 	memo  []cellMemo
+	fold  []byte // the folded text, copied out as the document's ftext
 }
 
 var docPool = sync.Pool{New: func() any { return new(docScratch) }}

@@ -83,22 +83,27 @@ func fold(raw string) folded { f, _ := foldTo(raw, nil, true); return f }
 // slice per line was a tenth of its allocations) and cut from it with its
 // capacity capped, so a later append does not write into it.
 func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
-	// The builder hands its bytes over as the string without a copy.
-	var b strings.Builder
-	b.Grow(len(raw) + 8)
-	f, idx := foldAppend(&b, raw, idxBuf, withIdx)
-	f.s = b.String()
+	// A cell's folding fits the stack buffer: its string is then the one
+	// allocation, as with a builder's.
+	var arr [64]byte
+	out := arr[:0]
+	if len(raw)+8 > len(arr) {
+		out = make([]byte, 0, len(raw)+8)
+	}
+	out, f, idx := foldAppend(out, raw, idxBuf, withIdx)
+	f.s = string(out)
 	return f, idx
 }
 
-// foldAppend is foldTo writing the folded text to b after what b holds
-// (newDocument folds every line into one builder and cuts the lines from
-// the document's folded text: a string per line, and joining them, were
-// two copies and a twentieth of its allocations). The folded it returns
-// has no s; the caller cuts it from b's text.
-func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (folded, []int) {
-	base := b.Len()
-	var last byte // the last byte written to b
+// foldAppend is foldTo appending the folded text to out (newDocument folds
+// every line into one buffer and cuts the lines from the document's folded
+// text: a string per line, and joining them, were two copies and a
+// twentieth of its allocations). A byte slice, not a strings.Builder: the
+// builder's copy check on every WriteByte was a fifth of the folding. The
+// folded it returns has no s; the caller cuts it from out.
+func foldAppend(out []byte, raw string, idxBuf []int, withIdx bool) ([]byte, folded, []int) {
+	base := len(out)
+	var last byte // the last byte appended to out
 	from := len(idxBuf)
 	idx := idxBuf
 	if withIdx && cap(idx)-len(idx) < len(raw)+1 {
@@ -112,21 +117,23 @@ func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (fol
 	lastSpace := false
 	prev := rune(0)
 	for i := 0; i < len(raw); {
-		if drop == nil && plainLower[raw[i]] != 0 {
+		if l := runFold[raw[i]]; drop == nil && l != 0 && !(l == 'r' && i+1 < len(raw) && raw[i+1]|0x20 == 'n') {
 			// Most bytes: runs of plain ASCII that foldRune would only
-			// lower, a run at a time with one table look-up a byte.
+			// lower, and the OCR letters it reads one way whatever their
+			// neighbours, a run at a time with one table look-up a byte.
+			// An "rn" ends the run: the OCR branch below decides it.
 			j := i
 			for j < len(raw) {
-				l := plainLower[raw[j]]
-				if l == 0 {
+				l := runFold[raw[j]]
+				if l == 0 || l == 'r' && j+1 < len(raw) && raw[j+1]|0x20 == 'n' {
 					break
 				}
-				b.WriteByte(l)
+				out = append(out, l)
 				j++
 			}
 			lastSpace = false
 			prev = rune(raw[j-1])
-			last = plainLower[raw[j-1]]
+			last = runFold[raw[j-1]]
 			if withIdx {
 				n := len(idx)
 				idx = idx[:n+j-i]
@@ -143,7 +150,7 @@ func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (fol
 			// space test the other runes need.
 			lastSpace = false
 			if (c == 'r' || c == 'R') && i+1 < len(raw) && (raw[i+1] == 'n' || raw[i+1] == 'N') && isLetter(prev) {
-				b.WriteByte('m') // OCR reads "m" as "rn", as below
+				out = append(out, 'm') // OCR reads "m" as "rn", as below
 				last = 'm'
 				if withIdx {
 					idx = append(idx, i)
@@ -169,12 +176,12 @@ func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (fol
 					}
 				}
 				po := rune(0)
-				if b.Len() > base {
+				if len(out) > base {
 					po = rune(last)
 				}
 				o = foldOCRDigit(rune(c), prev, next, po)
 			}
-			b.WriteByte(o)
+			out = append(out, o)
 			last = o
 			if withIdx {
 				idx = append(idx, i)
@@ -190,7 +197,7 @@ func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (fol
 			if 'A' <= c && c <= 'Z' {
 				c += 32
 			}
-			b.WriteByte(c)
+			out = append(out, c)
 			last = c
 			if withIdx {
 				idx = append(idx, i)
@@ -202,7 +209,7 @@ func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (fol
 			// White space between columns, runs of it: one space for the
 			// run, as below, without decoding its neighbours.
 			if !lastSpace {
-				b.WriteByte(' ')
+				out = append(out, ' ')
 				last = ' '
 				if withIdx {
 					idx = append(idx, i)
@@ -224,21 +231,21 @@ func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (fol
 				next, _ = utf8.DecodeRuneInString(raw[i+w:])
 			}
 		}
-		out := ""
+		o := ""
 		switch {
 		case drop[i]:
 			// A space inside "I N V O I C E".
 		case r == utf8.RuneError && w <= 1:
-			out = "?"
+			o = "?"
 			lastSpace = false
 		case unicode.IsSpace(r) || r == '\u200b':
 			if !lastSpace {
-				out = " "
+				o = " "
 			}
 			lastSpace = true
 		case (r == 'r' || r == 'R') && (next == 'n' || next == 'N') && isLetter(prev):
 			// OCR reads "m" as "rn" ("Arnount").
-			b.WriteByte('m')
+			out = append(out, 'm')
 			last = 'm'
 			if withIdx {
 				idx = append(idx, i)
@@ -250,17 +257,17 @@ func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (fol
 		default:
 			lastSpace = false
 			po := rune(0)
-			if b.Len() > base {
+			if len(out) > base {
 				po = rune(last)
 			}
-			out = foldRune(r, prev, next, po)
+			o = foldRune(r, prev, next, po)
 		}
-		if out != "" {
-			b.WriteString(out)
-			last = out[len(out)-1]
+		if o != "" {
+			out = append(out, o...)
+			last = o[len(o)-1]
 		}
 		if withIdx {
-			for range len(out) {
+			for range len(o) {
 				idx = append(idx, i)
 			}
 		}
@@ -268,10 +275,10 @@ func foldAppend(b *strings.Builder, raw string, idxBuf []int, withIdx bool) (fol
 		i += w
 	}
 	if !withIdx {
-		return folded{}, idxBuf
+		return out, folded{}, idxBuf
 	}
 	idx = append(idx, len(raw))
-	return folded{idx: idx[from:len(idx):len(idx)], spaced: spaced}, idx
+	return out, folded{idx: idx[from:len(idx):len(idx)], spaced: spaced}, idx
 }
 
 // spacedLetters marks the single spaces of letter-spaced words ("T O T A L",
@@ -343,6 +350,16 @@ var plainLower = func() (t [256]byte) {
 	return t
 }()
 
+// runFold is plainLower with the OCR letters that fold one way wherever
+// they stand: "l", "L" and "I" as "i", "`" as "'", and "r" and "R" as "r"
+// (foldAppend ends a run before an "rn", which OCR may have made of an
+// "m"). A run of plain ASCII broke at each of them.
+var runFold = func() (t [256]byte) {
+	t = plainLower
+	t['l'], t['L'], t['I'], t['`'], t['r'], t['R'] = 'i', 'i', 'i', '\'', 'r', 'r'
+	return t
+}()
+
 // foldOCRDigit is foldRune of '0' or '1', which OCR prints for "o" and
 // "i" inside words.
 func foldOCRDigit(r, prev, next, prevOut rune) byte {
@@ -368,6 +385,9 @@ func maySpaceLetters(raw string) bool {
 	n := 0
 	for i := 0; i+2 < len(raw); i++ {
 		if raw[i] != ' ' {
+			if raw[i+1] != ' ' {
+				i++ // neither opens a spaced letter: past both
+			}
 			continue
 		}
 		c := raw[i+1]
@@ -671,12 +691,27 @@ func (lx *lexicon) ReplaceAllString(f, repl string) string {
 }
 
 // isWordByte matches regexp's \b notion of a word character (folded text
-// is lower case).
-func isWordByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' }
+// is lower case). A table read, not three range tests: the scanners ask it
+// of nearly every byte of a document.
+func isWordByte(c byte) bool { return wordBytes[c]&1 != 0 }
 
 // isREWordByte is regexp's \b word character on any text: ASCII letters of
 // either case, digits and "_"; a byte of a multi-byte rune is never one.
-func isREWordByte(c byte) bool { return isWordByte(c) || c >= 'A' && c <= 'Z' }
+func isREWordByte(c byte) bool { return wordBytes[c] != 0 }
+
+// wordBytes marks with 1 the bytes isWordByte takes (a-z, 0-9, "_") and
+// with 2 those isREWordByte takes besides (A-Z).
+var wordBytes = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_':
+			t[c] = 1
+		case c >= 'A' && c <= 'Z':
+			t[c] = 2
+		}
+	}
+	return t
+}()
 
 // mayMatch reports whether a phrase could start somewhere in f.
 func (lx *lexTables) mayMatch(f string) bool {
@@ -733,8 +768,10 @@ func (ks *keySet) add(p string) {
 	ks.bits[k/64] |= 1 << (k % 64)
 }
 
+// has takes k as unsigned for the division: the codes are never negative,
+// and a signed one costs a sign fix-up at every test.
 func (ks *keySet) has(k int) bool {
-	return ks.bits[k/64]&(1<<(k%64)) != 0
+	return ks.bits[uint(k)/64]&(1<<(uint(k)%64)) != 0
 }
 
 // find returns the leftmost-longest match in f that starts at or after

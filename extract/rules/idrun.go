@@ -84,7 +84,13 @@ var vatPrefixBits = [26]uint32{
 func (sc *idRunScan) add(raw string) {
 	buf, ends, offs, lens, first, start := sc.buf, sc.ends, sc.offs, sc.lens, sc.first, sc.start
 	for i := 0; i+1 < len(raw); i++ {
-		if !(raw[i] >= 'A' && raw[i] <= 'Z' && raw[i+1] >= 'A' && raw[i+1] <= 'Z') {
+		if !(raw[i+1] >= 'A' && raw[i+1] <= 'Z') {
+			// No run opens at i nor at i+1, whose capital would follow
+			// no capital: past both.
+			i++
+			continue
+		}
+		if !(raw[i] >= 'A' && raw[i] <= 'Z') {
 			continue
 		}
 		if i > 0 && (isUpperAlnum(raw[i-1]) || raw[i-1] >= 'a' && raw[i-1] <= 'z' || raw[i-1] >= 0x80) {

@@ -28,7 +28,8 @@ func (m *lexMask) or(o *lexMask) {
 	}
 }
 
-func (m *lexMask) has(id int) bool { return m[id/64]&(1<<(id%64)) != 0 }
+// has takes id as unsigned for the division, as keySet.has does.
+func (m *lexMask) has(id int) bool { return m[uint(id)/64]&(1<<(uint(id)%64)) != 0 }
 
 // lexKeyIndex is the line keys turned around: for each key code, the
 // lexicons that find by it (mayFind's key test). A line's keys were asked

@@ -3,6 +3,8 @@ package rules
 import (
 	"regexp"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 // TestPrefilters pins the cheap checks that decide whether a costly pattern
@@ -63,5 +65,50 @@ func TestStartTablesAnchoring(t *testing.T) {
 		if tb.emptyAt0 != tc.emptyAt0 {
 			t.Errorf("%s: emptyAt0 %v, want %v", tc.src, tb.emptyAt0, tc.emptyAt0)
 		}
+	}
+}
+
+// maySpaceLettersRef is maySpaceLetters as it was before it stepped past
+// two bytes at a time.
+func maySpaceLettersRef(raw string) bool {
+	n := 0
+	for i := 0; i+2 < len(raw); i++ {
+		if raw[i] != ' ' {
+			continue
+		}
+		c := raw[i+1]
+		if c < utf8.RuneSelf {
+			if raw[i+2] == ' ' && unicode.IsLetter(rune(c)) {
+				n++
+			}
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(raw[i+1:])
+		if i+1+w < len(raw) && raw[i+1+w] == ' ' && unicode.IsLetter(r) {
+			n++
+		}
+	}
+	return n >= 2
+}
+
+// TestMaySpaceLettersMatchesReference holds maySpaceLetters to its old
+// loop on every corpus line and on random texts of single letters, spaces
+// and words.
+func TestMaySpaceLettersMatchesReference(t *testing.T) {
+	t.Parallel()
+	parts := []string{" ", "  ", "a", "B", "é", "É", "1", ".", "ab", "T O", " T ", "x y", "\t", "元", "\xc3"}
+	texts := scannerTexts(equivLines(t, true, 3000), parts, 47, 100000)
+	yes := 0
+	for _, s := range texts {
+		want := maySpaceLettersRef(s)
+		if got := maySpaceLetters(s); got != want {
+			t.Fatalf("maySpaceLetters(%q) = %v, the old loop says %v", s, got, want)
+		}
+		if want {
+			yes++
+		}
+	}
+	if yes < atLeast(10000) {
+		t.Fatalf("only %d texts may hold spaced letters: the comparison proves little", yes)
 	}
 }
