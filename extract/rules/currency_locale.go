@@ -7,32 +7,41 @@ package rules
 // specific to one country; without them, or with the signs of two
 // countries, there is no currency (null: review). A lone "$" is not USD.
 
-// localeSigns finds the signs of the issuer's country in a raw line. Each
-// group is one kind of sign (localeKinds); a country is decided by the
-// combinations in localeCurrency.
-var localeSigns = mustRE(`` +
-	// 1 Malaysian (and Bruneian) company forms: Sendirian Berhad, Berhad.
-	`((?i:\bsdn\.?[ \t]*bhd\b|\bsendirian[ \t]+berhad\b|\bberhad\b))` +
-	// 2 a goods and services or sales and service tax.
-	`|((?i:\b(?:gst|sst)\b))` +
-	// 3 Malaysia, its states and federal territories.
-	`|((?i:\bmalaysia\b|\b(?:johor|kedah|kelantan|melaka|malacca|negeri[ \t]+sembilan|pahang|perak|perlis|pulau[ \t]+pinang|penang|sabah|sarawak|selangor|terengganu|kuala[ \t]+lumpur|putrajaya|labuan)\b))` +
-	// 4 Brunei, which writes "Sdn Bhd" too but pays in Brunei dollars.
-	`|((?i:\bbrunei\b|\bbandar[ \t]+seri[ \t]+begawan\b))` +
-	// 5 a Singapore private company; 6 Singapore.
-	`|((?i:\bpte\.?[ \t]*ltd\b))|((?i:\bsingapore\b))` +
-	// 7 an Australian Business Number; 8 an Australian proprietary company or Australia.
-	`|(\bABN\b)|((?i:\bpty\.?[ \t]*ltd\b|\baustralia\b))` +
-	// 9 India's GST number; 10 an Indian private company or India.
-	`|((?i:\bgstin\b))|((?i:\bpvt\.?[ \t]*ltd\b|\bprivate[ \t]+limited\b|\bindia\b))` +
-	// 11 a US state with its ZIP code ending the address or its column
-	// ("Austin, TX 78701"; not "DE 37079 Göttingen", a German postcode with
-	// its country prefix and town), the country's name, or an LLC.
-	`|([\pL.],?[ \t]+` + usStates + `\.?[ \t]+\d{5}(?:-\d{4})?(?:[ \t]*$|[ \t]*[^\pL \t]|[ \t]{2})|\bUSA\b|\bU\.S\.A\.|(?i:\bunited[ \t]+states\b)|\bLLC\b)` +
-	// 12 Canada, its own sales taxes, a province with its postal code.
-	`|((?i:\bcanada\b)|\bHST\b|\bQST\b|\bTVQ\b|\b(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)\.?,?[ \t]+[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ \t-]?\d[ABCEGHJ-NPRSTV-Z]\d\b)`)
+// localeWords are the signs of the issuer's country that are words,
+// matched on folded lines by kind (localeCurrency combines the kinds).
+var localeWords = []struct {
+	lex  *lexicon
+	kind int
+}{
+	// Malaysian (and Bruneian) company forms: Sendirian Berhad, Berhad.
+	{lexRE("sdn bhd", "sdn. bhd", "sdn.bhd", "sendirian berhad", "berhad"), signMYForm},
+	// A goods and services or sales and service tax.
+	{lexRE("gst", "sst"), signGST},
+	// Malaysia, its states and federal territories.
+	{lexRE("malaysia", "johor", "kedah", "kelantan", "melaka", "malacca", "negeri sembilan", "pahang", "perak", "perlis",
+		"pulau pinang", "penang", "sabah", "sarawak", "selangor", "terengganu", "kuala lumpur", "putrajaya", "labuan"), signMYPlace},
+	// Brunei, which writes "Sdn Bhd" too but pays in Brunei dollars.
+	{lexRE("brunei", "bandar seri begawan"), signBrunei},
+	{lexRE("pte ltd", "pte. ltd", "pte.ltd"), signSGForm},
+	{lexRE("singapore"), signSGPlace},
+	// An Australian Business Number; a proprietary company or Australia.
+	{lexRE("abn"), signABN},
+	{lexRE("pty ltd", "pty. ltd", "pty.ltd", "australia"), signAUForm},
+	// India's GST number; a private company or India.
+	{lexRE("gstin"), signGSTIN},
+	{lexRE("pvt ltd", "pvt. ltd", "pvt.ltd", "private limited", "india"), signINForm},
+	// The US by name, an LLC.
+	{lexRE("usa", "u.s.a.", "united states", "llc"), signUS},
+	// Canada, its own sales taxes.
+	{lexRE("canada", "hst", "qst", "tvq"), signCA},
+}
 
-// The sign kinds, as localeSigns numbers its groups.
+// reUSStateZIP is a US state with its ZIP code ending the address or its
+// column ("Austin, TX 78701"; not "DE 37079 Göttingen", a German postcode
+// with its country prefix and town).
+var reUSStateZIP = mustRE(`[\pL.],?[ \t]+` + usStates + `\.?[ \t]+\d{5}(?:-\d{4})?(?:[ \t]*$|[ \t]*[^\pL \t]|[ \t]{2})`)
+
+// The kinds of sign.
 const (
 	signMYForm = 1 + iota
 	signGST
@@ -69,17 +78,25 @@ func (d *document) localeCurrency() (code, sign string) {
 				buyers = append(buyers, d.partyBlockAt(i, colOf(ln.raw, c.start)))
 			}
 		}
-	matches:
-		for _, m := range localeSigns().FindAllStringSubmatchIndex(ln.raw, -1) {
-			for _, b := range buyers {
-				if b.contains(d, i, m[0]) {
-					continue matches
+		for _, w := range localeWords {
+			if seen[w.kind] != "" {
+				continue
+			}
+			if m := ln.index(w.lex); m != nil {
+				if rs, re := ln.f.rawSpan(m[0], m[1]); !inBlocks(d, buyers, i, rs) {
+					seen[w.kind] = ln.raw[rs:re]
 				}
 			}
-			for g := 1; g < nSigns; g++ {
-				if m[2*g] >= 0 && seen[g] == "" {
-					seen[g] = ln.raw[m[2*g]:m[2*g+1]]
-				}
+		}
+		// The patterns need digits: a line without them is passed over.
+		if seen[signUS] == "" && digitRun(ln.raw, 5) {
+			if m := reUSStateZIP().FindStringIndex(ln.raw); m != nil && !inBlocks(d, buyers, i, m[0]) {
+				seen[signUS] = ln.raw[m[0]:m[1]]
+			}
+		}
+		if seen[signCA] == "" && digitRun(ln.raw, 1) {
+			if m := reCanadaPost().FindStringIndex(ln.raw); m != nil && !inBlocks(d, buyers, i, m[0]) {
+				seen[signCA] = ln.raw[m[0]:m[1]]
 			}
 		}
 	}
@@ -150,6 +167,31 @@ func (b partyBlock) contains(d *document, i, start int) bool {
 	}
 	c := colOf(ln.raw, start)
 	return c >= b.col-6 && c <= b.col+40
+}
+
+// inBlocks reports whether raw offset start of line i lies in one of bs.
+func inBlocks(d *document, bs []partyBlock, i, start int) bool {
+	for _, b := range bs {
+		if b.contains(d, i, start) {
+			return true
+		}
+	}
+	return false
+}
+
+// digitRun reports whether s holds n ASCII digits in a row.
+func digitRun(s string, n int) bool {
+	k := 0
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			if k++; k >= n {
+				return true
+			}
+		} else {
+			k = 0
+		}
+	}
+	return false
 }
 
 // firstSign returns the first of kinds that was seen.
