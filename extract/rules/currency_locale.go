@@ -1,5 +1,7 @@
 package rules
 
+import "strings"
+
 // A document that prints no currency, or only "$" (the dollar of a dozen
 // countries, and the old symbol of the Malaysian ringgit), states its
 // currency through where its issuer is: a Malaysian "Sdn Bhd" with a GST
@@ -74,8 +76,10 @@ func (d *document) localeCurrency() (code, sign string) {
 			continue
 		}
 		for k, c := range ln.cells {
-			if kind, _ := ln.cellLabel(k); kind == regCustomer && !reNotBuyerLabel.MatchString(trimLeftMarks(ln.foldCell(c), " *->#")) {
-				buyers = append(buyers, d.partyBlockAt(i, colOf(ln.raw, c.start)))
+			kind, end := ln.cellLabel(k)
+			if cf := ln.foldCell(c); kind == regCustomer && !reNotBuyerLabel.MatchString(trimLeftMarks(cf, " *->#")) {
+				named := end < len(cf) && strings.Trim(cf[end:], " :.-") != ""
+				buyers = append(buyers, d.partyBlockAt(i, colOf(ln.raw, c.start), named))
 			}
 		}
 		for _, w := range localeWords {
@@ -140,13 +144,14 @@ type partyBlock struct {
 }
 
 // partyBlockAt returns the block a party label at line i, column col opens:
-// its lines down to the first blank line after the name, at most
-// maxBuyerBlock below ("Bill to: / Name / address / (blank) / From: ...").
-func (d *document) partyBlockAt(i, col int) partyBlock {
+// its lines down to the first blank line after the name (named: the name is
+// on the label's line), at most maxBuyerBlock below ("Bill to: / Name /
+// address / (blank) / From: ...").
+func (d *document) partyBlockAt(i, col int, named bool) partyBlock {
 	end := i
 	for j := i + 1; j < len(d.lines) && j <= i+maxBuyerBlock; j++ {
 		if d.lines[j].blank {
-			if j > i+1 {
+			if named || j > i+1 {
 				break
 			}
 			continue

@@ -38,6 +38,7 @@ func TestLocaleCurrency(t *testing.T) {
 		{"abn alone: null", "Wattle Cafe\nABN 51 824 753 556\n" + tail, "", ""},
 		{"gstin and pvt ltd, no currency: rupees", "Lotus Traders Pvt Ltd\nGSTIN 27AAPFU0939F1ZV\n" + plain, "INR", ""},
 		{"gstin and pvt ltd with $: a rupee is no dollar, null", "Lotus Traders Pvt Ltd\nGSTIN 27AAPFU0939F1ZV\n" + tail, "", ""},
+		{"a buyer named on its label's line ends at the blank line", "Customer: Kedai Maju\n\nCorner Cafe\n12 Main St, Austin, TX 78701\n" + tail, "USD", "USD"},
 		{"the buyer's address is not the issuer's", "Corner Cafe\nBill To:\nKedai Maju Sdn Bhd\nGST Reg 000123456789\nShah Alam, Selangor\n\n" + tail, "", ""},
 		{"no amount: no currency", "KEDAI MAJU SDN BHD\nGST REG NO: 000123456789\nSELANGOR\nTHANK YOU\n", "", ""},
 	}
