@@ -424,7 +424,10 @@ func (d *document) currencyEvidence(code string) string {
 			}
 			// The symbol table is validation's (schema.CurrencyIn), so a
 			// local symbol such as "RM" is cited only when it will be accepted.
-			if symbol == "" && d.cur.resolve(h.code) == code && schema.CurrencyIn(text, code) {
+			// A "$" that no printed code resolves is the currency withLocale
+			// gave the document (a dollar of the issuer's country).
+			resolves := d.cur.resolve(h.code) == code || h.code == famDollar && d.cur.dollarGuess
+			if symbol == "" && resolves && schema.CurrencyIn(text, code) {
 				symbol = text
 			}
 		}

@@ -88,7 +88,9 @@ Zahlbetrag                                  11.040,00 EUR
 		},
 		{
 			name: "en subtotal followed by a discount is no net",
-			text: `Description                     Qty      Price       Amount
+			text: `Acme LLC, Austin, TX 78701
+
+Description                     Qty      Price       Amount
 Widget                            4     $25.00      $100.00
 
                      Subtotal                     $100.00

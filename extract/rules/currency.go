@@ -147,6 +147,10 @@ type docCurrency struct {
 	yen    string
 	krona  string // "" when the document does not say which krona
 	sr     string // "SAR", or "" when "SR" is a tax code
+
+	// dollarGuess: no dollar code is printed to resolve "$", so dollar
+	// is USD for the amounts' sake only (withLocale settles the currency).
+	dollarGuess bool
 }
 
 // nordic hints, matched on folded text. Every hint counts for the listed code.
@@ -225,6 +229,7 @@ func resolveDocCurrency(text, ftext string, krona bool) docCurrency {
 	for _, m := range dollarCodes(text) {
 		counts[m]++
 	}
+	dc.dollarGuess = counts["USD"] == 0
 	if counts["USD"] == 0 {
 		best, bestN, tie := "", 0, false
 		for c, n := range counts {
@@ -237,7 +242,7 @@ func resolveDocCurrency(text, ftext string, krona bool) docCurrency {
 			}
 		}
 		if best != "" && !tie {
-			dc.dollar = best
+			dc.dollar, dc.dollarGuess = best, false
 		}
 	}
 	if !krona {

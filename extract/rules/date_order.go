@@ -31,11 +31,14 @@ var dayFirstCurrencies = map[string]bool{
 	"SEK": true, "PKR": true, "LKR": true, "BDT": true, "EGP": true,
 }
 
+// usStates are the postal codes of the US states and DC.
+const usStates = `(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)`
+
 // reUSContact is a US address or phone number: a state and ZIP code
 // ("Austin, TX 78701", "NY 10001-2345") or a North American number
 // ("(512) 555-0142", "512-555-0142", "+1 512 555 0142"). Both start with
 // digits 2-9 where the numbering plan says so, unlike Malaysian "016-...".
-var reUSContact = mustRE(`\b(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)\.?[ \t]+\d{5}(?:-\d{4})?\b` +
+var reUSContact = mustRE(`\b` + usStates + `\.?[ \t]+\d{5}(?:-\d{4})?\b` +
 	`|\([2-9]\d{2}\)[ \t]?[2-9]\d{2}[-. ]\d{4}\b|\b[2-9]\d{2}[-.][2-9]\d{2}[-.]\d{4}\b|\+1[ \t.-]?[2-9]\d{2}[ \t.-][2-9]\d{2}[ \t.-]\d{4}\b`)
 
 // dateOrder returns how the document's ambiguous numeric dates read (mdy:

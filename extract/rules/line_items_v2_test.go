@@ -122,7 +122,9 @@ Stylo                          4       2,50     20 %        10,00
 		},
 		{
 			name: "a row that cannot be read makes the table incomplete",
-			text: `Description                     Qty      Price       Amount
+			text: `Acme LLC, Austin, TX 78701
+
+Description                     Qty      Price       Amount
 Widget                            4     $25.00      $100.00
                                   1     $50.00       $50.00
                      Subtotal                     $150.00

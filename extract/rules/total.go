@@ -267,6 +267,7 @@ func (d *document) findTotalLabelled() (total *int64, currency *string) {
 	// when no label names the payable. Callers only read the answers.
 	if !d.totalDone {
 		d.total, d.totalCur = d.findTotalLabelledOnce()
+		d.totalCur = d.withLocale(d.total, d.totalCur)
 		d.totalDone = true
 	}
 	return d.total, d.totalCur
