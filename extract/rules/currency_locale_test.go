@@ -22,7 +22,7 @@ func TestLocaleCurrency(t *testing.T) {
 		{"dollar alone: null", "CORNER CAFE\n" + tail, "", ""},
 		{"usd printed stays", "CORNER CAFE\nAll amounts in USD\n" + tail, "USD", "USD"},
 		{"us$ printed stays", "CORNER CAFE\nRECEIPT NO: R-1\nITEM A        1     $4.50\nTOTAL             US$4.50\n", "USD", "USD"},
-		{"sdn bhd with gst and a state: ringgit", "KEDAI MAJU SDN BHD\nGST REG NO: 000123456789\n40000 SHAH ALAM, SELANGOR\n" + tail, "MYR", ""},
+		{"sdn bhd with gst and a state: ringgit, its \"$\" cited", "KEDAI MAJU SDN BHD\nGST REG NO: 000123456789\n40000 SHAH ALAM, SELANGOR\n" + tail, "MYR", "MYR"},
 		{"no currency, sdn bhd with gst: ringgit", "KEDAI MAJU SDN BHD\nGST REG NO: 000123456789\n" + plain, "MYR", ""},
 		{"no currency, gst and a malaysian state: ringgit", "KEDAI MAJU\nGST ID: 000123456789\nJOHOR BAHRU, JOHOR\n" + plain, "MYR", ""},
 		{"sdn bhd alone (brunei writes it too): null", "KEDAI MAJU SDN BHD\n" + tail, "", ""},
@@ -56,7 +56,7 @@ func TestLocaleCurrencyFixtures(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ name, v1, v2 string }{
 		{"my_no_currency_printed", "MYR", ""},
-		{"my_dollar_sign_sdn_bhd", "MYR", ""},
+		{"my_dollar_sign_sdn_bhd", "MYR", "MYR"}, // "$" is evidence of MYR
 		{"my_item_word_code", "MYR", ""},
 		{"bn_dollar_sdn_bhd", "", ""},
 		{"en_dollar_no_locale", "", ""},

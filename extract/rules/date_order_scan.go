@@ -7,9 +7,9 @@ package rules
 // that tries each of them only where its first byte can start a match
 // answers their MatchString exactly (TestDateOrderScannersMatchRegexp).
 
-// usStates and caProvinces hold reUSContact's state codes and
+// usStateTab and caProvinceTab hold reUSContact's state codes and
 // reCanadaPost's province codes, indexed by their two capitals.
-var usStates, caProvinces = onFirstUse(func() *[26][26]bool {
+var usStateTab, caProvinceTab = onFirstUse(func() *[26][26]bool {
 	return codePairs("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY")
 }), onFirstUse(func() *[26][26]bool {
 	return codePairs("AB BC MB NB NL NS NT NU ON PE QC SK YT")
@@ -26,7 +26,7 @@ func codePairs(codes string) *[26][26]bool {
 
 // usContactIn is reUSContact().MatchString(s).
 func usContactIn(s string) bool {
-	states := usStates()
+	states := usStateTab()
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
 		case c == '(':
@@ -90,7 +90,7 @@ func usContactIn(s string) bool {
 // canadaPostIn is reCanadaPost().MatchString(s):
 // `\b(?:PROVINCE)\.?,?[ \t]+[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ \t-]?\d[ABCEGHJ-NPRSTV-Z]\d\b`.
 func canadaPostIn(s string) bool {
-	provinces := caProvinces()
+	provinces := caProvinceTab()
 	for i := 0; i+1 < len(s); i++ {
 		c, d := s[i], s[i+1]
 		if c < 'A' || c > 'Z' || d < 'A' || d > 'Z' || !provinces[c-'A'][d-'A'] || i > 0 && isREWordByte(s[i-1]) {
