@@ -177,6 +177,9 @@ func (s *keySet) write(recs []rec) (int64, error) {
 	return off, nil
 }
 
+// errSpillClosed: the keys were spilled to a file that close removed.
+var errSpillClosed = errors.New("read spilled job keys: the file is closed")
+
 // close removes the spill file. The set must not be used after.
 func (s *keySet) close() error {
 	if s.spill == nil {
@@ -236,6 +239,10 @@ func (s *keySet) cursor(tenant string) *keyCursor {
 	c.other = t.other
 	for _, r := range t.runs {
 		rr := &runReader{mem: r.mem}
+		if r.mem == nil && s.spill == nil {
+			c.err = errSpillClosed
+			break
+		}
 		if r.mem == nil {
 			// A spilled run is read 128 records at a time: the merge
 			// holds about 4 KiB per run, not the runs.

@@ -174,6 +174,9 @@ func TestKeySetSpillFileUnlinked(t *testing.T) {
 	if err := s.close(); err != nil {
 		t.Error(err)
 	}
+	if c := s.cursor("t"); c.err == nil {
+		t.Errorf("cursor over a closed spill file: no error")
+	}
 }
 
 // A run's keys cost it at most one chunk per tenant in memory, however

@@ -159,3 +159,45 @@ func jobKey(t *testing.T, d extract.Found) string {
 	}
 	return k
 }
+
+// backwardScan is a store whose review scan asks Has about keys in
+// descending order, against its contract.
+type backwardScan struct{ store.Store }
+
+func (s backwardScan) CountReview(ctx context.Context, p *store.CountReviewParams) (*store.ReviewCounts, error) {
+	if p.Has == nil {
+		return s.Store.CountReview(ctx, p)
+	}
+	out := &store.ReviewCounts{ByReason: map[string]int{}}
+	for _, k := range []string{strings.Repeat("f", 64), strings.Repeat("0", 64)} {
+		if p.Has(k) {
+			out.Docs++
+		}
+	}
+	return out, nil
+}
+
+// The finish walks the run's keys alongside the store's review scan, so it
+// relies on the scan asking in ascending order: a scan that does not is
+// an error, not a count that could be wrong.
+func TestFinishRefusesUnorderedReviewScan(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	r := newRunner(e, alwaysValid(), "default")
+	r.Store = backwardScan{e.Store}
+	extract.SetReviewScanMin(r, 1)
+	ctx := context.Background()
+	if err := r.Begin(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Enqueue(ctx, []extract.Found{doc("a.txt", sourceText)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Work(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.Finish(ctx, time.Now(), "completed")
+	if err == nil || !strings.Contains(err.Error(), "out of order") {
+		t.Errorf("Finish = %v, want an error saying the scan was out of order", err)
+	}
+}
