@@ -218,3 +218,22 @@ func TestKeySetMemoryFlat(t *testing.T) {
 		t.Errorf("read %d keys (err %v), want %d", count, c.err, n/2)
 	}
 }
+
+// Without a temporary directory to spill to, the chunks stay in memory:
+// the run goes on with every key, only larger. Not parallel: it sets
+// TMPDIR.
+func TestKeySetSpillUnwritable(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir()+"/missing")
+	s := keySet{chunk: 2}
+	for i := range 7 {
+		s.add("t", fmt.Sprintf("%064x", 6-i), tagEnqueued)
+	}
+	if s.spill != nil {
+		t.Fatal("spilled into a directory that does not exist")
+	}
+	s.seal()
+	got := readKeys(t, &s, "t")
+	if len(got) != 7 || got[0].key != fmt.Sprintf("%064x", 0) || got[6].key != fmt.Sprintf("%064x", 6) {
+		t.Errorf("read %v, want the 7 keys in order", got)
+	}
+}
