@@ -115,7 +115,16 @@ func TestFinishReadsMovableStatesAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Meanwhile another process retries the rejected job and commits it.
-	key := r.Keys()[0]
+	states, err := e.Store.JobStates(ctx, &store.JobStatesParams{Tenant: "default", Keys: r.Keys()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key string
+	for k, st := range states {
+		if st.State == store.StateRejected {
+			key = k
+		}
+	}
 	if n, err := e.Store.Requeue(ctx, &store.RequeueParams{Tenant: "default", Keys: []string{key}, Now: time.Now()}); err != nil || n != 1 {
 		t.Fatalf("requeue: %d, %v", n, err)
 	}

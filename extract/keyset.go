@@ -1,82 +1,97 @@
 package extract
 
 import (
+	"bufio"
 	"bytes"
+	"cmp"
+	"container/heap"
 	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
 	"slices"
-	"sort"
-
-	"github.com/invx/invx/store"
 )
 
-// keyBlock is the number of keys in one block of a keySet (32 KiB).
-const keyBlock = 1024
+// Tags say why a run holds a job key. When a key was added more than once,
+// the smallest tag wins: a job the enqueue once found settled stays
+// settled (nothing leaves succeeded or dismissed), and a job the run both
+// enqueued and committed is the run's own document.
+const (
+	// tagSucceeded, tagDismissed: enqueued, and the enqueue found the job
+	// in that state: the finish counts it unread.
+	tagSucceeded byte = iota
+	tagDismissed
+	// tagEnqueued: enqueued, its state is read again at the finish.
+	tagEnqueued
+	// tagReviewed: committed by this runner with an open review reason
+	// and not enqueued by it (invx work): counted for review only.
+	tagReviewed
+)
 
-// keySet holds the job keys a run touched, per tenant, as 32 raw bytes
-// each in fixed blocks, rather than 64-byte hex strings in a map or one
-// slice grown by append: a run must not grow with the number of documents
-// by more than 32 bytes each (issue 17). An appended slice keeps up to
-// twice its length and leaves a copy behind at every growth, and a sorted
-// copy at the finish doubles it again; blocks are filled once and sorted
-// where they are. A key that is not a hex sha256 (never, from JobKey) is
-// kept as text beside them.
+// spillKeys is the number of keys a keySet holds in memory per tenant
+// (33 bytes each, 264 KiB) before it writes them, sorted, to its spill
+// file: a run's memory must not grow with its number of documents
+// (issue 17).
+const spillKeys = 8192
+
+// rec is one job key (32 raw bytes) and its tag. Ordering records
+// bytewise orders by key, then by tag.
+type rec [33]byte
+
+func (r *rec) key() []byte { return r[:32] }
+func (r *rec) tag() byte   { return r[32] }
+
+func cmpRec(a, b rec) int { return bytes.Compare(a[:], b[:]) }
+
+// keySet holds the job keys a run touched, per tenant, each with a tag.
+// At most spillKeys of a tenant's keys are in memory; full chunks are
+// sorted, stripped of repeats and written to a temporary file that is
+// unlinked at once, and the finish reads them back merged (cursor): in key
+// order, each key once. A key that is not a hex sha256 (never, from
+// JobKey) is kept in memory beside them.
 type keySet struct {
-	raw   map[string]*keyBlocks // tenant -> keys
-	other map[string][]string
+	// chunk overrides spillKeys (tests; 0: the constant).
+	chunk   int
+	tenants map[string]*tenantKeys
+	spill   *spillFile
 }
 
-// keyBlocks is a sequence of keys stored in blocks of keyBlock.
-type keyBlocks struct {
-	blocks []*[keyBlock][32]byte
-	n      int
-	// sorted is set by freeze: the keys are in order and unique.
-	sorted bool
+// tenantKeys are one tenant's keys: the chunk being filled, and the
+// sorted runs written before it.
+type tenantKeys struct {
+	mem  []rec
+	runs []run
+	// n is the records held in mem and runs, each run without repeats.
+	n     int
+	other []otherKey
 }
 
-func (b *keyBlocks) at(i int) *[32]byte { return &b.blocks[i/keyBlock][i%keyBlock] }
-
-func (b *keyBlocks) add(k [32]byte) {
-	if b.n == len(b.blocks)*keyBlock {
-		b.blocks = append(b.blocks, new([keyBlock][32]byte))
-	}
-	*b.at(b.n) = k
-	b.n++
-	b.sorted = false
+type otherKey struct {
+	key string
+	tag byte
 }
 
-// Len, Less and Swap sort the keys in place (sort.Interface).
-func (b *keyBlocks) Len() int           { return b.n }
-func (b *keyBlocks) Less(i, j int) bool { return bytes.Compare(b.at(i)[:], b.at(j)[:]) < 0 }
-func (b *keyBlocks) Swap(i, j int)      { x, y := b.at(i), b.at(j); *x, *y = *y, *x }
-
-// compact sorts the keys in place, drops repeats (the same text under two
-// paths is one job) and gives back the blocks left empty.
-func (b *keyBlocks) compact() {
-	if b.sorted {
-		return
-	}
-	sort.Sort(b)
-	w := 0
-	for i := 0; i < b.n; i++ {
-		if w > 0 && *b.at(i) == *b.at(w - 1) {
-			continue
-		}
-		if w != i {
-			*b.at(w) = *b.at(i)
-		}
-		w++
-	}
-	b.n = w
-	used := (w + keyBlock - 1) / keyBlock
-	clear(b.blocks[used:])
-	b.blocks = b.blocks[:used]
-	b.sorted = true
+// run is a sorted chunk of records without repeats: n records at off in
+// the spill file, or, when it could not be written, in mem.
+type run struct {
+	off int64
+	n   int
+	mem []rec
 }
 
-// has reports whether k is among the keys; they must be compacted.
-func (b *keyBlocks) has(k [32]byte) bool {
-	i := sort.Search(b.n, func(i int) bool { return bytes.Compare(b.at(i)[:], k[:]) >= 0 })
-	return i < b.n && *b.at(i) == k
+// spillFile is where full chunks go: one temporary file per keySet,
+// written at its end and read with ReadAt only.
+type spillFile struct {
+	f    *os.File
+	name string // non-empty while the file still has a name to remove
+	size int64
+}
+
+// sortRun sorts recs and drops repeated keys, the smallest tag kept.
+func sortRun(recs []rec) []rec {
+	slices.SortFunc(recs, cmpRec)
+	return slices.CompactFunc(recs, func(a, b rec) bool { return bytes.Equal(a.key(), b.key()) })
 }
 
 // rawKey is key's 32 bytes, ok false when key is not a hex sha256.
@@ -88,174 +103,276 @@ func rawKey(key string) (k [32]byte, ok bool) {
 	return k, err == nil
 }
 
-func (s *keySet) add(tenant, key string) {
-	if k, ok := rawKey(key); ok {
-		if s.raw == nil {
-			s.raw = map[string]*keyBlocks{}
-		}
-		b := s.raw[tenant]
-		if b == nil {
-			b = &keyBlocks{}
-			s.raw[tenant] = b
-		}
-		b.add(k)
+func (s *keySet) add(tenant, key string, tag byte) {
+	if s.tenants == nil {
+		s.tenants = map[string]*tenantKeys{}
+	}
+	t := s.tenants[tenant]
+	if t == nil {
+		t = &tenantKeys{}
+		s.tenants[tenant] = t
+	}
+	k, ok := rawKey(key)
+	if !ok {
+		t.other = append(t.other, otherKey{key, tag})
 		return
 	}
-	if s.other == nil {
-		s.other = map[string][]string{}
+	var r rec
+	copy(r[:], k[:])
+	r[32] = tag
+	t.mem = append(t.mem, r)
+	t.n++
+	if len(t.mem) >= cmp.Or(s.chunk, spillKeys) {
+		s.flush(t)
 	}
-	s.other[tenant] = append(s.other[tenant], key)
 }
 
-// len is the number of keys held: repeats included until freeze.
-func (s *keySet) len() int {
-	n := 0
-	for _, b := range s.raw {
-		n += b.n
+// flush ends t's chunk: sorted, without repeats, written to the spill
+// file. A chunk that cannot be written (no temporary directory, a full
+// disk) stays in memory as a run: the run goes on, only larger.
+func (s *keySet) flush(t *tenantKeys) {
+	if len(t.mem) == 0 {
+		return
 	}
-	for _, ks := range s.other {
-		n += len(ks)
+	recs := sortRun(t.mem)
+	t.n -= len(t.mem) - len(recs)
+	off, err := s.write(recs)
+	if err != nil {
+		t.runs = append(t.runs, run{n: len(recs), mem: recs})
+		t.mem = nil
+		return
 	}
-	return n
+	t.runs = append(t.runs, run{off: off, n: len(recs)})
+	t.mem = t.mem[:0]
 }
 
-// keys returns tenant's keys as hex: in the order they were added, or
-// sorted without repeats once the set was frozen.
-func (s *keySet) keys(tenant string) []string {
-	b := s.raw[tenant]
-	if b == nil {
-		b = &keyBlocks{}
-	}
-	out := make([]string, 0, b.n+len(s.other[tenant]))
-	for i := 0; i < b.n; i++ {
-		out = append(out, hex.EncodeToString(b.at(i)[:]))
-	}
-	return append(out, s.other[tenant]...)
-}
-
-// frozen is a keySet sorted without repeats, for lookups. It shares the
-// set's blocks, so it holds until the set is frozen again (which may
-// reorder them); keys added to the set meanwhile are not in it.
-type frozen struct {
-	raw   map[string]*keyBlocks
-	other map[string][]string
-}
-
-// freeze sorts the set in place and drops repeats (the same text under
-// two paths is one job); no copy of the keys is made, so the order they
-// were added in is lost. Adding after freeze is allowed: the next freeze
-// sorts again.
-func (s *keySet) freeze() frozen {
-	f := frozen{raw: map[string]*keyBlocks{}, other: map[string][]string{}}
-	for t, b := range s.raw {
-		b.compact()
-		f.raw[t] = &keyBlocks{blocks: slices.Clip(b.blocks), n: b.n, sorted: true}
-	}
-	for t, ks := range s.other {
-		slices.Sort(ks)
-		ks = slices.Compact(ks)
-		s.other[t] = ks
-		f.other[t] = slices.Clip(ks)
-	}
-	return f
-}
-
-func (f frozen) has(tenant, key string) bool {
-	if k, ok := rawKey(key); ok {
-		b := f.raw[tenant]
-		return b != nil && b.has(k)
-	}
-	_, ok := slices.BinarySearch(f.other[tenant], key)
-	return ok
-}
-
-// each calls fn with tenant's keys, as hex, in chunks of at most n, leaving
-// out those skip reports (nil: none).
-func (f frozen) each(tenant string, n int, skip func(string) bool, fn func([]string) error) error {
-	chunk := make([]string, 0, n)
-	take := func(k string) error {
-		if skip != nil && skip(k) {
-			return nil
+// write appends recs to the spill file, created at the first write, and
+// returns where they start.
+func (s *keySet) write(recs []rec) (int64, error) {
+	if s.spill == nil {
+		f, err := os.CreateTemp("", "invx-keys-*")
+		if err != nil {
+			return 0, fmt.Errorf("spill job keys: %w", err)
 		}
-		chunk = append(chunk, k)
-		if len(chunk) < n {
-			return nil
-		}
-		err := fn(chunk)
-		chunk = chunk[:0]
-		return err
-	}
-	if b := f.raw[tenant]; b != nil {
-		for i := 0; i < b.n; i++ {
-			if err := take(hex.EncodeToString(b.at(i)[:])); err != nil {
-				return err
-			}
+		s.spill = &spillFile{f: f}
+		// Unlinked at once where the system allows it (an open file on
+		// Windows cannot be): the file goes with the process, however it
+		// ends.
+		if os.Remove(f.Name()) != nil {
+			s.spill.name = f.Name()
 		}
 	}
-	for _, k := range f.other[tenant] {
-		if err := take(k); err != nil {
-			return err
+	sp := s.spill
+	w := bufio.NewWriterSize(io.NewOffsetWriter(sp.f, sp.size), 32<<10)
+	for i := range recs {
+		if _, err := w.Write(recs[i][:]); err != nil {
+			return 0, fmt.Errorf("spill job keys: %w", err)
 		}
 	}
-	if len(chunk) == 0 {
+	if err := w.Flush(); err != nil {
+		return 0, fmt.Errorf("spill job keys: %w", err)
+	}
+	off := sp.size
+	sp.size += int64(len(recs) * len(rec{}))
+	return off, nil
+}
+
+// errSpillClosed: the keys were spilled to a file that close removed.
+var errSpillClosed = errors.New("read spilled job keys: the file is closed")
+
+// close removes the spill file. The set must not be used after.
+func (s *keySet) close() error {
+	if s.spill == nil {
 		return nil
 	}
-	return fn(chunk)
-}
-
-// tenants lists the tenants f holds keys of, sorted.
-// count is the number of tenant's keys.
-func (f frozen) count(tenant string) int {
-	n := len(f.other[tenant])
-	if b := f.raw[tenant]; b != nil {
-		n += b.n
+	err := s.spill.f.Close()
+	if s.spill.name != "" {
+		err = errors.Join(err, os.Remove(s.spill.name))
 	}
-	return n
+	s.spill = nil
+	return err
 }
 
-func (f frozen) tenants() []string {
+// seal ends every tenant's chunk as a run held in memory, so that a
+// cursor reads runs only, which later adds never change, and returns the
+// tenants with keys, sorted. A small set (one chunk) is never written.
+func (s *keySet) seal() []string {
 	var out []string
-	for t, b := range f.raw {
-		if b.n > 0 {
-			out = append(out, t)
+	for name, t := range s.tenants {
+		if len(t.mem) > 0 {
+			recs := sortRun(t.mem)
+			t.n -= len(t.mem) - len(recs)
+			t.runs = append(t.runs, run{n: len(recs), mem: recs})
+			t.mem = nil
 		}
-	}
-	for t, ks := range f.other {
-		if len(ks) > 0 && !slices.Contains(out, t) {
-			out = append(out, t)
+		slices.SortFunc(t.other, func(a, b otherKey) int {
+			return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.tag, b.tag))
+		})
+		t.other = slices.CompactFunc(t.other, func(a, b otherKey) bool { return a.key == b.key })
+		if t.n > 0 || len(t.other) > 0 {
+			out = append(out, name)
 		}
 	}
 	slices.Sort(out)
 	return out
 }
 
-// empty reports whether f holds no key.
-func (f frozen) empty() bool {
-	return len(f.tenants()) == 0
-}
-
-// settledKeys are the jobs an enqueue found in a state no store operation
-// leaves (succeeded, dismissed), by that state.
-type settledKeys struct {
-	succeeded, dismissed keySet
-}
-
-// frozenSettled is a frozen copy of settledKeys, for lookups.
-type frozenSettled struct {
-	succeeded, dismissed frozen
-}
-
-func (s *settledKeys) freeze() frozenSettled {
-	return frozenSettled{succeeded: s.succeeded.freeze(), dismissed: s.dismissed.freeze()}
-}
-
-// state is the settled state of key, ok false when it is not settled.
-func (f frozenSettled) state(tenant, key string) (string, bool) {
-	switch {
-	case f.succeeded.has(tenant, key):
-		return store.StateSucceeded, true
-	case f.dismissed.has(tenant, key):
-		return store.StateDismissed, true
+// count is the number of tenant's keys, at most: a key repeated in two
+// runs is counted twice. Call after seal.
+func (s *keySet) count(tenant string) int {
+	t := s.tenants[tenant]
+	if t == nil {
+		return 0
 	}
-	return "", false
+	return t.n + len(t.other)
+}
+
+// cursor reads tenant's keys in order, each once with its smallest tag;
+// then those that are not hex, in their order. Call after seal; keys added
+// after seal are not read.
+func (s *keySet) cursor(tenant string) *keyCursor {
+	c := &keyCursor{}
+	t := s.tenants[tenant]
+	if t == nil {
+		return c
+	}
+	c.other = t.other
+	for _, r := range t.runs {
+		rr := &runReader{mem: r.mem}
+		if r.mem == nil && s.spill == nil {
+			c.err = errSpillClosed
+			break
+		}
+		if r.mem == nil {
+			// A spilled run is read 128 records at a time: the merge
+			// holds about 4 KiB per run, not the runs.
+			rr.r = bufio.NewReaderSize(io.NewSectionReader(s.spill.f, r.off, int64(r.n*len(rec{}))), 128*len(rec{}))
+		}
+		if rr.next() {
+			c.h = append(c.h, rr)
+		} else if rr.err != nil {
+			c.err = rr.err
+		}
+	}
+	heap.Init(&c.h)
+	return c
+}
+
+// runReader is one run being read, from the spill file (r) or from
+// memory (mem): cur is its next record.
+type runReader struct {
+	r   *bufio.Reader
+	mem []rec
+	cur rec
+	err error
+}
+
+func (rr *runReader) next() bool {
+	if rr.r == nil {
+		if len(rr.mem) == 0 {
+			return false
+		}
+		rr.cur, rr.mem = rr.mem[0], rr.mem[1:]
+		return true
+	}
+	_, err := io.ReadFull(rr.r, rr.cur[:])
+	if err != nil && err != io.EOF {
+		rr.err = fmt.Errorf("read spilled job keys: %w", err)
+	}
+	return err == nil
+}
+
+// runHeap orders runs by their next record (heap.Interface).
+type runHeap []*runReader
+
+func (h runHeap) Len() int           { return len(h) }
+func (h runHeap) Less(i, j int) bool { return cmpRec(h[i].cur, h[j].cur) < 0 }
+func (h runHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *runHeap) Push(x any)        { *h = append(*h, x.(*runReader)) }
+func (h *runHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// keyCursor merges a tenant's runs. After next returns false, err says
+// whether the keys ran out or could not be read.
+type keyCursor struct {
+	h     runHeap
+	other []otherKey
+	last  rec
+	begun bool
+	err   error
+}
+
+// next returns the next key, as hex, and its tag.
+func (c *keyCursor) next() (key string, tag byte, ok bool) {
+	r, ok := c.nextRaw()
+	if ok {
+		return hex.EncodeToString(r.key()), r.tag(), true
+	}
+	if c.err != nil || len(c.other) == 0 {
+		return "", 0, false
+	}
+	o := c.other[0]
+	c.other = c.other[1:]
+	return o.key, o.tag, true
+}
+
+// nextRaw returns the next hex key's record: the smallest record left,
+// with the records of the same key after it (larger tags) skipped.
+func (c *keyCursor) nextRaw() (rec, bool) {
+	for c.err == nil && len(c.h) > 0 {
+		rr := c.h[0]
+		r := rr.cur
+		if rr.next() {
+			heap.Fix(&c.h, 0)
+		} else {
+			if rr.err != nil {
+				c.err = rr.err
+				break
+			}
+			heap.Pop(&c.h)
+		}
+		if c.begun && bytes.Equal(r.key(), c.last.key()) {
+			continue
+		}
+		c.last, c.begun = r, true
+		return r, true
+	}
+	return rec{}, false
+}
+
+// hasFunc is a membership test for keys asked in ascending order (as
+// store.CountReviewParams.Has is called), walking the cursor forward
+// instead of holding the keys for lookups. A key asked out of order sets
+// *outOfOrder: the answers may be wrong, and the caller must not use them.
+func (c *keyCursor) hasFunc(outOfOrder *bool) func(string) bool {
+	var cur, prev rec
+	have, asked := false, false
+	others := map[string]bool{}
+	for _, o := range c.other {
+		others[o.key] = true
+	}
+	return func(key string) bool {
+		k, ok := rawKey(key)
+		if !ok {
+			return others[key]
+		}
+		if asked && bytes.Compare(k[:], prev.key()) <= 0 {
+			*outOfOrder = true
+		}
+		copy(prev[:], k[:])
+		asked = true
+		for (!have || bytes.Compare(cur.key(), k[:]) < 0) && c.err == nil {
+			var ok bool
+			if cur, ok = c.nextRaw(); !ok {
+				have = false
+				break
+			}
+			have = true
+		}
+		return have && bytes.Equal(cur.key(), k[:])
+	}
 }

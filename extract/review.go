@@ -118,7 +118,7 @@ func (r *Runner) validate(j *jobRun, c *call) (*schema.Result, error) {
 func (r *Runner) reviewed(l *store.Lease, reasons []string) {
 	r.mu.Lock()
 	if len(reasons) > 0 {
-		r.committed.add(l.Tenant, l.JobKey)
+		r.keys.add(l.Tenant, l.JobKey, tagReviewed)
 	}
 	for _, reason := range reasons {
 		r.summary.ReviewOpened[reason]++
@@ -142,19 +142,68 @@ const (
 // openReview counts the open review reasons of the run's documents: those
 // it enqueued (a rerun's already committed ones included, so a batch keeps
 // exiting 3 until a clerk acts) and those its commits opened a reason on
-// (reviewed). docs is the number
-// of documents with at least one open reason. The store is asked about the
-// run's own jobs, a chunk at a time, so what the finish holds does not grow
-// with the tenant's open review queue.
-func (r *Runner) openReview(ctx context.Context, enqueued frozen) (docs int, byReason map[string]int, err error) {
-	r.mu.Lock()
-	committed := r.committed.freeze()
-	r.mu.Unlock()
-	// The enqueued keys, then the committed ones the enqueue did not
-	// name: each job is asked about once, and no merged copy of the two
-	// sets is made.
+// (reviewed), of tenants (keySet.seal). docs is the number of documents
+// with at least one open reason. The store is asked about the run's own
+// jobs, each once, a chunk at a time from the merged keys, so what the
+// finish holds grows neither with the run nor with the tenant's open
+// review queue.
+func (r *Runner) openReview(ctx context.Context, tenants []string) (docs int, byReason map[string]int, err error) {
 	byReason = map[string]int{}
-	ask := func(tenant string, keys []string) error {
+	for _, tenant := range tenants {
+		d, err := r.openReviewOf(ctx, tenant, byReason)
+		if err != nil {
+			return 0, byReason, fmt.Errorf("read open review reasons: %w", err)
+		}
+		docs += d
+	}
+	return docs, byReason, nil
+}
+
+// cursor is a cursor over tenant's keys, made under the runner's lock
+// (the set's runs are not changed after seal, but its map is).
+func (r *Runner) cursor(tenant string) *keyCursor {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.keys.cursor(tenant)
+}
+
+// openReviewOf adds tenant's open reasons to byReason and returns its
+// documents with at least one.
+func (r *Runner) openReviewOf(ctx context.Context, tenant string, byReason map[string]int) (docs int, err error) {
+	r.mu.Lock()
+	n := r.keys.count(tenant)
+	r.mu.Unlock()
+	// A large run (a rerun of a whole folder) reads its tenant's open
+	// reasons once instead, when there are not many more of them than
+	// the run has documents: one index scan rather than a key lookup per
+	// document. The scan asks about keys in ascending order, so the
+	// run's keys are walked alongside it, not looked up.
+	if n >= cmp.Or(r.scanMin, reviewScanMin) {
+		var has *keyCursor
+		outOfOrder := false
+		var c *store.ReviewCounts
+		err := r.withStore(ctx, "finish_run", r.log(), func() error {
+			has, outOfOrder = r.cursor(tenant), false // a retry walks from the start again
+			var err error
+			c, err = r.Store.CountReview(ctx, &store.CountReviewParams{Tenant: tenant, MaxOpen: reviewScanFactor * n,
+				Has: has.hasFunc(&outOfOrder)})
+			return err
+		})
+		switch {
+		case err != nil:
+			return 0, err
+		case has.err != nil:
+			return 0, has.err
+		case outOfOrder:
+			return 0, fmt.Errorf("the store asked about job keys out of order")
+		case !c.TooMany:
+			for reason, k := range c.ByReason {
+				byReason[reason] += k
+			}
+			return c.Docs, nil
+		}
+	}
+	ask := func(keys []string) error {
 		var n *store.ReviewCounts
 		err := r.withStore(ctx, "finish_run", r.log(), func() error {
 			var err error
@@ -170,53 +219,23 @@ func (r *Runner) openReview(ctx context.Context, enqueued frozen) (docs int, byR
 		docs += n.Docs
 		return nil
 	}
-	// A large run (a rerun of a whole folder) reads its tenant's open
-	// reasons once instead, when there are not many more of them than
-	// the run has documents: one index scan rather than a key lookup per
-	// document.
-	scanned := map[string]bool{}
-	for _, tenant := range append(enqueued.tenants(), committed.tenants()...) {
-		n := enqueued.count(tenant) + committed.count(tenant)
-		if scanned[tenant] || n < cmp.Or(r.scanMin, reviewScanMin) {
-			continue
-		}
-		var c *store.ReviewCounts
-		err := r.withStore(ctx, "finish_run", r.log(), func() error {
-			var err error
-			c, err = r.Store.CountReview(ctx, &store.CountReviewParams{Tenant: tenant, MaxOpen: reviewScanFactor * n,
-				Has: func(k string) bool { return enqueued.has(tenant, k) || committed.has(tenant, k) }})
-			return err
-		})
-		if err != nil {
-			return 0, byReason, fmt.Errorf("read open review reasons: %w", err)
-		}
-		if c.TooMany {
-			continue
-		}
-		scanned[tenant] = true
-		for reason, k := range c.ByReason {
-			byReason[reason] += k
-		}
-		docs += c.Docs
-	}
-	for _, tenant := range enqueued.tenants() {
-		if scanned[tenant] {
-			continue
-		}
-		err := enqueued.each(tenant, finishChunk, nil, func(keys []string) error { return ask(tenant, keys) })
-		if err != nil {
-			return 0, byReason, fmt.Errorf("read open review reasons: %w", err)
+	keys := make([]string, 0, finishChunk)
+	c := r.cursor(tenant)
+	for k, _, ok := c.next(); ok; k, _, ok = c.next() {
+		if keys = append(keys, k); len(keys) == finishChunk {
+			if err := ask(keys); err != nil {
+				return 0, err
+			}
+			keys = keys[:0]
 		}
 	}
-	for _, tenant := range committed.tenants() {
-		if scanned[tenant] {
-			continue
-		}
-		asked := func(k string) bool { return enqueued.has(tenant, k) }
-		err := committed.each(tenant, finishChunk, asked, func(keys []string) error { return ask(tenant, keys) })
-		if err != nil {
-			return 0, byReason, fmt.Errorf("read open review reasons: %w", err)
+	if c.err != nil {
+		return 0, c.err
+	}
+	if len(keys) > 0 {
+		if err := ask(keys); err != nil {
+			return 0, err
 		}
 	}
-	return docs, byReason, nil
+	return docs, nil
 }

@@ -156,15 +156,13 @@ type Runner struct {
 
 	mu      sync.Mutex
 	summary Summary
-	// enqueued are the job keys of the documents this runner enqueued.
-	enqueued keySet
-	// committed are the jobs this runner committed, whose open review
-	// reasons Finish counts (invx work enqueues nothing of its own).
-	committed keySet
-	// settled are the enqueued jobs the enqueue found succeeded or
-	// dismissed: Finish counts them without reading them again (see
-	// Finish for why only those two states).
-	settled  settledKeys
+	// keys are the job keys of the documents this runner enqueued, tagged
+	// with what the enqueue found (tagSucceeded and tagDismissed: Finish
+	// counts them without reading them again, see Finish for why only
+	// those two states), and of the jobs it committed with an open
+	// review reason, whose reasons Finish counts (tagReviewed: invx work
+	// enqueues nothing of its own).
+	keys     keySet
 	policies policyCache
 	// scanMin overrides reviewScanMin (tests; 0: the constant).
 	scanMin int
@@ -366,7 +364,7 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 	log := r.log()
 	debug := log.Enabled(ctx, slog.LevelDebug)
 	for i, e := range res {
-		r.enqueued.add(r.Tenant, e.JobKey)
+		tag := tagEnqueued
 		if debug {
 			log.Debug("enqueued", "stage", "enqueued", "tenant", r.Tenant, "job_key", e.JobKey, "run_id", r.RunID,
 				"outcome", e.Outcome)
@@ -380,7 +378,7 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			dups++
 		case store.EnqueueAlreadyCommitted:
 			r.summary.AlreadyCommitted++
-			r.settled.succeeded.add(r.Tenant, e.JobKey)
+			tag = tagSucceeded
 		case store.EnqueuePending:
 			r.summary.Resumed++
 			pending++
@@ -388,12 +386,13 @@ func (r *Runner) Enqueue(ctx context.Context, docs []Found) error {
 			r.summary.StillNeedsReview++
 		case store.EnqueueDismissed:
 			r.summary.Dismissed++
-			r.settled.dismissed.add(r.Tenant, e.JobKey)
+			tag = tagDismissed
 		case store.EnqueueHeld:
 			r.summary.HeldChanged++
 			r.log().Info("held", "stage", "held", "tenant", r.Tenant, "job_key", e.JobKey, "run_id", r.RunID,
 				"prev_job_key", e.PrevJobKey, "path", fmt.Sprintf("%q", docs[i].Path))
 		}
+		r.keys.add(r.Tenant, e.JobKey, tag)
 	}
 	return nil
 }
@@ -440,13 +439,22 @@ func (r *Runner) enqueueStore(ctx context.Context, docs []Found) ([]store.Enqueu
 	return res, nil
 }
 
-// Keys returns the job keys of the documents enqueued by this run: in the
-// order enqueued until Finish, sorted without repeats after (Finish sorts
-// them where they are rather than hold a copy).
+// Keys returns the job keys of the documents enqueued by this run, sorted
+// without repeats. Call it before Finish, or after it for a run that held
+// its keys in memory (fewer than spillKeys): Finish removes the file the
+// others were written to, and Keys then leaves them out.
 func (r *Runner) Keys() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.enqueued.keys(r.Tenant)
+	r.keys.seal()
+	c := r.keys.cursor(r.Tenant)
+	var out []string
+	for k, tag, ok := c.next(); ok; k, tag, ok = c.next() {
+		if tag != tagReviewed {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 type jobResult struct {
@@ -1388,12 +1396,17 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 	r.mu.Lock()
 	s := r.summary
 	s.copyMaps(&r.summary)
-	mine := r.enqueued.freeze()
-	settled := r.settled.freeze()
+	tenants := r.keys.seal()
+	mine := r.keys.cursor(r.Tenant)
 	r.mu.Unlock()
-	// The states are read a chunk at a time, so the finish of a large run
-	// holds its keys (32 bytes each) and one chunk's states, not a map of
-	// every job.
+	defer func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		_ = r.keys.close() // unlinked already where the system allows it
+	}()
+	// The states are read a chunk at a time from the run's merged keys,
+	// so the finish of a large run holds one chunk of keys and states,
+	// not a map of every job.
 	//
 	// A job the enqueue found succeeded or dismissed is counted as that,
 	// unread: no store operation moves a job out of either state (commit
@@ -1405,15 +1418,7 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 	// one): those are read again. A no-op rerun of committed documents
 	// thus reads no job state here.
 	ask := make([]string, 0, finishChunk)
-	err := mine.each(r.Tenant, finishChunk, nil, func(keys []string) error {
-		ask = ask[:0]
-		for _, k := range keys {
-			if st, ok := settled.state(r.Tenant, k); ok {
-				s.Final.count(store.JobState{State: st})
-				continue
-			}
-			ask = append(ask, k)
-		}
+	read := func() error {
 		if len(ask) == 0 {
 			return nil
 		}
@@ -1429,8 +1434,28 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 		for _, k := range ask {
 			s.Final.count(states[k])
 		}
+		ask = ask[:0]
 		return nil
-	})
+	}
+	var err error
+	for k, tag, ok := mine.next(); ok && err == nil; k, tag, ok = mine.next() {
+		switch tag {
+		case tagSucceeded:
+			s.Final.count(store.JobState{State: store.StateSucceeded})
+		case tagDismissed:
+			s.Final.count(store.JobState{State: store.StateDismissed})
+		case tagEnqueued:
+			if ask = append(ask, k); len(ask) == finishChunk {
+				err = read()
+			}
+		}
+	}
+	if err == nil {
+		err = mine.err
+	}
+	if err == nil {
+		err = read()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read final job states: %w", err)
 	}
@@ -1438,7 +1463,7 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 	// must not be paid blindly: the run is still recorded, and the error
 	// returned.
 	var reviewErr error
-	s.Final.Review, s.Final.ReviewOpen, reviewErr = r.openReview(ctx, mine)
+	s.Final.Review, s.Final.ReviewOpen, reviewErr = r.openReview(ctx, tenants)
 	s.Status = status
 	s.WallMS = r.now().Sub(started).Milliseconds()
 	if sc := trace.SpanFromContext(ctx).SpanContext(); sc.HasTraceID() {

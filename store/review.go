@@ -136,6 +136,9 @@ type CountReviewParams struct {
 	// once (not one key lookup per job of a large run) and counted where
 	// Has(job key) is true, as long as there are at most MaxOpen of them;
 	// more, and nothing is read (ReviewCounts.TooMany): ask by JobKeys.
+	// Has is called once per job, in ascending job key order, so a caller
+	// can walk its own sorted keys alongside rather than hold them for
+	// lookups.
 	Has     func(jobKey string) bool
 	MaxOpen int
 }
