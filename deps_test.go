@@ -71,9 +71,9 @@ func testHelper(p string) bool {
 }
 
 // adapter is the provider adapter p belongs to (extract/<x>, extracttest
-// excepted), or "".
+// and extract/internal, what the adapters share, excepted), or "".
 func adapter(p string) string {
-	if a := subtree(p, "extract"); a != "" && !testHelper(a) {
+	if a := subtree(p, "extract"); a != "" && !testHelper(a) && a != "extract/internal" {
 		return a
 	}
 	return ""

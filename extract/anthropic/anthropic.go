@@ -20,7 +20,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -288,13 +287,6 @@ func (m *message) record(resp *extract.Response) {
 	u := m.Usage
 	resp.InputTokens = int64(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens)
 	resp.OutputTokens = int64(u.OutputTokens)
-}
-
-// isJSON reports whether a response's content type is JSON, as the SDK
-// decided it.
-func isJSON(h http.Header) bool {
-	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
-	return strings.Contains(mt, "application/json") || strings.HasSuffix(mt, "+json")
 }
 
 // isTypeError reports a JSON value of another kind than its Go field:

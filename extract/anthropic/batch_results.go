@@ -10,6 +10,7 @@ import (
 	"net/url"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/internal/sdkwire"
 )
 
 // maxResultLine bounds one results line: a message of at most max_tokens,
@@ -119,7 +120,7 @@ func (c *BatchClient) forcedTool(msg *message) bool {
 // error answer: the error type gives the status.
 func (c *BatchClient) errored(er json.RawMessage) (*extract.Response, error) {
 	// {"type":"error","error":{"type":...,"message":...},"request_id":...}
-	requestID := fieldString(member(er, "request_id"))
+	requestID := sdkwire.FieldString(sdkwire.Member(er, "request_id"))
 	ae := newAPIError(0, requestID, nil, er)
 	status, ok := statusOfType[ae.Type]
 	if !ok {

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/invx/invx/extract/internal/sdkwire"
 )
 
 // Every request is sent with net/http directly; anthropic-sdk-go is not
@@ -75,8 +77,8 @@ func newEndpoint(base *url.URL, apiKey string, hc *http.Client, timeout time.Dur
 	h.Set("Anthropic-Version", apiVersion)
 	h.Set("X-Stainless-Lang", "go")
 	h.Set("X-Stainless-Package-Version", sdkVersion)
-	h.Set("X-Stainless-OS", stainlessOS(runtime.GOOS))
-	h.Set("X-Stainless-Arch", stainlessArch(runtime.GOARCH))
+	h.Set("X-Stainless-OS", sdkwire.StainlessOS(runtime.GOOS))
+	h.Set("X-Stainless-Arch", sdkwire.StainlessArch(runtime.GOARCH))
 	h.Set("X-Stainless-Runtime", "go")
 	h.Set("X-Stainless-Runtime-Version", runtime.Version())
 	// API version 2026-10-21 takes the key as a bearer token.
@@ -111,39 +113,6 @@ func (e *endpoint) headers(body bool, timeout time.Duration) http.Header {
 		h.Set("X-Stainless-Timeout", strconv.Itoa(int(timeout.Seconds())))
 	}
 	return h
-}
-
-// stainlessOS and stainlessArch name the platform as the SDK did.
-func stainlessOS(goos string) string {
-	switch goos {
-	case "ios":
-		return "iOS"
-	case "android":
-		return "Android"
-	case "darwin":
-		return "MacOS"
-	case "windows":
-		return "Windows"
-	case "freebsd":
-		return "FreeBSD"
-	case "openbsd":
-		return "OpenBSD"
-	case "linux":
-		return "Linux"
-	}
-	return "Other:" + goos
-}
-
-func stainlessArch(goarch string) string {
-	switch goarch {
-	case "386":
-		return "x32"
-	case "amd64":
-		return "x64"
-	case "arm", "arm64":
-		return goarch
-	}
-	return "other:" + goarch
 }
 
 // call is one request.
@@ -242,7 +211,7 @@ func beforeDeadline(t time.Time, ctx context.Context) bool {
 // then its first value; a member of an unexpected kind is left empty
 // rather than failing the answer, as the SDK's lenient decoder left it.
 func decodeJSON(h http.Header, data []byte, v any) error {
-	if !isJSON(h) {
+	if !sdkwire.IsJSON(h) {
 		return fmt.Errorf("expected destination type of 'string' or '[]byte' for responses with content-type '%s' that is not 'application/json'",
 			h.Get("content-type"))
 	}
@@ -273,46 +242,12 @@ func (e *apiError) Error() string {
 // is an API error, with whatever of its fields it has.
 func newAPIError(status int, requestID string, res *http.Response, body []byte) *apiError {
 	e := &apiError{StatusCode: status, RequestID: requestID, Response: res}
-	errObj := objectOf(member(body, "error"))
-	e.Type, e.Message = fieldString(errObj["type"]), fieldString(errObj["message"])
-	if code := bytes.TrimSpace(objectOf(errObj["details"])["error_code"]); len(code) > 0 && code[0] == '"' {
-		e.Code = fieldString(code)
+	errObj := sdkwire.ObjectOf(sdkwire.Member(body, "error"))
+	e.Type, e.Message = sdkwire.FieldString(errObj["type"]), sdkwire.FieldString(errObj["message"])
+	if code := bytes.TrimSpace(sdkwire.ObjectOf(errObj["details"])["error_code"]); len(code) > 0 && code[0] == '"' {
+		e.Code = sdkwire.FieldString(code)
 	}
 	return e
-}
-
-// member returns the raw value of key in a JSON object, nil if body is
-// not an object or has no such key.
-func member(body []byte, key string) json.RawMessage { return objectOf(body)[key] }
-
-// objectOf decodes a JSON object's members; nil for anything else.
-func objectOf(raw []byte) map[string]json.RawMessage {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return nil
-	}
-	return m
-}
-
-// fieldString reads a string field as the SDK's decoder did: a string is
-// itself, null or absent is "", and any other value is its JSON text.
-func fieldString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	switch {
-	case len(raw) == 0 || string(raw) == "null":
-		return ""
-	case raw[0] == '"':
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return ""
-		}
-		return s
-	}
-	return string(raw)
 }
 
 // text and count are the string and integer members of an answer, read
@@ -325,7 +260,7 @@ type (
 )
 
 func (t *text) UnmarshalJSON(b []byte) error {
-	*t = text(fieldString(b))
+	*t = text(sdkwire.FieldString(b))
 	return nil
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+
+	"github.com/invx/invx/extract/internal/sdkwire"
 )
 
 // apiError is an answer with an HTTP status of 400 or more: its status,
@@ -34,7 +36,7 @@ func (e *apiError) Error() string {
 // transport failure).
 func newAPIError(res *http.Response, body []byte) (*apiError, error) {
 	e := &apiError{StatusCode: res.StatusCode, Response: res}
-	if err := e.decode(member(body, "error")); err != nil {
+	if err := e.decode(sdkwire.Member(body, "error")); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -51,37 +53,9 @@ func (e *apiError) decode(raw json.RawMessage) error {
 	if raw[0] != '{' || json.Unmarshal(raw, &m) != nil {
 		return fmt.Errorf("json: cannot unmarshal %s into Go value of type apierror.Error", jsonKind(raw))
 	}
-	e.Code, e.Message = fieldString(m["code"]), fieldString(m["message"])
-	e.Param, e.Type = fieldString(m["param"]), fieldString(m["type"])
+	e.Code, e.Message = sdkwire.FieldString(m["code"]), sdkwire.FieldString(m["message"])
+	e.Param, e.Type = sdkwire.FieldString(m["param"]), sdkwire.FieldString(m["type"])
 	return nil
-}
-
-// member returns the raw value of key in a JSON object, nil if body is
-// not an object or has no such key.
-func member(body []byte, key string) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(body, &m) != nil {
-		return nil
-	}
-	return m[key]
-}
-
-// fieldString reads a string field as the SDK's decoder did: a string is
-// itself, null or absent is "", and any other value is its JSON text
-// (llama.cpp's numeric error code 400 is "400").
-func fieldString(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	switch {
-	case len(raw) == 0 || string(raw) == "null":
-		return ""
-	case raw[0] == '"':
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return ""
-		}
-		return s
-	}
-	return string(raw)
 }
 
 // fieldInt reads an integer field as the SDK's decoder did: a number,

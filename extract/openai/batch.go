@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/internal/sdkwire"
 )
 
 // Limits of one OpenAI batch (PROVIDERS.md section 3): requests per input
@@ -267,7 +268,7 @@ func (c *BatchClient) call(ctx context.Context, cl call, v any) error {
 // its first value; a member of an unexpected kind is left empty rather
 // than failing the answer, as the SDK's lenient decoder left it.
 func decodeJSON(h http.Header, data []byte, v any) error {
-	if !isJSON(h) {
+	if !sdkwire.IsJSON(h) {
 		return fmt.Errorf("expected destination type of 'string' or '[]byte' for responses with content-type '%s' that is not 'application/json'",
 			h.Get("Content-Type"))
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/internal/sdkwire"
 )
 
 // maxResultLine bounds one line of an output or error file: a chat
@@ -120,7 +121,7 @@ func (c *BatchClient) response(status int, requestID string, body json.RawMessag
 	resp := &extract.Response{Model: c.p.model, HTTPStatus: status, RequestID: capString(sanitize(requestID), 200)}
 	if status != http.StatusOK {
 		e := &apiError{StatusCode: status}
-		_ = e.decode(member(body, "error")) // as the SDK: an unreadable error leaves the fields empty
+		_ = e.decode(sdkwire.Member(body, "error")) // as the SDK: an unreadable error leaves the fields empty
 		return resp, c.p.apiError(e)
 	}
 	if len(bytes.TrimSpace(body)) == 0 || string(bytes.TrimSpace(body)) == "null" {

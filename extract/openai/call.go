@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/invx/invx/extract/internal/sdkwire"
 )
 
 // Every request is sent with net/http directly; openai-go is not linked
@@ -59,8 +61,8 @@ func newEndpoint(base *url.URL, apiKey string, hc *http.Client, timeout time.Dur
 	h.Set("User-Agent", "OpenAI/Go "+sdkVersion)
 	h.Set("X-Stainless-Lang", "go")
 	h.Set("X-Stainless-Package-Version", sdkVersion)
-	h.Set("X-Stainless-OS", stainlessOS(runtime.GOOS))
-	h.Set("X-Stainless-Arch", stainlessArch(runtime.GOARCH))
+	h.Set("X-Stainless-OS", sdkwire.StainlessOS(runtime.GOOS))
+	h.Set("X-Stainless-Arch", sdkwire.StainlessArch(runtime.GOARCH))
 	h.Set("X-Stainless-Runtime", "go")
 	h.Set("X-Stainless-Runtime-Version", runtime.Version())
 	if apiKey != "" {
@@ -93,39 +95,6 @@ func (e *endpoint) headers(contentType string, timeout time.Duration) http.Heade
 		h.Set("X-Stainless-Timeout", strconv.Itoa(int(timeout.Seconds())))
 	}
 	return h
-}
-
-// stainlessOS and stainlessArch name the platform as the SDK did.
-func stainlessOS(goos string) string {
-	switch goos {
-	case "ios":
-		return "iOS"
-	case "android":
-		return "Android"
-	case "darwin":
-		return "MacOS"
-	case "windows":
-		return "Windows"
-	case "freebsd":
-		return "FreeBSD"
-	case "openbsd":
-		return "OpenBSD"
-	case "linux":
-		return "Linux"
-	}
-	return "Other:" + goos
-}
-
-func stainlessArch(goarch string) string {
-	switch goarch {
-	case "386":
-		return "x32"
-	case "amd64":
-		return "x64"
-	case "arm", "arm64":
-		return goarch
-	}
-	return "other:" + goarch
 }
 
 // body is a request body that can be read again from its start (for a

@@ -22,6 +22,7 @@ import (
 	"unicode"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/internal/sdkwire"
 )
 
 // DefaultBaseURL is the OpenAI API; requests append "chat/completions",
@@ -141,7 +142,7 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 		resp.HTTPStatus = raw.StatusCode
 		resp.RequestID = requestID(raw.Header)
 	}
-	if err == nil && raw != nil && !isJSON(raw.Header) {
+	if err == nil && raw != nil && !sdkwire.IsJSON(raw.Header) {
 		// Refuse a body of another content type, as the SDK's decoder did.
 		err = fmt.Errorf("expected destination type of 'string' or '[]byte' for responses with content-type '%s' that is not 'application/json'",
 			raw.Header.Get("Content-Type"))

@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
-	"net/http"
-	"strings"
 	"sync"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/internal/sdkwire"
 	"github.com/invx/invx/schema"
 )
 
@@ -186,12 +184,12 @@ func lenientCompletion(raw json.RawMessage) (*completion, error) {
 	if string(raw) == "null" {
 		return nil, nil
 	}
-	top := objectOf(raw)
+	top := sdkwire.ObjectOf(raw)
 	if top == nil {
 		return nil, fmt.Errorf("error parsing response json: json: cannot unmarshal %s into Go value of type openai.ChatCompletion", jsonKind(raw))
 	}
-	cc := &completion{Model: fieldString(top["model"]), Error: top["error"]}
-	usage := objectOf(top["usage"])
+	cc := &completion{Model: sdkwire.FieldString(top["model"]), Error: top["error"]}
+	usage := sdkwire.ObjectOf(top["usage"])
 	cc.Usage.PromptTokens, cc.Usage.CompletionTokens = fieldInt(usage["prompt_tokens"]), fieldInt(usage["completion_tokens"])
 	var list []json.RawMessage
 	if t := bytes.TrimSpace(top["choices"]); len(t) > 0 && t[0] == '[' {
@@ -205,30 +203,10 @@ func lenientCompletion(raw json.RawMessage) (*completion, error) {
 		}
 	}
 	for _, item := range list {
-		c := objectOf(item)
-		msg := objectOf(c["message"])
-		cc.Choices = append(cc.Choices, choice{FinishReason: fieldString(c["finish_reason"]),
-			Content: fieldString(msg["content"]), Refusal: fieldString(msg["refusal"])})
+		c := sdkwire.ObjectOf(item)
+		msg := sdkwire.ObjectOf(c["message"])
+		cc.Choices = append(cc.Choices, choice{FinishReason: sdkwire.FieldString(c["finish_reason"]),
+			Content: sdkwire.FieldString(msg["content"]), Refusal: sdkwire.FieldString(msg["refusal"])})
 	}
 	return cc, nil
-}
-
-// objectOf decodes a JSON object's members; nil for anything else.
-func objectOf(raw json.RawMessage) map[string]json.RawMessage {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		return nil
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return nil
-	}
-	return m
-}
-
-// isJSON reports whether a response's content type is JSON, as the SDK
-// decides it.
-func isJSON(h http.Header) bool {
-	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
-	return strings.Contains(mt, "application/json") || strings.HasSuffix(mt, "+json")
 }
