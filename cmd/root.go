@@ -63,12 +63,17 @@ type Factory struct {
 	logSink *logSink
 	// secrets scrubs every output; see scrubber.
 	secrets *redact.Scrubber
+	logMu   sync.Mutex // guards logger
 }
 
 // Logger returns the logger configured by --log-level and --log-format. It
 // writes to stderr (stdout is for data), or to --log-file, with every known
 // secret scrubbed.
 func (f *Factory) Logger() *slog.Logger {
+	// Commands built from one Factory may ask at once (the tests run
+	// them in parallel): the first builds it, the others wait for it.
+	f.logMu.Lock()
+	defer f.logMu.Unlock()
 	if f.logger != nil {
 		return f.logger
 	}
