@@ -246,8 +246,13 @@ func TestPostgresTerminatedConnectionsRunCarriesOn(t *testing.T) {
 	defer adb.Close()
 	terminated := 0
 	// The first cut comes at once: commits land in groups, so the first
-	// result may be seen late in a run this short.
-	for wait := time.Duration(0); r == nil; wait = 150 * time.Millisecond {
+	// result may be seen late in a run this short. Then every 300 ms: a
+	// write on a fresh connection (connect, prepare, the group's
+	// statements) took over 150 ms under the race detector on a loaded
+	// 2-core CI machine, so cut every 150 ms one job found no window for
+	// a minute and the run rightly gave up (--db-retry): the run time of
+	// this test is heavy-tailed (2 to 31 s idle, same code).
+	for wait := time.Duration(0); r == nil; wait = 300 * time.Millisecond {
 		select {
 		case r = <-exited:
 			continue

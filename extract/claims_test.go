@@ -36,11 +36,12 @@ func TestFinishedJobsDoNotClaimAnEmptyQueue(t *testing.T) {
 // times out); then it lets them all through to the real store.
 type commitHolder struct {
 	store.Store
-	want    int
-	mu      sync.Mutex
-	held    int
-	peak    int
-	release chan struct{}
+	want     int
+	mu       sync.Mutex
+	held     int
+	peak     int
+	released bool
+	release  chan struct{}
 }
 
 func (c *commitHolder) Commit(ctx context.Context, p *store.CommitParams) (*store.CommitResult, error) {
@@ -50,7 +51,10 @@ func (c *commitHolder) Commit(ctx context.Context, p *store.CommitParams) (*stor
 	c.mu.Lock()
 	c.held++
 	c.peak = max(c.peak, c.held)
-	if c.held == c.want {
+	if c.held == c.want && !c.released {
+		// Once: commits arriving after the release may bring the count
+		// back to want while the first ones are still leaving.
+		c.released = true
 		close(c.release)
 	}
 	c.mu.Unlock()
