@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/internal/sdkwire"
 )
 
 // The modes a Provider can ask for JSON in.
@@ -148,8 +149,8 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 	if err != nil {
 		return resp, &extract.ProviderError{Class: extract.ClassPermanent, Msg: err.Error()}
 	}
-	data, raw, err := p.ep.do(ctx, call{method: http.MethodPost, url: p.ep.messagesURL, header: p.ep.messagesHeader,
-		body: body, timeout: p.ep.timeout})
+	data, raw, err := p.ep.do(ctx, sdkwire.Call{Method: http.MethodPost, URL: p.ep.messagesURL, Header: p.ep.messagesHeader,
+		Body: sdkwire.Bytes(body), Timeout: p.ep.timeout})
 	if raw != nil {
 		resp.HTTPStatus = raw.StatusCode
 		resp.RequestID = raw.Header.Get("request-id")

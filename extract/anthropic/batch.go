@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/invx/invx/extract"
+	"github.com/invx/invx/extract/internal/sdkwire"
 )
 
 // Limits of one Message Batch (PROVIDERS.md section 5): requests and
@@ -135,7 +136,7 @@ func (c *BatchClient) decode(ctx context.Context, method, path string, body []by
 	if err != nil {
 		return err
 	}
-	data, raw, err := c.p.ep.do(ctx, call{method: method, url: u, header: c.p.ep.headers(body != nil, timeout), body: body, timeout: timeout})
+	data, raw, err := c.p.ep.do(ctx, sdkwire.Call{Method: method, URL: u, Header: c.p.ep.headers(body != nil, timeout), Body: bodyOf(body), Timeout: timeout})
 	if err != nil {
 		return err
 	}

@@ -47,7 +47,7 @@ func (c *BatchClient) Results(ctx context.Context, remoteID string, fn func(extr
 	}
 	h := c.p.ep.headers(false, transferTimeout)
 	h.Set("Accept", "application/x-jsonl")
-	_, res, err := c.p.ep.do(ctx, call{method: http.MethodGet, url: u, header: h, timeout: transferTimeout, stream: true})
+	_, res, err := c.p.ep.do(ctx, sdkwire.Call{Method: http.MethodGet, URL: u, Header: h, Timeout: transferTimeout, Stream: true})
 	if err != nil {
 		return fmt.Errorf("download batch %s results: %w", remoteID, c.classify(ctx, err))
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -49,6 +48,7 @@ type endpoint struct {
 	messagesURL    string
 	messagesHeader http.Header
 	client         *http.Client
+	send           sdkwire.Sender
 	timeout        time.Duration
 }
 
@@ -84,6 +84,9 @@ func newEndpoint(base *url.URL, apiKey string, hc *http.Client, timeout time.Dur
 	// API version 2026-10-21 takes the key as a bearer token.
 	h.Set("Authorization", "Bearer "+apiKey)
 	e := &endpoint{base: base, header: h, client: hc, timeout: timeout}
+	e.send = sdkwire.Sender{Client: hc, WrapErrorReads: true, APIError: func(res *http.Response, data []byte) error {
+		return newAPIError(res.StatusCode, res.Header.Get("request-id"), res, data)
+	}}
 	u, err := e.url("v1/messages")
 	if err != nil {
 		return nil, err
@@ -115,96 +118,18 @@ func (e *endpoint) headers(body bool, timeout time.Duration) http.Header {
 	return h
 }
 
-// call is one request.
-type call struct {
-	method, url string
-	header      http.Header
-	body        []byte // nil: none
-	timeout     time.Duration
-	// stream leaves a 2xx answer's body unread for the caller (batch
-	// results); every other answer is read whole.
-	stream bool
+// do sends c once as anthropic-sdk-go sent it (sdkwire.Sender.Do): an
+// answer with status 400 or more is an *apiError.
+func (e *endpoint) do(ctx context.Context, c sdkwire.Call) (data []byte, raw *http.Response, err error) {
+	return e.send.Do(ctx, c)
 }
 
-// do sends c once and returns the answer as the SDK returned it: raw is
-// the response whenever the SDK would have handed it over (also beside an
-// error); an HTTP status of 400 or more is an *apiError; a call that
-// outlives its timeout (or ctx) returns the context's error and no
-// response. data is the body of an answer that was read. A streamed
-// answer's body cancels the call's timeout when closed.
-func (e *endpoint) do(ctx context.Context, c call) (data []byte, raw *http.Response, err error) {
-	callerCtx := ctx
-	cancel := context.CancelFunc(func() {})
-	if c.timeout != 0 && beforeDeadline(time.Now().Add(c.timeout), ctx) {
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+// bodyOf is a request's body: none for nil.
+func bodyOf(b []byte) sdkwire.Body {
+	if b == nil {
+		return nil
 	}
-	defer func() { cancel() }()
-	var rd io.Reader
-	if c.body != nil {
-		rd = bytes.NewReader(c.body)
-	}
-	req, err := http.NewRequestWithContext(ctx, c.method, c.url, rd)
-	if err != nil {
-		return nil, nil, err
-	}
-	req.Header = c.header
-	res, err := e.client.Do(req)
-	var readErr error
-	if err == nil && (res.StatusCode >= 400 || !c.stream) {
-		data, readErr = io.ReadAll(res.Body)
-		_ = res.Body.Close()
-		if readErr != nil {
-			readErr = fmt.Errorf("error reading response body: %w", readErr)
-		}
-	}
-	if err := callerCtx.Err(); err != nil {
-		closeBody(res)
-		return nil, nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		// Only the call's own timeout expired.
-		closeBody(res)
-		return nil, nil, err
-	}
-	switch {
-	case err != nil:
-		return nil, res, err
-	case readErr != nil:
-		return nil, res, readErr
-	case res.StatusCode >= 400:
-		// Kept readable for whoever inspects the response, as the SDK did.
-		res.Body = io.NopCloser(bytes.NewReader(data))
-		return nil, res, newAPIError(res.StatusCode, res.Header.Get("request-id"), res, data)
-	case c.stream:
-		res.Body = &cancelOnClose{ReadCloser: res.Body, cancel: cancel}
-		cancel = func() {}
-		return nil, res, nil
-	}
-	return data, res, nil
-}
-
-// cancelOnClose releases a streamed call's timeout once its body is closed.
-type cancelOnClose struct {
-	io.ReadCloser
-	cancel context.CancelFunc
-}
-
-func (b *cancelOnClose) Close() error {
-	err := b.ReadCloser.Close()
-	b.cancel()
-	return err
-}
-
-func closeBody(res *http.Response) {
-	if res != nil && res.Body != nil {
-		_ = res.Body.Close()
-	}
-}
-
-// beforeDeadline reports whether t comes before ctx's deadline, if any.
-func beforeDeadline(t time.Time, ctx context.Context) bool {
-	d, ok := ctx.Deadline()
-	return !ok || t.Before(d)
+	return sdkwire.Bytes(b)
 }
 
 // decodeJSON decodes a 2xx answer as the SDK did: a JSON content type,

@@ -18,6 +18,7 @@ import (
 
 	"github.com/invx/invx/extract"
 	"github.com/invx/invx/extract/extracttest"
+	"github.com/invx/invx/extract/internal/sdkwire"
 )
 
 // sentRequest is what a loopback server saw of one request.
@@ -198,8 +199,8 @@ func TestCallMatchesSDK(t *testing.T) {
 				option.WithRequestBody("application/json", body), option.WithResponseInto(&raw))
 			want := sdkOutcome(msg, raw, err)
 
-			data, raw, err := p.ep.do(context.Background(), call{method: http.MethodPost, url: p.ep.messagesURL,
-				header: p.ep.messagesHeader, body: body, timeout: p.ep.timeout})
+			data, raw, err := p.ep.do(context.Background(), sdkwire.Call{Method: http.MethodPost, URL: p.ep.messagesURL,
+				Header: p.ep.messagesHeader, Body: sdkwire.Bytes(body), Timeout: p.ep.timeout})
 			var m message
 			if err == nil {
 				err = decodeJSON(raw.Header, data, &m)

@@ -200,8 +200,8 @@ func (c *BatchClient) upload(ctx context.Context, name string, data []byte) (str
 	var f struct {
 		ID string `json:"id"`
 	}
-	err = c.call(ctx, call{method: http.MethodPost, url: c.p.ep.url("files"),
-		header: c.p.ep.headers(mw.FormDataContentType(), transferTimeout), body: bytesBody(buf.Bytes()), timeout: transferTimeout}, &f)
+	err = c.call(ctx, sdkwire.Call{Method: http.MethodPost, URL: c.p.ep.url("files"),
+		Header: c.p.ep.headers(mw.FormDataContentType(), transferTimeout), Body: sdkwire.Bytes(buf.Bytes()), Timeout: transferTimeout}, &f)
 	return f.ID, err
 }
 
@@ -221,8 +221,8 @@ func (c *BatchClient) create(ctx context.Context, fileID, tag string) (*batchObj
 		return nil, err
 	}
 	var b batchObject
-	err = c.call(ctx, call{method: http.MethodPost, url: c.p.ep.url("batches"),
-		header: c.p.ep.headers("application/json", c.p.ep.timeout), body: bytesBody(body), timeout: c.p.ep.timeout}, &b)
+	err = c.call(ctx, sdkwire.Call{Method: http.MethodPost, URL: c.p.ep.url("batches"),
+		Header: c.p.ep.headers("application/json", c.p.ep.timeout), Body: sdkwire.Bytes(body), Timeout: c.p.ep.timeout}, &b)
 	return &b, err
 }
 
@@ -237,8 +237,8 @@ func (c *BatchClient) get(ctx context.Context, remoteID string, cancel bool) (*b
 		method, path = http.MethodPost, path+"/cancel"
 	}
 	var b batchObject
-	err := c.call(ctx, call{method: method, url: c.p.ep.url(path), header: c.p.ep.headers("", c.p.ep.timeout),
-		timeout: c.p.ep.timeout}, &b)
+	err := c.call(ctx, sdkwire.Call{Method: method, URL: c.p.ep.url(path), Header: c.p.ep.headers("", c.p.ep.timeout),
+		Timeout: c.p.ep.timeout}, &b)
 	return &b, err
 }
 
@@ -250,13 +250,13 @@ func (c *BatchClient) list(ctx context.Context, after string) (*batchPage, error
 		q.Set("after", after)
 	}
 	var page batchPage
-	err := c.call(ctx, call{method: http.MethodGet, url: c.p.ep.url("batches?" + q.Encode()),
-		header: c.p.ep.headers("", c.p.ep.timeout), timeout: c.p.ep.timeout}, &page)
+	err := c.call(ctx, sdkwire.Call{Method: http.MethodGet, URL: c.p.ep.url("batches?" + q.Encode()),
+		Header: c.p.ep.headers("", c.p.ep.timeout), Timeout: c.p.ep.timeout}, &page)
 	return &page, err
 }
 
 // call sends one request and decodes its JSON answer into v.
-func (c *BatchClient) call(ctx context.Context, cl call, v any) error {
+func (c *BatchClient) call(ctx context.Context, cl sdkwire.Call, v any) error {
 	data, raw, err := c.p.ep.do(ctx, cl)
 	if err != nil {
 		return err

@@ -62,8 +62,8 @@ func (c *BatchClient) readFile(ctx context.Context, remoteID, fileID string, fn 
 	// GET files/{id}/content, its body streamed: up to 200 MB.
 	h := c.p.ep.headers("", transferTimeout)
 	h.Set("Accept", "application/binary")
-	_, res, err := c.p.ep.do(ctx, call{method: http.MethodGet, url: c.p.ep.url("files/" + pathParam(fileID) + "/content"),
-		header: h, timeout: transferTimeout, stream: true})
+	_, res, err := c.p.ep.do(ctx, sdkwire.Call{Method: http.MethodGet, URL: c.p.ep.url("files/" + pathParam(fileID) + "/content"),
+		Header: h, Timeout: transferTimeout, Stream: true})
 	if err != nil {
 		return fmt.Errorf("download batch %s results %s: %w", remoteID, fileID, c.p.classify(ctx, err, nil))
 	}

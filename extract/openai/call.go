@@ -1,11 +1,8 @@
 package openai
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"runtime"
@@ -46,6 +43,7 @@ type endpoint struct {
 	chatURL    string
 	chatHeader http.Header
 	client     *http.Client
+	send       sdkwire.Sender
 	timeout    time.Duration
 }
 
@@ -75,6 +73,13 @@ func newEndpoint(base *url.URL, apiKey string, hc *http.Client, timeout time.Dur
 	}
 	client.Transport = originGuard{origin: base, next: next}
 	e := &endpoint{base: base, header: h, client: &client, timeout: timeout}
+	e.send = sdkwire.Sender{Client: e.client, APIError: func(res *http.Response, data []byte) error {
+		apiErr, err := newAPIError(res, data)
+		if err != nil {
+			return err
+		}
+		return apiErr
+	}}
 	e.chatURL = e.url("chat/completions")
 	e.chatHeader = e.headers("application/json", timeout)
 	return e
@@ -97,124 +102,16 @@ func (e *endpoint) headers(contentType string, timeout time.Duration) http.Heade
 	return h
 }
 
-// body is a request body that can be read again from its start (for a
-// redirect), with its length known up front.
-type body interface {
-	size() int64
-	reader() io.ReadCloser
-}
-
-// bytesBody is a body in one piece.
-type bytesBody []byte
-
-func (b bytesBody) size() int64           { return int64(len(b)) }
-func (b bytesBody) reader() io.ReadCloser { return io.NopCloser(bytes.NewReader(b)) }
-
-// call is one request.
-type call struct {
-	method, url string
-	header      http.Header
-	body        body // nil: none
-	timeout     time.Duration
-	// stream leaves a 2xx answer's body unread for the caller (a file's
-	// content); every other answer is read whole.
-	stream bool
-}
-
-// do sends c once and returns the answer as the SDK returned it: raw is
-// the response whenever the SDK would have handed it over (also beside an
-// error); an HTTP status of 400 or more is an *apiError; a call that
-// outlives its timeout (or ctx) returns the context's error and no
-// response. data is the body of an answer that was read. A streamed
-// answer's body cancels the call's timeout when closed.
-func (e *endpoint) do(ctx context.Context, c call) (data []byte, raw *http.Response, err error) {
-	callerCtx := ctx
-	cancel := context.CancelFunc(func() {})
-	if c.timeout != 0 && beforeDeadline(time.Now().Add(c.timeout), ctx) {
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
-	}
-	defer func() { cancel() }()
-	var rd io.Reader
-	if c.body != nil {
-		rd = c.body.reader()
-	}
-	req, err := http.NewRequestWithContext(ctx, c.method, c.url, rd)
-	if err != nil {
-		return nil, nil, err
-	}
-	req.Header = c.header
-	if c.body != nil {
-		req.ContentLength = c.body.size()
-		req.GetBody = func() (io.ReadCloser, error) { return c.body.reader(), nil }
-	}
-	res, err := e.client.Do(req)
-	var readErr error
-	if err == nil && (res.StatusCode >= 400 || !c.stream) {
-		data, readErr = io.ReadAll(res.Body)
-		_ = res.Body.Close()
-		if readErr != nil && res.StatusCode < 400 {
-			// The SDK wrapped only a successful answer's read error.
-			readErr = fmt.Errorf("error reading response body: %w", readErr)
-		}
-	}
-	if err := callerCtx.Err(); err != nil {
-		closeBody(res)
-		return nil, nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		// Only the call's own timeout expired.
-		closeBody(res)
-		return nil, nil, err
-	}
-	switch {
-	case err != nil:
-		return nil, res, err
-	case readErr != nil:
-		return nil, res, readErr
-	case res.StatusCode >= 400:
-		// Kept readable for whoever inspects the response, as the SDK did.
-		res.Body = io.NopCloser(bytes.NewReader(data))
-		apiErr, err := newAPIError(res, data)
-		if err != nil {
-			return nil, res, err
-		}
-		return nil, res, apiErr
-	case c.stream:
-		res.Body = &cancelOnClose{ReadCloser: res.Body, cancel: cancel}
-		cancel = func() {}
-		return nil, res, nil
-	}
-	return data, res, nil
+// do sends c once as openai-go sent it (sdkwire.Sender.Do): an answer
+// with status 400 or more is an *apiError.
+func (e *endpoint) do(ctx context.Context, c sdkwire.Call) (data []byte, raw *http.Response, err error) {
+	return e.send.Do(ctx, c)
 }
 
 // post sends a chat completion request body with the shared headers and
 // returns the answer's bytes (see do).
 func (e *endpoint) post(ctx context.Context, b wireBody) (data []byte, raw *http.Response, err error) {
-	return e.do(ctx, call{method: http.MethodPost, url: e.chatURL, header: e.chatHeader, body: b, timeout: e.timeout})
-}
-
-// cancelOnClose releases a streamed call's timeout once its body is closed.
-type cancelOnClose struct {
-	io.ReadCloser
-	cancel context.CancelFunc
-}
-
-func (b *cancelOnClose) Close() error {
-	err := b.ReadCloser.Close()
-	b.cancel()
-	return err
-}
-
-func closeBody(res *http.Response) {
-	if res != nil && res.Body != nil {
-		_ = res.Body.Close()
-	}
-}
-
-// beforeDeadline reports whether t comes before ctx's deadline, if any.
-func beforeDeadline(t time.Time, ctx context.Context) bool {
-	d, ok := ctx.Deadline()
-	return !ok || t.Before(d)
+	return e.do(ctx, sdkwire.Call{Method: http.MethodPost, URL: e.chatURL, Header: e.chatHeader, Body: b, Timeout: e.timeout})
 }
 
 // errOrigin is the SDK's error for a request that left the base URL's

@@ -40,13 +40,13 @@ type callOutcome struct {
 // reference TestCallMatchesSDK holds post to.
 func sdkPost(ctx context.Context, p *Provider, body wireBody) (data []byte, raw *http.Response, err error) {
 	sized := func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		r.ContentLength = body.size()
-		r.GetBody = func() (io.ReadCloser, error) { return body.reader(), nil }
+		r.ContentLength = body.Size()
+		r.GetBody = func() (io.ReadCloser, error) { return body.Reader(), nil }
 		return next(r)
 	}
 	chat := oai.NewChatCompletionService(sdkOptions(p)...)
 	_, err = chat.New(ctx, oai.ChatCompletionNewParams{},
-		option.WithRequestBody("application/json", body.reader()), option.WithMiddleware(sized),
+		option.WithRequestBody("application/json", body.Reader()), option.WithMiddleware(sized),
 		option.WithResponseBodyInto(&data), option.WithResponseInto(&raw))
 	return data, raw, err
 }

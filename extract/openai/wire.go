@@ -85,10 +85,10 @@ func (p *Provider) requestHead(v *schema.Version) ([]byte, error) {
 type wireBody struct{ head, tail []byte }
 
 // size is the body's length in bytes.
-func (b wireBody) size() int64 { return int64(len(b.head) + len(b.tail)) }
+func (b wireBody) Size() int64 { return int64(len(b.head) + len(b.tail)) }
 
 // reader reads the body from its start; the head is read in place.
-func (b wireBody) reader() io.ReadCloser {
+func (b wireBody) Reader() io.ReadCloser {
 	return io.NopCloser(io.MultiReader(bytes.NewReader(b.head), bytes.NewReader(b.tail)))
 }
 
