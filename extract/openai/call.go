@@ -150,7 +150,7 @@ func (e *endpoint) do(ctx context.Context, c call) (data []byte, raw *http.Respo
 	res, err := e.client.Do(req)
 	var readErr error
 	if err == nil && (res.StatusCode >= 400 || !c.stream) {
-		data, readErr = io.ReadAll(res.Body)
+		data, readErr = readAll(res)
 		_ = res.Body.Close()
 		if readErr != nil && res.StatusCode < 400 {
 			// The SDK wrapped only a successful answer's read error.
@@ -186,6 +186,26 @@ func (e *endpoint) do(ctx context.Context, c call) (data []byte, raw *http.Respo
 	}
 	return data, res, nil
 }
+
+// readAll reads res's body whole. With the length announced it reads into
+// one buffer of that size: io.ReadAll starts at 512 bytes and grows by
+// copying, about three times an answer's size in garbage per call. A body
+// longer than announced is still read whole (net/http reports the
+// mismatch), and an implausible announcement gets no buffer up front.
+func readAll(res *http.Response) ([]byte, error) {
+	n := res.ContentLength
+	if n <= 0 || n > maxPresize {
+		return io.ReadAll(res.Body)
+	}
+	// bytes.MinRead more: ReadFrom grows the buffer when less than that is
+	// free before its final read, which finds EOF.
+	b := bytes.NewBuffer(make([]byte, 0, n+bytes.MinRead))
+	_, err := b.ReadFrom(res.Body)
+	return b.Bytes(), err
+}
+
+// maxPresize bounds the buffer readAll sizes from a Content-Length header.
+const maxPresize = 8 << 20
 
 // post sends a chat completion request body with the shared headers and
 // returns the answer's bytes (see do).
