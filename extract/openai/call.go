@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/invx/invx/extract/internal/sdkwire"
@@ -187,25 +188,36 @@ func (e *endpoint) do(ctx context.Context, c call) (data []byte, raw *http.Respo
 	return data, res, nil
 }
 
-// readAll reads res's body whole. With the length announced it reads into
-// one buffer of that size: io.ReadAll starts at 512 bytes and grows by
-// copying, about three times an answer's size in garbage per call. A body
-// longer than announced is still read whole (net/http reports the
-// mismatch), and an implausible announcement gets no buffer up front.
+// readAll reads res's body whole into a buffer of exactly its size:
+// io.ReadAll starts at 512 bytes and grows by copying, about three times
+// an answer's size in garbage per call. With the length announced the
+// buffer is sized from it (a body longer than announced is still read
+// whole: net/http reports the mismatch); without (a chunked answer, which
+// is what a server sends for more than 2 KiB written at once) the body is
+// read into a pooled buffer and copied out.
 func readAll(res *http.Response) ([]byte, error) {
-	n := res.ContentLength
-	if n <= 0 || n > maxPresize {
-		return io.ReadAll(res.Body)
+	if n := res.ContentLength; n > 0 && n <= maxPresize {
+		// bytes.MinRead more: ReadFrom grows the buffer when less than
+		// that is free before its final read, which finds EOF.
+		b := bytes.NewBuffer(make([]byte, 0, n+bytes.MinRead))
+		_, err := b.ReadFrom(res.Body)
+		return b.Bytes(), err
 	}
-	// bytes.MinRead more: ReadFrom grows the buffer when less than that is
-	// free before its final read, which finds EOF.
-	b := bytes.NewBuffer(make([]byte, 0, n+bytes.MinRead))
+	b := readBufs.Get().(*bytes.Buffer)
+	b.Reset()
 	_, err := b.ReadFrom(res.Body)
-	return b.Bytes(), err
+	data := append(make([]byte, 0, b.Len()), b.Bytes()...)
+	if b.Cap() <= maxPresize {
+		readBufs.Put(b)
+	}
+	return data, err
 }
 
-// maxPresize bounds the buffer readAll sizes from a Content-Length header.
-const maxPresize = 8 << 20
+// maxPresize bounds the buffer readAll sizes from a Content-Length header,
+// and the buffers it keeps for reuse.
+const maxPresize = 1 << 20
+
+var readBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // post sends a chat completion request body with the shared headers and
 // returns the answer's bytes (see do).
