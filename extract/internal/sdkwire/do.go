@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 )
 
@@ -72,7 +73,7 @@ func (s Sender) Do(ctx context.Context, c Call) (data []byte, raw *http.Response
 	res, err := s.Client.Do(req)
 	var readErr error
 	if err == nil && (res.StatusCode >= 400 || !c.Stream) {
-		data, readErr = io.ReadAll(res.Body)
+		data, readErr = readAll(res)
 		_ = res.Body.Close()
 		if readErr != nil && (res.StatusCode < 400 || s.WrapErrorReads) {
 			readErr = fmt.Errorf("error reading response body: %w", readErr)
@@ -103,6 +104,37 @@ func (s Sender) Do(ctx context.Context, c Call) (data []byte, raw *http.Response
 	}
 	return data, res, nil
 }
+
+// readAll reads res's body whole into a buffer of exactly its size:
+// io.ReadAll starts at 512 bytes and grows by copying, about three times
+// an answer's size in garbage per call. With the length announced the
+// buffer is sized from it (a body longer than announced is still read
+// whole: net/http reports the mismatch); without (a chunked answer, which
+// is what a server sends for more than 2 KiB written at once) the body is
+// read into a pooled buffer and copied out.
+func readAll(res *http.Response) ([]byte, error) {
+	if n := res.ContentLength; n > 0 && n <= maxPresize {
+		// bytes.MinRead more: ReadFrom grows the buffer when less than
+		// that is free before its final read, which finds EOF.
+		b := bytes.NewBuffer(make([]byte, 0, n+bytes.MinRead))
+		_, err := b.ReadFrom(res.Body)
+		return b.Bytes(), err
+	}
+	b := readBufs.Get().(*bytes.Buffer)
+	b.Reset()
+	_, err := b.ReadFrom(res.Body)
+	data := append(make([]byte, 0, b.Len()), b.Bytes()...)
+	if b.Cap() <= maxPresize {
+		readBufs.Put(b)
+	}
+	return data, err
+}
+
+// maxPresize bounds the buffer readAll sizes from a Content-Length header,
+// and the buffers it keeps for reuse.
+const maxPresize = 1 << 20
+
+var readBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // setBody gives req the body b as http.NewRequest gives it a bytes.Reader:
 // its length, a way to read it again, and http.NoBody when it is empty.
