@@ -126,8 +126,8 @@ func (k *known) settled(p *store.EnqueueParams, d *store.Document) (res store.En
 // was read with.
 func restat(ctx context.Context, tx Tx, tenant string, d *store.Document) error {
 	size, mtime, inode, opts := statArgs(d.Stat)
-	return tx.Defer(ctx, `UPDATE sources SET file_size = ?, file_mtime_ns = ?, file_inode = ?, read_opts = ?
-		WHERE tenant = ? AND source_system = ? AND path = ? AND digest = ?`,
+	return tx.Defer(ctx, `UPDATE sources SET file_size = ?, file_mtime_ns = ?, file_inode = ?, read_opts_id = `+labelID+`
+		WHERE tenant = ? AND system_id = `+labelID+` AND path = ? AND digest = ?`,
 		size, mtime, inode, opts, tenant, d.SourceSystem, d.Path, bin(d.Digest))
 }
 
@@ -208,16 +208,18 @@ func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[s
 
 // knownFilesQuery reads n paths' references (tenant, source system, paths
 // as arguments) with the columns scanSource reads, then the job the
-// reference names and a recorded skip of the path. Each row is a probe of
-// the sources key, the jobs rowid (sources.job_id) and the skipped_inputs
-// key: no table scan, whatever the store holds.
+// reference names and a recorded skip of the path. The source system is
+// looked up in labels once; each row is then a probe of the sources key,
+// the labels, jobs (sources.job_id) and skipped_inputs keys: no table
+// scan, whatever the store holds.
 func knownFilesQuery(n int) string {
-	return `SELECT s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_inode, s.read_opts, j.job_key,
+	return `SELECT s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_inode, o.label, j.job_key,
 			j.id, j.state, j.source_path, j.prev_job_key,
-			CASE WHEN EXISTS (SELECT 1 FROM skipped_inputs k WHERE k.tenant = s.tenant AND k.source_system = s.source_system
+			CASE WHEN EXISTS (SELECT 1 FROM skipped_inputs k WHERE k.tenant = s.tenant AND k.source_system = l.label
 				AND k.path = s.path) THEN 1 ELSE 0 END
-		FROM sources s LEFT JOIN jobs j ON j.id = s.job_id
-		WHERE s.tenant = ? AND s.source_system = ? AND s.path IN (` + Placeholders(n) + `)`
+		FROM labels l JOIN sources s ON s.system_id = l.id LEFT JOIN labels o ON o.id = s.read_opts_id
+			LEFT JOIN jobs j ON j.id = s.job_id
+		WHERE s.tenant = ? AND l.label = ? AND s.path IN (` + Placeholders(n) + `)`
 }
 
 // clearSkipped resolves, in one statement per source system, earlier skips
