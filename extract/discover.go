@@ -133,6 +133,7 @@ func Discover(ctx context.Context, root string, opts DiscoverOptions, found func
 		return fmt.Errorf("open %s: %w", dir, unwrapPathError(err))
 	}
 	defer w.r.Close()
+	defer w.closeFolder()
 	if err := fs.WalkDir(w.r.FS(), start, w.visit); err != nil {
 		return err
 	}
@@ -150,6 +151,41 @@ type discovery struct {
 	found   func(Found) error
 	skipped func(Skipped)
 	queue   []Candidate // waiting for the stat check (opts.Known)
+	// folder is the folder (folderPath, relative to r) of the files being
+	// read, opened once under r for all of them (openIn).
+	folder     *os.Root
+	folderPath string
+}
+
+// openIn is the root to open the file at p through, and its name there.
+// os.Root opens a path one component at a time (an openat and a close per
+// folder on the way), so a file's own folder is opened once, as a root of
+// its own under r, and each of its files costs one openat: two system calls
+// a file fewer on a nested tree. The folder is one r held when it was
+// opened; what it holds is read through it as through r (no link leads
+// out of it).
+func (w *discovery) openIn(p string) (*os.Root, string, error) {
+	dir, name := path.Split(p)
+	if dir == "" {
+		return w.r, p, nil
+	}
+	dir = dir[:len(dir)-1]
+	if w.folder == nil || w.folderPath != dir {
+		w.closeFolder()
+		sub, err := w.r.OpenRoot(dir)
+		if err != nil {
+			return nil, "", err
+		}
+		w.folder, w.folderPath = sub, dir
+	}
+	return w.folder, name, nil
+}
+
+func (w *discovery) closeFolder() {
+	if w.folder != nil {
+		w.folder.Close()
+		w.folder, w.folderPath = nil, ""
+	}
 }
 
 func (w *discovery) display(rel string) string {
@@ -222,7 +258,15 @@ func (w *discovery) read(p string) error {
 		buf = readbuf.Get()
 		defer readbuf.Put(buf)
 	}
-	raw, fi, size, reason, detail := readCapped(w.r, p, limit, buf)
+	var raw []byte
+	var fi os.FileInfo
+	var size int64
+	var reason, detail string
+	if r, name, err := w.openIn(p); err != nil {
+		reason, detail = SkipUnreadable, unwrapPathError(err).Error()
+	} else {
+		raw, fi, size, reason, detail = readCapped(r, p, name, limit, buf)
+	}
 	if reason != "" {
 		w.skip(p, reason, detail, size)
 		return nil
@@ -287,7 +331,7 @@ func Included(pattern, name string) bool {
 // open: the window in which a file can be swapped for a FIFO.
 var beforeOpen func(rel string)
 
-// readCapped reads one listed file. The listing's type may be stale (the
+// readCapped reads one listed file, p, opened as name in r. The listing's type may be stale (the
 // file can be replaced in between), so the file is opened without blocking
 // (opening a FIFO for reading would otherwise wait for a writer forever)
 // and the type is checked again on the open descriptor before any read.
@@ -298,11 +342,11 @@ var beforeOpen func(rel string)
 //
 // buf, when not nil, is a buffer raw may be read into (and *buf is set to
 // it); nil reads into a new slice.
-func readCapped(r *os.Root, p string, maxBytes int64, buf *[]byte) (raw []byte, fi os.FileInfo, size int64, reason, detail string) {
+func readCapped(r *os.Root, p, name string, maxBytes int64, buf *[]byte) (raw []byte, fi os.FileInfo, size int64, reason, detail string) {
 	if beforeOpen != nil {
 		beforeOpen(p)
 	}
-	f, err := r.OpenFile(p, os.O_RDONLY|openNonblock, 0)
+	f, err := r.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, nil, 0, SkipUnreadable, unwrapPathError(err).Error()
 	}

@@ -181,3 +181,33 @@ func TestLocalOwnerAlive(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestDiscoverReadsEachFileFromItsFolder: files are opened through their
+// folder, opened once for the files that follow it; a walk that leaves a
+// folder for a subfolder and comes back, or moves to a sibling, reads each
+// file's own bytes.
+func TestDiscoverReadsEachFileFromItsFolder(t *testing.T) {
+	t.Parallel()
+	files := map[string]string{
+		"top.txt":       "top",
+		"a/1.txt":       "a one",
+		"a/b/2.txt":     "a b two",
+		"a/b/c/3.txt":   "a b c three",
+		"a/z.txt":       "a z, after the subfolder",
+		"b/1.txt":       "b one, same name as a/1.txt",
+		"b/b/2.txt":     "b b two",
+		"zz/deep/1.txt": "zz deep one",
+	}
+	root := writeTree(t, files)
+	got := map[string]string{}
+	err := extract.Discover(context.Background(), root, extract.DiscoverOptions{}, func(f extract.Found) error {
+		got[f.Path] = f.Text
+		return nil
+	}, func(s extract.Skipped) { t.Errorf("%s skipped: %s %s", s.Path, s.Reason, s.Detail) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(files, got); diff != "" {
+		t.Errorf("texts by path (-want +got):\n%s", diff)
+	}
+}

@@ -67,6 +67,33 @@ func TestCompressedPayloadsNextToOldRows(t *testing.T) {
 	})
 }
 
+// TestLabelsMigration: a database at migration 016 with rows reads back
+// the same after 017 moves source systems and read options into labels.
+func TestLabelsMigration(t *testing.T) {
+	t.Parallel()
+	dsn := freshDB(t)
+	conn := oldDatabase(t, dsn, 16)
+	ctx := context.Background()
+	storetest.Labels017(t, storetest.Upgrade012{
+		Exec: func(t *testing.T, q string) {
+			t.Helper()
+			if _, err := conn.Exec(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		},
+		Open: func(t *testing.T) store.Store { return open(t, dsn) },
+		Count: func(t *testing.T, q string) int64 {
+			t.Helper()
+			var n int64
+			if err := conn.QueryRow(ctx, q).Scan(&n); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			return n
+		},
+		Key: func(hex string) string { return `'\x` + hex + `'::bytea` },
+	})
+}
+
 func TestDictionaries(t *testing.T) {
 	t.Parallel()
 	dsn := freshDB(t)

@@ -188,3 +188,45 @@ func (c countingConn) ResetSession(ctx context.Context) error {
 }
 
 func (c countingConn) IsValid() bool { return c.Conn.(driver.Validator).IsValid() }
+
+// The batched lookup of source references (the stat check of a rerun, and
+// the enqueue's read-only pass) is parsed once per connection whatever the
+// length of its list: one chunk of a rerun parsed it again before, a
+// statement of 500 placeholders.
+func TestReferenceLookupPreparedOnce(t *testing.T) {
+	s := openCounting(t)
+	ctx := context.Background()
+	docs := make([]store.Document, 1200)
+	paths := make([]string, len(docs))
+	for i := range docs {
+		docs[i] = storetest.Doc("t1", fmt.Sprintf("inv-%04d.txt", i), fmt.Sprintf("invoice %d", i))
+		paths[i] = docs[i].Path
+	}
+	enqueue := func() {
+		t.Helper()
+		if _, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "run-1", Transformation: "invoice-summary",
+			SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: docs, Now: time.Unix(1e9, 0)}); err != nil {
+			t.Fatalf("enqueue: %v", err)
+		}
+	}
+	lookup := func(n int) {
+		t.Helper()
+		m, err := s.KnownFiles(ctx, &store.KnownFilesParams{Tenant: "t1", SourceSystem: docs[0].SourceSystem, Paths: paths[:n]})
+		if err != nil || len(m) != n {
+			t.Fatalf("known files of %d paths: %d found, %v", n, len(m), err)
+		}
+	}
+	enqueue()
+	enqueue() // a rerun: settled by the read-only pass
+	for _, n := range []int{1, 7, 500, 1200} {
+		lookup(n)
+	}
+	before := parses.Load()
+	enqueue()
+	for _, n := range []int{1, 7, 499, 500, 501, 1200} {
+		lookup(n)
+	}
+	if got := parses.Load() - before; got != 0 {
+		t.Errorf("a rerun's enqueue and lookups of 1 to 1,200 paths parsed %d statements, want 0 (prepared once)", got)
+	}
+}

@@ -17,8 +17,11 @@ import (
 const maxStmts = 256
 
 // maxStmtParams is the most placeholders a cached statement has, but for
-// the multi-row statements of group commit (jobs.GroupTag): a few texts,
-// padded to a power of two of rows, each run on every group. Longer
+// the multi-row statements of group commit (jobs.GroupTag: a few texts,
+// padded to a power of two of rows, each run on every group) and the
+// lookup of source references (jobs.LookupTag: one text, padded to a full
+// chunk, run on every chunk of a rerun, where parsing it was about 6 % of
+// the CPU). Longer
 // texts are the IN lists of a chunk (up to 500 keys), run once per chunk, so
 // parsing them again costs little; kept prepared on the writer and on each
 // reader connection they raised a 5,000-document run's peak RSS from 63 to
@@ -60,7 +63,8 @@ func (c *stmts) prepare(ctx context.Context, q string) (*sql.Stmt, error) {
 	if st := c.get(q); st != nil {
 		return st, nil
 	}
-	if c.n.Load() >= maxStmts || (strings.Count(q, "?") > maxStmtParams && !strings.HasPrefix(q, jobs.GroupTag)) {
+	if c.n.Load() >= maxStmts || (strings.Count(q, "?") > maxStmtParams && !strings.HasPrefix(q, jobs.GroupTag) &&
+		!strings.HasPrefix(q, jobs.LookupTag)) {
 		return nil, nil
 	}
 	st, err := c.db.PrepareContext(ctx, q)

@@ -49,6 +49,26 @@ func testKnownFiles(t *testing.T, s store.Store) {
 	a.Stat = &s2
 	eq(t, "touched", enqueue(t, s, "t1", store.OnChangeHold, a)[0].Outcome, store.EnqueuePending)
 	eq(t, "stat after touch", statOf(known("a.txt"), "a.txt"), s2)
+	// Read again with other read options (another --encoding): settled,
+	// and the options recorded are the new ones (stored as a label id).
+	s2b := s2
+	s2b.ReadOpts = "windows-1252"
+	a.Stat = &s2b
+	eq(t, "other read options", enqueue(t, s, "t1", store.OnChangeHold, a)[0].Outcome, store.EnqueuePending)
+	eq(t, "stat after other read options", statOf(known("a.txt"), "a.txt"), s2b)
+	a.Stat = &s2
+	eq(t, "read options back", enqueue(t, s, "t1", store.OnChangeHold, a)[0].Outcome, store.EnqueuePending)
+	eq(t, "stat with the first read options", statOf(known("a.txt"), "a.txt"), s2)
+	// The same path under another source system is another reference.
+	other := Doc("t1", "a.txt", "alpha from another folder")
+	other.SourceSystem = "fs:/test2"
+	eq(t, "same path, other source system", enqueue(t, s, "t1", store.OnChangeHold, other)[0].Outcome, store.EnqueueNew)
+	eq(t, "first reference kept", known("a.txt")["a.txt"].Digest, a.Digest)
+	m2, err := s.KnownFiles(ctx, &store.KnownFilesParams{Tenant: "t1", SourceSystem: "fs:/test2", Paths: []string{"a.txt"}})
+	if err != nil {
+		t.Fatalf("known files: %v", err)
+	}
+	eq(t, "other reference", m2["a.txt"].Digest, other.Digest)
 
 	// A held change keeps the committed digest and its stat.
 	commitAll(t, s, "t1")
@@ -71,7 +91,7 @@ func testKnownFiles(t *testing.T, s store.Store) {
 	gone := Doc("t1", "gone.txt", "never enqueued")
 	gone.Text, gone.Unread = "", true
 	fresh := Doc("t1", "fresh.txt", "fresh")
-	_, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "run-2", Transformation: "invoice-summary",
+	_, err = s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "run-2", Transformation: "invoice-summary",
 		SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: []store.Document{fresh, gone}, Now: t0})
 	if !errors.Is(err, store.ErrUnreadUnknown) {
 		t.Fatalf("enqueue of an unknown unread document: %v, want ErrUnreadUnknown", err)

@@ -742,6 +742,13 @@ func testAcceptHeld(t *testing.T, s store.Store) {
 		t.Fatal(err)
 	}
 	eq(t, "superseded by", oldRes.SupersededBy, cur[0].ID)
+	// The commit moved the path's reference to the new text.
+	ref, err := s.KnownFiles(ctx, &store.KnownFilesParams{Tenant: "t1", SourceSystem: changed.SourceSystem, Paths: []string{"a.txt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, "reference's job after accept", ref["a.txt"].JobKey, changed.JobKey)
+	eq(t, "reference's digest after accept", ref["a.txt"].Digest, changed.Digest)
 	// The path now points at the new text: seeing it again is a no-op.
 	eq(t, "seen again", enqueue(t, s, "t1", store.OnChangeHold, changed)[0].Outcome, store.EnqueueAlreadyCommitted)
 }

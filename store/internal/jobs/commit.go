@@ -159,8 +159,8 @@ func (c *Core) replacePrevious(ctx context.Context, tx Tx, m *member) error {
 		return fmt.Errorf("supersede previous result: %w", err)
 	}
 	if err := tx.Defer(ctx, `UPDATE sources SET digest = j.source_digest, job_id = j.id, updated_at = ?
-		FROM (SELECT id, tenant, source_digest, prev_job_key, source_system, source_path FROM jobs WHERE id = ?) AS j
-		WHERE sources.tenant = ? AND sources.source_system = j.source_system AND sources.path = j.source_path
+		FROM (SELECT id, tenant, source_digest, prev_job_key, system_id, source_path FROM jobs WHERE id = ?) AS j
+		WHERE sources.tenant = ? AND sources.system_id = j.system_id AND sources.path = j.source_path
 			AND sources.job_id = (SELECT p.id FROM jobs p WHERE p.tenant = j.tenant AND p.job_key = j.prev_job_key)`,
 		m.now, p.JobID, p.Tenant); err != nil {
 		return fmt.Errorf("move source reference: %w", err)

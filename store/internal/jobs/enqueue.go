@@ -45,6 +45,9 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 			continue
 		}
 		err = c.E.Write(ctx, func(tx Tx) error {
+			if err := addLabels(ctx, tx, p.Docs, order); err != nil {
+				return err
+			}
 			k, err := lookupBatch(ctx, tx, p.Tenant, p.Docs, order, false)
 			if err != nil {
 				return err
@@ -178,7 +181,7 @@ func changeHold(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Doc
 		srcDigest, srcKey, known = src.digest, src.jobKey, src.digest != ""
 	} else {
 		err := tx.QueryRow(ctx, `SELECT s.digest, j.job_key FROM sources s JOIN jobs j ON j.id = s.job_id
-			WHERE s.tenant = ? AND s.source_system = ? AND s.path = ?`,
+			WHERE s.tenant = ? AND s.system_id = `+labelID+` AND s.path = ?`,
 			p.Tenant, d.SourceSystem, d.Path).Scan(keyOut(&srcDigest), keyOut(&srcKey))
 		known = err == nil
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -211,9 +214,9 @@ func (c *Core) insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *
 		prevArg = bin(*h.prevKey)
 	}
 	err := tx.QueryRow(ctx, `INSERT INTO jobs (tenant, job_key, transformation, schema_version, source_digest,
-			source_system, source_path, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
+			system_id, source_path, state, held_reason, prev_job_key, first_run_id, created_at, updated_at,
 			display_path, source_encoding, shadow, source_format, route)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''), ?, nullif(?, ''), nullif(?, ''))
+		VALUES (?, ?, ?, ?, ?, `+labelID+`, ?, ?, ?, ?, ?, ?, ?, nullif(?, ''), nullif(?, ''), ?, nullif(?, ''), nullif(?, ''))
 		ON CONFLICT (tenant, job_key) DO NOTHING RETURNING id`,
 		p.Tenant, bin(d.JobKey), p.Transformation, p.SchemaVersion, bin(d.Digest), d.SourceSystem, d.Path,
 		h.state, h.reason, prevArg, p.RunID, now, now, d.DisplayPath, d.Encoding, p.Shadow, d.Format, d.Route).Scan(&res.JobID)
@@ -273,17 +276,17 @@ func recordSource(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.D
 		// The stat goes with the digest it was read with: rewritten when
 		// either changes, the job key and time only when the text did.
 		size, mtime, inode, opts := statArgs(d.Stat)
-		if err := tx.Defer(ctx, `INSERT INTO sources (tenant, source_system, path, digest, job_id, updated_at,
-				file_size, file_mtime_ns, file_inode, read_opts)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-			ON CONFLICT (tenant, source_system, path) DO UPDATE SET digest = excluded.digest,
+		if err := tx.Defer(ctx, `INSERT INTO sources (tenant, system_id, path, digest, job_id, updated_at,
+				file_size, file_mtime_ns, file_inode, read_opts_id)
+			VALUES (?, `+labelID+`, ?, ?, ?, ?, ?, ?, ?, `+labelID+`)
+			ON CONFLICT (tenant, system_id, path) DO UPDATE SET digest = excluded.digest,
 				job_id = CASE WHEN sources.digest <> excluded.digest THEN excluded.job_id ELSE sources.job_id END,
 				updated_at = CASE WHEN sources.digest <> excluded.digest THEN excluded.updated_at ELSE sources.updated_at END,
 				file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns, file_inode = excluded.file_inode,
-				read_opts = excluded.read_opts
+				read_opts_id = excluded.read_opts_id
 			WHERE sources.digest <> excluded.digest OR excluded.file_size IS NOT NULL AND (
 				sources.file_size IS DISTINCT FROM excluded.file_size OR sources.file_mtime_ns IS DISTINCT FROM excluded.file_mtime_ns
-				OR sources.file_inode IS DISTINCT FROM excluded.file_inode OR sources.read_opts IS DISTINCT FROM excluded.read_opts)`,
+				OR sources.file_inode IS DISTINCT FROM excluded.file_inode OR sources.read_opts_id IS DISTINCT FROM excluded.read_opts_id)`,
 			p.Tenant, d.SourceSystem, d.Path, bin(d.Digest), jobID, now, size, mtime, inode, opts); err != nil {
 			return err
 		}

@@ -107,7 +107,8 @@ func (c *Core) Requeue(ctx context.Context, p *store.RequeueParams) (int, error)
 // ListResults implements store.Store.
 func (c *Core) ListResults(ctx context.Context, p *store.ListResultsParams, fn func(*store.ResultRow) error) error {
 	q := `SELECT r.id, r.tenant, r.job_key, r.job_id, r.schema_version, ` + resultBody + `,
-			r.attempt_id, r.run_id, r.shadow, r.committed_at, coalesce(r.superseded_by, 0), j.source_system, j.source_path,
+			r.attempt_id, r.run_id, r.shadow, r.committed_at, coalesce(r.superseded_by, 0),
+			(SELECT l.label FROM labels l WHERE l.id = j.system_id), j.source_path,
 			j.source_digest, coalesce(j.display_path, ''), r.revision
 		FROM results r JOIN jobs j ON j.id = r.job_id WHERE 1 = 1`
 	var args []any

@@ -98,7 +98,8 @@ func Placeholders(n int) string {
 }
 
 // JobColumns are the columns ScanJob reads, in its order.
-const JobColumns = `id, tenant, job_key, transformation, schema_version, source_digest, source_system, source_path,
+const JobColumns = `id, tenant, job_key, transformation, schema_version, source_digest,
+	(SELECT l.label FROM labels l WHERE l.id = jobs.system_id), source_path,
 	coalesce(source_text, ''), (SELECT x.zst FROM job_texts x WHERE x.job_id = jobs.id), state, attempts, coalesce(lease_owner, ''), lease_token, lease_expires_at, next_attempt_at,
 	coalesce(held_reason, ''), coalesce(prev_job_key, ''), coalesce(last_error_class, ''), coalesce(last_category, ''),
 	coalesce(last_error, ''), lease_recoveries, coalesce(result_id, 0), created_at, updated_at, coalesce(first_run_id, ''), shadow, coalesce(dismiss_reason, ''),
