@@ -64,6 +64,9 @@ func TestLocaleCurrencyFixtures(t *testing.T) {
 		{"my_no_currency_printed", "MYR", "MYR"}, // "KAJANG, SELANGOR" is evidence of MYR
 		{"my_dollar_sign_sdn_bhd", "MYR", "MYR"}, // "$" is evidence of MYR
 		{"my_item_word_code", "MYR", "MYR"},      // "IPOH, PERAK" is evidence of MYR
+		{"my_no_currency_city_only", "MYR", "MYR"},
+		{"my_sdn_bhd_gst_no_place", "MYR", ""}, // Brunei levies no GST, but no place to cite
+		{"my_sg_places_two_countries", "", ""},
 		{"bn_dollar_sdn_bhd", "", ""},
 		{"en_dollar_no_locale", "", ""},
 		{"sg_dollar_pte_ltd", "SGD", "SGD"},
