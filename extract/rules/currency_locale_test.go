@@ -30,6 +30,7 @@ func TestLocaleCurrency(t *testing.T) {
 		{"a street named after a state is no place", "KEDAI MAJU SDN BHD\n68 PENANG ROAD\n" + plain, "", ""},
 		{"a street named after a city is no place", "KEDAI MAJU SDN BHD\nNO 54, JALAN IPOH\n" + plain, "", ""},
 		{"places of two countries: null", "KEDAI MAJU SDN BHD\nGST REG NO: 000123456789\nJOHOR BAHRU, JOHOR\nSINGAPORE BRANCH: 5 TAMPINES ST\n" + plain, "", ""},
+		{"the issuer's place cited from its own column, the buyer's beside it", "KEDAI MAJU SDN BHD                 Bill To:\nJOHOR BAHRU, JOHOR                 Lion Trading, Singapore\n\n" + plain, "MYR", "MYR"},
 		{"a buyer's place is not the issuer's", "KEDAI MAJU SDN BHD\nGST REG NO: 000123456789\nBill To:\nLion Trading, Singapore\n\nJOHOR BAHRU, JOHOR\n" + plain, "MYR", "MYR"},
 		{"sdn bhd alone (brunei writes it too): null", "KEDAI MAJU SDN BHD\n" + tail, "", ""},
 		{"sdn bhd, gst and brunei: null", "KEDAI MAJU SDN BHD\nBANDAR SERI BEGAWAN, BRUNEI\nGST 0.00\n" + tail, "", ""},
