@@ -15,9 +15,9 @@ import (
 // and cities that no other country shares and that do not commonly stand
 // for something else (a brand, a street abroad, a given name, a word).
 //
-// A name right before a street word ("Penang Road", "Malacca Street") names
-// a street, and Singapore has streets named after most Malaysian states: it
-// does not count.
+// A name with a street word on its side ("Penang Road", "Malacca Street",
+// "Jalan Ipoh") names a street, and Singapore has streets named after most
+// Malaysian states: it does not count (StreetName).
 //
 // Left out on purpose, with the reason:
 //   - Malaysia: Perak (Tanjung Perak is Surabaya's port), Sabah (an Arabic
