@@ -96,7 +96,7 @@ var dollarLocales = map[string]bool{"USD": true, "CAD": true, "AUD": true, "SGD"
 
 // localeCurrency returns the currency of the country the issuer is in, or
 // "" when no single country's signs are printed, and where the first sign
-// of that country that is a place stands (at < 0: none). Signs in the
+// of that country that is a place stands (at.line < 0: none). Signs in the
 // buyer's block say where the buyer is, and do not count.
 func (d *document) localeCurrency() (code string, at placeAt) {
 	var seen [nSigns]bool
