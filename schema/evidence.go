@@ -45,7 +45,11 @@ import (
 //     2026-03-01 and 2026-01-03, as a reader who does not know the locale
 //     would read it.
 //   - Currency: the evidence contains the ISO code (any case) or a symbol or
-//     name of the currency (€ or Euro for EUR, $ for any dollar, £ for GBP).
+//     name of the currency (€ or Euro for EUR, $ for any dollar, £ for GBP),
+//     or it names a place of exactly one country whose currency it is
+//     ("43000 KAJANG, SELANGOR" backs MYR; place.go lists the places). A
+//     receipt that prints no currency can cite where it was issued; a quote
+//     that names places of two countries backs neither's currency.
 //
 // A fact in corrected (a person's correction, ValidateCorrection) is
 // exempt: its evidence is null and nothing is checked.
@@ -435,14 +439,14 @@ var currencyNames = sync.OnceValue(func() map[string][]string {
 })
 
 // CurrencyIn reports whether s names the currency code by its ISO code, a
-// local symbol or its name, exactly as invoice-v2 evidence validation
-// checks it; extractors call it so that they cite only what validation
-// accepts.
+// local symbol, its name or a place of its one country, exactly as
+// invoice-v2 evidence validation checks it; extractors call it so that they
+// cite only what validation accepts.
 func CurrencyIn(s, code string) bool { return currencyIn(s, code) }
 
-// currencyIn reports whether s names the currency code. Codes and names
-// must stand as words ("tl" in "total" is not Turkish lira); symbols may
-// touch the amount ("€1.234,56").
+// currencyIn reports whether s names the currency code, or places of the
+// one country that pays in it. Codes and names must stand as words ("tl" in
+// "total" is not Turkish lira); symbols may touch the amount ("€1.234,56").
 func currencyIn(s, code string) bool {
 	lower := strings.ToLower(s)
 	if wordIn(lower, strings.ToLower(code)) {
@@ -453,7 +457,7 @@ func currencyIn(s, code string) bool {
 			return true
 		}
 	}
-	return false
+	return code != "" && PlaceCurrency(s) == code
 }
 
 // wordIn reports whether w occurs in s with no letter touching a letter at

@@ -410,7 +410,8 @@ func linesAddUp(lines []schema.LineItem, net, total *fact[int64], tol int64) boo
 
 // currencyEvidence returns the text of the first currency indicator of the
 // document that names code in a form validation accepts: the ISO code, or a
-// symbol of it.
+// symbol of it; for a currency the document does not print, the place that
+// decided it (localeEvidence).
 func (d *document) currencyEvidence(code string) string {
 	var symbol string
 	for _, ln := range d.lines {
@@ -431,6 +432,9 @@ func (d *document) currencyEvidence(code string) string {
 				symbol = text
 			}
 		}
+	}
+	if symbol == "" {
+		return d.localeEvidence(code)
 	}
 	return symbol
 }

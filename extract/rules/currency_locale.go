@@ -1,6 +1,10 @@
 package rules
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/invx/invx/schema"
+)
 
 // A document that prints no currency, or only "$" (the dollar of a dozen
 // countries, and the old symbol of the Malaysian ringgit), states its
@@ -10,32 +14,44 @@ import "strings"
 // countries, there is no currency (null: review). A lone "$" is not USD.
 
 // localeWords are the signs of the issuer's country that are words,
-// matched on folded lines by kind (localeCurrency combines the kinds).
+// matched on folded lines by kind (localeCurrency combines the kinds). The
+// places are schema.PlaceNames, the table validation reads a place cited as
+// a currency's evidence with: a place decides here only if it can be cited.
 var localeWords = []struct {
-	lex  *lexicon
-	kind int
+	lex   *lexicon
+	kind  int
+	place bool
 }{
 	// Malaysian (and Bruneian) company forms: Sendirian Berhad, Berhad.
-	{lexRE("sdn bhd", "sdn. bhd", "sdn.bhd", "sendirian berhad", "berhad"), signMYForm},
+	{lexRE("sdn bhd", "sdn. bhd", "sdn.bhd", "sendirian berhad", "berhad"), signMYForm, false},
 	// A goods and services or sales and service tax.
-	{lexRE("gst", "sst"), signGST},
-	// Malaysia, its states and federal territories.
-	{lexRE("malaysia", "johor", "kedah", "kelantan", "melaka", "malacca", "negeri sembilan", "pahang", "perak", "perlis",
-		"pulau pinang", "penang", "sabah", "sarawak", "selangor", "terengganu", "kuala lumpur", "putrajaya", "labuan"), signMYPlace},
+	{lexRE("gst", "sst"), signGST, false},
+	// Malaysia, its states, federal territories and cities.
+	{lexPlaces("MY"), signMYPlace, true},
 	// Brunei, which writes "Sdn Bhd" too but pays in Brunei dollars.
-	{lexRE("brunei", "bandar seri begawan"), signBrunei},
-	{lexRE("pte ltd", "pte. ltd", "pte.ltd"), signSGForm},
-	{lexRE("singapore"), signSGPlace},
+	{lexPlaces("BN"), signBrunei, true},
+	{lexRE("pte ltd", "pte. ltd", "pte.ltd"), signSGForm, false},
+	{lexPlaces("SG"), signSGPlace, true},
 	// An Australian Business Number; a proprietary company or Australia.
-	{lexRE("abn"), signABN},
-	{lexRE("pty ltd", "pty. ltd", "pty.ltd", "australia"), signAUForm},
+	{lexRE("abn"), signABN, false},
+	{lexRE("pty ltd", "pty. ltd", "pty.ltd"), signAUForm, false},
+	{lexPlaces("AU"), signAUPlace, true},
 	// India's GST number; a private company or India.
-	{lexRE("gstin"), signGSTIN},
-	{lexRE("pvt ltd", "pvt. ltd", "pvt.ltd", "private limited", "india"), signINForm},
+	{lexRE("gstin"), signGSTIN, false},
+	{lexRE("pvt ltd", "pvt. ltd", "pvt.ltd", "private limited"), signINForm, false},
+	{lexPlaces("IN"), signINPlace, true},
 	// The US by name, an LLC.
-	{lexRE("usa", "u.s.a.", "united states", "llc"), signUS},
+	{lexRE("llc"), signUS, false},
+	{lexPlaces("US"), signUSPlace, true},
 	// Canada, its own sales taxes.
-	{lexRE("canada", "hst", "qst", "tvq"), signCA},
+	{lexRE("hst", "qst", "tvq"), signCA, false},
+	{lexPlaces("CA"), signCAPlace, true},
+}
+
+// lexPlaces is a lexicon of the places of country (schema.PlaceNames),
+// listed on first use like every lexicon.
+func lexPlaces(country string) *lexicon {
+	return newLexicon(``, func() []string { return schema.PlaceNames(country) })
 }
 
 // reUSStateZIP is a US state with its ZIP code ending the address or its
@@ -53,23 +69,38 @@ const (
 	signSGPlace
 	signABN
 	signAUForm
+	signAUPlace
 	signGSTIN
 	signINForm
+	signINPlace
 	signUS
+	signUSPlace
 	signCA
+	signCAPlace
 	nSigns
 )
+
+// placeSigns are the kinds of sign that are places, by the currency their
+// one country pays in: the signs a currency's evidence can quote.
+var placeSigns = map[string]int{
+	"MYR": signMYPlace, "SGD": signSGPlace, "AUD": signAUPlace, "INR": signINPlace, "USD": signUSPlace, "CAD": signCAPlace,
+}
+
+// placeKinds are the kinds of sign that are places, in a fixed order:
+// placeSigns' and Brunei's.
+var placeKinds = []int{signMYPlace, signBrunei, signSGPlace, signAUPlace, signINPlace, signUSPlace, signCAPlace}
 
 // dollarLocales are the currencies their countries write as "$" (the
 // ringgit was the Malaysian dollar until 1993, and tills still print it).
 var dollarLocales = map[string]bool{"USD": true, "CAD": true, "AUD": true, "SGD": true, "MYR": true}
 
-// localeCurrency returns the currency of the country the issuer is in and
-// the text of the sign that decided it, or "" when no single country's
-// signs are printed. Signs in the buyer's block say where the buyer is, and
-// do not count.
-func (d *document) localeCurrency() (code, sign string) {
-	var seen [nSigns]string
+// localeCurrency returns the currency of the country the issuer is in, or
+// "" when no single country's signs are printed, and where the first sign
+// of that country that is a place stands (at.line < 0: none). Signs in the
+// buyer's block say where the buyer is, and do not count.
+func (d *document) localeCurrency() (code string, at placeAt) {
+	var seen [nSigns]bool
+	var places [nSigns]placeAt
 	var buyers []partyBlock
 	for i, ln := range d.lines {
 		if ln.blank || ln.injected {
@@ -83,58 +114,106 @@ func (d *document) localeCurrency() (code, sign string) {
 			}
 		}
 		for _, w := range localeWords {
-			if seen[w.kind] != "" {
+			if seen[w.kind] {
 				continue
 			}
 			if m := ln.index(w.lex); m != nil {
-				if rs, re := ln.f.rawSpan(m[0], m[1]); !inBlocks(d, buyers, i, rs) {
-					seen[w.kind] = ln.raw[rs:re]
+				rs, re := ln.f.rawSpan(m[0], m[1])
+				if w.place && schema.StreetName(ln.raw[:rs], ln.raw[re:]) {
+					continue // "Penang Road", "Jalan Ipoh": a street, not where the issuer is
+				}
+				if !inBlocks(d, buyers, i, rs) {
+					seen[w.kind] = true
+					places[w.kind] = placeAt{line: i, start: rs, end: re}
 				}
 			}
 		}
 		// The patterns need digits: a line without them is passed over.
-		if seen[signUS] == "" && digitRun(ln.raw, 5) {
+		if !seen[signUS] && digitRun(ln.raw, 5) {
 			if m := reUSStateZIP().FindStringIndex(ln.raw); m != nil && !inBlocks(d, buyers, i, m[0]) {
-				seen[signUS] = ln.raw[m[0]:m[1]]
+				seen[signUS] = true
 			}
 		}
-		if seen[signCA] == "" && digitRun(ln.raw, 1) {
+		if !seen[signCA] && digitRun(ln.raw, 1) {
 			if m := reCanadaPost().FindStringIndex(ln.raw); m != nil && !inBlocks(d, buyers, i, m[0]) {
-				seen[signCA] = ln.raw[m[0]:m[1]]
+				seen[signCA] = true
 			}
 		}
 	}
-	has := func(g int) bool { return seen[g] != "" }
-	type decision struct {
+	has := func(g int) bool { return seen[g] }
+	decisions := []struct {
 		code string
 		ok   bool
-		sign int
-	}
-	decisions := []decision{
+	}{
 		// Reason: "Sdn Bhd" is Malaysian or Bruneian; GST/SST or a Malaysian
-		// place says Malaysia, Brunei by name says the other.
-		{"MYR", !has(signBrunei) && (has(signMYForm) && (has(signGST) || has(signMYPlace)) || has(signGST) && has(signMYPlace)), firstSign(seen[:], signMYForm, signMYPlace)},
+		// place says Malaysia (Brunei levies neither), Brunei by name says
+		// the other.
+		{"MYR", !has(signBrunei) && (has(signMYForm) && (has(signGST) || has(signMYPlace)) || has(signGST) && has(signMYPlace))},
 		// Reason: "Pte Ltd" beside Singapore or its GST is a Singapore company.
-		{"SGD", has(signSGForm) && (has(signSGPlace) || has(signGST)), signSGForm},
+		{"SGD", has(signSGForm) && (has(signSGPlace) || has(signGST))},
 		// Reason: an ABN is issued to Australian businesses only.
-		{"AUD", has(signABN) && has(signAUForm), signABN},
+		{"AUD", has(signABN) && (has(signAUForm) || has(signAUPlace))},
 		// Reason: a GSTIN is issued to Indian businesses only.
-		{"INR", has(signGSTIN) && has(signINForm), signGSTIN},
+		{"INR", has(signGSTIN) && (has(signINForm) || has(signINPlace))},
 		// Reason: a state and ZIP code, the country or an LLC are American.
-		{"USD", has(signUS), signUS},
+		{"USD", has(signUS) || has(signUSPlace)},
 		// Reason: Canada by name, its HST/QST or a province's postal code.
-		{"CAD", has(signCA), signCA},
+		{"CAD", has(signCA) || has(signCAPlace)},
 	}
+	at = placeAt{line: -1}
 	for _, dc := range decisions {
 		if !dc.ok {
 			continue
 		}
 		if code != "" {
-			return "", "" // two countries: the issuer's is not told apart from the buyer's
+			return "", placeAt{line: -1} // two countries: the issuer's is not told apart from the buyer's
 		}
-		code, sign = dc.code, seen[dc.sign]
+		code = dc.code
+		if k, ok := placeSigns[code]; ok && seen[k] {
+			at = places[k]
+		}
 	}
-	return code, sign
+	for _, k := range placeKinds {
+		// Reason: the issuer's places beside another country's ("Johor
+		// Bahru" and "Singapore") do not tell which one it is in.
+		if code != "" && seen[k] && k != placeSigns[code] {
+			return "", placeAt{line: -1}
+		}
+	}
+	return code, at
+}
+
+// placeAt is where a place sign stands: its line and raw byte span.
+type placeAt struct {
+	line, start, end int
+}
+
+// localeEvidence returns an excerpt that places the issuer in the country
+// whose currency is code, for a currency the document does not print: the
+// line of the first place sign, or its cell when the line says more (the
+// buyer's country in the next column). "" when the currency does not rest
+// on the issuer's country, no place of it is printed ("Sdn Bhd" with GST
+// alone), or validation would not accept the excerpt.
+func (d *document) localeEvidence(code string) string {
+	c, at := d.localeCurrency()
+	if c != code || at.line < 0 {
+		return ""
+	}
+	ln := d.lines[at.line]
+	spans := [][2]int{{0, len(ln.raw)}}
+	for _, cl := range ln.cells {
+		if cl.start <= at.start && at.end <= cl.end {
+			spans = append(spans, [2]int{cl.start, cl.end})
+		}
+	}
+	for _, sp := range spans {
+		// Reason: a place of exactly one country says its currency
+		// (schema.PlaceCurrency); the excerpt must name no other's.
+		if ev := cleanEvidence(ln.raw[sp[0]:sp[1]]); ev != "" && len(ev) <= maxEvidenceV2 && citable(ev) && schema.CurrencyIn(ev, code) {
+			return ev
+		}
+	}
+	return ""
 }
 
 // partyBlock is a party's block of lines, from its label (line) to its
@@ -197,16 +276,6 @@ func digitRun(s string, n int) bool {
 		}
 	}
 	return false
-}
-
-// firstSign returns the first of kinds that was seen.
-func firstSign(seen []string, kinds ...int) int {
-	for _, k := range kinds {
-		if seen[k] != "" {
-			return k
-		}
-	}
-	return signGST
 }
 
 // withLocale settles the currency of the payable. A currency the document

@@ -7,9 +7,10 @@ import (
 
 // TestLocaleCurrency: a document that prints no currency, or only "$",
 // takes the currency of the one country its issuer's signs name (v1), and
-// "$" alone is no USD. invoice-v2 states a currency only with a symbol or
-// code to cite (schema/evidence.go): "$" for a dollar country, nothing for a
-// ringgit that is not printed, so there it stays null.
+// "$" alone is no USD. invoice-v2 states a currency only with something to
+// cite that validation accepts (schema/evidence.go): "$" for a dollar
+// country, or a place of the country (schema/place.go); a ringgit decided
+// by "Sdn Bhd" and GST alone, with no place printed, stays null there.
 func TestLocaleCurrency(t *testing.T) {
 	t.Parallel()
 	const tail = "RECEIPT NO: R-1\nITEM A        1     $4.50\nTOTAL               $4.50\n"
@@ -24,7 +25,13 @@ func TestLocaleCurrency(t *testing.T) {
 		{"us$ printed stays", "CORNER CAFE\nRECEIPT NO: R-1\nITEM A        1     $4.50\nTOTAL             US$4.50\n", "USD", "USD"},
 		{"sdn bhd with gst and a state: ringgit, its \"$\" cited", "KEDAI MAJU SDN BHD\nGST REG NO: 000123456789\n40000 SHAH ALAM, SELANGOR\n" + tail, "MYR", "MYR"},
 		{"no currency, sdn bhd with gst: ringgit", "KEDAI MAJU SDN BHD\nGST REG NO: 000123456789\n" + plain, "MYR", ""},
-		{"no currency, gst and a malaysian state: ringgit", "KEDAI MAJU\nGST ID: 000123456789\nJOHOR BAHRU, JOHOR\n" + plain, "MYR", ""},
+		{"no currency, gst and a malaysian state: ringgit, the state cited", "KEDAI MAJU\nGST ID: 000123456789\nJOHOR BAHRU, JOHOR\n" + plain, "MYR", "MYR"},
+		{"no currency, sdn bhd and a malaysian city: ringgit", "KEDAI MAJU SDN BHD\nNO 3, JALAN SS21/39, 47400 PETALING JAYA\n" + plain, "MYR", "MYR"},
+		{"a street named after a state is no place", "KEDAI MAJU SDN BHD\n68 PENANG ROAD\n" + plain, "", ""},
+		{"a street named after a city is no place", "KEDAI MAJU SDN BHD\nNO 54, JALAN IPOH\n" + plain, "", ""},
+		{"places of two countries: null", "KEDAI MAJU SDN BHD\nGST REG NO: 000123456789\nJOHOR BAHRU, JOHOR\nSINGAPORE BRANCH: 5 TAMPINES ST\n" + plain, "", ""},
+		{"the issuer's place cited from its own column, the buyer's beside it", "KEDAI MAJU SDN BHD                 Bill To:\nJOHOR BAHRU, JOHOR                 Lion Trading, Singapore\n\n" + plain, "MYR", "MYR"},
+		{"a buyer's place is not the issuer's", "KEDAI MAJU SDN BHD\nGST REG NO: 000123456789\nBill To:\nLion Trading, Singapore\n\nJOHOR BAHRU, JOHOR\n" + plain, "MYR", "MYR"},
 		{"sdn bhd alone (brunei writes it too): null", "KEDAI MAJU SDN BHD\n" + tail, "", ""},
 		{"sdn bhd, gst and brunei: null", "KEDAI MAJU SDN BHD\nBANDAR SERI BEGAWAN, BRUNEI\nGST 0.00\n" + tail, "", ""},
 		{"gst alone: null", "CORNER CAFE\nGST 0.26\n" + tail, "", ""},
@@ -50,14 +57,17 @@ func TestLocaleCurrency(t *testing.T) {
 	}
 }
 
-// TestLocaleCurrencyFixtures pins the receipts whose currency the two
-// schemas state differently (their expect files leave the currency out).
+// TestLocaleCurrencyFixtures pins the receipts whose currency rests on
+// where the issuer is.
 func TestLocaleCurrencyFixtures(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ name, v1, v2 string }{
-		{"my_no_currency_printed", "MYR", ""},
+		{"my_no_currency_printed", "MYR", "MYR"}, // "KAJANG, SELANGOR" is evidence of MYR
 		{"my_dollar_sign_sdn_bhd", "MYR", "MYR"}, // "$" is evidence of MYR
-		{"my_item_word_code", "MYR", ""},
+		{"my_item_word_code", "MYR", "MYR"},      // "IPOH, PERAK" is evidence of MYR
+		{"my_no_currency_city_only", "MYR", "MYR"},
+		{"my_sdn_bhd_gst_no_place", "MYR", ""}, // Brunei levies no GST, but no place to cite
+		{"my_sg_places_two_countries", "", ""},
 		{"bn_dollar_sdn_bhd", "", ""},
 		{"en_dollar_no_locale", "", ""},
 		{"sg_dollar_pte_ltd", "SGD", "SGD"},

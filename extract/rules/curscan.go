@@ -66,6 +66,12 @@ func appendCurrencies(hits []curHit, raw string) []curHit {
 			if j-i == 3 && !unicode.IsLetter(runeAt(raw, j)) {
 				w := raw[i:j]
 				if _, ok := currencyExponent(w); ok {
+					if identTail(raw, j) {
+						// Reason: a code glued to an identifier's digits and
+						// letters is part of it, not a currency.
+						i = j
+						continue
+					}
 					forms, legal := legalFormCodes[w]
 					if legal && (afterWord(raw, i, forms) || !moneyBeside(raw, i, j)) {
 						i = j

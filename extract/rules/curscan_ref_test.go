@@ -24,6 +24,10 @@ func scanCurrenciesRef(raw string) []curHit {
 			if j-i == 3 && !unicode.IsLetter(runeAt(raw, j)) {
 				w := raw[i:j]
 				if _, ok := currencyExponent(w); ok {
+					if identTail(raw, j) {
+						i = j
+						continue
+					}
 					forms, legal := legalFormCodes[w]
 					if legal && (afterWord(raw, i, forms) || !moneyBeside(raw, i, j)) {
 						i = j

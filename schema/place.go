@@ -1,0 +1,158 @@
+package schema
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A receipt that prints no currency still says where it was issued
+// ("43000 KAJANG, SELANGOR"), and a place that lies in exactly one country
+// whose money is one currency names that currency as surely as a symbol
+// does. placeCountries lists, per country, the names that put a text there
+// and nowhere else: the country's own names and those of its subdivisions
+// and cities that no other country shares and that do not commonly stand
+// for something else (a brand, a street abroad, a given name, a word).
+//
+// A name with a street word on its side ("Penang Road", "Malacca Street",
+// "Jalan Ipoh") names a street, and Singapore has streets named after most
+// Malaysian states: it does not count (StreetName).
+//
+// Left out on purpose, with the reason:
+//   - Malaysia: Perak (Tanjung Perak is Surabaya's port), Sabah (an Arabic
+//     given name; Sabah Al-Salem is in Kuwait), Labuan (Labuan Bajo is in
+//     Indonesia), Klang (a German word);
+//   - the US: every state but the country's own names: Georgia is a
+//     country, Washington and Virginia given names, New York, Texas,
+//     Kentucky, California, Arizona, Alaska, Maryland and Idaho brands sold
+//     abroad ("Texas Chicken" in Malaysia), Florida a region of Uruguay,
+//     Nevada and Colorado Spanish words; US documents print "$" anyway;
+//   - Canada: Ontario (a city in California), Alberta (a given name), New
+//     Brunswick (a city in New Jersey), Yukon and Newfoundland (a car, a dog);
+//   - Australia: Victoria (also in Canada, the Seychelles), the capitals
+//     Sydney, Melbourne, Perth, Brisbane, Darwin and Hobart (towns of those
+//     names elsewhere);
+//   - India: Punjab (also in Pakistan), Hyderabad (also in Pakistan), Delhi
+//     (towns in Canada and the US), Goa (too short to trust);
+//   - no two-letter code alone ("MY", "SG", "CA" are words and other codes).
+//
+// Names are lower case, matched case-insensitively as whole words with runs
+// of white space folded to one space.
+var placeCountries = sync.OnceValue(func() []placeCountry {
+	return []placeCountry{
+		{"MY", "MYR", []string{"malaysia",
+			"johor", "kedah", "kelantan", "melaka", "malacca", "negeri sembilan", "pahang", "penang", "perlis", "pulau pinang",
+			"sarawak", "selangor", "terengganu", "kuala lumpur", "putrajaya", "cyberjaya", "petaling jaya", "shah alam",
+			"subang jaya", "ipoh", "seremban", "kuantan", "kota kinabalu", "kuching"}},
+		// Brunei writes "Sdn Bhd" like Malaysia but pays in Brunei dollars:
+		// its names keep a quote that also names Malaysia from proving MYR.
+		{"BN", "BND", []string{"brunei", "brunei darussalam", "bandar seri begawan"}},
+		{"SG", "SGD", []string{"singapore"}},
+		{"AU", "AUD", []string{"australia", "new south wales", "queensland", "tasmania", "south australia",
+			"western australia", "northern territory", "australian capital territory", "canberra"}},
+		{"IN", "INR", []string{"india", "maharashtra", "karnataka", "tamil nadu", "kerala", "gujarat", "rajasthan",
+			"uttar pradesh", "madhya pradesh", "andhra pradesh", "telangana", "west bengal", "bihar", "odisha",
+			"haryana", "jharkhand", "chhattisgarh", "uttarakhand", "himachal pradesh",
+			"new delhi", "mumbai", "bengaluru", "bangalore", "chennai", "kolkata"}},
+		{"US", "USD", []string{"united states", "united states of america", "usa", "u.s.a."}},
+		{"CA", "CAD", []string{"canada", "quebec", "québec", "british columbia", "saskatchewan", "manitoba",
+			"prince edward island", "northwest territories", "nunavut"}},
+	}
+})
+
+// placeCountry is one country of placeCountries: its ISO 3166 code, its
+// currency and its names.
+type placeCountry struct {
+	country, currency string
+	names             []string
+}
+
+// PlaceNames returns the names that place a text in country (an ISO 3166
+// alpha-2 code) and in no other, lower case, or nil for a country the table
+// does not list. Extractors search for exactly these, so that a place they
+// cite as a currency's evidence is one validation accepts.
+func PlaceNames(country string) []string {
+	for _, c := range placeCountries() {
+		if c.country == country {
+			return c.names
+		}
+	}
+	return nil
+}
+
+// PlaceCurrency returns the currency of the one country whose places s
+// names, or "" when s names none or places of two countries (a quote that
+// names two countries proves neither's currency).
+func PlaceCurrency(s string) string {
+	folded := foldText(s)
+	found := ""
+	for _, c := range placeCountries() {
+		for _, n := range c.names {
+			if !placeIn(folded, n) {
+				continue
+			}
+			if found != "" {
+				return ""
+			}
+			found = c.currency
+			break
+		}
+	}
+	return found
+}
+
+// placeIn reports whether the place name n occurs in s as a word (no
+// letter touching a letter at either end, as wordIn) that is not the name
+// of a street.
+func placeIn(s, n string) bool {
+	first, _ := utf8.DecodeRuneInString(n)
+	last, _ := utf8.DecodeLastRuneInString(n)
+	for from := 0; ; {
+		i := strings.Index(s[from:], n)
+		if i < 0 {
+			return false
+		}
+		i += from
+		j := i + len(n)
+		before, _ := utf8.DecodeLastRuneInString(s[:i])
+		after, _ := utf8.DecodeRuneInString(s[j:])
+		if !(unicode.IsLetter(first) && unicode.IsLetter(before)) && !(unicode.IsLetter(last) && unicode.IsLetter(after)) && !StreetName(s[:i], s[j:]) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		from = i + size
+	}
+}
+
+// streetAfter and streetBefore are the words that make a place name next to
+// them the name of a street: "Penang Road" (after), "Jalan Ipoh" (before, in
+// Malay and Indonesian addresses).
+var (
+	streetAfter = []string{"road", "rd", "street", "st", "lane", "ln", "avenue", "ave", "drive", "dr",
+		"crescent", "cres", "close", "walk", "terrace", "boulevard", "blvd"}
+	streetBefore = []string{"jalan", "jln", "jl", "lorong", "lrg", "lebuh", "lebuhraya", "persiaran", "lintang"}
+)
+
+// StreetName reports whether the place name between before and after (the
+// text on either side of it) names a street ("Penang Road" is in
+// Singapore, "Jalan Ipoh" in Kuala Lumpur), which does not say where the
+// text is. Extractors skip such a name as validation does.
+func StreetName(before, after string) bool {
+	after = strings.TrimLeft(after, " \t\u00a0")
+	k := 0
+	for k < len(after) && isASCIILetterByte(after[k]) {
+		k++
+	}
+	if k > 0 && (k == len(after) || after[k] < utf8.RuneSelf) && containsFold(streetAfter, after[:k]) {
+		return true
+	}
+	before = strings.TrimRight(before, " \t\u00a0.")
+	k = len(before)
+	for k > 0 && isASCIILetterByte(before[k-1]) {
+		k--
+	}
+	return k < len(before) && (k == 0 || before[k-1] < utf8.RuneSelf) && containsFold(streetBefore, before[k:])
+}
+
+func isASCIILetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
