@@ -7,8 +7,8 @@ import (
 
 // The absorbers reTotalAbsorb and reV2Included were tried, anchored, at
 // every opener of every summary line, and a try ran Go's backtracker over
-// a program with thirty copies of the gap's class: about a fortieth of a
-// document's work. Their alternatives are words, so each step below is
+// a program with thirty copies of the gap's class: about a fiftieth of a
+// document's instructions. Their alternatives are words, so each step is
 // decided by one word and leaves nothing to backtrack into; absorber.at
 // answers the anchored expression's FindStringIndex end exactly
 // (TestOpenerSearchMatchesRegexp holds both to their regexps):
