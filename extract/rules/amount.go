@@ -280,7 +280,7 @@ func appendNumbers(out []amountTok, raw string, curs []curHit) []amountTok {
 			tok.code = true // "0417": a code, not an amount
 		}
 		// Percentages.
-		rest := strings.TrimLeft(raw[end:], " \u00a0\u202f")
+		rest := trimLeftBlanks(raw[end:])
 		if strings.HasPrefix(rest, "%") || strings.HasPrefix(rest, "‰") {
 			tok.percent = true
 		}

@@ -331,7 +331,7 @@ func gapAllowed(ln *line, from, to int) bool {
 	// The qualifier first: "(INCLUSIVE GST)" must still hold its tax word.
 	gapS := reV2Included().ReplaceAllString(string(gap), " ")
 	gapS = reV2GapWord.ReplaceAllString(gapS, " ")
-	for _, dh := range ln.dates {
+	for _, dh := range ln.dateHits() {
 		if dh.start >= from && dh.end <= to {
 			return false // "Total due on 30.04.2026: 500.00" reads fine, but a date in the gap is a sentence more often
 		}

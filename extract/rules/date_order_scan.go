@@ -8,7 +8,7 @@ package rules
 // answers their MatchString exactly (TestDateOrderScannersMatchRegexp).
 
 // usStateTab and caProvinceTab hold reUSContact's state codes and
-// reCanadaPost's province codes, indexed by their two capitals.
+// canadaPostPattern's province codes, indexed by their two capitals.
 var usStateTab, caProvinceTab = onFirstUse(func() *[26][26]bool {
 	return codePairs("AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY")
 }), onFirstUse(func() *[26][26]bool {
@@ -87,9 +87,19 @@ func usContactIn(s string) bool {
 	return false
 }
 
-// canadaPostIn is reCanadaPost().MatchString(s):
-// `\b(?:PROVINCE)\.?,?[ \t]+[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ \t-]?\d[ABCEGHJ-NPRSTV-Z]\d\b`.
+// canadaPostIn is the regexp canadaPostPattern's MatchString.
 func canadaPostIn(s string) bool {
+	i, _ := canadaPostAt(s)
+	return i >= 0
+}
+
+// canadaPostAt is the span of the regexp canadaPostPattern's leftmost match,
+// -1, -1 when none:
+// `\b(?:PROVINCE)\.?,?[ \t]+[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z][ \t-]?\d[ABCEGHJ-NPRSTV-Z]\d\b`.
+// Each optional part is taken when its byte is there: leaving it out needs
+// the next part to match that byte, which none can, so the first start
+// that matches has one end.
+func canadaPostAt(s string) (int, int) {
 	provinces := caProvinceTab()
 	for i := 0; i+1 < len(s); i++ {
 		c, d := s[i], s[i+1]
@@ -111,10 +121,10 @@ func canadaPostIn(s string) bool {
 			j++
 		}
 		if j+3 <= len(s) && isDigitByte(s[j]) && postLetter(s[j+1], false) && isDigitByte(s[j+2]) && (j+3 == len(s) || !isREWordByte(s[j+3])) {
-			return true
+			return i, j + 3
 		}
 	}
-	return false
+	return -1, -1
 }
 
 // postLetter reports whether c is a letter Canada Post uses in a postal

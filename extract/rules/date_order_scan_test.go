@@ -2,12 +2,14 @@ package rules
 
 import (
 	"math/rand/v2"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
 
-// TestDateOrderScannersMatchRegexp holds usContactIn and canadaPostIn to
-// the regexps they replaced, on every corpus document and line (in three
+// TestDateOrderScannersMatchRegexp holds usContactIn and canadaPostIn, and
+// reCanadaPost's FindStringIndex (canadaPostAt), to the regexps they replaced, on every corpus document and line (in three
 // cases) and on random texts of state and province codes, postal-code
 // letters, digit groups, separators and word bytes beside them.
 func TestDateOrderScannersMatchRegexp(t *testing.T) {
@@ -21,6 +23,7 @@ func TestDateOrderScannersMatchRegexp(t *testing.T) {
 	texts = scannerTexts(texts, parts, 43, 100000)
 	texts = append(texts, slotTexts(44, 100000, contactSlots)...)
 	var us, ca int
+	caRE := regexp.MustCompile(canadaPostPattern)
 	for _, s := range texts {
 		want, got := reUSContact().MatchString(s), usContactIn(s)
 		if got != want {
@@ -29,9 +32,12 @@ func TestDateOrderScannersMatchRegexp(t *testing.T) {
 		if want {
 			us++
 		}
-		want, got = reCanadaPost().MatchString(s), canadaPostIn(s)
+		want, got = caRE.MatchString(s), canadaPostIn(s)
 		if got != want {
-			t.Fatalf("canadaPostIn(%q) = %v, reCanadaPost says %v", s, got, want)
+			t.Fatalf("canadaPostIn(%q) = %v, the regexp says %v", s, got, want)
+		}
+		if got, want := reCanadaPost().FindStringIndex(s), caRE.FindStringIndex(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("reCanadaPost().FindStringIndex(%q) = %v, the regexp says %v", s, got, want)
 		}
 		if want {
 			ca++

@@ -29,7 +29,10 @@ type line struct {
 	cells []cell
 	curs  []curHit
 	nums  []amountTok
-	dates []dateHit // in folded coordinates
+	dates []dateHit // in folded coordinates, once datesDone (dateHits)
+
+	datesDone bool
+	mdy       bool // the document's date order, for dateHits
 
 	cellM  []cellMemo // what is found once per cell (foldCell, cellLabel); see cellMemos
 	lk     lineKeys   // word beginnings for the lexicons (keysOf)
@@ -46,6 +49,18 @@ type line struct {
 
 	normed   string // normName of raw, once normDone (norm)
 	normDone bool
+}
+
+// dateHits returns the dates of the line's folded text, read with the
+// document's date order, found on first use, so that a field asking about
+// a few lines does not pay for every line's (a fortieth of the work). For
+// now issueDateFact, dueDateFact's pay-verb pass and stampDate still ask
+// every line: gating them is what would make this save.
+func (ln *line) dateHits() []dateHit {
+	if !ln.datesDone {
+		ln.dates, ln.datesDone = findDates(ln.f.s, ln.mdy), true
+	}
+	return ln.dates
 }
 
 // norm is normName(ln.raw), from the line's folded text (fold and
@@ -293,7 +308,7 @@ func newDocument(text string) *document {
 	d.cur = resolveDocCurrency(kept.String(), d.ftext, d.hasKrona())
 	d.mdy, d.orderSure = d.dateOrder()
 	for _, ln := range d.lines {
-		ln.dates = findDates(ln.f.s, d.mdy)
+		ln.mdy = d.mdy
 	}
 	return d
 }

@@ -85,7 +85,7 @@ func (d *document) dueDateFact() *fact[string] {
 				base -= 8
 			}
 			found := false
-			for _, dh := range ln.dates {
+			for _, dh := range ln.dateHits() {
 				if dh.start < m[1] {
 					continue
 				}
@@ -110,7 +110,7 @@ func (d *document) dueDateFact() *fact[string] {
 				vl := d.lines[sp.line]
 				fs, fe := vl.f.foldPos(sp.start), vl.f.foldPos(sp.end)
 				ok := false
-				for _, dh := range vl.dates {
+				for _, dh := range vl.dateHits() {
 					if dh.start >= fs && dh.end <= fe+1 && dueGapOK(vl.f.s[fs:dh.start]) {
 						consider(base-1, dh.date, vl, dh)
 						ok = true
@@ -129,7 +129,7 @@ func (d *document) dueDateFact() *fact[string] {
 		if ln.blank || ln.has(reDiscountTerms) {
 			continue
 		}
-		for _, dh := range ln.dates {
+		for _, dh := range ln.dateHits() {
 			before := ln.f.s[:dh.start]
 			if endsWithDuePrep(before) && rePayVerb().MatchString(before) {
 				consider(7, dh.date, ln, dh)

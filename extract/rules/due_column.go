@@ -28,7 +28,7 @@ func (d *document) dueColumnDate(i, ls, le int) (*line, dateHit, bool) {
 		if vl.blank {
 			break
 		}
-		for _, dh := range vl.dates {
+		for _, dh := range vl.dateHits() {
 			rs, re := vl.f.rawSpan(dh.start, dh.end)
 			// The date must sit under the header: its columns overlap.
 			if colOf(vl.raw, re) < c0-2 || colOf(vl.raw, rs) > c1+2 {

@@ -56,10 +56,10 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 			continue
 		}
 		f := ln.f.s
-		if seen++; seen <= docTypeHeadLines && len(ln.dates) > 0 {
+		if seen++; seen <= docTypeHeadLines && len(ln.dateHits()) > 0 {
 			// The place and date end the line, and open it or its last
 			// column ("Rechnung Nr. 7      Metzingen, 25.03.2026").
-			dh := ln.dates[len(ln.dates)-1]
+			dh := ln.dateHits()[len(ln.dateHits())-1]
 			from := 0
 			if rs, _ := ln.f.rawSpan(dh.start, dh.end); len(ln.cells) > 1 {
 				if k := ln.cellAt(rs); k > 0 {
@@ -70,7 +70,7 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 				consider(7, ln, dh)
 			}
 		}
-		if len(ln.dates) > 0 && !refersBack {
+		if len(ln.dateHits()) > 0 && !refersBack {
 			// A dated headline dates the document whatever its preposition.
 			if dh, ok := d.titleDate(ln); ok {
 				consider(6, ln, dh)
@@ -112,7 +112,7 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 					score = 5
 				}
 				found := false
-				for _, dh := range ln.dates {
+				for _, dh := range ln.dateHits() {
 					if dh.start < m[1] {
 						continue
 					}
@@ -134,7 +134,7 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 				for _, sp := range d.valueSpans(i, ls, le)[1:] {
 					vl := d.lines[sp.line]
 					fs, fe := vl.f.foldPos(sp.start), vl.f.foldPos(sp.end)
-					for _, dh := range vl.dates {
+					for _, dh := range vl.dateHits() {
 						if dh.start >= fs && dh.end <= fe+1 && dueGapOK(vl.f.s[fs:dh.start]) {
 							consider(score-1, vl, dh)
 							found = true

@@ -110,14 +110,14 @@ var (
 	}
 	// Absorbers: "incl. 19% VAT", "(inkl. 190,00 EUR MwSt.)" qualify a total
 	// and are not labels of their own.
-	reTotalAbsorb = openerFoldedRegexp(`\(?\b(?:`+strings.Join(absorbIncl, "|")+`)\b\.?[^()\n]{0,30}?\b(?:vat|tax|taxes|mwst|ust|umsatzsteuer|mehrwertsteuer|btw|iva|tva|gst|steuer|igic)\b\.?\)?|\(\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst)\s*(?:incl|inkl|included|inclusa|incluida|incluido|incluse|compris)\b\.?\s*\)?|\bttc\b|\bivato\b`,
+	reTotalAbsorb = openerFoldedScan(`\(?\b(?:`+strings.Join(absorbIncl, "|")+`)\b\.?[^()\n]{0,30}?\b(?:vat|tax|taxes|mwst|ust|umsatzsteuer|mehrwertsteuer|btw|iva|tva|gst|steuer|igic)\b\.?\)?|\(\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst)\s*(?:incl|inkl|included|inclusa|incluida|incluido|incluse|compris)\b\.?\s*\)?|\bttc\b|\bivato\b`,
 		append(slices.Clone(absorbIncl), "ttc", "ivato"), absorbParenTax,
 		// Beyond a tax word, the first alternative needs one of absorbIncl
 		// as a word and the second a "(": receipts print "GST" on most
 		// lines, and the regexp backtracked through each of them.
 		func(f string) bool {
 			return strings.Contains(f, "(") || strings.Contains(f, "ttc") || strings.Contains(f, "ivato") || reAbsorbIncl.MatchString(f)
-		})
+		}, absorberScan(absorbIncl, []string{"ttc", "ivato"}, nil))
 	// absorbParenTax are the tax words that open "(VAT incl.)" in both
 	// absorbers' second alternative.
 	absorbParenTax = []string{"vat", "tax", "mwst", "ust", "btw", "iva", "tva", "gst"}

@@ -22,6 +22,9 @@ type openers struct {
 	// its spaces when the next word is not one of words ("(VAT incl.)"):
 	// a "(" with neither after it opens no match.
 	parenHeads []string
+	// at is anchored's match end at the start of a text, -1 for none, by
+	// a scanner (absorber.at); nil: anchored is run.
+	at func(string) int
 }
 
 // openerFoldedRegexp is guardedFoldedRegexp whose every match opens with
@@ -29,6 +32,12 @@ type openers struct {
 // one of words, or "(", spaces and one of parenHeads: its
 // FindAllStringIndex and ReplaceAllString search only there.
 func openerFoldedRegexp(src string, words, parenHeads []string, extra func(string) bool) func() *guardedRE {
+	return openerFoldedScan(src, words, parenHeads, extra, nil)
+}
+
+// openerFoldedScan is openerFoldedRegexp whose anchored tries a scanner
+// answers (scan builds it on first use; nil: the regexp).
+func openerFoldedScan(src string, words, parenHeads []string, extra func(string) bool, scan func() func(string) int) func() *guardedRE {
 	get := onFirstUse(func() *guardedRE {
 		folded := strings.ReplaceAll(src, "l", "i")
 		g := guardRE(folded)
@@ -36,6 +45,9 @@ func openerFoldedRegexp(src string, words, parenHeads []string, extra func(strin
 		o := &openers{anchored: regexp.MustCompile(`^(?:` + folded + `)`), words: map[string]bool{}, parenHeads: parenHeads}
 		for _, w := range words {
 			o.words[strings.ReplaceAll(w, "l", "i")] = true
+		}
+		if scan != nil {
+			o.at = scan()
 		}
 		g.open = o
 		return g
@@ -62,9 +74,9 @@ func (o *openers) findAll(s string) [][]int {
 				p = end // no match opens inside a word
 				continue
 			}
-			if m := o.anchored.FindStringIndex(s[p:]); m != nil && m[1] > 0 {
-				out = append(out, []int{p, p + m[1]})
-				p += m[1]
+			if e := o.anchoredEnd(s[p:]); e > 0 {
+				out = append(out, []int{p, p + e})
+				p += e
 			} else {
 				p = end
 			}
@@ -74,14 +86,26 @@ func (o *openers) findAll(s string) [][]int {
 			p++
 			continue
 		}
-		if m := o.anchored.FindStringIndex(s[p:]); m != nil && m[1] > 0 {
-			out = append(out, []int{p, p + m[1]})
-			p += m[1]
+		if e := o.anchoredEnd(s[p:]); e > 0 {
+			out = append(out, []int{p, p + e})
+			p += e
 			continue
 		}
 		p++
 	}
 	return out
+}
+
+// anchoredEnd is the end of anchored's match at the start of s, -1 for
+// none.
+func (o *openers) anchoredEnd(s string) int {
+	if o.at != nil {
+		return o.at(s)
+	}
+	if m := o.anchored.FindStringIndex(s); m != nil {
+		return m[1]
+	}
+	return -1
 }
 
 // parenOpens reports whether a "(" before q may open a match: one of

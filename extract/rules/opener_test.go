@@ -39,6 +39,14 @@ func TestOpenerSearchMatchesRegexp(t *testing.T) {
 		}
 		lines = append(lines, b.String())
 	}
+	// The gap holds at most thirty runes, not bytes: gaps of several-byte
+	// runes and ASCII around that bound.
+	for n := range 34 {
+		for _, r := range []string{"é", "€", "\xff", "x"} {
+			gap := strings.Repeat(r, n/2) + strings.Repeat("1", n-n/2)
+			lines = append(lines, "inci "+gap+" vat", "(inkl. "+gap+" mwst.)", "y"+gap+" gst")
+		}
+	}
 	lines = raceSample(lines)
 	for _, get := range []func() *guardedRE{reTotalAbsorb, reV2Included} {
 		g := get()

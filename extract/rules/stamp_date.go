@@ -47,7 +47,7 @@ func (d *document) stampDate(refersBack bool) (*line, dateHit, bool) {
 		nTimed, nLone   int // distinct dates seen
 	)
 	for _, ln := range d.lines {
-		if ln.blank || len(ln.dates) == 0 {
+		if ln.blank || len(ln.dateHits()) == 0 {
 			continue
 		}
 		if len(ln.labels(reDueLabel)) > 0 || ln.has(reRefContext) {
@@ -56,7 +56,7 @@ func (d *document) stampDate(refersBack bool) (*line, dateHit, bool) {
 		clock := hasClock(ln.f.s)
 		// A date on a line with an amount dates an item or a payment.
 		itemLine := hasDecimalAmount(ln)
-		for k, dh := range ln.dates {
+		for k, dh := range ln.dateHits() {
 			if d.stampNamedOther(ln, k) || !d.orderKnown(ln, dh) {
 				continue
 			}
@@ -91,7 +91,7 @@ func (d *document) stampDate(refersBack bool) (*line, dateHit, bool) {
 // "PRINTED DATE:") or is one end of a range of two different dates.
 func (d *document) stampNamedOther(ln *line, k int) bool {
 	f := ln.f.s
-	dh := ln.dates[k]
+	dh := ln.dateHits()[k]
 	before := f[max(0, dh.start-40):dh.start]
 	before = strings.TrimRight(before, " :#.-=[(")
 	// A trailing "date" / "time" word names nothing by itself: look at the
@@ -106,10 +106,10 @@ func (d *document) stampNamedOther(ln *line, k int) bool {
 		return true
 	}
 	// A range "1 Jan 2018 - 31 Mar 2018": both ends are period bounds.
-	if k+1 < len(ln.dates) && ln.dates[k+1].date != dh.date && rangeGap(f[dh.end:ln.dates[k+1].start]) {
+	if k+1 < len(ln.dateHits()) && ln.dateHits()[k+1].date != dh.date && rangeGap(f[dh.end:ln.dateHits()[k+1].start]) {
 		return true
 	}
-	if k > 0 && ln.dates[k-1].date != dh.date && rangeGap(f[ln.dates[k-1].end:dh.start]) {
+	if k > 0 && ln.dateHits()[k-1].date != dh.date && rangeGap(f[ln.dateHits()[k-1].end:dh.start]) {
 		return true
 	}
 	return false

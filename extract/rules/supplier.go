@@ -270,7 +270,7 @@ func blockLabel(cf, rawCell string) (region, int) { return blockLabelIn(nil, 0, 
 // text from off on (ln nil: of a text alone); the labels are read from the
 // line's matches (prefixEndAt).
 func blockLabelIn(ln *line, off int, cf, rawCell string) (region, int) {
-	lead := len(cf) - len(strings.TrimLeft(cf, " *-•>#"))
+	lead := len(cf) - len(trimLeftMarks(cf, " *->#"))
 	f := cf[lead:]
 	best, bestEnd := regNone, 0
 	var at []lexFound

@@ -128,7 +128,7 @@ func (d *document) headerEnd() int {
 		}
 		seen++
 		t := strings.TrimLeft(ln.f.s, " *-#")
-		if seen > maxHeaderLines || len(ln.dates) > 0 || reDocTitle.MatchString(t) {
+		if seen > maxHeaderLines || len(ln.dateHits()) > 0 || reDocTitle.MatchString(t) {
 			return i
 		}
 	}

@@ -101,7 +101,7 @@ func (t *titleRef) titleRefDate(ln *line, ve int) {
 		}
 		if titleDatePreps[rest[:k]] {
 			at := len(f) - len(rest) + k
-			for _, dh := range ln.dates {
+			for _, dh := range ln.dateHits() {
 				if dh.start >= at && strings.TrimSpace(f[at:dh.start]) == "" {
 					t.dated = w == 0
 					t.trailing = w > 0

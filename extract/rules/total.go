@@ -143,7 +143,7 @@ func usableNums(ln *line, absorbF [][]int) []amountTok {
 			continue
 		}
 		skip := false
-		for _, dh := range ln.dates {
+		for _, dh := range ln.dateHits() {
 			s, e := ln.f.rawSpan(dh.start, dh.end)
 			if t.numStart < e && t.numEnd > s {
 				skip = true
@@ -330,7 +330,7 @@ func (d *document) findTotalLabelledOnce() (total *int64, currency *string) {
 				gapF := ln.f.s[r.end:tf]
 				score := r.cls + gapPenalty(gapF)
 				dateInGap := false
-				for _, dh := range ln.dates {
+				for _, dh := range ln.dateHits() {
 					if dh.start >= r.end && dh.end <= tf {
 						dateInGap = true
 					}

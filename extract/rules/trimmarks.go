@@ -22,3 +22,21 @@ func trimLeftMarks(s, ascii string) string {
 	}
 	return s
 }
+
+// trimLeftBlanks is strings.TrimLeft(s, " \u00a0\u202f") without its
+// rune-by-rune path for a cutset of several-byte runes: appendNumbers asks
+// it after every number.
+func trimLeftBlanks(s string) string {
+	for {
+		switch {
+		case strings.HasPrefix(s, " "):
+			s = s[1:]
+		case strings.HasPrefix(s, "\u00a0"):
+			s = s[len("\u00a0"):]
+		case strings.HasPrefix(s, "\u202f"):
+			s = s[len("\u202f"):]
+		default:
+			return s
+		}
+	}
+}

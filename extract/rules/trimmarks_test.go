@@ -36,3 +36,33 @@ func TestTrimLeftMarksMatchesTrimLeft(t *testing.T) {
 		t.Fatalf("only %d texts trimmed: the comparison proves little", trimmed)
 	}
 }
+
+// TestTrimLeftBlanksMatchesTrimLeft holds trimLeftBlanks to strings.TrimLeft
+// with its cutset, on every corpus line's suffixes from each cell start and
+// on random texts of spaces, both no-break spaces, their cut bytes and
+// other bytes.
+func TestTrimLeftBlanksMatchesTrimLeft(t *testing.T) {
+	t.Parallel()
+	var texts []string
+	for _, ln := range equivLines(t, true, 0) {
+		texts = append(texts, ln)
+		for _, c := range splitCells(ln) {
+			texts = append(texts, ln[c.start:], ln[c.end:])
+		}
+	}
+	parts := []string{" ", "\u00a0", "\u202f", "\t", "\xc2", "\xe2\x80", "\xe2", "\u2009", "%", "a", "1", "\xa0", "\xaf"}
+	texts = scannerTexts(texts, parts, 22, 50000)
+	trimmed := 0
+	for _, s := range texts {
+		want := strings.TrimLeft(s, " \u00a0\u202f")
+		if got := trimLeftBlanks(s); got != want {
+			t.Fatalf("trimLeftBlanks(%q) = %q, TrimLeft: %q", s, got, want)
+		}
+		if len(want) < len(s) && want != strings.TrimLeft(s, " ") {
+			trimmed++
+		}
+	}
+	if trimmed < atLeast(5000) {
+		t.Fatalf("only %d texts trimmed past a no-break space: the comparison proves little", trimmed)
+	}
+}
