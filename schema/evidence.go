@@ -462,7 +462,11 @@ func currencyIn(s, code string) bool {
 
 // wordIn reports whether w occurs in s with no letter touching a letter at
 // either end of it.
-func wordIn(s, w string) bool {
+func wordIn(s, w string) bool { return wordWhere(s, w, nil) }
+
+// wordWhere is wordIn for an occurrence that also passes ok, given the
+// text before and after it (nil: any).
+func wordWhere(s, w string, ok func(before, after string) bool) bool {
 	first, _ := utf8.DecodeRuneInString(w)
 	last, _ := utf8.DecodeLastRuneInString(w)
 	for from := 0; ; {
@@ -473,7 +477,8 @@ func wordIn(s, w string) bool {
 		i += from
 		before, _ := utf8.DecodeLastRuneInString(s[:i])
 		after, _ := utf8.DecodeRuneInString(s[i+len(w):])
-		if !(unicode.IsLetter(first) && unicode.IsLetter(before)) && !(unicode.IsLetter(last) && unicode.IsLetter(after)) {
+		if !(unicode.IsLetter(first) && unicode.IsLetter(before)) && !(unicode.IsLetter(last) && unicode.IsLetter(after)) &&
+			(ok == nil || ok(s[:i], s[i+len(w):])) {
 			return true
 		}
 		_, size := utf8.DecodeRuneInString(s[i:])

@@ -3,7 +3,6 @@ package schema
 import (
 	"strings"
 	"sync"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -102,27 +101,10 @@ func PlaceCurrency(s string) string {
 	return found
 }
 
-// placeIn reports whether the place name n occurs in s as a word (no
-// letter touching a letter at either end, as wordIn) that is not the name
-// of a street.
+// placeIn reports whether the place name n occurs in s as a word (as
+// wordIn) that is not the name of a street.
 func placeIn(s, n string) bool {
-	first, _ := utf8.DecodeRuneInString(n)
-	last, _ := utf8.DecodeLastRuneInString(n)
-	for from := 0; ; {
-		i := strings.Index(s[from:], n)
-		if i < 0 {
-			return false
-		}
-		i += from
-		j := i + len(n)
-		before, _ := utf8.DecodeLastRuneInString(s[:i])
-		after, _ := utf8.DecodeRuneInString(s[j:])
-		if !(unicode.IsLetter(first) && unicode.IsLetter(before)) && !(unicode.IsLetter(last) && unicode.IsLetter(after)) && !StreetName(s[:i], s[j:]) {
-			return true
-		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		from = i + size
-	}
+	return wordWhere(s, n, func(before, after string) bool { return !StreetName(before, after) })
 }
 
 // streetAfter and streetBefore are the words that make a place name next to

@@ -44,37 +44,24 @@ func oldDatabase(t *testing.T, dsn string, upTo int) *pgx.Conn {
 
 func TestCompressedPayloadsNextToOldRows(t *testing.T) {
 	t.Parallel()
-	dsn := freshDB(t)
-	conn := oldDatabase(t, dsn, 11)
-	ctx := context.Background()
-	storetest.Compressed012(t, storetest.Upgrade012{
-		Exec: func(t *testing.T, q string) {
-			t.Helper()
-			if _, err := conn.Exec(ctx, q); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-		},
-		Open: func(t *testing.T) store.Store { return open(t, dsn) },
-		Count: func(t *testing.T, q string) int64 {
-			t.Helper()
-			var n int64
-			if err := conn.QueryRow(ctx, q).Scan(&n); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-			return n
-		},
-		Key: func(hex string) string { return `'\x` + hex + `'::bytea` },
-	})
+	storetest.Compressed012(t, upgradeFrom(t, 11))
 }
 
 // TestLabelsMigration: a database at migration 016 with rows reads back
 // the same after 017 moves source systems and read options into labels.
 func TestLabelsMigration(t *testing.T) {
 	t.Parallel()
+	storetest.Labels017(t, upgradeFrom(t, 16))
+}
+
+// upgradeFrom is a fresh database at migration upTo, for a storetest
+// upgrade check.
+func upgradeFrom(t *testing.T, upTo int) storetest.Upgrade012 {
+	t.Helper()
 	dsn := freshDB(t)
-	conn := oldDatabase(t, dsn, 16)
+	conn := oldDatabase(t, dsn, upTo)
 	ctx := context.Background()
-	storetest.Labels017(t, storetest.Upgrade012{
+	return storetest.Upgrade012{
 		Exec: func(t *testing.T, q string) {
 			t.Helper()
 			if _, err := conn.Exec(ctx, q); err != nil {
@@ -91,7 +78,7 @@ func TestLabelsMigration(t *testing.T) {
 			return n
 		},
 		Key: func(hex string) string { return `'\x` + hex + `'::bytea` },
-	})
+	}
 }
 
 func TestDictionaries(t *testing.T) {

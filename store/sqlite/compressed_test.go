@@ -14,42 +14,29 @@ import (
 
 func TestCompressedPayloadsNextToOldRows(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "invx.db")
-	db := oldDatabase(t, path, 11)
-	storetest.Compressed012(t, storetest.Upgrade012{
-		Exec: func(t *testing.T, q string) { mustExec(t, db, q) },
-		Open: func(t *testing.T) store.Store {
-			db.Close()
-			s, err := sqlite.Open(context.Background(), path)
-			if err != nil {
-				t.Fatalf("open the pre-012 database: %v", err)
-			}
-			return s
-		},
-		Count: func(t *testing.T, q string) int64 {
-			var n int64
-			if err := sqlitetest.ReadOnly(t, path).QueryRow(q).Scan(&n); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-			return n
-		},
-		Key: func(hex string) string { return "X'" + hex + "'" },
-	})
+	storetest.Compressed012(t, upgradeFrom(t, 11))
 }
 
 // TestLabelsMigration: a database at migration 016 with rows reads back
 // the same after 017 moves source systems and read options into labels.
 func TestLabelsMigration(t *testing.T) {
 	t.Parallel()
+	storetest.Labels017(t, upgradeFrom(t, 16))
+}
+
+// upgradeFrom is a database file at migration upTo, for a storetest
+// upgrade check.
+func upgradeFrom(t *testing.T, upTo int) storetest.Upgrade012 {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), "invx.db")
-	db := oldDatabase(t, path, 16)
-	storetest.Labels017(t, storetest.Upgrade012{
+	db := oldDatabase(t, path, upTo)
+	return storetest.Upgrade012{
 		Exec: func(t *testing.T, q string) { mustExec(t, db, q) },
 		Open: func(t *testing.T) store.Store {
 			db.Close()
 			s, err := sqlite.Open(context.Background(), path)
 			if err != nil {
-				t.Fatalf("open the 016 database: %v", err)
+				t.Fatalf("open the database at migration %d: %v", upTo, err)
 			}
 			return s
 		},
@@ -61,7 +48,7 @@ func TestLabelsMigration(t *testing.T) {
 			return n
 		},
 		Key: func(hex string) string { return "X'" + hex + "'" },
-	})
+	}
 }
 
 func TestDictionaries(t *testing.T) {
