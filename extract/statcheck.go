@@ -34,7 +34,7 @@ const statBatch = 500
 // under the size cap limit: the digest depends on the decoding and the
 // cap, so a change of either reads the file again.
 func fileStat(fi fs.FileInfo, opts DiscoverOptions, limit int64) store.FileStat {
-	return store.FileStat{Size: fi.Size(), MtimeNS: fi.ModTime().UnixNano(), Inode: inode(fi),
+	return store.FileStat{Size: fi.Size(), MtimeNS: fi.ModTime().UnixNano(), CtimeNS: ctimeNS(fi), Inode: inode(fi),
 		ReadOpts: fmt.Sprintf("encoding=%s;max_bytes=%d", opts.Encoding, limit)}
 }
 

@@ -524,13 +524,16 @@ type Document struct {
 }
 
 // FileStat identifies one version of a file without reading it: size,
-// modification time, inode, and the options its bytes were read with
-// (ReadOpts: decoding and size cap, which the digest depends on). A file
-// rewritten with the same size and modification time, on a file system
-// whose clock is coarse, looks unchanged: invx run --rehash reads anyway.
+// modification time, inode, status change time (CtimeNS: any write
+// changes it, and so does setting the modification time back on purpose;
+// 0 where the system does not say) and the options its bytes were read
+// with (ReadOpts: decoding and size cap, which the digest depends on). A
+// file rewritten with the same size within the same tick of a coarse file
+// system clock looks unchanged: invx run --rehash reads anyway.
 type FileStat struct {
 	Size     int64
 	MtimeNS  int64
+	CtimeNS  int64
 	Inode    uint64
 	ReadOpts string
 }

@@ -28,7 +28,7 @@ func testKnownFiles(t *testing.T, s store.Store) {
 		}
 		return *m[p].Stat
 	}
-	s1 := store.FileStat{Size: 5, MtimeNS: 1_700_000_000_123456789, Inode: 1<<63 + 7, ReadOpts: "utf-8"}
+	s1 := store.FileStat{Size: 5, MtimeNS: 1_700_000_000_123456789, CtimeNS: 1_700_000_100_987654321, Inode: 1<<63 + 7, ReadOpts: "utf-8"}
 	a := Doc("t1", "a.txt", "alpha")
 	a.Stat = &s1
 	plain := Doc("t1", "plain.txt", "no stat")
@@ -49,6 +49,14 @@ func testKnownFiles(t *testing.T, s store.Store) {
 	a.Stat = &s2
 	eq(t, "touched", enqueue(t, s, "t1", store.OnChangeHold, a)[0].Outcome, store.EnqueuePending)
 	eq(t, "stat after touch", statOf(known("a.txt"), "a.txt"), s2)
+	// Only the status change time moved (a time set back on purpose, a
+	// chmod): settled, and the new ctime is recorded.
+	s2c := s2
+	s2c.CtimeNS += 1e9
+	a.Stat = &s2c
+	eq(t, "ctime moved", enqueue(t, s, "t1", store.OnChangeHold, a)[0].Outcome, store.EnqueuePending)
+	eq(t, "stat after ctime moved", statOf(known("a.txt"), "a.txt"), s2c)
+	s2 = s2c
 	// Read again with other read options (another --encoding): settled,
 	// and the options recorded are the new ones (stored as a label id).
 	s2b := s2

@@ -275,19 +275,19 @@ func recordSource(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.D
 	if outcome != store.EnqueueHeld {
 		// The stat goes with the digest it was read with: rewritten when
 		// either changes, the job key and time only when the text did.
-		size, mtime, inode, opts := statArgs(d.Stat)
+		size, mtime, ctime, inode, opts := statArgs(d.Stat)
 		if err := tx.Defer(ctx, `INSERT INTO sources (tenant, system_id, path, digest, job_id, updated_at,
-				file_size, file_mtime_ns, file_inode, read_opts_id)
-			VALUES (?, `+labelID+`, ?, ?, ?, ?, ?, ?, ?, `+labelID+`)
+				file_size, file_mtime_ns, file_ctime_ns, file_inode, read_opts_id)
+			VALUES (?, `+labelID+`, ?, ?, ?, ?, ?, ?, ?, ?, `+labelID+`)
 			ON CONFLICT (tenant, system_id, path) DO UPDATE SET digest = excluded.digest,
 				job_id = CASE WHEN sources.digest <> excluded.digest THEN excluded.job_id ELSE sources.job_id END,
 				updated_at = CASE WHEN sources.digest <> excluded.digest THEN excluded.updated_at ELSE sources.updated_at END,
-				file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns, file_inode = excluded.file_inode,
-				read_opts_id = excluded.read_opts_id
+				file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns, file_ctime_ns = excluded.file_ctime_ns,
+				file_inode = excluded.file_inode, read_opts_id = excluded.read_opts_id
 			WHERE sources.digest <> excluded.digest OR excluded.file_size IS NOT NULL AND (
 				sources.file_size IS DISTINCT FROM excluded.file_size OR sources.file_mtime_ns IS DISTINCT FROM excluded.file_mtime_ns
-				OR sources.file_inode IS DISTINCT FROM excluded.file_inode OR sources.read_opts_id IS DISTINCT FROM excluded.read_opts_id)`,
-			p.Tenant, d.SourceSystem, d.Path, bin(d.Digest), jobID, now, size, mtime, inode, opts); err != nil {
+				OR sources.file_ctime_ns IS DISTINCT FROM excluded.file_ctime_ns OR sources.file_inode IS DISTINCT FROM excluded.file_inode OR sources.read_opts_id IS DISTINCT FROM excluded.read_opts_id)`,
+			p.Tenant, d.SourceSystem, d.Path, bin(d.Digest), jobID, now, size, mtime, ctime, inode, opts); err != nil {
 			return err
 		}
 	}

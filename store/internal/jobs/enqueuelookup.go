@@ -125,19 +125,20 @@ func (k *known) settled(p *store.EnqueueParams, d *store.Document) (res store.En
 // document's text; the digest guard keeps a stat beside only the digest it
 // was read with.
 func restat(ctx context.Context, tx Tx, tenant string, d *store.Document) error {
-	size, mtime, inode, opts := statArgs(d.Stat)
-	return tx.Defer(ctx, `UPDATE sources SET file_size = ?, file_mtime_ns = ?, file_inode = ?, read_opts_id = `+labelID+`
+	size, mtime, ctime, inode, opts := statArgs(d.Stat)
+	return tx.Defer(ctx, `UPDATE sources SET file_size = ?, file_mtime_ns = ?, file_ctime_ns = ?, file_inode = ?,
+			read_opts_id = `+labelID+`
 		WHERE tenant = ? AND system_id = `+labelID+` AND path = ? AND digest = ?`,
-		size, mtime, inode, opts, tenant, d.SourceSystem, d.Path, bin(d.Digest))
+		size, mtime, ctime, inode, opts, tenant, d.SourceSystem, d.Path, bin(d.Digest))
 }
 
 // statArgs are a stat's columns, NULL when there is none.
-func statArgs(st *store.FileStat) (size, mtime, inode *int64, opts *string) {
+func statArgs(st *store.FileStat) (size, mtime, ctime, inode *int64, opts *string) {
 	if st == nil {
-		return nil, nil, nil, nil
+		return nil, nil, nil, nil, nil
 	}
 	in := int64(st.Inode) // the 64 bits as they are
-	return &st.Size, &st.MtimeNS, &in, &st.ReadOpts
+	return &st.Size, &st.MtimeNS, &st.CtimeNS, &in, &st.ReadOpts
 }
 
 // querySources reads the references of args' paths (tenant, source system,
@@ -173,13 +174,15 @@ func querySources(ctx context.Context, q Querier, args []any, fn func(path strin
 // scanSource reads a reference's path, digest and stat columns, then any
 // extra columns into extra.
 func scanSource(r Rows, path *string, ks *knownSource, extra ...any) error {
-	var size, mtime, inode *int64
+	var size, mtime, ctime, inode *int64
 	var opts *string
-	if err := r.Scan(append([]any{path, keyOut(&ks.digest), &size, &mtime, &inode, &opts}, extra...)...); err != nil {
+	if err := r.Scan(append([]any{path, keyOut(&ks.digest), &size, &mtime, &ctime, &inode, &opts}, extra...)...); err != nil {
 		return err
 	}
-	if size != nil && mtime != nil && inode != nil && opts != nil {
-		ks.stat = &store.FileStat{Size: *size, MtimeNS: *mtime, Inode: uint64(*inode), ReadOpts: *opts}
+	// A stat recorded before migration 018 has no ctime: that file is read
+	// once more, and recorded with one.
+	if size != nil && mtime != nil && ctime != nil && inode != nil && opts != nil {
+		ks.stat = &store.FileStat{Size: *size, MtimeNS: *mtime, CtimeNS: *ctime, Inode: uint64(*inode), ReadOpts: *opts}
 	}
 	return nil
 }
@@ -226,7 +229,7 @@ const LookupTag = `/* lookup */ `
 // the labels, jobs (sources.job_id) and skipped_inputs keys: no table
 // scan, whatever the store holds.
 func knownFilesQuery(n int) string {
-	return LookupTag + `SELECT s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_inode, o.label, j.job_key,
+	return LookupTag + `SELECT s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_ctime_ns, s.file_inode, o.label, j.job_key,
 			j.id, j.state, j.source_path, j.prev_job_key,
 			CASE WHEN EXISTS (SELECT 1 FROM skipped_inputs k WHERE k.tenant = s.tenant AND k.source_system = l.label
 				AND k.path = s.path) THEN 1 ELSE 0 END
