@@ -284,7 +284,10 @@ func TestReadTimeoutKillsInstance(t *testing.T) {
 		if !errors.Is(err, ErrTimeout) {
 			t.Fatalf("err = %v, want ErrTimeout", err)
 		}
-		if d := time.Since(start); d > 3*time.Second {
+		// Generous: a loaded CI machine took 4.3 s to tear an instance down
+		// (ErrTimeout above and the read after the loop are what prove
+		// the kill; this only catches a Read that waits for the document).
+		if d := time.Since(start); d > 15*time.Second {
 			t.Errorf("Read returned after %v, want soon after its 100ms timeout", d)
 		}
 	}
