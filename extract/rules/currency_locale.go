@@ -54,10 +54,10 @@ func lexPlaces(country string) *lexicon {
 	return newLexicon(``, func() []string { return schema.PlaceNames(country) })
 }
 
-// reUSStateZIP is a US state with its ZIP code ending the address or its
-// column ("Austin, TX 78701"; not "DE 37079 Göttingen", a German postcode
-// with its country prefix and town).
-var reUSStateZIP = mustRE(`[\pL.],?[ \t]+` + usStates + `\.?[ \t]+\d{5}(?:-\d{4})?(?:[ \t]*$|[ \t]*[^\pL \t]|[ \t]{2})`)
+// usStateZIPPattern is a US state with its ZIP code ending the address or
+// its column ("Austin, TX 78701"; not "DE 37079 Göttingen", a German
+// postcode with its country prefix and town). usStateZIPAt finds it.
+const usStateZIPPattern = `[\pL.],?[ \t]+` + usStates + `\.?[ \t]+\d{5}(?:-\d{4})?(?:[ \t]*$|[ \t]*[^\pL \t]|[ \t]{2})`
 
 // The kinds of sign.
 const (
@@ -130,7 +130,7 @@ func (d *document) localeCurrency() (code string, at placeAt) {
 		}
 		// The patterns need digits: a line without them is passed over.
 		if !seen[signUS] && digitRun(ln.raw, 5) {
-			if m := reUSStateZIP().FindStringIndex(ln.raw); m != nil && !inBlocks(d, buyers, i, m[0]) {
+			if m := usStateZIPAt(ln.raw); m >= 0 && !inBlocks(d, buyers, i, m) {
 				seen[signUS] = true
 			}
 		}
