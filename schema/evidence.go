@@ -49,7 +49,8 @@ import (
 //     or it names a place of exactly one country whose currency it is
 //     ("43000 KAJANG, SELANGOR" backs MYR; place.go lists the places). A
 //     receipt that prints no currency can cite where it was issued; a quote
-//     that names places of two countries backs neither's currency.
+//     that names places of two countries, or a place beside another
+//     currency's capital code or sign, backs neither's currency.
 //
 // A fact in corrected (a person's correction, ValidateCorrection) is
 // exempt: its evidence is null and nothing is checked.
@@ -457,7 +458,7 @@ func currencyIn(s, code string) bool {
 			return true
 		}
 	}
-	return code != "" && PlaceCurrency(s) == code
+	return placeBacks(s, code)
 }
 
 // wordIn reports whether w occurs in s with no letter touching a letter at

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -99,6 +100,53 @@ func PlaceCurrency(s string) string {
 		}
 	}
 	return found
+}
+
+// placeBacks reports whether s backs the currency code by a place: it
+// names places of code's one country, and no other currency by its ISO
+// code in capitals or by a sign no letter makes (€, £, ¥, ₹): beside
+// "SGD" or "€", "SELANGOR" says where the shop is, not what it charged in.
+func placeBacks(s, code string) bool {
+	return code != "" && PlaceCurrency(s) == code && !otherCurrencyIn(s, code)
+}
+
+// otherCurrencyIn reports whether s names a currency other than code by an
+// ISO code in capitals standing as a word, or by a currency sign without
+// letters that code does not share ("$" is a ringgit's sign too).
+func otherCurrencyIn(s, code string) bool {
+	for i := 0; i+3 <= len(s); i++ {
+		w := s[i : i+3]
+		if !isUpperASCII(w[0]) || !isUpperASCII(w[1]) || !isUpperASCII(w[2]) ||
+			i > 0 && isASCIILetterByte(s[i-1]) || i+3 < len(s) && isASCIILetterByte(s[i+3]) {
+			continue
+		}
+		if _, ok := iso4217[w]; ok && w != code {
+			return true
+		}
+	}
+	own := currencyNames()[code]
+	for other, names := range currencyNames() {
+		if other == code {
+			continue
+		}
+		for _, n := range names {
+			if !hasASCIILetter(n) && !slices.Contains(own, n) && strings.Contains(s, n) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+func hasASCIILetter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isASCIILetterByte(s[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // placeIn reports whether the place name n occurs in s as a word (as

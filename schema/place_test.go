@@ -39,6 +39,11 @@ func TestCurrencyInPlace(t *testing.T) {
 		{"a brand named after a state", "TEXAS CHICKEN", "USD", false},
 		{"a two-letter code alone", "MY", "MYR", false},
 		{"nothing", "TOTAL 22.30", "MYR", false},
+		{"beside another currency's code", "43000 KAJANG, SELANGOR  TOTAL SGD 22.30", "MYR", false},
+		{"beside another currency's sign", "50450 Kuala Lumpur  Total € 22,30", "MYR", false},
+		{"beside its own sign", "50450 KUALA LUMPUR  TOTAL $22.30", "MYR", true},
+		{"a code-like word in lower case", "Kuala Lumpur, all day", "MYR", true},
+		{"capitals glued into a word", "SELANGOR ALLMART", "MYR", true},
 	}
 	for _, tt := range tests {
 		if got := currencyIn(tt.text, tt.code); got != tt.ok {

@@ -1755,7 +1755,7 @@ func refcurrencyIn(s, code string) bool {
 			return true
 		}
 	}
-	return code != "" && PlaceCurrency(s) == code
+	return placeBacks(s, code)
 }
 
 // wordIn reports whether w occurs in s with no letter touching a letter at
