@@ -36,17 +36,10 @@ type buyerBlock struct {
 // maxBuyerBlock is how many lines below the name still belong to it.
 const maxBuyerBlock = 6
 
-// contains reports whether raw offset start of line i lies in the block.
+// contains reports whether raw offset start of line i lies in the block:
+// the name's line and maxBuyerBlock below it, as a party block.
 func (b *buyerBlock) contains(d *document, i, start int) bool {
-	if i < b.line || i > b.line+maxBuyerBlock {
-		return false
-	}
-	ln := d.lines[i]
-	if len(ln.cells) <= 1 {
-		return true
-	}
-	c := colOf(ln.raw, start)
-	return c >= b.col-6 && c <= b.col+40
+	return partyBlock{line: b.line, end: b.line + maxBuyerBlock, col: b.col}.contains(d, i, start)
 }
 
 // findBuyer returns the buyer's name as written: the first line of the
