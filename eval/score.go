@@ -107,9 +107,17 @@ func Score(exp Expect, res *schema.Result) *Scored {
 // expectation that states the amount due (amount_due_minor, or the dev
 // set's payable_minor, EN 16931 BT-115) scores the total against it; its
 // total_minor may be the gross (BT-112), which a prepayment makes larger.
+// An explicit null total_minor beside an amount due says that v1's one
+// total is ambiguous on that document (a deposit makes the gross and the
+// amount due two figures): either reading, or none, may be an answer, so
+// it is not scored.
 func wantV1(exp Expect, field string) (any, bool) {
 	if field == FieldTotalMinor {
-		if due, ok := exp[FieldAmountDueMinor]; ok && due != nil {
+		due, dueOK := exp[FieldAmountDueMinor]
+		if want, ok := exp[FieldTotalMinor]; ok && want == nil && dueOK && due != nil {
+			return nil, false
+		}
+		if dueOK && due != nil {
 			return due, true
 		}
 	}

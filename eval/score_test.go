@@ -96,6 +96,19 @@ func TestScore(t *testing.T) {
 			mismatches: []Mismatch{{Field: "total_minor", Want: int64(2345), Got: int64(12345)}},
 		},
 		{
+			name:  "an explicit null total beside an amount due: v1's total is ambiguous, not scored",
+			exp:   Expect{"total_minor": nil, "amount_due_minor": int64(12345), "currency": "EUR"},
+			res:   res,
+			right: map[string]bool{"currency": true},
+		},
+		{
+			name:       "a null total alone must be null",
+			exp:        Expect{"total_minor": nil},
+			res:        res,
+			right:      map[string]bool{"total_minor": false},
+			mismatches: []Mismatch{{Field: "total_minor", Want: nil, Got: int64(12345)}},
+		},
+		{
 			name:  "no result: every scored field wrong, nothing listed",
 			exp:   Expect{"supplier_name": "Acme", "action_kinds": []string{"review_tax"}},
 			res:   nil,

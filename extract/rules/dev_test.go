@@ -14,12 +14,15 @@ import (
 
 // devExpect is the expected result of one development invoice.
 type devExpect struct {
-	SupplierName  *string  `json:"supplier_name"`
-	InvoiceNumber *string  `json:"invoice_number"`
-	Currency      *string  `json:"currency"`
-	TotalMinor    *int64   `json:"total_minor"`
-	DueDate       *string  `json:"due_date"`
-	ActionKinds   []string `json:"action_kinds"`
+	SupplierName  *string `json:"supplier_name"`
+	InvoiceNumber *string `json:"invoice_number"`
+	Currency      *string `json:"currency"`
+	TotalMinor    *int64  `json:"total_minor"`
+	// AmountDueMinor is stated where a deposit makes it differ from the
+	// gross, and v1's total_minor is then null (total_prepaid.go).
+	AmountDueMinor *int64   `json:"amount_due_minor"`
+	DueDate        *string  `json:"due_date"`
+	ActionKinds    []string `json:"action_kinds"`
 }
 
 func strp(p *string) string {

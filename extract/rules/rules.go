@@ -45,6 +45,9 @@ func Extract(text string) schema.InvoiceSummaryV1 {
 		DueDate:       d.findDueDate(),
 	}
 	facts.TotalMinor, facts.Currency = d.findTotal()
+	if facts.TotalMinor != nil && d.prepaid(*facts.TotalMinor, facts.Currency) {
+		facts.TotalMinor = nil
+	}
 	if facts.TotalMinor != nil && *facts.TotalMinor > maxSafeInteger {
 		facts.TotalMinor = nil // beyond what every JSON reader keeps exact
 	}

@@ -301,12 +301,13 @@ func synthInvoice(r *rand.Rand) (string, devExpect) {
 		deposit := total / 4
 		w("%44s   %18s", grand, formatSynth(total, cur))
 		w("%44s   %18s", dep, "-"+formatSynth(deposit, cur))
-		total -= deposit
-		w("%44s   %18s", bal, formatSynth(total, cur))
+		w("%44s   %18s", bal, formatSynth(total-deposit, cur))
+		// invoice-summary-v1's one total is left null when the gross and
+		// the amount due differ (total_prepaid.go): ambiguous, not guessed.
 	} else {
 		w("%44s   %18s", pick(r, l.totalLabels), neg(total))
+		want.TotalMinor = &total
 	}
-	want.TotalMinor = &total
 	if r.Intn(4) == 0 {
 		w("")
 		w("%s", map[string]string{"en": "Late payments incur interest of 8% and a fee of 40.00.", "de": "Bei Zahlungsverzug berechnen wir 5 % Zinsen und 40,00 € Pauschale.",
