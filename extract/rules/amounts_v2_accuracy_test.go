@@ -75,7 +75,8 @@ var fixtureAmounts = map[string][5]string{
 	"de_ch_mwst_81_26":                     {"136560", "5689", "142249", "?", "5"},
 	"de_mehrere_steuersaetze":              {"42852", "5097", "47949", "?", "6"},
 	"de_seitenumbruch_uebertrag":           {"420765", "79945", "500710", "?", "12"},
-	"en_gb_overdue_reminder_fee":           {"-", "-", "?", "428200", "0"}, // the reminded invoice or the total now due: either reading,
+	"en_gb_overdue_reminder_fee":           {"-", "-", "421200", "428200", "0"}, // the reminded invoice, then the compensation
+	"en_gb_reminder_recovery_costs":        {"-", "-", "186000", "193000", "0"},
 	"en_ie_carried_forward_formfeed":       {"860835", "197992", "1058827", "558827", "10"},
 	"fr_avoir_geste_commercial":            {"56010", "11202", "67212", "-", "3"},
 	"fr_relance_facture_impayee":           {"-", "-", "186000", "190000", "0"},

@@ -42,6 +42,9 @@ var (
 
 	v2DuePhrases = append([]string{
 		"balance due", "amount due", "total due", "zahlbetrag", "noch zu zahlen", "restbetrag",
+		// A reminder's unpaid invoice: due, not the invoice's gross, though
+		// "invoice amount" opens it.
+		"invoice amount outstanding", "invoice amount due", "invoice amount unpaid",
 		"net à payer", "reste à payer", "importe a pagar", "te betalen", "totale da pagare",
 		"verbleibender betrag", "offener betrag", "offener saldo", "offene summe", "zu zahlender betrag",
 		"gesamt zu zahlen", "summe zu zahlen", "zu zahlen", "forderungsbetrag", "gesamtforderung",
@@ -124,6 +127,9 @@ var (
 	v2FeePhrases = []string{
 		"mahngebühr", "mahngebühren", "mahnkosten", "mahnspesen", "verzugszinsen", "verzugszins",
 		"late fee", "late payment fee", "late charge", "interest", "reminder fee", "collection fee",
+		// The UK Late Payment of Commercial Debts Act's fixed sum.
+		"late payment compensation", "late payment compensation (fixed sum)", "fixed sum compensation",
+		"compensation for late payment", "debt recovery costs",
 		"frais de relance", "indemnité forfaitaire", "intérêts de retard", "pénalités de retard",
 		"recargo", "intereses de demora", "gastos de reclamación", "aanmaningskosten",
 		"incassokosten", "rente", "wettelijke rente", "interessi di mora", "spese di sollecito",
