@@ -145,32 +145,24 @@ func foldUnspaced(out []byte, raw string, idx []int, withIdx bool) ([]byte, []in
 			// neighbours, a run at a time with one table look-up a byte.
 			// An "rn" ends the run: the OCR branch below decides it. The
 			// run is written into room made once for the rest of the line.
-			if cap(out)-len(out) < len(raw)-i {
-				out = slices.Grow(out, len(raw)-i)
+			rest := raw[i:]
+			if cap(out)-len(out) < len(rest) {
+				out = slices.Grow(out, len(rest))
 			}
 			n := len(out)
-			dst := out[n : n+len(raw)-i]
-			j := i
-			for j < len(raw) {
-				l := runFold[raw[j]]
-				if l == 0 || l == 'r' && j+1 < len(raw) && raw[j+1]|0x20 == 'n' {
-					break
-				}
-				dst[j-i] = l
-				j++
-			}
-			out = out[:n+j-i]
-			lastSpace = false
-			prev = rune(raw[j-1])
-			last = out[len(out)-1]
+			var k int
 			if withIdx {
-				n := len(idx)
-				idx = idx[:n+j-i]
-				for k := range j - i {
-					idx[n+k] = i + k
-				}
+				m := len(idx)
+				k = foldRunIdx(out[n:n+len(rest)], idx[m:m+len(rest)], rest, i)
+				idx = idx[:m+k]
+			} else {
+				k = foldRun(out[n:n+len(rest)], rest)
 			}
-			i = j
+			out = out[:n+k]
+			i += k
+			lastSpace = false
+			prev = rune(raw[i-1])
+			last = out[len(out)-1]
 			continue
 		}
 		if c == ' ' || c == '\t' {
@@ -313,6 +305,35 @@ func foldUnspaced(out []byte, raw string, idx []int, withIdx bool) ([]byte, []in
 		i += w
 	}
 	return out, idx, openers
+}
+
+// foldRun writes to dst the fold of the run at the start of s of bytes
+// runFold maps, up to an "rn", and returns its length; dst is as long as s.
+func foldRun(dst []byte, s string) int {
+	dst = dst[:len(s)]
+	for k := 0; k < len(s); k++ {
+		l := runFold[s[k]]
+		if l == 0 || l == 'r' && k+1 < len(s) && s[k+1]|0x20 == 'n' {
+			return k
+		}
+		dst[k] = l
+	}
+	return len(s)
+}
+
+// foldRunIdx is foldRun that also writes each byte's raw offset, s's
+// first being off, to idx (as long as s).
+func foldRunIdx(dst []byte, idx []int, s string, off int) int {
+	dst, idx = dst[:len(s)], idx[:len(s)]
+	for k := 0; k < len(s); k++ {
+		l := runFold[s[k]]
+		if l == 0 || l == 'r' && k+1 < len(s) && s[k+1]|0x20 == 'n' {
+			return k
+		}
+		dst[k] = l
+		idx[k] = off + k
+	}
+	return len(s)
 }
 
 // foldSpaced is foldAppend's loop for a line with letter-spaced words:
