@@ -726,6 +726,10 @@ type lexTables struct {
 	bounded  [256]bool
 	firstSet [4]uint64 // the bytes byFirst holds phrases for, as bits
 	hasFirst bool      // firstSet is not empty (few lexicons: mayFind skips it)
+	// byKeyOnly: the lexicon is one of lexicons (id set), not anchored,
+	// and opens its phrases only by key (byKey, no byFirst): most are, and
+	// line.mayHave answers them with two bit tests.
+	byKeyOnly bool
 	// byKey holds instead the phrases that open with an ASCII letter or
 	// digit, by the code (keySet's) of their first one to three word bytes,
 	// so find tries only the phrases that share the text's first letters;
@@ -752,6 +756,7 @@ func newLexicon(anchor string, list func() []string) *lexicon {
 	lx.build = onFirstUse(func() *lexTables {
 		t := compileLexicon(anchor, list())
 		t.id = lx.id
+		t.byKeyOnly = t.id >= 0 && !t.prefix && !t.hasFirst && t.byKey != nil
 		return t
 	})
 	lexicons = append(lexicons, lx)
