@@ -101,50 +101,100 @@ func foldTo(raw string, idxBuf []int, withIdx bool) (folded, []int) {
 // twentieth of its allocations). A byte slice, not a strings.Builder: the
 // builder's copy check on every WriteByte was a fifth of the folding. The
 // folded it returns has no s; the caller cuts it from out.
+//
+// The line is folded as if it held no letter-spaced word, counting on the
+// way the spaced letters maySpaceLetters counts: a pass of its own over
+// every line cost a fifth of the folding, and a line with such a word is
+// rare, so only that line is folded again, joining its letters.
 func foldAppend(out []byte, raw string, idxBuf []int, withIdx bool) ([]byte, folded, []int) {
-	base := len(out)
-	var last byte // the last byte appended to out
-	from := len(idxBuf)
+	base, from := len(out), len(idxBuf)
 	idx := idxBuf
 	if withIdx && cap(idx)-len(idx) < len(raw)+1 {
 		idx = slices.Grow(idx, len(raw)+1)
 	}
-	spaced := maySpaceLetters(raw)
-	var drop map[int]bool
+	out, idx, openers := foldUnspaced(out, raw, idx, withIdx)
+	spaced := openers >= 2 // maySpaceLetters(raw)
 	if spaced {
-		drop = spacedLetters(raw)
+		if drop := spacedLetters(raw); drop != nil {
+			out, idx = foldSpaced(out[:base], raw, idx[:from], withIdx, drop)
+		}
 	}
+	if !withIdx {
+		return out, folded{}, idxBuf
+	}
+	idx = append(idx, len(raw))
+	return out, folded{idx: idx[from:len(idx):len(idx)], spaced: spaced}, idx
+}
+
+// foldUnspaced is foldAppend's loop for a line without letter-spaced words
+// (no index entry for len(raw) yet). It returns maySpaceLetters's count:
+// the spaces that open a single letter followed by a space. Every " " of
+// the line is read by its white space case, and only the last of a run
+// can open a letter.
+func foldUnspaced(out []byte, raw string, idx []int, withIdx bool) ([]byte, []int, int) {
+	base := len(out)
+	var last byte // the last byte appended to out
 	lastSpace := false
 	prev := rune(0)
+	openers := 0
 	for i := 0; i < len(raw); {
-		if l := runFold[raw[i]]; drop == nil && l != 0 && !(l == 'r' && i+1 < len(raw) && raw[i+1]|0x20 == 'n') {
+		c := raw[i]
+		if l := runFold[c]; l != 0 && !(l == 'r' && i+1 < len(raw) && raw[i+1]|0x20 == 'n') {
 			// Most bytes: runs of plain ASCII that foldRune would only
 			// lower, and the OCR letters it reads one way whatever their
 			// neighbours, a run at a time with one table look-up a byte.
-			// An "rn" ends the run: the OCR branch below decides it.
-			j := i
-			for j < len(raw) {
-				l := runFold[raw[j]]
-				if l == 0 || l == 'r' && j+1 < len(raw) && raw[j+1]|0x20 == 'n' {
-					break
-				}
-				out = append(out, l)
+			// An "rn" ends the run: the OCR branch below decides it. The
+			// run is written into room made once for the rest of the line.
+			rest := raw[i:]
+			if cap(out)-len(out) < len(rest) {
+				out = slices.Grow(out, len(rest))
+			}
+			n := len(out)
+			var k int
+			if withIdx {
+				m := len(idx)
+				k = foldRunIdx(out[n:n+len(rest)], idx[m:m+len(rest)], rest, i)
+				idx = idx[:m+k]
+			} else {
+				k = foldRun(out[n:n+len(rest)], rest)
+			}
+			out = out[:n+k]
+			i += k
+			lastSpace = false
+			prev = rune(raw[i-1])
+			last = out[len(out)-1]
+			continue
+		}
+		if c == ' ' || c == '\t' {
+			// White space between columns, runs of it: one space for the
+			// run, as below, without decoding its neighbours.
+			j := i + 1
+			for j < len(raw) && (raw[j] == ' ' || raw[j] == '\t') {
 				j++
 			}
-			lastSpace = false
+			if !lastSpace {
+				out = append(out, ' ')
+				last = ' '
+				if withIdx {
+					idx = append(idx, i)
+				}
+			}
+			lastSpace = true
 			prev = rune(raw[j-1])
-			last = runFold[raw[j-1]]
-			if withIdx {
-				n := len(idx)
-				idx = idx[:n+j-i]
-				for k := range j - i {
-					idx[n+k] = i + k
+			if raw[j-1] == ' ' && j+1 < len(raw) {
+				// maySpaceLetters's test at the run's last space.
+				if c := raw[j]; c < utf8.RuneSelf {
+					if raw[j+1] == ' ' && (c|0x20)-'a' < 26 {
+						openers++
+					}
+				} else if r, w := utf8.DecodeRuneInString(raw[j:]); j+w < len(raw) && raw[j+w] == ' ' && unicode.IsLetter(r) {
+					openers++
 				}
 			}
 			i = j
 			continue
 		}
-		if c := raw[i]; drop == nil && ocrASCII[c] {
+		if ocrASCII[c] {
 			// The ASCII letters and digits OCR confuses: foldRune's
 			// answer for them, without the rune switch and the white
 			// space test the other runes need.
@@ -190,8 +240,112 @@ func foldAppend(out []byte, raw string, idxBuf []int, withIdx bool) ([]byte, fol
 			i++
 			continue
 		}
-		// Plain ASCII on a line with letter-spaced words.
-		if c := raw[i]; c < utf8.RuneSelf && plainASCII[c] && (drop == nil || !drop[i]) {
+		if c < utf8.RuneSelf && plainASCII[c] {
+			// NUL: plain, but not in runFold.
+			lastSpace = false
+			prev = rune(c)
+			out = append(out, c)
+			last = c
+			if withIdx {
+				idx = append(idx, i)
+			}
+			i++
+			continue
+		}
+		r, w := rune(c), 1
+		if r >= utf8.RuneSelf {
+			r, w = utf8.DecodeRuneInString(raw[i:])
+		}
+		next := rune(0)
+		if i+w < len(raw) {
+			next = rune(raw[i+w])
+			if next >= utf8.RuneSelf {
+				next, _ = utf8.DecodeRuneInString(raw[i+w:])
+			}
+		}
+		o := ""
+		switch {
+		case r == utf8.RuneError && w <= 1:
+			o = "?"
+			lastSpace = false
+		case unicode.IsSpace(r) || r == '\u200b':
+			if !lastSpace {
+				o = " "
+			}
+			lastSpace = true
+		case (r == 'r' || r == 'R') && (next == 'n' || next == 'N') && isLetter(prev):
+			// OCR reads "m" as "rn" ("Arnount").
+			out = append(out, 'm')
+			last = 'm'
+			if withIdx {
+				idx = append(idx, i)
+			}
+			lastSpace = false
+			prev = next
+			i += w + 1
+			continue
+		default:
+			lastSpace = false
+			po := rune(0)
+			if len(out) > base {
+				po = rune(last)
+			}
+			o = foldRune(r, prev, next, po)
+		}
+		if o != "" {
+			out = append(out, o...)
+			last = o[len(o)-1]
+		}
+		if withIdx {
+			for range len(o) {
+				idx = append(idx, i)
+			}
+		}
+		prev = r
+		i += w
+	}
+	return out, idx, openers
+}
+
+// foldRun writes to dst the fold of the run at the start of s of bytes
+// runFold maps, up to an "rn", and returns its length; dst is as long as s.
+func foldRun(dst []byte, s string) int {
+	dst = dst[:len(s)]
+	for k := 0; k < len(s); k++ {
+		l := runFold[s[k]]
+		if l == 0 || l == 'r' && k+1 < len(s) && s[k+1]|0x20 == 'n' {
+			return k
+		}
+		dst[k] = l
+	}
+	return len(s)
+}
+
+// foldRunIdx is foldRun that also writes each byte's raw offset, s's
+// first being off, to idx (as long as s).
+func foldRunIdx(dst []byte, idx []int, s string, off int) int {
+	dst, idx = dst[:len(s)], idx[:len(s)]
+	for k := 0; k < len(s); k++ {
+		l := runFold[s[k]]
+		if l == 0 || l == 'r' && k+1 < len(s) && s[k+1]|0x20 == 'n' {
+			return k
+		}
+		dst[k] = l
+		idx[k] = off + k
+	}
+	return len(s)
+}
+
+// foldSpaced is foldAppend's loop for a line with letter-spaced words:
+// the spaces in drop (spacedLetters) are left out, every other rune is
+// folded by foldRune, plain ASCII only lowered.
+func foldSpaced(out []byte, raw string, idx []int, withIdx bool, drop map[int]bool) ([]byte, []int) {
+	base := len(out)
+	var last byte // the last byte appended to out
+	lastSpace := false
+	prev := rune(0)
+	for i := 0; i < len(raw); {
+		if c := raw[i]; c < utf8.RuneSelf && plainASCII[c] && !drop[i] {
 			lastSpace = false
 			prev = rune(c)
 			if 'A' <= c && c <= 'Z' {
@@ -202,21 +356,6 @@ func foldAppend(out []byte, raw string, idxBuf []int, withIdx bool) ([]byte, fol
 			if withIdx {
 				idx = append(idx, i)
 			}
-			i++
-			continue
-		}
-		if c := raw[i]; (c == ' ' || c == '\t') && drop == nil {
-			// White space between columns, runs of it: one space for the
-			// run, as below, without decoding its neighbours.
-			if !lastSpace {
-				out = append(out, ' ')
-				last = ' '
-				if withIdx {
-					idx = append(idx, i)
-				}
-			}
-			lastSpace = true
-			prev = rune(c)
 			i++
 			continue
 		}
@@ -274,11 +413,7 @@ func foldAppend(out []byte, raw string, idxBuf []int, withIdx bool) ([]byte, fol
 		prev = r
 		i += w
 	}
-	if !withIdx {
-		return out, folded{}, idxBuf
-	}
-	idx = append(idx, len(raw))
-	return out, folded{idx: idx[from:len(idx):len(idx)], spaced: spaced}, idx
+	return out, idx
 }
 
 // spacedLetters marks the single spaces of letter-spaced words ("T O T A L",
@@ -591,6 +726,10 @@ type lexTables struct {
 	bounded  [256]bool
 	firstSet [4]uint64 // the bytes byFirst holds phrases for, as bits
 	hasFirst bool      // firstSet is not empty (few lexicons: mayFind skips it)
+	// byKeyOnly: the lexicon is one of lexicons (id set), not anchored,
+	// and opens its phrases only by key (byKey, no byFirst): most are, and
+	// line.mayHave answers them with two bit tests.
+	byKeyOnly bool
 	// byKey holds instead the phrases that open with an ASCII letter or
 	// digit, by the code (keySet's) of their first one to three word bytes,
 	// so find tries only the phrases that share the text's first letters;
@@ -617,6 +756,7 @@ func newLexicon(anchor string, list func() []string) *lexicon {
 	lx.build = onFirstUse(func() *lexTables {
 		t := compileLexicon(anchor, list())
 		t.id = lx.id
+		t.byKeyOnly = t.id >= 0 && !t.prefix && !t.hasFirst && t.byKey != nil
 		return t
 	})
 	lexicons = append(lexicons, lx)

@@ -181,6 +181,8 @@ func TestFoldMatchesReference(t *testing.T) {
 	lines := equivLines(t, true, 20000)
 	parts := []string{"r", "R", "n", "N", "rn", "RN", "l", "I", "0", "1", "`", " ", "  ", "\t", "\u200b", "\u00a0",
 		"ß", "Æ", "œ", "Ł", "ı", "°", "’", "“", "–", "０", "９", "T O T A L", "I N V", "a", "Z", ".", "\xff", "\xc3", "é", "元", "\x00",
+		// Single letters between spaces, as maySpaceLetters counts them.
+		" a ", " É ", " x y ", "\t b ", " 元 ", " \xc3 ",
 		// Runs of plain ASCII longer than foldAppend's lowering buffer.
 		"ABCDEFGHJKMNOPQSTUVWXYZ-ABCDEFGHJKMNOPQSTUVWXYZ-ABCDEFGHJKMNOPQSTUVWXYZ", "abcdefghjkmnopqstuvwxyz.abcdefghjkmnopqstuvwxyz.abcdefghjkmnopqstuvwxyz"}
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -192,11 +194,16 @@ func TestFoldMatchesReference(t *testing.T) {
 		lines = append(lines, b.String())
 	}
 	var buf []int
-	changed := 0
+	changed, spaced := 0, 0
 	for _, ln := range lines {
 		want := foldRef(ln, true)
 		if got := fold(ln); got.s != want.s || !slices.Equal(got.idx, want.idx) {
 			t.Fatalf("fold(%q) = %q %v, want %q %v", ln, got.s, got.idx, want.s, want.idx)
+		} else if sp := maySpaceLettersRef(ln); got.spaced != sp {
+			// foldAppend counts the spaced letters on its way.
+			t.Fatalf("fold(%q).spaced = %v, maySpaceLetters says %v", ln, got.spaced, sp)
+		} else if sp {
+			spaced++
 		}
 		var got folded
 		got, buf = foldTo(ln, buf, true)
@@ -212,6 +219,9 @@ func TestFoldMatchesReference(t *testing.T) {
 	}
 	if changed < atLeast(10000) {
 		t.Fatalf("only %d lines change when folded: the comparison proves little", changed)
+	}
+	if spaced < atLeast(1000) {
+		t.Fatalf("only %d lines may hold spaced letters: the comparison proves little", spaced)
 	}
 }
 

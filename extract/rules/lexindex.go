@@ -43,23 +43,29 @@ func newLineKeysHits(f string, buf []int32, hbuf []keyHit) (lineKeys, []int32, [
 	idx := lexKeys()
 	lk.lexN = idx.n
 	from, hfrom := len(buf), len(hbuf)
-	for s := 0; s < len(f); s++ {
+	for s := 0; s < len(f); {
 		c := f[s]
 		if !isAlnumByte[c] {
 			lk.other[c/64] |= 1 << (c % 64)
+			s++
 			continue
 		}
-		if s > 0 && isREWordByte(f[s-1]) {
-			continue
-		}
-		k := 0
-		for n := 0; n < 3 && s+n < len(f) && isWordByte(f[s+n]); n++ {
-			k = k*keyBase + wordCode(f[s+n])
-			buf = append(buf, int32(k))
-			if m := idx.slot[k]; m != 0 {
-				lk.lex.or(&idx.masks[m-1])
-				hbuf = append(hbuf, keyHit{pos: int32(s), key: int32(k), lex: idx.masks[m-1]})
+		if s == 0 || !isREWordByte(f[s-1]) {
+			k := 0
+			for n := 0; n < 3 && s+n < len(f) && isWordByte(f[s+n]); n++ {
+				k = k*keyBase + wordCode(f[s+n])
+				buf = append(buf, int32(k))
+				if m := idx.slot[k]; m != 0 {
+					lk.lex.or(&idx.masks[m-1])
+					hbuf = append(hbuf, keyHit{pos: int32(s), key: int32(k), lex: idx.masks[m-1]})
+				}
 			}
+		}
+		// The letters and digits that follow open no word and are not
+		// other bytes: past them at once, not a pass of the loop each.
+		s++
+		for s < len(f) && isAlnumByte[f[s]] {
+			s++
 		}
 	}
 	lk.keys = buf[from:len(buf):len(buf)]

@@ -86,6 +86,18 @@ func (lx *lexTables) opensOther(lk *lineKeys) bool {
 // a line holds without the phrases, without find's set-up.
 func (ln *line) mayHave(t *lexTables) bool {
 	lk := ln.keysOf()
+	if t.byKeyOnly && t.id < lk.lexN {
+		// mayFind's and the test below, for a lexicon that opens no
+		// phrase by byte: a call of mayFind per line and lexicon was a
+		// thirtieth of the extractor's instructions. Small enough to
+		// inline into has and index.
+		return lk.lex.has(t.id) && lk.foundLex.has(t.id)
+	}
+	return ln.mayHaveOther(t, lk)
+}
+
+// mayHaveOther is mayHave for a lexicon that is not byKeyOnly.
+func (ln *line) mayHaveOther(t *lexTables, lk *lineKeys) bool {
 	if !t.mayFind(lk) {
 		return false
 	}
