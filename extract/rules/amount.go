@@ -202,7 +202,10 @@ func appendNumbers(out []amountTok, raw string, curs []curHit) []amountTok {
 	}
 	for i := 0; i < len(raw); {
 		if c := raw[i]; c < utf8.RuneSelf && !isDigit(c) {
-			i++ // most bytes: no rune to decode
+			// Most bytes: no rune to decode. The bytes up to the next
+			// digit or rune are passed over in one tight loop.
+			for i++; i < len(raw) && raw[i] < utf8.RuneSelf && !isDigit(raw[i]); i++ {
+			}
 			continue
 		}
 		if !isDigit(raw[i]) {

@@ -190,7 +190,8 @@ func dollarCodes(text string) []string {
 	var out []string
 	for i := 0; i < len(text); {
 		if !isREWordByte(text[i]) {
-			i++
+			for i++; i < len(text) && !isREWordByte(text[i]); i++ {
+			}
 			continue
 		}
 		j := i

@@ -12,7 +12,7 @@ import (
 // inside of words at once.
 func scanCurrenciesRef(raw string) []curHit {
 	var hits []curHit
-	byFirst := symbolsByFirst()
+	byFirst := &symbolsByFirst().byFirst
 	for i := 0; i < len(raw); {
 		// ISO code: a run of exactly three upper-case ASCII letters.
 		// Inside a word (an ASCII letter before) without decoding the rune.

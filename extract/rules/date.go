@@ -245,18 +245,26 @@ func finishDates(hits []dateHit, f string, digits int) []dateHit {
 // hasDigitsThenSep reports whether n ASCII digits are directly followed by
 // one of seps and a digit somewhere in s: every numeric date has that, and
 // a pattern is not run on text without it.
+//
+// n is at least 1: the bytes before a run of digits are passed over in one
+// tight loop (slashTally asks this of every line of the document, most of
+// whose bytes are letters and blanks).
 func hasDigitsThenSep(s string, n int, seps string) bool {
-	run := 0
-	for i := 0; i+1 < len(s); i++ {
-		c := s[i]
-		if c >= '0' && c <= '9' {
-			run++
-			continue
+	for i := 0; i+1 < len(s); {
+		for i+1 < len(s) && (s[i] < '0' || s[i] > '9') {
+			i++
 		}
-		if run >= n && byteIn(c, seps) && s[i+1] >= '0' && s[i+1] <= '9' {
+		j := i // s[i:j] is a run of digits, s[j] the byte after it
+		for j+1 < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j+1 >= len(s) {
+			return false
+		}
+		if j-i >= n && byteIn(s[j], seps) && s[j+1] >= '0' && s[j+1] <= '9' {
 			return true
 		}
-		run = 0
+		i = j + 1
 	}
 	return false
 }

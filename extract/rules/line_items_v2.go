@@ -316,11 +316,8 @@ func containsAny(s string, subs ...string) bool {
 // amount although it was not read (so the table is not complete).
 func (d *document) readRow(ln *line, cols []headerCol, exp int) (schema.LineItem, bool, bool) {
 	var li schema.LineItem
-	var money []amountTok
 	var rate *amountTok
-	for _, t := range usableNums(ln, nil) {
-		money = append(money, t) // usableNums leaves percentages out
-	}
+	money := usableNums(ln, nil) // without percentages; read only
 	for k := range ln.nums {
 		if ln.nums[k].percent {
 			rate = &ln.nums[k]
@@ -375,7 +372,8 @@ func (d *document) readRow(ln *line, cols []headerCol, exp int) (schema.LineItem
 	li.Description = desc
 	li.AmountMinor = &amount
 	// Numbers before the amount and outside the description.
-	var pre []amountTok
+	var preArr [8]amountTok // on the stack for the usual few
+	pre := preArr[:0]
 	for _, t := range money[:len(money)-1] {
 		if descCell >= 0 && t.numStart >= ln.cells[descCell].start && t.numEnd <= ln.cells[descCell].end {
 			continue

@@ -192,9 +192,13 @@ func (d *document) invoiceNumberFact(credit bool) *fact[string] {
 		if reRefContext.MatchString(ln.f.s[:fs]) {
 			score -= 15
 		}
-		spans := d.valueSpans(i, ls, le)
+		var spans []span
 		if sameLine {
-			spans = spans[:1]
+			// valueSpans' first place only: its search below the label
+			// (a fold and an allocation per title cell) went unread.
+			spans = []span{sameLineSpan(ln, i, le)}
+		} else {
+			spans = d.valueSpans(i, ls, le)
 		}
 		for k, sp := range spans {
 			vl := d.lines[sp.line]
@@ -289,6 +293,10 @@ func (d *document) invoiceNumberFact(credit bool) *fact[string] {
 	c := cands[best]
 	return &fact[string]{V: c.value, Ev: d.refEvidence(c.ev)}
 }
+
+// sameLineSpan is the first place valueSpans offers for a label ending at
+// raw position le of line i: the rest of its line.
+func sameLineSpan(ln *line, i, le int) span { return span{i, le, len(ln.raw)} }
 
 // refEvidence quotes a label and its value verbatim: the excerpt of their
 // line when both share one, else the text from the label to the value when

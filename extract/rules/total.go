@@ -136,30 +136,41 @@ func gapPenalty(gapF string) int {
 
 // usableNums returns the numbers of a line that may be amounts: not
 // percentages, not inside a date and not inside an absorbed qualifier.
+//
+// Most lines keep every number: their own ln.nums is returned then (capped,
+// so an append copies), not a copy, which was v2's most frequent growslice.
+// Callers only read the result.
 func usableNums(ln *line, absorbF [][]int) []amountTok {
 	var out []amountTok
-	for _, t := range ln.nums {
-		if t.percent {
-			continue
-		}
-		skip := false
+	kept := true // every number so far is usable: out is still unmade
+	for k, t := range ln.nums {
+		skip := t.percent
 		for _, dh := range ln.dateHits() {
-			s, e := ln.f.rawSpan(dh.start, dh.end)
-			if t.numStart < e && t.numEnd > s {
-				skip = true
+			if skip {
 				break
 			}
+			s, e := ln.f.rawSpan(dh.start, dh.end)
+			skip = t.numStart < e && t.numEnd > s
 		}
 		for _, a := range absorbF {
-			s, e := ln.f.rawSpan(a[0], a[1])
-			if t.numStart >= s && t.numEnd <= e {
-				skip = true
+			if skip {
 				break
 			}
+			s, e := ln.f.rawSpan(a[0], a[1])
+			skip = t.numStart >= s && t.numEnd <= e
 		}
-		if !skip {
+		switch {
+		case skip && kept:
+			kept = false
+			if k > 0 {
+				out = append(make([]amountTok, 0, len(ln.nums)-1), ln.nums[:k]...)
+			}
+		case !skip && !kept:
 			out = append(out, t)
 		}
+	}
+	if kept && len(ln.nums) > 0 {
+		return ln.nums[:len(ln.nums):len(ln.nums)]
 	}
 	return out
 }

@@ -115,15 +115,20 @@ func mayESVATLabel(raw string) bool {
 }
 
 // longestDigitRun is the length of the longest run of ASCII digits in s.
+// The bytes between runs are passed over in one tight loop: it is asked of
+// every line of the document.
 func longestDigitRun(s string) int {
-	best, n := 0, 0
-	for i := 0; i < len(s); i++ {
-		if s[i] >= '0' && s[i] <= '9' {
-			n++
-			best = max(best, n)
-		} else {
-			n = 0
+	best := 0
+	for i := 0; i < len(s); {
+		for i < len(s) && (s[i] < '0' || s[i] > '9') {
+			i++
 		}
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		best = max(best, j-i)
+		i = j
 	}
 	return best
 }
