@@ -321,6 +321,13 @@ func (w *walker) objectAt(path string, fields []field, paths []string) *Validati
 	// version has more than the buffer holds, so seen stays on the stack.
 	var buf [24]string
 	seen := buf[:0]
+	// With fold-distinct names (keysFoldDistinct), a known key's only
+	// possible earlier collision is itself: seenBits answers that and the
+	// final missing-key pass without comparing strings, and next guesses
+	// the key's index because answers mostly keep the schema's order.
+	distinct := keysFoldDistinct(fields)
+	var seenBits uint64
+	next := 0
 	for w.dec.More() {
 		tok, e := w.token(at(path))
 		if e != nil {
@@ -331,19 +338,25 @@ func (w *walker) objectAt(path string, fields []field, paths []string) *Validati
 			// The decoder only hands out strings in key position.
 			return verr(CategoryDecode, at(path), "object key is not a string")
 		}
-		for _, prev := range seen {
-			if prev == key {
-				return verr(CategoryDuplicateKey, join(path, prev), "key appears more than once in the object")
-			}
-			if strings.EqualFold(prev, key) {
-				return verr(CategoryDuplicateKey, join(path, prev), "key %s differs only in case from an earlier key", quoteKey(key))
-			}
+		i := -1
+		if distinct && next < len(fields) && fields[next].name == key {
+			i = next
+		} else {
+			i = slices.IndexFunc(fields, func(f field) bool { return f.name == key })
 		}
-		i := slices.IndexFunc(fields, func(f field) bool { return f.name == key })
+		if distinct && i >= 0 {
+			if seenBits&(1<<i) != 0 {
+				return verr(CategoryDuplicateKey, join(path, key), "key appears more than once in the object")
+			}
+		} else if e := foldCollision(path, seen, key); e != nil {
+			return e
+		}
 		if i < 0 {
 			return verr(CategoryUnknownField, at(path), "unknown key %s", quoteKey(key))
 		}
 		seen = append(seen, key)
+		seenBits |= 1 << i
+		next = i + 1
 		p := ""
 		if paths != nil {
 			p = paths[i]
@@ -357,9 +370,28 @@ func (w *walker) objectAt(path string, fields []field, paths []string) *Validati
 	if _, e := w.token(at(path)); e != nil {
 		return e
 	}
-	for _, f := range fields {
-		if !slices.Contains(seen, f.name) {
+	for i, f := range fields {
+		if distinct {
+			if seenBits&(1<<i) == 0 {
+				return f.missing(join(path, f.name))
+			}
+		} else if !slices.Contains(seen, f.name) {
 			return f.missing(join(path, f.name))
+		}
+	}
+	return nil
+}
+
+// foldCollision returns the error for key when it repeats an earlier key of
+// the object, exactly or differing only in case, checked in the order the
+// keys came.
+func foldCollision(path string, seen []string, key string) *ValidationError {
+	for _, prev := range seen {
+		if prev == key {
+			return verr(CategoryDuplicateKey, join(path, prev), "key appears more than once in the object")
+		}
+		if strings.EqualFold(prev, key) {
+			return verr(CategoryDuplicateKey, join(path, prev), "key %s differs only in case from an earlier key", quoteKey(key))
 		}
 	}
 	return nil
