@@ -512,13 +512,25 @@ func checkText(path, s string, maxBytes int) *ValidationError {
 	if len(s) > maxBytes {
 		return verr(CategoryDisplay, path, "longer than %d bytes", maxBytes)
 	}
-	for i, r := range s {
+	// Nearly every string is mostly printable ASCII: a byte test each,
+	// decoding only the runes that start with a byte of 0x80 or more.
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c-0x20 < 0x7f-0x20 || c == '\n' || c == '\t' {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			return verr(CategoryDisplay, path, "control character at byte %d; only \\n and \\t are allowed", i)
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if isControl(r) {
 			return verr(CategoryDisplay, path, "control character at byte %d; only \\n and \\t are allowed", i)
 		}
 		if isBidiControl(r) {
 			return verr(CategoryDisplay, path, "bidirectional control character U+%04X at byte %d", r, i)
 		}
+		i += size
 	}
 	return nil
 }
