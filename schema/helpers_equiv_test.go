@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -76,5 +77,133 @@ func TestCheckTextMatchesReference(t *testing.T) {
 				t.Fatalf("checkText(%q, %d) = %v, reference %v", s, limit, got, want)
 			}
 		}
+	}
+}
+
+func TestFoldedContainsMatchesReference(t *testing.T) {
+	t.Parallel()
+	texts := helperTexts(t)
+	r := rand.New(rand.NewPCG(3, 4))
+	for i, e := range texts {
+		if got, want := string(appendFolded([]byte("x"), e)), "x"+reffoldText(e); got != want {
+			t.Fatalf("appendFolded(%q) = %q, reference %q", e, got, want)
+		}
+		// A part of the text, the text with its case and spaces changed,
+		// and an unrelated text, as values the evidence may or may not hold.
+		a, b := r.IntN(len(e)+1), r.IntN(len(e)+1)
+		for _, v := range []string{e[min(a, b):max(a, b)], strings.ToUpper(e), strings.ReplaceAll(e, " ", "\n "), texts[(i*7919)%len(texts)]} {
+			if got, want := foldedContains(e, v), strings.Contains(reffoldText(e), reffoldText(v)); got != want {
+				t.Fatalf("foldedContains(%q, %q) = %v, reference %v", e, v, got, want)
+			}
+		}
+	}
+}
+
+// randomDateText writes a date of iso's parts, or of other numbers, the
+// way quotes do: numbers with and without zeros, month names in any case,
+// two- and four-digit years, ordinals and fillers, in one of the orders.
+func randomDateText(r *rand.Rand, iso string) string {
+	if len(iso) != len("2006-01-02") {
+		iso = "2026-03-01"
+	}
+	y, m, d := iso[:4], iso[5:7], iso[8:10]
+	if r.IntN(4) == 0 {
+		y, m, d = randomText(r, 1), randomText(r, 1), randomText(r, 1)
+	}
+	names := []string{"Jan", "FEB", "märz", "MÄRZ", "April", "mai", "JUNI", "juil", "Aug", "sept", "OKT", "nov", "Dez", "dic", "mrt", "Mayo"}
+	pick := func(opts ...string) string { return opts[r.IntN(len(opts))] }
+	month := pick(m, strings.TrimLeft(m, "0"), names[r.IntN(len(names))])
+	day := pick(d, strings.TrimLeft(d, "0"), d+pick("st", "ND", "th", "ſt", "er"))
+	year := pick(y, y[len(y)/2:])
+	sep := func() string { return pick(".", "/", "-", " ", ", ", " of ", " de ", "", " DER ", "\u00a0") }
+	var date string
+	switch r.IntN(4) {
+	case 0:
+		date = year + sep() + month + sep() + day
+	case 1:
+		date = day + sep() + month + sep() + year
+	case 2:
+		date = month + sep() + day + sep() + year
+	default:
+		date = y + m + d
+	}
+	return randomText(r, r.IntN(4)) + pick("", " ", "Datum: ", "x") + date + pick("", " ", "1", "a", ".") + randomText(r, r.IntN(4))
+}
+
+func TestDateInMatchesReference(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(5, 6))
+	isos := []string{"2026-03-01", "2026-01-03", "2018-12-25", "2019-01-12", "2000-02-29", "0001-01-01", "9999-12-31", "2026-02-30", "2026-3-01", "20260301", ""}
+	for range 200 {
+		isos = append(isos, fmt.Sprintf("%04d-%02d-%02d", 1990+r.IntN(50), 1+r.IntN(12), 1+r.IntN(31)))
+	}
+	texts := helperTexts(t)
+	held := 0
+	for i, s := range texts {
+		iso := isos[i%len(isos)]
+		for _, e := range []string{s, randomDateText(r, iso)} {
+			got, want := dateIn(e, iso), refdateIn(e, iso)
+			if got != want {
+				t.Fatalf("dateIn(%q, %q) = %v, reference %v", e, iso, got, want)
+			}
+			if got {
+				held++
+			}
+		}
+	}
+	// Both verdicts must be common, or the comparison proves little.
+	if held < 2000 || held > 2*len(texts)-2000 {
+		t.Fatalf("%d of %d quotes hold their date", held, 2*len(texts))
+	}
+}
+
+// randomAmountText writes minor the ways amountIn's rules name, and some
+// they refuse, inside random text: grouped or not by each separator, a
+// decimal point or comma, ",-" for whole amounts, a digit touching it, or
+// another amount.
+func randomAmountText(r *rand.Rand, minor int64, exp int) string {
+	pick := func(opts ...string) string { return opts[r.IntN(len(opts))] }
+	if r.IntN(5) == 0 {
+		minor = r.Int64N(1_000_000_000)
+	}
+	mag := minor
+	if mag < 0 {
+		mag = -mag
+	}
+	digits := fmt.Sprintf("%0*d", exp+1, mag)
+	intPart, frac := digits[:len(digits)-exp], digits[len(digits)-exp:]
+	if r.IntN(6) == 0 && len(frac) > 0 {
+		frac = frac[:len(frac)-1]
+	}
+	num := refgroup(intPart, refgroupSeps[r.IntN(len(refgroupSeps))])
+	if exp > 0 {
+		num += pick(",", ".") + pick(frac, frac, "-", "\u2013", frac+"0")
+	}
+	return randomText(r, r.IntN(3)) + pick("", " ", "EUR ", "1", ".", "-", "1.", "(") + num + pick("", " ", "1", ",5", ")", "-", " EUR") + randomText(r, r.IntN(3))
+}
+
+func TestAmountInMatchesReference(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(7, 8))
+	texts := helperTexts(t)
+	held := 0
+	for i, s := range texts {
+		minor := []int64{0, 5, 100, 123456, -123456, 100000, 1234567890, 99, 1000}[i%9]
+		if i%3 == 0 {
+			minor = r.Int64N(10_000_000_000) - 5_000_000_000
+		}
+		exp := []int{2, 0, 3, 2}[i%4]
+		for _, e := range []string{s, randomAmountText(r, minor, exp)} {
+			got, want := amountIn(e, minor, exp), refamountIn(e, minor, exp)
+			if got != want {
+				t.Fatalf("amountIn(%q, %d, %d) = %v, reference %v", e, minor, exp, got, want)
+			}
+			if got {
+				held++
+			}
+		}
+	}
+	if held < 2000 || held > 2*len(texts)-2000 {
+		t.Fatalf("%d of %d quotes hold their amount", held, 2*len(texts))
 	}
 }
