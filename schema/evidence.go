@@ -137,29 +137,44 @@ func foldedContains(e, v string) bool {
 	return bytes.Contains(appendFolded(eb[:0], e), appendFolded(vb[:0], v))
 }
 
-// appendFolded appends foldText(s) to dst, byte by byte while s is ASCII
-// (upper-case letters lowered, runs of the ASCII white space strings.Fields
-// splits on made one space, none at either end) and by foldText itself
-// for any other s, whose lower-casing and white space need Unicode.
+// appendFolded appends foldText(s) to dst: strings.ToLower's runes
+// (unicode.ToLower of each, an invalid byte becoming U+FFFD as strings.Map
+// makes it), split where strings.Fields splits them (unicode.IsSpace) and
+// joined by one space, without the three intermediate strings. ASCII, all
+// but a few bytes of most quotes, takes a byte test.
 func appendFolded(dst []byte, s string) []byte {
 	start := len(dst)
 	space := false
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		c := s[i]
-		switch {
-		case c >= utf8.RuneSelf:
-			return append(dst[:start], foldText(s)...)
-		case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+				space = true
+				continue
+			case 'A' <= c && c <= 'Z':
+				c += 'a' - 'A'
+			}
+			if space && len(dst) > start {
+				dst = append(dst, ' ')
+			}
+			space = false
+			dst = append(dst, c)
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		r = unicode.ToLower(r)
+		if unicode.IsSpace(r) {
 			space = true
 			continue
-		case 'A' <= c && c <= 'Z':
-			c += 'a' - 'A'
 		}
 		if space && len(dst) > start {
 			dst = append(dst, ' ')
 		}
 		space = false
-		dst = append(dst, c)
+		dst = utf8.AppendRune(dst, r)
 	}
 	return dst
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -205,5 +206,39 @@ func TestAmountInMatchesReference(t *testing.T) {
 	}
 	if held < 2000 || held > 2*len(texts)-2000 {
 		t.Fatalf("%d of %d quotes hold their amount", held, 2*len(texts))
+	}
+}
+
+// TestShortIntegerMatchesParse: where shortInteger answers, integer's
+// general path (no float characters, strconv.ParseInt within ±(2^53-1))
+// gives the same number.
+func TestShortIntegerMatchesParse(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(9, 10))
+	inputs := []string{"0", "-0", "7", "-7", "007", "999999999999999", "-999999999999999", "1000000000000000", "9007199254740991", "9999999999999999", "", "-", "--1", "1.0", "1e3", "1E3", "+1", " 1", "1 ", "12a", "٣"}
+	for range 100000 {
+		n := r.Int64N(1<<54) - 1<<53
+		s := strconv.FormatInt(n>>r.IntN(54), 10)
+		if r.IntN(4) == 0 {
+			b := []byte(s)
+			b[r.IntN(len(b))] = "0123456789-.eE+ a"[r.IntN(17)]
+			s = string(b)
+		}
+		inputs = append(inputs, s)
+	}
+	short := 0
+	for _, s := range inputs {
+		got, ok := shortInteger(s)
+		if !ok {
+			continue
+		}
+		short++
+		want, err := strconv.ParseInt(s, 10, 64)
+		if strings.ContainsAny(s, ".eE") || err != nil || want > maxSafeInteger || want < -maxSafeInteger || got != want {
+			t.Fatalf("shortInteger(%q) = %d, true; ParseInt %d, %v", s, got, want, err)
+		}
+	}
+	if short < 50000 {
+		t.Fatalf("shortInteger read only %d of %d inputs", short, len(inputs))
 	}
 }
