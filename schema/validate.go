@@ -436,6 +436,11 @@ func (w *walker) open(path string, d json.Delim, want string) *ValidationError {
 
 // str reads a string value, or null when nullable.
 func (w *walker) str(path string, nullable bool) (s string, null bool, e *ValidationError) {
+	if vt, ok := w.dec.(*valueTokens); ok && !w.record {
+		if s, ok := vt.nextString(); ok {
+			return s, false, nil
+		}
+	}
 	tok, e := w.token(path)
 	if e != nil {
 		return "", false, e

@@ -154,6 +154,16 @@ func checkDocumentType(w *walker, path string) *ValidationError {
 // though they hold integers, because a model that writes them has not
 // understood minor units.
 func (w *walker) integer(path string, nullable bool) (n int64, null bool, e *ValidationError) {
+	// An integer of the Go value, in range, is what its json.Number would
+	// parse to; one out of range takes the token path and its error.
+	if vt, ok := w.dec.(*valueTokens); ok && !w.record {
+		if n, ok := vt.nextInt(); ok {
+			if n <= maxSafeInteger && n >= -maxSafeInteger {
+				return n, false, nil
+			}
+			vt.pos--
+		}
+	}
 	tok, e := w.token(path)
 	if e != nil {
 		return 0, false, e
