@@ -205,7 +205,7 @@ func amountIn(s string, minor int64, exp int) bool {
 		digits = strings.Repeat("0", exp-len(digits)+1) + digits
 	}
 	intPart, frac := digits[:len(digits)-exp], digits[len(digits)-exp:]
-	whole := strings.Trim(frac, "0") == ""
+	whole := strings.Count(frac, "0") == len(frac)
 	// Every spelling tried below holds the integer part's last three
 	// digits together (grouping only separates groups of three from the
 	// right), so a quote without them holds none of the spellings.
@@ -442,7 +442,13 @@ func isCompactDate(tok, iso string) bool {
 }
 
 func isASCIIDigits(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
+	// A byte loop: strings.Trim builds its set of cut bytes on every call.
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func containsFold(list []string, s string) bool {

@@ -242,3 +242,23 @@ func TestShortIntegerMatchesParse(t *testing.T) {
 		t.Fatalf("shortInteger read only %d of %d inputs", short, len(inputs))
 	}
 }
+
+// TestDigitTests: the byte loops that replaced strings.Trim against a set
+// of digits answer as Trim did, and the bullet paths are index's.
+func TestDigitTests(t *testing.T) {
+	t.Parallel()
+	texts := append(helperTexts(t), "", "0", "00", "0123456789", "12a", "a12", "1.5", "-1")
+	for _, s := range texts {
+		if got, want := isASCIIDigits(s), refisASCIIDigits(s); got != want {
+			t.Fatalf("isASCIIDigits(%q) = %v, reference %v", s, got, want)
+		}
+		if got, want := strings.Count(s, "0") == len(s), strings.Trim(s, "0") == ""; got != want {
+			t.Fatalf("all zeros %q: %v, Trim says %v", s, got, want)
+		}
+	}
+	for n := range maxBullets + 2 {
+		if got, want := bulletPath("bullets", n), index("bullets", n); got != want {
+			t.Fatalf("bulletPath(bullets, %d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -597,7 +597,7 @@ func checkBullets(w *walker, path string) *ValidationError {
 		if n == maxBullets {
 			return verr(CategoryDisplay, path, "more than %d bullets", maxBullets)
 		}
-		ip := index(path, n)
+		ip := bulletPath(path, n)
 		s, _, e := w.str(ip, false)
 		if e != nil {
 			return e
@@ -617,6 +617,17 @@ func checkBullets(w *walker, path string) *ValidationError {
 		return verr(CategoryDisplay, path, "no bullets; want %d to %d", minBullets, maxBullets)
 	}
 	return nil
+}
+
+// bulletPaths are the paths of the bullets every version has, written
+// out so a walk does not join them.
+var bulletPaths = [maxBullets]string{"bullets[0]", "bullets[1]", "bullets[2]", "bullets[3]", "bullets[4]"}
+
+func bulletPath(path string, n int) string {
+	if path == "bullets" && n < len(bulletPaths) {
+		return bulletPaths[n]
+	}
+	return index(path, n)
 }
 
 func checkInvoice(w *walker, path string) *ValidationError {

@@ -290,10 +290,7 @@ func checkQuantity(w *walker, path string) *ValidationError {
 func isDecimal(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	intPart, frac, hasDot := strings.Cut(s, ".")
-	digits := func(p string) bool {
-		return p != "" && strings.Trim(p, "0123456789") == ""
-	}
-	return digits(intPart) && (!hasDot || digits(frac))
+	return isASCIIDigits(intPart) && (!hasDot || isASCIIDigits(frac))
 }
 
 func checkEvidenceObject(w *walker, path string) *ValidationError {
