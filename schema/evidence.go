@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"sync"
@@ -100,7 +101,7 @@ func checkFactEvidenceValues(d *InvoiceV2, corrected map[string]bool) *Validatio
 		var ok bool
 		switch f.name {
 		case "supplier_name", "buyer_name", "invoice_number", "po_number":
-			ok = strings.Contains(foldText(e), foldText(*f.text))
+			ok = foldedContains(e, *f.text)
 		case "supplier_vat_id":
 			ok = vatIDIn(e, *f.text)
 		case "supplier_iban":
@@ -126,6 +127,56 @@ func checkFactEvidenceValues(d *InvoiceV2, corrected map[string]bool) *Validatio
 // so a name broken over two lines in the source still matches.
 func foldText(s string) string {
 	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// foldedContains reports whether foldText(e) contains foldText(v), folding
+// into buffers on the stack: a check makes no garbage for names and
+// numbers of printable ASCII.
+func foldedContains(e, v string) bool {
+	var eb, vb [maxEvidenceBytes]byte
+	return bytes.Contains(appendFolded(eb[:0], e), appendFolded(vb[:0], v))
+}
+
+// appendFolded appends foldText(s) to dst: strings.ToLower's runes
+// (unicode.ToLower of each, an invalid byte becoming U+FFFD as strings.Map
+// makes it), split where strings.Fields splits them (unicode.IsSpace) and
+// joined by one space, without the three intermediate strings. ASCII, all
+// but a few bytes of most quotes, takes a byte test.
+func appendFolded(dst []byte, s string) []byte {
+	start := len(dst)
+	space := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch {
+			case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+				space = true
+				continue
+			case 'A' <= c && c <= 'Z':
+				c += 'a' - 'A'
+			}
+			if space && len(dst) > start {
+				dst = append(dst, ' ')
+			}
+			space = false
+			dst = append(dst, c)
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+		r = unicode.ToLower(r)
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space && len(dst) > start {
+			dst = append(dst, ' ')
+		}
+		space = false
+		dst = utf8.AppendRune(dst, r)
+	}
+	return dst
 }
 
 // alnumUpper keeps only letters and digits, upper-cased.
@@ -154,8 +205,20 @@ func amountIn(s string, minor int64, exp int) bool {
 		digits = strings.Repeat("0", exp-len(digits)+1) + digits
 	}
 	intPart, frac := digits[:len(digits)-exp], digits[len(digits)-exp:]
-	whole := strings.Trim(frac, "0") == ""
+	whole := strings.Count(frac, "0") == len(frac)
+	// Every spelling tried below holds the integer part's last three
+	// digits together (grouping only separates groups of three from the
+	// right), so a quote without them holds none of the spellings.
+	if !strings.Contains(s, intPart[max(0, len(intPart)-3):]) {
+		return false
+	}
 	for _, g := range groupSeps {
+		// With three digits or fewer, grouping changes nothing, and the
+		// spellings were tried with g == ""; a separator the quote lacks
+		// cannot be in a spelling the quote holds.
+		if g != "" && (len(intPart) <= 3 || !strings.Contains(s, g)) {
+			continue
+		}
 		grouped := group(intPart, g)
 		if exp == 0 || whole {
 			if standsAlone(s, grouped) {
@@ -166,7 +229,7 @@ func amountIn(s string, minor int64, exp int) bool {
 			continue
 		}
 		for _, d := range []string{",", "."} {
-			if d == g {
+			if d == g || strings.IndexByte(s, d[0]) < 0 {
 				continue
 			}
 			if standsAlone(s, grouped+d+frac) {
@@ -265,12 +328,9 @@ func dateIn(s, iso string) bool {
 		return false
 	}
 	year, month, day := t.Year(), int(t.Month()), t.Day()
-	var toks []string
-	for _, tok := range dateTokens(s) {
-		if !containsFold(dateFillers, tok) {
-			toks = append(toks, tok)
-		}
-	}
+	// Most quotes have a few dozen tokens: they stay on the stack.
+	var buf [64]string
+	toks := appendDateTokens(buf[:0], s)
 	isNum := func(tok string, maxLen, want int) bool {
 		if tok == "" || len(tok) > maxLen || !isASCIIDigits(tok) {
 			return false
@@ -288,12 +348,11 @@ func dateIn(s, iso string) bool {
 		if isASCIIDigits(tok) {
 			return isNum(tok, 2, month)
 		}
-		return monthNames()[strings.ToLower(tok)] == month
+		return monthNumber(tok) == month
 	}
 	isDay := func(tok string) bool { return isNum(tok, 2, day) }
-	compact := t.Format("20060102")
 	for i, tok := range toks {
-		if tok == compact {
+		if isCompactDate(tok, iso) {
 			return true
 		}
 		if i+2 >= len(toks) {
@@ -309,13 +368,12 @@ func dateIn(s, iso string) bool {
 	return false
 }
 
-// dateTokens splits s into runs of digits and runs of letters; everything
-// else separates.
-func dateTokens(s string) []string {
-	var toks []string
+// appendDateTokens appends to toks the runs of digits and the runs of
+// letters of s that are not dateFillers; everything else separates.
+func appendDateTokens(toks []string, s string) []string {
 	start, kind := -1, 0 // kind 1 digits, 2 letters
 	flush := func(end int) {
-		if start >= 0 {
+		if start >= 0 && (kind == 1 || !isDateFiller(s[start:end])) {
 			toks = append(toks, s[start:end])
 		}
 		start, kind = -1, 0
@@ -339,8 +397,58 @@ func dateTokens(s string) []string {
 	return toks
 }
 
+// isDateFiller reports whether the run of letters tok is one of
+// dateFillers in any case. Those are two or three ASCII letters, so an
+// ASCII run of another length is not folded against them; a run with other
+// letters is (U+017F, long s, folds to s).
+func isDateFiller(tok string) bool {
+	if (len(tok) < 2 || len(tok) > 3) && isASCII(tok) {
+		return false
+	}
+	return containsFold(dateFillers, tok)
+}
+
+// monthNumber is monthNames()[strings.ToLower(tok)], lowering a short
+// ASCII run on the stack instead of allocating its lower-case copy.
+func monthNumber(tok string) int {
+	var b [16]byte
+	if len(tok) > len(b) || !isASCII(tok) {
+		return monthNames()[strings.ToLower(tok)]
+	}
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	return monthNames()[string(b[:len(tok)])]
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// isCompactDate reports whether tok is the date iso, which time.Parse has
+// read as YYYY-MM-DD, written as one YYYYMMDD number (what formatting the
+// parsed time with "20060102" spells).
+func isCompactDate(tok, iso string) bool {
+	return len(tok) == 8 && len(iso) == 10 && tok[:4] == iso[:4] && tok[4:6] == iso[5:7] && tok[6:] == iso[8:]
+}
+
 func isASCIIDigits(s string) bool {
-	return s != "" && strings.Trim(s, "0123456789") == ""
+	// A byte loop: strings.Trim builds its set of cut bytes on every call.
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func containsFold(list []string, s string) bool {

@@ -321,6 +321,13 @@ func (w *walker) objectAt(path string, fields []field, paths []string) *Validati
 	// version has more than the buffer holds, so seen stays on the stack.
 	var buf [24]string
 	seen := buf[:0]
+	// With fold-distinct names (keysFoldDistinct), a known key's only
+	// possible earlier collision is itself: seenBits answers that and the
+	// final missing-key pass without comparing strings, and next guesses
+	// the key's index because answers mostly keep the schema's order.
+	distinct := keysFoldDistinct(fields)
+	var seenBits uint64
+	next := 0
 	for w.dec.More() {
 		tok, e := w.token(at(path))
 		if e != nil {
@@ -331,19 +338,25 @@ func (w *walker) objectAt(path string, fields []field, paths []string) *Validati
 			// The decoder only hands out strings in key position.
 			return verr(CategoryDecode, at(path), "object key is not a string")
 		}
-		for _, prev := range seen {
-			if prev == key {
-				return verr(CategoryDuplicateKey, join(path, prev), "key appears more than once in the object")
-			}
-			if strings.EqualFold(prev, key) {
-				return verr(CategoryDuplicateKey, join(path, prev), "key %s differs only in case from an earlier key", quoteKey(key))
-			}
+		i := -1
+		if distinct && next < len(fields) && fields[next].name == key {
+			i = next
+		} else {
+			i = slices.IndexFunc(fields, func(f field) bool { return f.name == key })
 		}
-		i := slices.IndexFunc(fields, func(f field) bool { return f.name == key })
+		if distinct && i >= 0 {
+			if seenBits&(1<<i) != 0 {
+				return verr(CategoryDuplicateKey, join(path, key), "key appears more than once in the object")
+			}
+		} else if e := foldCollision(path, seen, key); e != nil {
+			return e
+		}
 		if i < 0 {
 			return verr(CategoryUnknownField, at(path), "unknown key %s", quoteKey(key))
 		}
 		seen = append(seen, key)
+		seenBits |= 1 << i
+		next = i + 1
 		p := ""
 		if paths != nil {
 			p = paths[i]
@@ -357,9 +370,28 @@ func (w *walker) objectAt(path string, fields []field, paths []string) *Validati
 	if _, e := w.token(at(path)); e != nil {
 		return e
 	}
-	for _, f := range fields {
-		if !slices.Contains(seen, f.name) {
+	for i, f := range fields {
+		if distinct {
+			if seenBits&(1<<i) == 0 {
+				return f.missing(join(path, f.name))
+			}
+		} else if !slices.Contains(seen, f.name) {
 			return f.missing(join(path, f.name))
+		}
+	}
+	return nil
+}
+
+// foldCollision returns the error for key when it repeats an earlier key of
+// the object, exactly or differing only in case, checked in the order the
+// keys came.
+func foldCollision(path string, seen []string, key string) *ValidationError {
+	for _, prev := range seen {
+		if prev == key {
+			return verr(CategoryDuplicateKey, join(path, prev), "key appears more than once in the object")
+		}
+		if strings.EqualFold(prev, key) {
+			return verr(CategoryDuplicateKey, join(path, prev), "key %s differs only in case from an earlier key", quoteKey(key))
 		}
 	}
 	return nil
@@ -404,6 +436,11 @@ func (w *walker) open(path string, d json.Delim, want string) *ValidationError {
 
 // str reads a string value, or null when nullable.
 func (w *walker) str(path string, nullable bool) (s string, null bool, e *ValidationError) {
+	if vt, ok := w.dec.(*valueTokens); ok && !w.record {
+		if s, ok := vt.nextString(); ok {
+			return s, false, nil
+		}
+	}
 	tok, e := w.token(path)
 	if e != nil {
 		return "", false, e
@@ -480,13 +517,25 @@ func checkText(path, s string, maxBytes int) *ValidationError {
 	if len(s) > maxBytes {
 		return verr(CategoryDisplay, path, "longer than %d bytes", maxBytes)
 	}
-	for i, r := range s {
+	// Nearly every string is mostly printable ASCII: a byte test each,
+	// decoding only the runes that start with a byte of 0x80 or more.
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c-0x20 < 0x7f-0x20 || c == '\n' || c == '\t' {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			return verr(CategoryDisplay, path, "control character at byte %d; only \\n and \\t are allowed", i)
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if isControl(r) {
 			return verr(CategoryDisplay, path, "control character at byte %d; only \\n and \\t are allowed", i)
 		}
 		if isBidiControl(r) {
 			return verr(CategoryDisplay, path, "bidirectional control character U+%04X at byte %d", r, i)
 		}
+		i += size
 	}
 	return nil
 }
@@ -548,7 +597,7 @@ func checkBullets(w *walker, path string) *ValidationError {
 		if n == maxBullets {
 			return verr(CategoryDisplay, path, "more than %d bullets", maxBullets)
 		}
-		ip := index(path, n)
+		ip := bulletPath(path, n)
 		s, _, e := w.str(ip, false)
 		if e != nil {
 			return e
@@ -568,6 +617,17 @@ func checkBullets(w *walker, path string) *ValidationError {
 		return verr(CategoryDisplay, path, "no bullets; want %d to %d", minBullets, maxBullets)
 	}
 	return nil
+}
+
+// bulletPaths are the paths of the bullets every version has, written
+// out so a walk does not join them.
+var bulletPaths = [maxBullets]string{"bullets[0]", "bullets[1]", "bullets[2]", "bullets[3]", "bullets[4]"}
+
+func bulletPath(path string, n int) string {
+	if path == "bullets" && n < len(bulletPaths) {
+		return bulletPaths[n]
+	}
+	return index(path, n)
 }
 
 func checkInvoice(w *walker, path string) *ValidationError {

@@ -154,6 +154,16 @@ func checkDocumentType(w *walker, path string) *ValidationError {
 // though they hold integers, because a model that writes them has not
 // understood minor units.
 func (w *walker) integer(path string, nullable bool) (n int64, null bool, e *ValidationError) {
+	// An integer of the Go value, in range, is what its json.Number would
+	// parse to; one out of range takes the token path and its error.
+	if vt, ok := w.dec.(*valueTokens); ok && !w.record {
+		if n, ok := vt.nextInt(); ok {
+			if n <= maxSafeInteger && n >= -maxSafeInteger {
+				return n, false, nil
+			}
+			vt.pos--
+		}
+	}
 	tok, e := w.token(path)
 	if e != nil {
 		return 0, false, e
@@ -164,6 +174,9 @@ func (w *walker) integer(path string, nullable bool) (n int64, null bool, e *Val
 			return 0, true, nil
 		}
 	case json.Number:
+		if n, ok := shortInteger(string(t)); ok {
+			return n, false, nil
+		}
 		if strings.ContainsAny(string(t), ".eE") {
 			return 0, false, verr(CategoryFacts, path, "got a float, want an integer")
 		}
@@ -178,6 +191,32 @@ func (w *walker) integer(path string, nullable bool) (n int64, null bool, e *Val
 		want = "an integer or null"
 	}
 	return 0, false, verr(CategoryDecode, path, "got %s, want %s", kindOf(tok), want)
+}
+
+// shortInteger reads -?[0-9]{1,15}, the shape of nearly every amount and
+// rate: never a float, and inside ±(2^53-1), so it needs neither the
+// float test nor strconv.ParseInt's range checks; false for any other
+// shape, which integer judges in full.
+func shortInteger(s string) (int64, bool) {
+	digits := s
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if len(digits) < len(s) {
+		n = -n
+	}
+	return n, true
 }
 
 // checkAmount accepts a signed integer count of minor units: the sign is
@@ -251,10 +290,7 @@ func checkQuantity(w *walker, path string) *ValidationError {
 func isDecimal(s string) bool {
 	s = strings.TrimPrefix(s, "-")
 	intPart, frac, hasDot := strings.Cut(s, ".")
-	digits := func(p string) bool {
-		return p != "" && strings.Trim(p, "0123456789") == ""
-	}
-	return digits(intPart) && (!hasDot || digits(frac))
+	return isASCIIDigits(intPart) && (!hasDot || isASCIIDigits(frac))
 }
 
 func checkEvidenceObject(w *walker, path string) *ValidationError {

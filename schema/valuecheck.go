@@ -2,7 +2,6 @@ package schema
 
 import (
 	"encoding/json"
-	"strconv"
 	"unicode/utf8"
 )
 
@@ -46,7 +45,7 @@ func CheckV2Reviewable(doc *InvoiceV2, source string) error {
 // tokenBuilder collects a document's tokens in json.Marshal's order and an
 // upper bound of the bytes json.Marshal would write for them.
 type tokenBuilder struct {
-	toks  []json.Token
+	toks  []valueToken
 	bound int
 	// bad is set by a string that is not valid UTF-8: json.Marshal would
 	// replace its invalid bytes, so the value is not what gets validated.
@@ -54,14 +53,14 @@ type tokenBuilder struct {
 }
 
 func (b *tokenBuilder) delim(d json.Delim) {
-	b.toks = append(b.toks, d)
+	b.toks = append(b.toks, valueToken{tok: d})
 	b.bound += 2 // the delimiter and a comma or colon after it
 }
 
 // key takes the key already as a token: the callers pass constants, which
 // become interface values at compile time, so keys cost no allocation.
 func (b *tokenBuilder) key(k json.Token) {
-	b.toks = append(b.toks, k)
+	b.toks = append(b.toks, valueToken{tok: k})
 	b.bound += len(k.(string)) + 4 // quotes, colon, comma
 }
 
@@ -69,7 +68,7 @@ func (b *tokenBuilder) str(s string) {
 	if !utf8.ValidString(s) {
 		b.bad = true
 	}
-	b.toks = append(b.toks, s)
+	b.toks = append(b.toks, valueToken{s: s, kind: tokString})
 	b.bound += 6*len(s) + 3 // every byte at worst a \u00XX escape
 }
 
@@ -82,12 +81,12 @@ func (b *tokenBuilder) strPtr(s *string) {
 }
 
 func (b *tokenBuilder) null() {
-	b.toks = append(b.toks, nil)
+	b.toks = append(b.toks, valueToken{})
 	b.bound += 5
 }
 
 func (b *tokenBuilder) int(n int64) {
-	b.toks = append(b.toks, json.Number(strconv.FormatInt(n, 10)))
+	b.toks = append(b.toks, valueToken{n: n, kind: tokInt})
 	b.bound += 21
 }
 
@@ -104,7 +103,7 @@ func (b *tokenBuilder) intPtr(n *int64) {
 // for its bytes (see CheckV2Reviewable). TestValueTokensMatchMarshal keeps
 // it in step with the type.
 func v2ValueTokens(doc *InvoiceV2) (*valueTokens, bool) {
-	b := &tokenBuilder{toks: make([]json.Token, 0, 128)}
+	b := &tokenBuilder{toks: make([]valueToken, 0, 128)}
 	b.delim('{')
 	b.key("schema_version")
 	b.str(doc.SchemaVersion)
@@ -185,7 +184,7 @@ func v2ValueTokens(doc *InvoiceV2) (*valueTokens, bool) {
 		b.delim(']')
 	}
 	b.key("lines_complete")
-	b.toks = append(b.toks, doc.LinesComplete)
+	b.toks = append(b.toks, valueToken{tok: doc.LinesComplete})
 	b.bound += 5
 	b.key("action_items")
 	if doc.ActionItems == nil {
