@@ -31,6 +31,26 @@ func TestFinishedJobsDoNotClaimAnEmptyQueue(t *testing.T) {
 	}
 }
 
+// While every provider slot has a job, the runner claims again only once
+// the whole read-ahead has been taken up: each claim is a write
+// transaction and an fsync whatever it leases, so a fast provider must not
+// turn the read-ahead into a claim per few finished jobs. Every claim then
+// leases at least ReadAhead jobs (the first ReadAhead+1), so n documents
+// take at most n/ReadAhead claims that lease something.
+func TestClaimsLeaseTheWholeReadAhead(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	cs := &claimCounter{Store: e.Store}
+	r := newRunner(e, alwaysValid(), "default")
+	const n, readAhead = 64, 8
+	r.Store, r.Concurrency, r.ReadAhead, r.PollInterval = cs, 1, readAhead, time.Hour
+	runAllCommitted(t, r, n)
+	if got := cs.claims.Load(); got > n/readAhead {
+		t.Errorf("%d claims leased jobs for %d documents, want at most %d (a claim per %d leased ahead)",
+			got, n, n/readAhead, readAhead)
+	}
+}
+
 // commitHolder hands each commit over and then holds it, as a long group
 // transaction would, until want commits are held at once (or the wait
 // times out); then it lets them all through to the real store.

@@ -17,8 +17,9 @@ import (
 const maxStmts = 256
 
 // maxStmtParams is the most placeholders a cached statement has, but for
-// the multi-row statements of group commit (jobs.GroupTag: a few texts,
-// padded to a power of two of rows, each run on every group) and the
+// the multi-row statements of group commit and of an enqueue's new
+// documents (jobs.GroupTag: a few texts, padded to a power of two of rows,
+// each run on every group or batch) and the
 // lookup of source references (jobs.LookupTag: one text, padded to a full
 // chunk, run on every chunk of a rerun, where parsing it was about 6 % of
 // the CPU). Longer

@@ -63,6 +63,17 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 			// settled accepts: enqueue only inserts jobs, or releases held
 			// ones, which settled leaves to the full path.)
 			touched := map[sourceRef]bool{}
+			// A run of fresh documents is written together before any
+			// document that takes another path, so every document still
+			// sees the writes of those before it, in order.
+			var run []int
+			inRun := map[string]bool{}
+			flush := func() error {
+				err := c.insertFresh(ctx, tx, p, run, now, out)
+				run = run[:0]
+				clear(inRun)
+				return err
+			}
 			for _, i := range order {
 				d := &p.Docs[i]
 				ref := sourceRef{d.SourceSystem, d.Path}
@@ -76,6 +87,14 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 						out[i] = r
 						continue
 					}
+				}
+				if k.fresh(d, touched, inRun) {
+					run = append(run, i)
+					inRun[d.JobKey], touched[ref] = true, true
+					continue
+				}
+				if err := flush(); err != nil {
+					return err
 				}
 				if d.Unread {
 					// Its text is not at hand: never insert a job without it.
@@ -98,7 +117,7 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 				}
 				out[i] = r
 			}
-			return nil
+			return flush()
 		})
 		if err != nil {
 			return nil, err

@@ -68,10 +68,11 @@ func (c *Core) multi(t *table, rows int, body string) string {
 	return q
 }
 
-// GroupTag starts every multi-row statement of a group commit. An engine
-// that bounds the statements it keeps prepared by their parameters keeps
-// these regardless: they are few (a handful of kinds, a power of two of
-// rows each) and run on every group.
+// GroupTag starts every multi-row statement (a group commit's, an
+// enqueue's new documents'). An engine that bounds the statements it keeps
+// prepared by their parameters keeps these regardless: they are few (a
+// handful of kinds, a power of two of rows each) and run on every group or
+// batch.
 const GroupTag = `/* group */ `
 
 // rowArgs collects the rows of one multi-row statement.
