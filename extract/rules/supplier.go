@@ -92,7 +92,10 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 		}
 		s -= w
 	}
-	words := strings.Fields(raw[s:fs])
+	// The words live in buffers on the stack (strings.Fields allocated a
+	// slice per call; most names have a handful of words).
+	var wordsBuf, firstBuf [8]string
+	words := appendFields(wordsBuf[:0], raw[s:fs], -1)
 	keep := len(words)
 	for k := len(words) - 1; k >= 0; k-- {
 		w := words[k]
@@ -137,10 +140,11 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 	start += idx
 	// Strip leading labels, document titles and connectors.
 	for range 4 {
-		f := fold(raw[start:fe])
-		m := reLeadingNoise.FindStringIndex(f.s)
-		if m == nil || m[1] == 0 {
-			w := strings.Fields(raw[start:fs])
+		// The text alone is folded first: the index back to raw (a slice
+		// of the text's length) is needed only where a label matched.
+		_, me, ok := reLeadingNoise.find(foldString(raw[start:fe]))
+		if !ok || me == 0 {
+			w := appendFields(firstBuf[:0], raw[start:fs], 2)
 			if len(w) > 1 && nameConnectors[w[0]] && !(nameParticles[w[0]] && isNameWord(w[1])) {
 				start += strings.Index(raw[start:], w[0]) + len(w[0])
 				start += len(raw[start:]) - len(strings.TrimLeft(raw[start:], " "))
@@ -148,7 +152,7 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 			}
 			break
 		}
-		rs, _ := f.rawSpan(m[1], m[1])
+		rs, _ := fold(raw[start:fe]).rawSpan(me, me)
 		if start+rs >= fs {
 			return "", 0, false
 		}
@@ -157,16 +161,16 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 	// A payment or block phrase inside the run of capitalised words
 	// ("MAKE CHECKS PAYABLE TO ACME LTD") is not part of the name.
 	for _, re := range []*lexicon{rePayTo} {
-		f := fold(raw[start:fs])
-		ms := re.FindAllStringIndex(f.s, -1)
+		f := foldString(raw[start:fs])
+		ms := re.FindAllStringIndex(f, -1)
 		if len(ms) == 0 {
 			continue
 		}
 		m := ms[len(ms)-1]
-		if strings.TrimSpace(strings.Trim(f.s[m[1]:], " :,.-")) == "" {
+		if strings.TrimSpace(strings.Trim(f[m[1]:], " :,.-")) == "" {
 			return "", 0, false
 		}
-		rs, _ := f.rawSpan(m[1], m[1])
+		rs, _ := fold(raw[start:fs]).rawSpan(m[1], m[1])
 		start += rs
 		start += len(raw[start:]) - len(strings.TrimLeft(raw[start:], " :,.-"))
 	}
@@ -277,10 +281,7 @@ func blockLabelIn(ln *line, off int, cf, rawCell string) (region, int) {
 	if ln != nil {
 		at = ln.matchesAt(off + lead)
 	}
-	for _, c := range []struct {
-		kind region
-		re   *lexicon
-	}{{regCustomer, reCustomerBlock}, {regSupplier, reSupplierBlock}, {regBank, reBankBlock}, {regMeta, reAnyLabelAt}} {
+	for _, c := range &blockLabels {
 		var end int
 		if ln != nil {
 			end = ln.prefixEndAt(c.re, off+lead, f, at)
@@ -321,6 +322,14 @@ func blockLabelIn(ln *line, off int, cf, rawCell string) (region, int) {
 	}
 	return best, lead + bestEnd
 }
+
+// blockLabels are the labels blockLabelIn tries, in order; a package
+// array of four pointers, which the literal in the loop built again on
+// every cell asked.
+var blockLabels = [...]struct {
+	kind region
+	re   *lexicon
+}{{regCustomer, reCustomerBlock}, {regSupplier, reSupplierBlock}, {regBank, reBankBlock}, {regMeta, reAnyLabelAt}}
 
 type blk struct {
 	kind    region
@@ -529,10 +538,10 @@ func looksLikeName(s string) bool {
 	if letters < 2 || digits > 0 {
 		return false
 	}
-	if strings.ContainsAny(s, "@:") || strings.Contains(strings.ToLower(s), "www.") || strings.Contains(strings.ToLower(s), "http") {
+	if strings.ContainsAny(s, "@:") || containsLowerASCII(s, "www.") || containsLowerASCII(s, "http") {
 		return false
 	}
-	if fieldCount(s) > 7 {
+	if fieldsOver(s, 7) {
 		return false
 	}
 	for w := range strings.FieldsSeq(s) {
@@ -695,7 +704,11 @@ func (s *supplierScan) scanLines() {
 	d := s.d
 	legalHint := make([]bool, len(d.lines))
 	payTos := make([][]int, len(d.lines))
+	// attn is asked of the two lines below each line: once a line, not
+	// twice.
+	attn := make([]bool, len(d.lines))
 	for i, ln := range d.lines {
+		attn[i] = ln.has(reAttention)
 		if !ln.blank {
 			legalHint[i] = ln.has(reLegalHint)
 			payTos[i] = ln.index(rePayTo)
@@ -728,7 +741,7 @@ func (s *supplierScan) scanLines() {
 		}
 		sl.attn = false
 		for j := i + 1; j <= i+2 && j < len(d.lines); j++ {
-			if d.lines[j].has(reAttention) {
+			if attn[j] {
 				sl.attn = true
 			}
 		}

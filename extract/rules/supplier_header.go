@@ -139,7 +139,9 @@ func (d *document) headerEnd() int {
 // company name: capitalised words, no digits, no label, not a title.
 func headerNameLine(t string) bool {
 	t = strings.TrimSpace(t)
-	if t == "" || strings.ContainsAny(t, "0123456789@:") || fieldCount(t) > 7 {
+	if t == "" || strings.ContainsAny(t, "0123456789@:") || fieldsOver(t, 7) || !nameCased(t) {
+		// Every test here is a condition of the answer, so the cheap word
+		// tests go before the folding and the lexicons.
 		return false
 	}
 	ft := foldString(t)
@@ -155,13 +157,20 @@ func headerNameLine(t string) bool {
 		// "King Fahd Road, Riyadh": an address line without numbers.
 		return false
 	}
-	letters := 0
+	return true
+}
+
+// nameCased reports whether t, a header line, is written like a name: no
+// word opens in lower case but a connector ("&", "and", "de"), and it
+// holds at least two letters.
+func nameCased(t string) bool {
 	for w := range strings.FieldsSeq(t) {
 		r, _ := utf8.DecodeRuneInString(strings.TrimLeft(w, "(\"'"))
 		if unicode.IsLower(r) && !nameConnectors[w] {
 			return false
 		}
 	}
+	letters := 0
 	for _, r := range t {
 		if unicode.IsLetter(r) {
 			letters++
@@ -417,7 +426,7 @@ var bareTitles = map[string]bool{
 // titleOnly reports whether the folded cell cf is nothing but a document
 // title, in any decoration ("-INVOICE-", "* TAX INVOICE *").
 func titleOnly(cf string) bool {
-	t := strings.Trim(cf, " *-:#=._")
+	t := trimTitleMarks(cf)
 	if len(t) < 5 || len(t) > 30 {
 		return false
 	}

@@ -144,13 +144,21 @@ func (d *document) garbledRepeat(name string, line int) bool {
 // alnumOf appends the letters and digits of the folded text f to dst, at
 // most limit bytes of them: normName's key without allocating.
 func alnumOf(dst []byte, f string, limit int) []byte {
-	for _, r := range f {
-		if len(dst) >= limit {
-			break
+	for i := 0; i < len(f) && len(dst) < limit; {
+		// ASCII bytes by asciiAlnum, as normFolded judges them: the
+		// header lines this reads are mostly ASCII.
+		if c := f[i]; c < utf8.RuneSelf {
+			if asciiAlnum[c] {
+				dst = append(dst, c)
+			}
+			i++
+			continue
 		}
+		r, w := utf8.DecodeRuneInString(f[i:])
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			dst = utf8.AppendRune(dst, r)
 		}
+		i += w
 	}
 	return dst
 }

@@ -24,7 +24,7 @@ func (d *document) partyHeading(i int) region {
 		return regNone
 	}
 	f := strings.TrimSpace(ln.foldCell(ln.cells[0]))
-	if fieldCount(f) > 3 {
+	if fieldsOver(f, 3) {
 		return regNone
 	}
 	for _, c := range []struct {
