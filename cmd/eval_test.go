@@ -310,7 +310,7 @@ func TestEvalRecordedFixtureGateV2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| line_count | 96.8% (60/62) |", "| total_minor | 98.4% (63/64, 1 wrong) |", "**Gates passed.**", "NL02…6789"} {
+	for _, want := range []string{"| line_count | 96.8% (61/63) |", "| total_minor | 98.5% (64/65, 1 wrong) |", "**Gates passed.**", "NL02…6789"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, b)
 		}
@@ -342,7 +342,7 @@ func TestEvalRecordedFixtureGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"| admission | 98.4% (63/64) |", "**Gates passed.**", "replay:fake\\-llm: 9 of 64 documents differ"} {
+	for _, want := range []string{"| admission | 98.5% (64/65) |", "**Gates passed.**", "replay:fake\\-llm: 9 of 65 documents differ"} {
 		if !strings.Contains(string(b), want) && !strings.Contains(string(b), strings.ReplaceAll(want, `\-`, "-")) {
 			t.Errorf("markdown lacks %q:\n%s", want, b)
 		}
@@ -435,8 +435,8 @@ func TestEvalReportsCarryProvenance(t *testing.T) {
 	}
 }
 
-// The stand-in model's v2 recording states one wrong total of 64: a
-// --max-wrong ceiling below 1/64 fails the run with exit 3 and names the
+// The stand-in model's v2 recording states one wrong total of 65: a
+// --max-wrong ceiling below 1/65 fails the run with exit 3 and names the
 // field; a ceiling above it passes.
 func TestEvalMaxWrongGate(t *testing.T) {
 	t.Parallel()
@@ -447,7 +447,7 @@ func TestEvalMaxWrongGate(t *testing.T) {
 		t.Fatalf("at the ceiling: exit %d\n%s", r.code, r.stderr)
 	}
 	r = invx(t, false, append(args, "--max-wrong", "total_minor=0.01")...)
-	if r.code != 3 || !strings.Contains(r.stderr, "total_minor is confidently wrong on 1.6% (1/64), above --max-wrong 1.0%") {
+	if r.code != 3 || !strings.Contains(r.stderr, "total_minor is confidently wrong on 1.5% (1/65), above --max-wrong 1.0%") {
 		t.Fatalf("above the ceiling: exit %d, want 3\n%s", r.code, r.stderr)
 	}
 	r = invx(t, false, append(args, "--max-wrong", "total_minor=2")...)
