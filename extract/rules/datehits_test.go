@@ -12,7 +12,10 @@ import (
 func TestDateHitsMatchEager(t *testing.T) {
 	t.Parallel()
 	mdyDocs := 0
-	for _, text := range selfCheckTexts(t) {
+	// The US fixtures read their dates month first; -race samples the
+	// other texts, and which ones it keeps moves as fixtures are added.
+	texts := append(selfCheckTexts(t), globTexts(t, "../../fixtures/*/en_us_*.txt")...)
+	for _, text := range texts {
 		d := newDocument(text)
 		if d.mdy {
 			mdyDocs++
