@@ -98,12 +98,27 @@ func titleKind(cf string) string {
 			// the title, a qualifier and the UNTDID 1001 type code.
 			return k.kind
 		}
-		if !reTitleRest.MatchString(rest) || !dash && sentenceWords(rest) > 4 {
+		if !titleRestOK(rest) || !dash && sentenceWords(rest) > 4 {
 			return ""
 		}
 		return k.kind
 	}
 	return ""
+}
+
+// titleRestOK is reTitleRest.MatchString. Most titles stand alone in
+// their cell or are followed by a number ("Invoice", "Rechnung 2024-17"):
+// those match reTitleRest's first alternatives, "$", a mark or a digit, and
+// are answered without running the regexp.
+func titleRestOK(rest string) bool {
+	if rest == "" || strings.HasPrefix(rest, "–") {
+		return true
+	}
+	switch c := rest[0]; {
+	case c >= '0' && c <= '9', c == ':', c == '#', c == '/', c == '(', c == '-', c == '|':
+		return true
+	}
+	return reTitleRest.MatchString(rest)
 }
 
 // codedTitleRest reports whether the rest of a title cell is at most two

@@ -3,6 +3,7 @@ package rules
 import (
 	"regexp"
 	"regexp/syntax"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -14,7 +15,21 @@ import (
 // on every call, even one that fails at the first byte, and titleKind asks
 // six such expressions about every heading cell.
 type startRE struct {
-	get func() *startTables
+	build func() *startTables // onFirstUse: builds the tables once
+	// t holds build's answer after the first call: titleKind asks up to
+	// eight of these per heading cell, and going through sync.OnceValue's
+	// closure each time cost more than some of the filters it guards.
+	t atomic.Pointer[startTables]
+}
+
+// get returns the tables, built on first use; safe for concurrent use.
+func (x *startRE) get() *startTables {
+	if t := x.t.Load(); t != nil {
+		return t
+	}
+	t := x.build()
+	x.t.Store(t)
+	return t
 }
 
 type startTables struct {
@@ -39,7 +54,7 @@ func anchoredRegexp(src string) *startRE {
 		panic("rules: anchoredRegexp needs a pattern anchored with ^: " + src)
 	}
 	re := foldedRegexp(src)
-	x := &startRE{get: onFirstUse(func() *startTables { return newStartTables(re().Regexp) })}
+	x := &startRE{build: onFirstUse(func() *startTables { return newStartTables(re().Regexp) })}
 	startREs = append(startREs, x)
 	return x
 }
