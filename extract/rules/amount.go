@@ -43,6 +43,96 @@ func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 // three-decimal currency (expKnown and exp == 3) and 1250 units otherwise.
 // Only integer arithmetic is used. It reports whether a fraction was printed.
 func parseNumber(tok string, exp int, expKnown bool) (minor int64, hasFrac bool, ok bool) {
+	if minor, hasFrac, ok, done := parsePlainNumber(tok, exp); done {
+		return minor, hasFrac, ok
+	}
+	return parseNumberGroups(tok, exp, expKnown)
+}
+
+// parsePlainNumber is parseNumber for the shapes most numbers have, "120",
+// "120.50" and "1,234.50", with done false for every other: those need no
+// group slices, separator kinds nor general grouping check, which were
+// most of parseNumber's work, and readRow and the total readers parse
+// every token again.
+func parsePlainNumber(tok string, exp int) (minor int64, hasFrac bool, ok bool, done bool) {
+	i := 0
+	for i < len(tok) && isDigit(tok[i]) {
+		i++
+	}
+	if i == 0 {
+		return 0, false, false, false
+	}
+	if i == len(tok) {
+		minor, hasFrac, ok = plainMinor(tok, "", exp)
+		return minor, hasFrac, ok, true
+	}
+	sep := tok[i]
+	if sep != '.' && sep != ',' {
+		return 0, false, false, false
+	}
+	intEnd := i
+	if i <= 3 {
+		// "1,234,567.50": thousands groups of one separator, then the
+		// other one before the fraction.
+		j := i
+		for j+4 < len(tok) && tok[j] == sep && isDigit(tok[j+1]) && isDigit(tok[j+2]) && isDigit(tok[j+3]) {
+			j += 4
+		}
+		if j > i && j < len(tok) && tok[j] != sep && (tok[j] == '.' || tok[j] == ',') {
+			intEnd = j
+		}
+	}
+	frac := tok[intEnd+1:]
+	// A single separator before three digits may group thousands: that
+	// depends on the exponent and the leading digits.
+	if len(frac) == 0 || intEnd == i && len(frac) == 3 {
+		return 0, false, false, false
+	}
+	for k := 0; k < len(frac); k++ {
+		if !isDigit(frac[k]) {
+			return 0, false, false, false
+		}
+	}
+	minor, hasFrac, ok = plainMinor(tok[:intEnd], frac, exp)
+	return minor, hasFrac, ok, true
+}
+
+// plainMinor is minorUnits for an integer part of digits and the
+// separators between its groups, which it passes over.
+func plainMinor(intPart, frac string, exp int) (minor int64, hasFrac bool, ok bool) {
+	var v int64
+	n := 0
+	for i := 0; i < len(intPart); i++ {
+		c := intPart[i]
+		if !isDigit(c) || n == 0 && c == '0' {
+			continue
+		}
+		if n++; n > maxIntDigits {
+			return 0, false, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if len(frac) > 6 {
+		return 0, false, false
+	}
+	for i := 0; i < exp; i++ {
+		v *= 10
+	}
+	var f int64
+	for i := 0; i < exp; i++ {
+		f *= 10
+		if i < len(frac) {
+			f += int64(frac[i] - '0')
+		}
+	}
+	if len(frac) > exp && frac[exp] >= '5' {
+		f++
+	}
+	return v + f, frac != "", true
+}
+
+// parseNumberGroups is parseNumber for any shape.
+func parseNumberGroups(tok string, exp int, expKnown bool) (minor int64, hasFrac bool, ok bool) {
 	// The digit groups are cut from tok, in arrays on the stack for the
 	// usual few: a builder and a string per group were a tenth of a
 	// receipt's allocations.
@@ -129,6 +219,12 @@ func parseNumber(tok string, exp int, expKnown bool) (minor int64, hasFrac bool,
 			}
 		}
 	}
+	return minorUnits(intGroups, frac, exp)
+}
+
+// minorUnits is the amount printed as the integer part's digit groups and
+// the fraction's digits, in minor units of exponent exp.
+func minorUnits(intGroups []string, frac string, exp int) (minor int64, hasFrac bool, ok bool) {
 	// The integer part's digits after its leading zeros, read across the
 	// groups without joining them.
 	var v int64
