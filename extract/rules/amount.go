@@ -112,23 +112,7 @@ func plainMinor(intPart, frac string, exp int) (minor int64, hasFrac bool, ok bo
 		}
 		v = v*10 + int64(c-'0')
 	}
-	if len(frac) > 6 {
-		return 0, false, false
-	}
-	for i := 0; i < exp; i++ {
-		v *= 10
-	}
-	var f int64
-	for i := 0; i < exp; i++ {
-		f *= 10
-		if i < len(frac) {
-			f += int64(frac[i] - '0')
-		}
-	}
-	if len(frac) > exp && frac[exp] >= '5' {
-		f++
-	}
-	return v + f, frac != "", true
+	return withFraction(v, frac, exp)
 }
 
 // parseNumberGroups is parseNumber for any shape.
@@ -240,13 +224,18 @@ func minorUnits(intGroups []string, frac string, exp int) (minor int64, hasFrac 
 			v = v*10 + int64(g[i]-'0')
 		}
 	}
+	return withFraction(v, frac, exp)
+}
+
+// withFraction is the integer part v with the fraction's digits, in minor
+// units of exponent exp: padded, or rounded half up to exp digits.
+func withFraction(v int64, frac string, exp int) (minor int64, hasFrac bool, ok bool) {
 	if len(frac) > 6 {
 		return 0, false, false
 	}
 	for i := 0; i < exp; i++ {
 		v *= 10
 	}
-	// Fraction: pad or round half up to exp digits.
 	var f int64
 	for i := 0; i < exp; i++ {
 		f *= 10

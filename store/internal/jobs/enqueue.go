@@ -298,17 +298,24 @@ func recordSource(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.D
 		if err := tx.Defer(ctx, `INSERT INTO sources (tenant, system_id, path, digest, job_id, updated_at,
 				file_size, file_mtime_ns, file_ctime_ns, file_inode, read_opts_id)
 			VALUES (?, `+labelID+`, ?, ?, ?, ?, ?, ?, ?, ?, `+labelID+`)
-			ON CONFLICT (tenant, system_id, path) DO UPDATE SET digest = excluded.digest,
-				job_id = CASE WHEN sources.digest <> excluded.digest THEN excluded.job_id ELSE sources.job_id END,
-				updated_at = CASE WHEN sources.digest <> excluded.digest THEN excluded.updated_at ELSE sources.updated_at END,
-				file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns, file_ctime_ns = excluded.file_ctime_ns,
-				file_inode = excluded.file_inode, read_opts_id = excluded.read_opts_id
-			WHERE sources.digest <> excluded.digest OR excluded.file_size IS NOT NULL AND (
-				sources.file_size IS DISTINCT FROM excluded.file_size OR sources.file_mtime_ns IS DISTINCT FROM excluded.file_mtime_ns
-				OR sources.file_ctime_ns IS DISTINCT FROM excluded.file_ctime_ns OR sources.file_inode IS DISTINCT FROM excluded.file_inode OR sources.read_opts_id IS DISTINCT FROM excluded.read_opts_id)`,
+			`+sourcesUpsert,
 			p.Tenant, d.SourceSystem, d.Path, bin(d.Digest), jobID, now, size, mtime, ctime, inode, opts); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// sourcesUpsert is how a sources row meets the row already kept for its
+// path, for the per-document and the multi-row enqueue alike: the digest
+// and the file's stat are updated when either changes, the job and the time
+// only when the text did.
+const sourcesUpsert = `ON CONFLICT (tenant, system_id, path) DO UPDATE SET digest = excluded.digest,
+	job_id = CASE WHEN sources.digest <> excluded.digest THEN excluded.job_id ELSE sources.job_id END,
+	updated_at = CASE WHEN sources.digest <> excluded.digest THEN excluded.updated_at ELSE sources.updated_at END,
+	file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns, file_ctime_ns = excluded.file_ctime_ns,
+	file_inode = excluded.file_inode, read_opts_id = excluded.read_opts_id
+WHERE sources.digest <> excluded.digest OR excluded.file_size IS NOT NULL AND (
+	sources.file_size IS DISTINCT FROM excluded.file_size OR sources.file_mtime_ns IS DISTINCT FROM excluded.file_mtime_ns
+	OR sources.file_ctime_ns IS DISTINCT FROM excluded.file_ctime_ns OR sources.file_inode IS DISTINCT FROM excluded.file_inode
+	OR sources.read_opts_id IS DISTINCT FROM excluded.read_opts_id)`

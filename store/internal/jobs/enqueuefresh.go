@@ -112,15 +112,7 @@ func (c *Core) insertFresh(ctx context.Context, tx Tx, p *store.EnqueueParams, i
 			SELECT v.tn, (SELECT id FROM labels WHERE label = v.sys), v.pth, v.dg, v.jid, v.at, v.fs, v.fm, v.fc, v.fi,
 				(SELECT id FROM labels WHERE label = v.ro)
 			FROM v WHERE v.tn IS NOT NULL
-			ON CONFLICT (tenant, system_id, path) DO UPDATE SET digest = excluded.digest,
-				job_id = CASE WHEN sources.digest <> excluded.digest THEN excluded.job_id ELSE sources.job_id END,
-				updated_at = CASE WHEN sources.digest <> excluded.digest THEN excluded.updated_at ELSE sources.updated_at END,
-				file_size = excluded.file_size, file_mtime_ns = excluded.file_mtime_ns, file_ctime_ns = excluded.file_ctime_ns,
-				file_inode = excluded.file_inode, read_opts_id = excluded.read_opts_id
-			WHERE sources.digest <> excluded.digest OR excluded.file_size IS NOT NULL AND (
-				sources.file_size IS DISTINCT FROM excluded.file_size OR sources.file_mtime_ns IS DISTINCT FROM excluded.file_mtime_ns
-				OR sources.file_ctime_ns IS DISTINCT FROM excluded.file_ctime_ns OR sources.file_inode IS DISTINCT FROM excluded.file_inode
-				OR sources.read_opts_id IS DISTINCT FROM excluded.read_opts_id)`), args...)
+			`+sourcesUpsert), args...)
 	})
 	if err != nil {
 		return fmt.Errorf("record sources: %w", err)
