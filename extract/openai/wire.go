@@ -173,8 +173,8 @@ type wireCompletion struct {
 }
 
 // decodeCompletion reads a 200 answer's body as openai-go's decoder did
-// (TestDecodeCompletionMatchesSDK). The common shape is read into
-// wireCompletion with json.Unmarshal, in place (a json.Decoder copies the
+// (TestDecodeCompletionMatchesSDK). The common shape is read by
+// fastCompletion, or failing that into wireCompletion with json.Unmarshal, in place (a json.Decoder copies the
 // body into a buffer of its own first); anything else (no choices, a field
 // of another type, a JSON null, a body cut short or with more after its
 // value) is read leniently, field by field, as the SDK read it: its first
@@ -183,6 +183,15 @@ type wireCompletion struct {
 // text, an integer from a number or a numeric string. A nil completion and
 // nil error: the body was null.
 func decodeCompletion(body []byte) (*completion, error) {
+	if cc, ok := fastCompletion(body); ok {
+		return cc, nil
+	}
+	return unmarshalCompletion(body)
+}
+
+// unmarshalCompletion is decodeCompletion without its fast path: what
+// fastCompletion must agree with wherever it reads a body.
+func unmarshalCompletion(body []byte) (*completion, error) {
 	var w wireCompletion
 	if err := json.Unmarshal(body, &w); err == nil && len(w.Choices) > 0 {
 		cc := &completion{Model: w.Model, Choices: make([]choice, len(w.Choices))}
