@@ -59,8 +59,10 @@ type fastDecoder struct {
 }
 
 // first marks bit in seen and reports whether it was clear: a member we
-// read must come once (json.Unmarshal lets the last one win, and merges
-// two objects of the same name).
+// read must come once. json.Unmarshal lets a repeated member's value win
+// but decodes a repeated choices array into the first one's elements,
+// keeping the fields the second leaves out; rather than copy that rule,
+// any repeat goes to it.
 func first(seen *uint8, bit uint8) bool {
 	if *seen&bit != 0 {
 		return false

@@ -93,6 +93,8 @@ var oddBodies = []string{
 	`{"model":"m","choices":[{"message":{"content":"x"},"message":{"refusal":"r"}}]}`,
 	`{"model":"m","choices":[{"message":{"content":"x","content":"y"}}]}`,
 	`{"model":"m","choices":[{"message":{"content":"x"}}],"choices":[{"message":{"content":"y"}}]}`,
+	`{"model":"m","choices":[{"message":{"content":"x"},"finish_reason":"stop"}],"choices":[{"message":{"refusal":"r"}}]}`,
+	`{"model":"m","choices":[{"message":{"content":"x"},"finish_reason":"stop"},{}],"choices":[{}]}`,
 	`{"model":"m","choices":[{"message":{"content":"x"}}],"usage":{"prompt_tokens":1,"prompt_tokens":2}}`,
 	// Names matched without regard to case, escaped, or folded.
 	`{"Model":"M","choices":[{"message":{"content":"x"}}]}`,
