@@ -13,6 +13,7 @@ import (
 // byte arrives, and the copies allocate far less than the body's size
 // (a *net.TCPConn allocates a buffer as large as the rest of the body on
 // every call). Not parallel: it reads the process's allocation counter.
+// Under -race only the bytes are checked (see raceDetector).
 func TestBodyConnCopiesWithoutAllocating(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -54,7 +55,7 @@ func TestBodyConnCopiesWithoutAllocating(t *testing.T) {
 		send()
 	}
 	runtime.ReadMemStats(&after)
-	if per := (after.TotalAlloc - before.TotalAlloc) / (calls - 1); per > size/8 {
+	if per := (after.TotalAlloc - before.TotalAlloc) / (calls - 1); per > size/8 && !raceDetector {
 		t.Errorf("ReadFrom allocated %d bytes per %d-byte body, want at most %d", per, size, size/8)
 	}
 	got := <-received
