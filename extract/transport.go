@@ -1,6 +1,9 @@
 package extract
 
 import (
+	"context"
+	"io"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -38,7 +41,36 @@ func HTTPClient() *http.Client {
 		t.MaxIdleConnsPerHost = maxConnsPerHost
 		t.IdleConnTimeout = 90 * time.Second
 		t.ReadBufferSize, t.WriteBufferSize = readBufferSize, writeBufferSize
+		dial := t.DialContext
+		t.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			c, err := dial(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			return bodyConn{c}, nil
+		}
 		client = &http.Client{Transport: t}
 	})
 	return client
+}
+
+// bodyConn sends what overflows a connection's write buffer (most of a
+// request body) through a pooled buffer. net/http hands that part to the
+// connection's ReadFrom as an io.LimitedReader, and a *net.TCPConn copies
+// it through a buffer allocated per call as large as the rest of the body:
+// for invoice-v2's 14 KiB requests a fifth of all the bytes a run against
+// an HTTP model allocated. A TLS connection wraps this one and copies
+// through a buffer of its own.
+type bodyConn struct{ net.Conn }
+
+// bodyBufs holds the copy buffers; 32 KiB is io.Copy's own size, so a
+// larger body goes out in the same writes as before.
+var bodyBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+
+func (c bodyConn) ReadFrom(r io.Reader) (int64, error) {
+	b := bodyBufs.Get().(*[]byte)
+	defer bodyBufs.Put(b)
+	// The bare writer keeps io.CopyBuffer off the TCP connection's own
+	// ReadFrom, which would allocate again.
+	return io.CopyBuffer(struct{ io.Writer }{c.Conn}, r, *b)
 }

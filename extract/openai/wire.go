@@ -124,23 +124,28 @@ func (p *Provider) requestBody(req *extract.Request) (wireBody, error) {
 	if err != nil {
 		return wireBody{}, err
 	}
-	user, err := json.Marshal(wireMessage{Role: "user", Content: req.Schema.UserMessage(req.Text)})
-	if err != nil {
-		return wireBody{}, fmt.Errorf("encode user message: %w", err)
-	}
-	var fb []byte
+	user := req.Schema.UserMessage(req.Text)
+	var fb string
 	if req.Feedback != nil {
-		fb, err = json.Marshal(wireMessage{Role: "user", Content: fmt.Sprintf(feedbackFormat, req.Feedback.Error())})
-		if err != nil {
-			return wireBody{}, fmt.Errorf("encode feedback message: %w", err)
-		}
+		fb = fmt.Sprintf(feedbackFormat, req.Feedback.Error())
 	}
-	tail := make([]byte, 0, len(user)+len(fb)+4)
-	tail = append(append(tail, ','), user...)
-	if fb != nil {
-		tail = append(append(tail, ','), fb...)
+	// Each message is what json.Marshal writes for a wireMessage, encoded
+	// straight into the one buffer; room for a few escapes each.
+	tail := make([]byte, 0, len(user)+len(user)/8+len(fb)+len(fb)/8+2*len(userPrefix)+8)
+	tail = appendUserMessage(append(tail, ','), user)
+	if req.Feedback != nil {
+		tail = appendUserMessage(append(tail, ','), fb)
 	}
 	return wireBody{head: hd, tail: append(tail, "]}"...)}, nil
+}
+
+// userPrefix opens a user message as json.Marshal writes a wireMessage.
+const userPrefix = `{"role":"user","content":`
+
+// appendUserMessage appends the user message with content as json.Marshal
+// encodes wireMessage{Role: "user", Content: content}.
+func appendUserMessage(dst []byte, content string) []byte {
+	return append(appendJSONString(append(dst, userPrefix...), content), '}')
 }
 
 // completion is the part of a chat completion that answer reads.
@@ -173,8 +178,8 @@ type wireCompletion struct {
 }
 
 // decodeCompletion reads a 200 answer's body as openai-go's decoder did
-// (TestDecodeCompletionMatchesSDK). The common shape is read into
-// wireCompletion with json.Unmarshal, in place (a json.Decoder copies the
+// (TestDecodeCompletionMatchesSDK). The common shape is read by
+// fastCompletion, or failing that into wireCompletion with json.Unmarshal, in place (a json.Decoder copies the
 // body into a buffer of its own first); anything else (no choices, a field
 // of another type, a JSON null, a body cut short or with more after its
 // value) is read leniently, field by field, as the SDK read it: its first
@@ -183,6 +188,15 @@ type wireCompletion struct {
 // text, an integer from a number or a numeric string. A nil completion and
 // nil error: the body was null.
 func decodeCompletion(body []byte) (*completion, error) {
+	if cc, ok := fastCompletion(body); ok {
+		return cc, nil
+	}
+	return unmarshalCompletion(body)
+}
+
+// unmarshalCompletion is decodeCompletion without its fast path: what
+// fastCompletion must agree with wherever it reads a body.
+func unmarshalCompletion(body []byte) (*completion, error) {
 	var w wireCompletion
 	if err := json.Unmarshal(body, &w); err == nil && len(w.Choices) > 0 {
 		cc := &completion{Model: w.Model, Choices: make([]choice, len(w.Choices))}
