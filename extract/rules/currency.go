@@ -133,7 +133,18 @@ func runeBefore(s string, i int) rune {
 	return r
 }
 
+// runeAt answers an ASCII byte inline, without a call: the number and
+// currency scans ask it after every token of every line, and most
+// neighbours are blanks, letters or digits.
 func runeAt(s string, i int) rune {
+	if i < len(s) && s[i] < utf8.RuneSelf {
+		return rune(s[i])
+	}
+	return firstRune(s, i)
+}
+
+// firstRune is the rune starting at s[i] (0 at the end).
+func firstRune(s string, i int) rune {
 	if i >= len(s) {
 		return 0
 	}
