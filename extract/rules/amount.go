@@ -288,9 +288,8 @@ func appendNumbers(out []amountTok, raw string, curs []curHit) []amountTok {
 	for i := 0; i < len(raw); {
 		if c := raw[i]; c < utf8.RuneSelf && !isDigit(c) {
 			// Most bytes: no rune to decode. The bytes up to the next
-			// digit or rune are passed over in one tight loop.
-			for i++; i < len(raw) && raw[i] < utf8.RuneSelf && !isDigit(raw[i]); i++ {
-			}
+			// digit or rune are passed over eight at a time.
+			i = nextDigitOrRune(raw, i+1)
 			continue
 		}
 		if !isDigit(raw[i]) {
@@ -368,9 +367,13 @@ func appendNumbers(out []amountTok, raw string, curs []curHit) []amountTok {
 			tok.code = true // "0417": a code, not an amount
 		}
 		// Percentages.
-		rest := trimLeftBlanks(raw[end:])
-		if strings.HasPrefix(rest, "%") || strings.HasPrefix(rest, "‰") {
-			tok.percent = true
+		// (An ASCII byte other than a blank after the number is the only
+		// byte that can open the rest, and most are not "%": no trim.)
+		if c := byteAt(raw, end); c == '%' || c == ' ' || c >= utf8.RuneSelf {
+			rest := trimLeftBlanks(raw[end:])
+			if strings.HasPrefix(rest, "%") || strings.HasPrefix(rest, "‰") {
+				tok.percent = true
+			}
 		}
 		// Sign: "-12.00", "- €12.00", "€ -12.00", "(12.00)", "12.00-".
 		k := start
@@ -407,20 +410,21 @@ func appendNumbers(out []amountTok, raw string, curs []curHit) []amountTok {
 	}
 	// Digit groups separated by single spaces with no decimals ("5390 0754
 	// 7034", "+32 15 55 20 44") are account or phone numbers, not amounts.
-	code := make([]bool, len(out))
-	for k, t := range out {
-		code[k] = t.code
-	}
-	for k := 0; k+1 < len(out); k++ {
-		a, b := out[k], out[k+1]
-		gap := raw[a.numEnd:b.numStart]
-		if (gap == " " || gap == "\u00a0") && !hasDecimalSep(raw[a.numStart:a.numEnd]) && !a.percent {
-			code[k], code[k+1] = true, true
-		}
-	}
+	// One pass, in place: kept never overtakes k, and a token's pair with
+	// the next is judged before the next is read from out.
 	kept := out[:0]
-	for k, t := range out {
-		if !code[k] {
+	pairedPrev := false // out[k-1] and out[k] are such a pair
+	for k := range out {
+		t := out[k]
+		code := t.code || pairedPrev
+		pairedPrev = false
+		if k+1 < len(out) {
+			gap := raw[t.numEnd:out[k+1].numStart]
+			if (gap == " " || gap == "\u00a0") && !hasDecimalSep(raw[t.numStart:t.numEnd]) && !t.percent {
+				code, pairedPrev = true, true
+			}
+		}
+		if !code {
 			kept = append(kept, t)
 		}
 	}

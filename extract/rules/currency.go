@@ -133,7 +133,18 @@ func runeBefore(s string, i int) rune {
 	return r
 }
 
+// runeAt answers an ASCII byte inline, without a call: the number and
+// currency scans ask it after every token of every line, and most
+// neighbours are blanks, letters or digits.
 func runeAt(s string, i int) rune {
+	if i < len(s) && s[i] < utf8.RuneSelf {
+		return rune(s[i])
+	}
+	return firstRune(s, i)
+}
+
+// firstRune is the rune starting at s[i] (0 at the end).
+func firstRune(s string, i int) rune {
 	if i >= len(s) {
 		return 0
 	}
@@ -186,24 +197,33 @@ func mayCNY(text string) bool {
 // alternative is three ASCII letters between \b, so a match is exactly a
 // maximal run of ASCII word bytes ([0-9A-Za-z_]; no other rune is a word
 // character for \b) that spells one of them.
+//
+// A code is three capitals between \b edges: the text (the whole
+// document) is read eight bytes at a time past the positions where no
+// three capitals stand side by side, and only those that do are tested for
+// the edges and looked up.
 func dollarCodes(text string) []string {
 	var out []string
-	for i := 0; i < len(text); {
-		if !isREWordByte(text[i]) {
-			for i++; i < len(text) && !isREWordByte(text[i]); i++ {
+	for i := 0; i+3 <= len(text); i++ {
+		if i+8 <= len(text) {
+			m := upperLanes(load8(text, i))
+			three := m & (m >> 8) & (m >> 16)
+			if three == 0 {
+				i += 5 // none opens at i..i+5; the loop steps to i+6
+				continue
 			}
+			i += firstLane(three)
+		}
+		if !isUpperASCII(text[i]) || !isUpperASCII(text[i+1]) || !isUpperASCII(text[i+2]) {
 			continue
 		}
-		j := i
-		for j < len(text) && isREWordByte(text[j]) {
-			j++
+		if i > 0 && isREWordByte(text[i-1]) || i+3 < len(text) && isREWordByte(text[i+3]) {
+			continue
 		}
-		// Every code is upper case: the map is asked only of words that
-		// are (most three-letter words are not, and each look-up hashed).
-		if j-i == 3 && isUpperASCII(text[i]) && isUpperASCII(text[i+1]) && isUpperASCII(text[i+2]) && dollarCodeSet[text[i:j]] {
-			out = append(out, text[i:j])
+		if dollarCodeSet[text[i:i+3]] {
+			out = append(out, text[i:i+3])
 		}
-		i = j
+		i += 2 // text[i+3] is no word byte: no code opens before i+4
 	}
 	return out
 }

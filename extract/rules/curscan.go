@@ -21,6 +21,9 @@ var symbolsByFirst = onFirstUse(func() *curStarts {
 	}
 	for c := range 256 {
 		t.none[c] = c < utf8.RuneSelf && !isASCIILetter(byte(c)) && t.byFirst[c] == nil
+		if c < utf8.RuneSelf && !isASCIILetter(byte(c)) && !t.none[c] {
+			t.stops = append(t.stops, byte(c))
+		}
 	}
 	return t
 })
@@ -32,6 +35,30 @@ var symbolsByFirst = onFirstUse(func() *curStarts {
 type curStarts struct {
 	byFirst [256][]int
 	none    [256]bool
+	stops   []byte // the ASCII bytes no letter that open a symbol ("$")
+}
+
+// nextStart is the index of the first byte of s at or after i that is not
+// none, or len(s): eight bytes at a time, as a letter, a byte that is not
+// ASCII or one of stops.
+func (t *curStarts) nextStart(s string, i int) int {
+	if i < len(s) && !t.none[s[i]] {
+		return i // one blank between words: no block to load
+	}
+	for ; i+8 <= len(s); i += 8 {
+		x := load8(s, i)
+		m := letterLanes(x) | x&lanes80
+		for _, c := range t.stops {
+			m |= byteLanes(x, c)
+		}
+		if m != 0 {
+			return i + firstLane(m)
+		}
+	}
+	for i < len(s) && t.none[s[i]] {
+		i++
+	}
+	return i
 }
 
 // scanCurrencies lists the currency codes and symbols of one raw line,
@@ -56,8 +83,7 @@ func appendCurrencies(hits []curHit, raw string) []curHit {
 			// A digit, space or punctuation no symbol opens with (most
 			// bytes that are not letters): nothing starts here, as the
 			// tests below would find one at a time.
-			for i++; i < len(raw) && none[raw[i]]; i++ {
-			}
+			i = starts.nextStart(raw, i+1)
 			continue
 		}
 		if i > 0 && isASCIILetter(raw[i-1]) && isASCIILetter(raw[i]) {
@@ -103,9 +129,13 @@ func appendCurrencies(hits []curHit, raw string) []curHit {
 					continue
 				}
 				// "100 eur": a common code in lower case, next to a number.
-				if up := strings.ToUpper(w); lowerCodes[up] && w == strings.ToLower(w) &&
+				// w is three ASCII letters: upper-cased on the stack, and
+				// as a string only when it is taken (strings.ToUpper
+				// allocated for every lower-case word).
+				up := [3]byte{w[0] &^ 0x20, w[1] &^ 0x20, w[2] &^ 0x20}
+				if isLowerASCII(w[0]) && isLowerASCII(w[1]) && isLowerASCII(w[2]) && lowerCodes[string(up[:])] &&
 					(isDigit(byteAt(raw, i-1)) || isDigit(byteAt(raw, i-2)) || isDigit(byteAt(raw, j)) || isDigit(byteAt(raw, j+1))) {
-					hits = append(hits, curHit{i, j, up, true})
+					hits = append(hits, curHit{i, j, string(up[:]), true})
 					i = j
 					continue
 				}
@@ -164,3 +194,5 @@ func inPhrase(raw string, i, j int) bool {
 	after := j+1 < len(raw) && raw[j] == ' ' && unicode.IsLetter(runeAt(raw, j+1))
 	return before || after
 }
+
+func isLowerASCII(c byte) bool { return 'a' <= c && c <= 'z' }

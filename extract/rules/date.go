@@ -110,12 +110,7 @@ func findDates(f string, mdy bool) []dateHit {
 	}
 	// Every pattern needs some ASCII digits (\d): ISO and CJK six, MDY five,
 	// Num four, DMY three; a pattern is not run on a string with fewer.
-	digits := 0
-	for i := 0; i < len(f); i++ {
-		if f[i] >= '0' && f[i] <= '9' {
-			digits++
-		}
-	}
+	digits := countDigits(f)
 	if digits < 3 {
 		return nil
 	}
@@ -246,14 +241,14 @@ func finishDates(hits []dateHit, f string, digits int) []dateHit {
 // one of seps and a digit somewhere in s: every numeric date has that, and
 // a pattern is not run on text without it.
 //
-// n is at least 1: the bytes before a run of digits are passed over in one
-// tight loop (slashTally asks this of every line of the document, most of
+// n is at least 1: the bytes before a run of digits are passed over eight
+// at a time (slashTally asks this of every line of the document, most of
 // whose bytes are letters and blanks).
 func hasDigitsThenSep(s string, n int, seps string) bool {
 	for i := 0; i+1 < len(s); {
-		for i+1 < len(s) && (s[i] < '0' || s[i] > '9') {
-			i++
-		}
+		// At len(s)-1 or later, the test below fails as it did when the
+		// loop stopped at len(s)-1.
+		i = nextDigit(s, i)
 		j := i // s[i:j] is a run of digits, s[j] the byte after it
 		for j+1 < len(s) && s[j] >= '0' && s[j] <= '9' {
 			j++
@@ -302,18 +297,19 @@ var monthLens = onFirstUse(func() []int {
 	return out
 })
 
-// monthEnds marks, by (a-z, a-z) pair, the last two letters of the folded
-// month names; a name shorter than two letters panics (hasMonthWord would
-// miss it).
-var monthEnds = onFirstUse(func() *[26 * 26]bool {
-	var t [26 * 26]bool
+// monthsByEnd lists, by (a-z, a-z) pair, the folded month names ending
+// with those two letters; a name shorter than two letters panics
+// (hasMonthWord would miss it).
+var monthsByEnd = onFirstUse(func() *[26 * 26][]string {
+	var t [26 * 26][]string
 	for s := range monthByFold() {
 		if len(s) < 2 {
 			panic("rules: month name shorter than two letters: " + s)
 		}
 		a, b := s[len(s)-2], s[len(s)-1]
 		if a >= 'a' && a <= 'z' && b >= 'a' && b <= 'z' {
-			t[int(a-'a')*26+int(b-'a')] = true
+			k := int(a-'a')*26 + int(b-'a')
+			t[k] = append(t[k], s)
 		}
 	}
 	return &t
@@ -322,26 +318,19 @@ var monthEnds = onFirstUse(func() *[26 * 26]bool {
 // hasMonthWord reports whether some folded month name ends where a word
 // ends (the "\b" after monthAlt in reDateDMY and reDateMDY): the letters of
 // a run ending before a non-word byte, or at the end, end with a month.
+// The names ending with the run's last two letters are compared with its
+// tail (most words: none), where a map look-up per name length hashed.
 func hasMonthWord(f string) bool {
-	byFold, lens, ends := monthByFold(), monthLens(), monthEnds()
+	byEnd := monthsByEnd()
 	run := 0 // ASCII letters just before i
 	for i := 0; i <= len(f); i++ {
 		if i < len(f) && f[i] >= 'a' && f[i] <= 'z' {
 			run++
 			continue
 		}
-		if run >= 2 && !ends[int(f[i-2]-'a')*26+int(f[i-1]-'a')] {
-			// No month name ends with the word's last two letters: the
-			// map is asked nothing (most words of a line).
-			run = 0
-			continue
-		}
-		if run > 0 && (i == len(f) || !isREWordByte(f[i])) {
-			for _, n := range lens {
-				if n > run {
-					break
-				}
-				if _, ok := byFold[f[i-n:i]]; ok {
+		if run >= 2 && (i == len(f) || !isREWordByte(f[i])) {
+			for _, name := range byEnd[int(f[i-2]-'a')*26+int(f[i-1]-'a')] {
+				if len(name) <= run && f[i-len(name):i] == name {
 					return true
 				}
 			}

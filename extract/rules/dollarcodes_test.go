@@ -22,6 +22,11 @@ func TestDollarCodesMatchRegexp(t *testing.T) {
 	lines := equivLines(t, true, 20000)
 	lines = append(lines, "CAD", "cad", "CADX", "XCAD", "_CAD", "CAD_", "1CAD", "CAD1", "CAD-AUD", "ÉCAD", "CADé",
 		"USD 5 NZD", "Usd", "USd", "EUR GBP CHF", "TWD/HKD", "MXN.", "(SGD)")
+	// dollarCodes reads whole documents: lines joined, so codes meet
+	// line breaks and the eight-byte blocks cross them.
+	for k, n := 0, len(lines); k+40 <= n; k += 40 {
+		lines = append(lines, strings.Join(lines[k:k+40], "\n"))
+	}
 	found := 0
 	for _, ln := range lines {
 		want := re.FindAllString(ln, -1)

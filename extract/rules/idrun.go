@@ -84,6 +84,17 @@ var vatPrefixBits = [26]uint32{
 func (sc *idRunScan) add(raw string) {
 	buf, ends, offs, lens, first, start := sc.buf, sc.ends, sc.offs, sc.lens, sc.first, sc.start
 	for i := 0; i+1 < len(raw); i++ {
+		if i+8 <= len(raw) {
+			// A run opens at two capitals side by side: eight bytes
+			// at a time, past the positions that hold none.
+			m := upperLanes(load8(raw, i))
+			pair := m & (m >> 8)
+			if pair == 0 {
+				i += 6 // none opens at i..i+6; the loop steps to i+7
+				continue
+			}
+			i += firstLane(pair)
+		}
 		if !(raw[i+1] >= 'A' && raw[i+1] <= 'Z') {
 			// No run opens at i nor at i+1, whose capital would follow
 			// no capital: past both.

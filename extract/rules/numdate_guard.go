@@ -8,6 +8,18 @@ package rules
 func mayNumDate(f string) bool {
 	last := -10 // the last separator with digits around it
 	for p := 1; p+1 < len(f); p++ {
+		if p+8 <= len(f) {
+			// Eight bytes at a time past those that are no separator.
+			x := load8(f, p)
+			m := byteLanes(x, '.') | byteLanes(x, '/') | byteLanes(x, '-')
+			if m == 0 {
+				p += 7 // the loop steps to p+8
+				continue
+			}
+			if p += firstLane(m); p+1 >= len(f) {
+				break // the last byte: no digit can follow it
+			}
+		}
 		if c := f[p]; c != '.' && c != '/' && c != '-' {
 			continue
 		}
