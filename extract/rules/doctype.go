@@ -57,7 +57,7 @@ var titleKinds = []struct {
 // titleKind returns the document type a cell's folded text opens with as a
 // title, or "" when it is not a title.
 func titleKind(cf string) string {
-	if len(cf) > 70 {
+	if len(cf) > 70 || !mayHoldTitle(cf) {
 		return ""
 	}
 	// "Objet : RELANCE – facture impayée": the subject line carries the title.
