@@ -19,10 +19,21 @@ type titleWords struct {
 	// suffixes are the words that may follow any letters in the run
 	// ("[a-z]{0,24}rechnung": "Schlussrechnung").
 	suffixes []string
-	// lens[c] has bit n set when a word of n letters (63: any longer)
-	// opens with c, and bit 0 when a suffix ends with c: most runs are
-	// turned away on their first and last letters.
-	lens, lastOf [256]uint64
+	// lens[a][b] has bit n set when a word of n letters (63: any
+	// longer) opens with the letters a, b (b 0: a word of one letter),
+	// and lastOf[c] is set when a suffix ends with c: most runs are
+	// turned away on their first two letters and their last.
+	lens   [26][27]uint64
+	lastOf [256]bool
+}
+
+// lensAt is the lens entry of a run or word of a-z letters.
+func (w *titleWords) lensAt(r string) *uint64 {
+	b := 0
+	if len(r) > 1 {
+		b = int(r[1]-'a') + 1
+	}
+	return &w.lens[r[0]-'a'][b]
 }
 
 // titleWordsPtr holds the words once built: titleKind asks for them on
@@ -47,23 +58,33 @@ func getTitleWords() *titleWords {
 	return w
 }
 
-// mayHoldTitle reports whether cf has a run of letters a title kind can
-// open with; false means titleKind(cf) is "".
+// titleRuns is how many runs of letters may open a cell before its
+// title: one of a subject label ("betreff:") and one of an ordinal
+// ("erste", "2nd"); marks and blanks hold none.
+const titleRuns = 3
+
+// mayHoldTitle reports whether one of cf's first titleRuns runs of
+// letters is a word a title kind can open with; false means
+// titleKind(cf) is "".
 func mayHoldTitle(cf string) bool {
 	w := getTitleWords()
-	for i := 0; i < len(cf); {
-		if c := cf[i]; c < 'a' || c > 'z' {
-			i++
+	runs := 0
+	for i := 0; i < len(cf); i++ {
+		// Unsigned: one comparison tells a-z from every other byte.
+		if cf[i]-'a' > 'z'-'a' {
 			continue
 		}
 		j := i + 1
-		for j < len(cf) && cf[j] >= 'a' && cf[j] <= 'z' {
+		for j < len(cf) && cf[j]-'a' <= 'z'-'a' {
 			j++
 		}
 		if w.has(cf[i:j]) {
 			return true
 		}
-		i = j
+		if runs++; runs == titleRuns {
+			return false
+		}
+		i = j // cf[j] is no letter: the loop steps past it
 	}
 	return false
 }
@@ -71,10 +92,10 @@ func mayHoldTitle(cf string) bool {
 // has reports whether the run r is a word a title can open with.
 func (w *titleWords) has(r string) bool {
 	n := len(r)
-	if w.lens[r[0]]&(1<<min(n, 63)) != 0 && w.exact[r] {
+	if *w.lensAt(r)&(1<<min(n, 63)) != 0 && w.exact[r] {
 		return true
 	}
-	if w.lastOf[r[n-1]] != 0 {
+	if w.lastOf[r[n-1]] {
 		for _, s := range w.suffixes {
 			if strings.HasSuffix(r, s) {
 				return true
@@ -99,11 +120,11 @@ func newTitleWords(srcs []string) *titleWords {
 			}
 			if st.anyPrefix {
 				w.suffixes = append(w.suffixes, st.word)
-				w.lastOf[st.word[len(st.word)-1]] = 1
+				w.lastOf[st.word[len(st.word)-1]] = true
 				continue
 			}
 			w.exact[st.word] = true
-			w.lens[st.word[0]] |= 1 << min(len(st.word), 63)
+			*w.lensAt(st.word) |= 1 << min(len(st.word), 63)
 		}
 	}
 	return w

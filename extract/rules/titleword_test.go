@@ -119,7 +119,7 @@ func genTitle(b *strings.Builder, re *syntax.Regexp, r *rand.Rand) {
 func titleMutants(n int) []string {
 	r := rand.New(rand.NewPCG(20261202, 3))
 	heads := []string{"", "", "", " ", "  ", "* ", "• ", "- ", "> ", "#", "1 ", "1. ", "2nd ", "12 e ", "3 . rd ", "erste ", "last ",
-		"final ", "betreff: ", "re : ", "objet :", "subject:  1. ", "x", "1", "-", "(", "a ", "zu ", "\t", "\u00a0", "é"}
+		"final ", "betreff: ", "re : ", "objet :", "subject:  1. ", "betreff: 2nd ", "re: erste ", "oggetto : 3 . rd ", "x", "1", "-", "(", "a ", "zu ", "\t", "\u00a0", "é"}
 	tails := []string{"", "", "", " ", ":", " nr. 7", " no 2024-1", " #5", " - copy", " | 7", " (380) nr 1", " for invoice 7",
 		" zu rechnung 12", " 2024", "s", "x", "2", "_", "-", "é", " de 12/3", " of the month we sent to you last week",
 		" - this is not a new invoice", " rechnung", " original", " a b c d e f", "\u00a0", " \t"}
