@@ -15,10 +15,11 @@ import (
 // (names, addresses, amounts, item lines). The words are read off the
 // kinds' own patterns, so a title added there is never filtered out.
 type titleWords struct {
-	exact map[string]bool
+	// exact holds each word's kinds, as bits of titleKinds' indexes.
+	exact map[string]uint8
 	// suffixes are the words that may follow any letters in the run
-	// ("[a-z]{0,24}rechnung": "Schlussrechnung").
-	suffixes []string
+	// ("[a-z]{0,24}rechnung": "Schlussrechnung"), with their kinds.
+	suffixes []titleSuffix
 	// lens[a][b] has bit n set when a word of n letters (63: any
 	// longer) opens with the letters a, b (b 0: a word of one letter),
 	// and lastOf[c] is set when a suffix ends with c: most runs are
@@ -78,7 +79,7 @@ func mayHoldTitle(cf string) bool {
 		for j < len(cf) && cf[j]-'a' <= 'z'-'a' {
 			j++
 		}
-		if w.has(cf[i:j]) {
+		if w.kinds(cf[i:j]) != 0 {
 			return true
 		}
 		if runs++; runs == titleRuns {
@@ -89,27 +90,56 @@ func mayHoldTitle(cf string) bool {
 	return false
 }
 
-// has reports whether the run r is a word a title can open with.
-func (w *titleWords) has(r string) bool {
+type titleSuffix struct {
+	word  string
+	kinds uint8
+}
+
+// kinds returns the title kinds (bits of titleKinds' indexes) that may
+// open with the run r of a-z letters: none for most runs.
+func (w *titleWords) kinds(r string) uint8 {
 	n := len(r)
-	if *w.lensAt(r)&(1<<min(n, 63)) != 0 && w.exact[r] {
-		return true
+	var k uint8
+	if *w.lensAt(r)&(1<<min(n, 63)) != 0 {
+		k = w.exact[r]
 	}
 	if w.lastOf[r[n-1]] {
 		for _, s := range w.suffixes {
-			if strings.HasSuffix(r, s) {
-				return true
+			if strings.HasSuffix(r, s.word) {
+				k |= s.kinds
 			}
 		}
 	}
-	return false
+	return k
+}
+
+// openingKinds returns the title kinds that may match at the start of f:
+// the kinds of its first run of letters, after blanks (a credit note's
+// pattern skips them).
+func openingKinds(f string) uint8 {
+	i := 0
+	for i < len(f) && (f[i] == ' ' || f[i] == '\t' || f[i] == '\n' || f[i] == '\f' || f[i] == '\r') {
+		i++
+	}
+	j := i
+	for j < len(f) && f[j]-'a' <= 'z'-'a' {
+		j++
+	}
+	if j == i {
+		return 0
+	}
+	return getTitleWords().kinds(f[i:j])
 }
 
 // newTitleWords reads the words off the patterns; it panics on a pattern
 // whose opening run it cannot bound (the filter would then hide titles).
 func newTitleWords(srcs []string) *titleWords {
-	w := &titleWords{exact: map[string]bool{}}
-	for _, src := range srcs {
+	if len(srcs) > 8 {
+		panic("rules: more title kinds than bits in a mask")
+	}
+	w := &titleWords{exact: map[string]uint8{}}
+	for i, src := range srcs {
+		bit := uint8(1) << i
 		re, err := syntax.Parse(src, syntax.Perl)
 		if err != nil {
 			panic("rules: " + err.Error())
@@ -119,11 +149,11 @@ func newTitleWords(srcs []string) *titleWords {
 				panic("rules: title pattern may match without ending a run of letters: " + src)
 			}
 			if st.anyPrefix {
-				w.suffixes = append(w.suffixes, st.word)
+				w.suffixes = append(w.suffixes, titleSuffix{st.word, bit})
 				w.lastOf[st.word[len(st.word)-1]] = true
 				continue
 			}
-			w.exact[st.word] = true
+			w.exact[st.word] |= bit
 			*w.lensAt(st.word) |= 1 << min(len(st.word), 63)
 		}
 	}

@@ -200,9 +200,9 @@ func TestTitleKindFilter(t *testing.T) {
 	}
 }
 
-// TestTitleWordsHoldEveryMatch holds mayHoldTitle to each kind's regexp
-// directly: titleKind's later tests (the rest of the cell) could hide a
-// word the filter misses.
+// TestTitleWordsHoldEveryMatch holds mayHoldTitle and openingKinds to
+// each kind's regexp directly: titleKind's later tests (the rest of the
+// cell, an earlier kind's match) could hide a word the filter misses.
 func TestTitleWordsHoldEveryMatch(t *testing.T) {
 	t.Parallel()
 	matched := map[string]int{}
@@ -215,11 +215,14 @@ func TestTitleWordsHoldEveryMatch(t *testing.T) {
 		if _, e, ok := reTitleOrdinal.find(cf); ok {
 			f = cf[e:]
 		}
-		for _, k := range titleKinds {
+		for i, k := range titleKinds {
 			if ms, _, ok := k.re.find(f); ok && ms == 0 {
 				matched[k.kind]++
 				if !mayHoldTitle(s) {
 					t.Fatalf("mayHoldTitle(%q) = false; %s matches %q", s, k.kind, f)
+				}
+				if openingKinds(f)&(1<<i) == 0 {
+					t.Fatalf("openingKinds(%q) = %b lacks %s, which matches", f, openingKinds(f), k.kind)
 				}
 			}
 		}
