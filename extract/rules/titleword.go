@@ -20,21 +20,23 @@ type titleWords struct {
 	// suffixes are the words that may follow any letters in the run
 	// ("[a-z]{0,24}rechnung": "Schlussrechnung"), with their kinds.
 	suffixes []titleSuffix
-	// lens[a][b] has bit n set when a word of n letters (63: any
-	// longer) opens with the letters a, b (b 0: a word of one letter),
-	// and lastOf[c] is set when a suffix ends with c: most runs are
-	// turned away on their first two letters and their last.
-	lens   [26][27]uint64
+	// lens[lensAt(r)] has bit n set when a word of n letters (63: any
+	// longer) opens with r's first two letters, and lastOf[c] is set
+	// when a suffix ends with c: most runs are turned away on their
+	// first two letters and their last.
+	lens   [1024]uint64
 	lastOf [256]bool
 }
 
-// lensAt is the lens entry of a run or word of a-z letters.
-func (w *titleWords) lensAt(r string) *uint64 {
-	b := 0
+// lensAt is the lens index of a run or word of a-z letters: five bits
+// of each of its first two letters (none for a word of one letter),
+// masked so that reading lens needs no bounds check.
+func lensAt(r string) int {
+	var second byte
 	if len(r) > 1 {
-		b = int(r[1]-'a') + 1
+		second = r[1]
 	}
-	return &w.lens[r[0]-'a'][b]
+	return (int(r[0]&31)<<5 | int(second&31)) & 1023
 }
 
 // titleWordsPtr holds the words once built: titleKind asks for them on
@@ -100,14 +102,21 @@ type titleSuffix struct {
 func (w *titleWords) kinds(r string) uint8 {
 	n := len(r)
 	var k uint8
-	if *w.lensAt(r)&(1<<min(n, 63)) != 0 {
+	if w.lens[lensAt(r)]&(1<<min(n, 63)) != 0 {
 		k = w.exact[r]
 	}
 	if w.lastOf[r[n-1]] {
-		for _, s := range w.suffixes {
-			if strings.HasSuffix(r, s.word) {
-				k |= s.kinds
-			}
+		k |= w.suffixKinds(r)
+	}
+	return k
+}
+
+// suffixKinds is the kinds of the suffixes r ends with.
+func (w *titleWords) suffixKinds(r string) uint8 {
+	var k uint8
+	for _, s := range w.suffixes {
+		if strings.HasSuffix(r, s.word) {
+			k |= s.kinds
 		}
 	}
 	return k
@@ -154,7 +163,7 @@ func newTitleWords(srcs []string) *titleWords {
 				continue
 			}
 			w.exact[st.word] |= bit
-			*w.lensAt(st.word) |= 1 << min(len(st.word), 63)
+			w.lens[lensAt(st.word)] |= 1 << min(len(st.word), 63)
 		}
 	}
 	return w
