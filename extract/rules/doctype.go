@@ -57,7 +57,7 @@ var titleKinds = []struct {
 // titleKind returns the document type a cell's folded text opens with as a
 // title, or "" when it is not a title.
 func titleKind(cf string) string {
-	if len(cf) > 70 {
+	if len(cf) > 70 || !mayHoldTitle(cf) {
 		return ""
 	}
 	// "Objet : RELANCE – facture impayée": the subject line carries the title.
@@ -78,7 +78,14 @@ func titleKind(cf string) string {
 	if t := strings.TrimLeft(f, " \t\n\f\r"); t == "" || t[0] < 'a' || t[0] > 'z' {
 		return ""
 	}
-	for _, k := range titleKinds {
+	// A kind's match opens f with one of its words (mayHoldTitle): the
+	// others are not tried, and a cell whose title word is not its first
+	// ("Numero fattura:") tries none.
+	open := openingKinds(f)
+	for i, k := range titleKinds {
+		if open&(1<<i) == 0 {
+			continue
+		}
 		ms, me, ok := k.re.find(f)
 		if !ok || ms != 0 {
 			continue
@@ -117,6 +124,13 @@ func titleRestOK(rest string) bool {
 	switch c := rest[0]; {
 	case c >= '0' && c <= '9', c == ':', c == '#', c == '/', c == '(', c == '-', c == '|':
 		return true
+	case c == 'n':
+		// "Rechnung Nr. 7", "Invoice number": "n\s*[o°]" takes any
+		// "no", and "number", "nummer", "numero" need no word's end.
+		if strings.HasPrefix(rest, "no") || strings.HasPrefix(rest, "number") ||
+			strings.HasPrefix(rest, "nummer") || strings.HasPrefix(rest, "numero") {
+			return true
+		}
 	}
 	return reTitleRest.MatchString(rest)
 }

@@ -26,7 +26,7 @@ func TestTitleRestOK(t *testing.T) {
 			}
 		}
 	}
-	alphabet := []string{"", " ", "–", "-", "—", ":", "#", "/", "(", ")", "|", "0", "9", "a", "n", "o", "°", "no", "nr", "x", "\t", "\n", "\xe2", "\x80"}
+	alphabet := []string{"", " ", "–", "-", "—", ":", "#", "/", "(", ")", "|", "0", "9", "a", "n", "o", "°", "no", "nr", "number", "nummer", "numero", "numer", "nu", "x", "\t", "\n", "\xe2", "\x80"}
 	r := rand.New(rand.NewPCG(15, 4))
 	for range 20000 {
 		var b strings.Builder
