@@ -148,9 +148,10 @@ func (d *document) gatherKeys() {
 	// for six hits (a buffer grown from nothing was nine allocations).
 	fbuf := sized(sc.found, len(hbuf))
 	all := lexAllIndex()
+	var as allScratch
 	for _, ln := range d.lines {
 		from := len(fbuf)
-		fbuf, ln.lk.foundLex = all.findAll(ln.f.s, ln.lk.hits, fbuf)
+		fbuf, ln.lk.foundLex = all.findAllIn(&as, ln.f.s, ln.lk.hits, fbuf)
 		ln.lk.found = fbuf[from:len(fbuf):len(fbuf)]
 	}
 	sc.keys, sc.hits, sc.found = buf, hbuf, fbuf
