@@ -17,6 +17,11 @@ type docScratch struct {
 	nums  []amountTok
 	memo  []cellMemo
 	fold  []byte // the folded text, copied out as the document's ftext
+	// The lines' keys, key hits and lexicon matches (gatherKeys); they
+	// hold no pointers, so release need not clear them.
+	keys  []int32
+	hits  []keyHit
+	found []lexFound
 }
 
 var docPool = sync.Pool{New: func() any { return new(docScratch) }}

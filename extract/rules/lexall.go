@@ -174,9 +174,22 @@ type lexFound struct {
 // match at every word beginning of f whose keys (hits) open one of its
 // keyed phrases, and returns the lexicons with any.
 func (x *lexAll) findAll(f string, hits []keyHit, out []lexFound) ([]lexFound, lexMask) {
+	var sc allScratch
+	return x.findAllIn(&sc, f, hits, out)
+}
+
+// allScratch is findAll's working state, kept by gatherKeys for all the
+// document's lines: setting up the per-lexicon ends for each line was a
+// seventeenth of the search. ends is all zeros between calls.
+type allScratch struct {
+	ends      [lexMaskWords * 64]int32 // per lexicon: 1 + the longest match's length at s, 0 for none
+	pos, next [16]int
+}
+
+// findAllIn is findAll with its scratch state in sc.
+func (x *lexAll) findAllIn(sc *allScratch, f string, hits []keyHit, out []lexFound) ([]lexFound, lexMask) {
 	var found lexMask
-	var pos, next [16]int
-	var ends [lexMaskWords * 64]int32 // per lexicon: 1 + the longest match's length at s, 0 for none
+	ends := &sc.ends
 	for i := 0; i < len(hits); {
 		s := int(hits[i].pos)
 		var at lexMask
@@ -185,10 +198,10 @@ func (x *lexAll) findAll(f string, hits []keyHit, out []lexFound) ([]lexFound, l
 			if slot == 0 {
 				continue
 			}
-			for gi := range x.groups[slot-1] {
-				g := &x.groups[slot-1][gi]
-				if hasLitAt(f, s, g.lit) {
-					g.ends(f[s:], pos[:0], next[:0], &ends, &at)
+			gs := x.groups[slot-1]
+			for gi := range gs {
+				if g := &gs[gi]; hasLitAt(f, s, g.lit) {
+					g.ends(f[s:], sc.pos[:0], sc.next[:0], ends, &at)
 				}
 			}
 		}

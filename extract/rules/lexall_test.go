@@ -28,7 +28,7 @@ func TestLexAllMatchesEachLexicon(t *testing.T) {
 		}
 		covered++
 		for _, s := range texts {
-			lk, _, _ := newLineKeysHits(s, nil, nil)
+			lk, _, _ := newLineKeysHits(s, nil, nil, true)
 			got, gotLex := all.findAll(s, lk.hits, nil)
 			want := eachLexiconAtHits(tb, s, lk.hits)
 			var mine []lexFound

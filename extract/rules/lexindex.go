@@ -25,20 +25,27 @@ type lineKeys struct {
 type keyHit struct {
 	pos int32
 	key int32
-	lex lexMask // the lexicons (idx.masks[slot-1]), here so find reads no table
 }
 
 // newLineKeys gathers the keys of f, with find's notion of a word start
 // (a-z or 0-9 after anything but an ASCII letter, digit or "_"),
 // appending them to buf (one buffer for the whole document).
 func newLineKeys(f string, buf []int32) (lineKeys, []int32) {
-	lk, buf, _ := newLineKeysHits(f, buf, nil)
+	lk, buf, _ := newLineKeysHits(f, buf, nil, true)
 	return lk, buf
 }
 
+// keysUnindexed reports whether some lexicon lies outside the key index
+// (lexKeys), so that mayFind tests the line's keys one by one
+// (mayFindByKeys): only then are a line's keys listed. Every lexicon is
+// indexed today, and listing the keys nobody read was a twentieth of the
+// key search and a buffer per document.
+func keysUnindexed() bool { return lexKeys().n < len(lexicons) }
+
 // newLineKeysHits is newLineKeys that also lists the line's key hits
-// (lineKeys.hits), appending them to hbuf.
-func newLineKeysHits(f string, buf []int32, hbuf []keyHit) (lineKeys, []int32, []keyHit) {
+// (lineKeys.hits), appending them to hbuf; the keys themselves only
+// withKeys (keysUnindexed).
+func newLineKeysHits(f string, buf []int32, hbuf []keyHit, withKeys bool) (lineKeys, []int32, []keyHit) {
 	var lk lineKeys
 	idx := lexKeys()
 	lk.lexN = idx.n
@@ -54,10 +61,12 @@ func newLineKeysHits(f string, buf []int32, hbuf []keyHit) (lineKeys, []int32, [
 			k := 0
 			for n := 0; n < 3 && s+n < len(f) && isWordByte(f[s+n]); n++ {
 				k = k*keyBase + wordCode(f[s+n])
-				buf = append(buf, int32(k))
+				if withKeys {
+					buf = append(buf, int32(k))
+				}
 				if m := idx.slot[k]; m != 0 {
 					lk.lex.or(&idx.masks[m-1])
-					hbuf = append(hbuf, keyHit{pos: int32(s), key: int32(k), lex: idx.masks[m-1]})
+					hbuf = append(hbuf, keyHit{pos: int32(s), key: int32(k)})
 				}
 			}
 		}
@@ -110,31 +119,40 @@ func (ln *line) keysOf() *lineKeys {
 
 // gatherLineKeys fills the keys of a line made outside newDocument.
 func (ln *line) gatherLineKeys() {
-	ln.lk, _, _ = newLineKeysHits(ln.f.s, nil, nil)
+	ln.lk, _, _ = newLineKeysHits(ln.f.s, nil, nil, keysUnindexed())
 	ln.lk.found, ln.lk.foundLex = lexAllIndex().findAll(ln.f.s, ln.lk.hits, nil)
 	ln.lkDone = true
 }
 
 // gatherKeys fills every line's keys from one buffer: a slice per line
-// was a tenth of the document's allocations.
+// was a tenth of the document's allocations. The buffers are the
+// document's scratch (docScratch), reused by the next document: three
+// buffers a document were a third of the bytes it allocated.
 func (d *document) gatherKeys() {
+	sc := d.scratch
 	n := 0
 	for _, ln := range d.lines {
-		n += len(ln.f.s) / 2
+		n += len(ln.f.s)
 	}
-	buf := make([]int32, 0, n)
-	hbuf := make([]keyHit, 0, n/2) // about one a word start
+	withKeys := keysUnindexed()
+	var buf []int32
+	if withKeys {
+		buf = sized(sc.keys, n/2)
+	}
+	hbuf := sized(sc.hits, n/4) // about one a word start
 	for _, ln := range d.lines {
-		ln.lk, buf, hbuf = newLineKeysHits(ln.f.s, buf, hbuf)
+		ln.lk, buf, hbuf = newLineKeysHits(ln.f.s, buf, hbuf, withKeys)
 		ln.lkDone = true
 	}
 	// The matches, sized by the hits: documents hold some five matches
 	// for six hits (a buffer grown from nothing was nine allocations).
-	fbuf := make([]lexFound, 0, len(hbuf))
+	fbuf := sized(sc.found, len(hbuf))
 	all := lexAllIndex()
+	var as allScratch
 	for _, ln := range d.lines {
 		from := len(fbuf)
-		fbuf, ln.lk.foundLex = all.findAll(ln.f.s, ln.lk.hits, fbuf)
+		fbuf, ln.lk.foundLex = all.findAllIn(&as, ln.f.s, ln.lk.hits, fbuf)
 		ln.lk.found = fbuf[from:len(fbuf):len(fbuf)]
 	}
+	sc.keys, sc.hits, sc.found = buf, hbuf, fbuf
 }

@@ -26,7 +26,7 @@ func newLineKeysHitsRef(f string) lineKeys {
 			lk.keys = append(lk.keys, int32(k))
 			if m := idx.slot[k]; m != 0 {
 				lk.lex.or(&idx.masks[m-1])
-				lk.hits = append(lk.hits, keyHit{pos: int32(s), key: int32(k), lex: idx.masks[m-1]})
+				lk.hits = append(lk.hits, keyHit{pos: int32(s), key: int32(k)})
 			}
 		}
 	}
@@ -51,7 +51,7 @@ func TestLineKeysMatchReference(t *testing.T) {
 	for _, f := range lines {
 		want := newLineKeysHitsRef(f)
 		var got lineKeys
-		got, buf, hbuf = newLineKeysHits(f, buf, hbuf)
+		got, buf, hbuf = newLineKeysHits(f, buf, hbuf, true)
 		if !slices.Equal(got.keys, want.keys) || !slices.Equal(got.hits, want.hits) || got.other != want.other ||
 			got.lex != want.lex || got.lexN != want.lexN {
 			t.Fatalf("newLineKeysHits(%q) = %+v, the old loop %+v", f, got, want)

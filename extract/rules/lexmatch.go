@@ -120,6 +120,18 @@ walk:
 			for p < len(t) && takes(st.kind, t[p]) {
 				p++
 			}
+		case stepDotOpt, stepDotWord, stepApos:
+			// Before a literal that opens with neither a dot, an
+			// apostrophe nor a \s byte, one of the step's ends at most
+			// can go on to it (optStepEnd): "inv. no", "n' de".
+			if i+1 == len(prog) || prog[i+1].kind != stepLit || !optStepFollows(prog[i+1].lit[0]) {
+				break walk
+			}
+			q, ok := optStepEnd(t, p, st.kind)
+			if !ok {
+				return -1
+			}
+			p = q
 		default:
 			break walk
 		}
@@ -128,6 +140,36 @@ walk:
 		return p
 	}
 	return prog[i:].longestFrom(t, p, pos, next)
+}
+
+// optStepFollows reports whether a literal opening with c, after a
+// stepDotOpt, stepDotWord or stepApos, leaves that step one end to try:
+// every other end the step reaches lies on a dot, an apostrophe or a \s
+// byte (those the step itself may read), where such a literal fails.
+func optStepFollows(c byte) bool { return c != '.' && c != '\'' && !isRESpace(c) }
+
+// optStepEnd returns the one end of a stepDotOpt (\.?\s*), stepDotWord
+// ((?:\s?\.|\b)\s*) or stepApos (['\s]?) step from p on t that a
+// literal optStepFollows may follow, and false where there is none.
+func optStepEnd(t string, p int, k stepKind) (int, bool) {
+	if k == stepApos {
+		if p < len(t) && (t[p] == '\'' || isRESpace(t[p])) {
+			p++
+		}
+		return p, true
+	}
+	switch {
+	case p < len(t) && t[p] == '.':
+		p++
+	case k == stepDotWord && p+1 < len(t) && isRESpace(t[p]) && t[p+1] == '.':
+		p += 2
+	case k == stepDotWord && !atBoundary(t, p):
+		return 0, false
+	}
+	for p < len(t) && isRESpace(t[p]) {
+		p++
+	}
+	return p, true
 }
 
 // takes reports whether a \s* (stepSpaces) or [\s\-/]* (stepSep) step

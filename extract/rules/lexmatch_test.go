@@ -50,7 +50,12 @@ func TestPhraseProgMatchesRegexp(t *testing.T) {
 	for _, l := range [][]string{allPhrases(), customerBlockPhrases, supplierBlockPhrases, bankBlockPhrases, dueDateStrongPhrases} {
 		phrases = append(phrases, l...)
 	}
-	texts := matchTexts(t)
+	// Dots, apostrophes and spaces around phrase words, in every order:
+	// the optional steps (stepDotOpt, stepDotWord, stepApos) are walked
+	// without the position sets where a literal follows them.
+	parts := []string{"inv", "no", "n", "de", "vat", "reg", "p", "o", "art", "s", "l", "acconto", "facture",
+		".", " ", "'", "\t", "  ", " .", ". ", "x", "#", "-", "_", "é"}
+	texts := append(matchTexts(t), scannerTexts(nil, parts, 31, 4000)...)
 	var pos, next [16]int
 	checked := 0
 	for _, p := range phrases {

@@ -30,13 +30,40 @@ func (ln *line) index(lx *lexicon) []int {
 	return nil
 }
 
-// all is lx.FindAllStringIndex(ln.f.s, -1), with has's shortcut.
+// all is lx.FindAllStringIndex(ln.f.s, -1), with has's shortcut, and
+// read from the line's matches (lineKeys.found) where find would read
+// them: the lexicon's matches, each searched from the end of the one
+// before, are its longest at the word beginnings that lie past that end
+// (a word beginning of the line is one for any search from before it).
+// Walking the line again per list was half a percent of a document.
 func (ln *line) all(lx *lexicon) [][]int {
 	t := lx.tables()
-	if !t.full && !t.mayFind(ln.keysOf()) {
+	if t.full {
+		return t.FindAllStringIndex(ln.f.s, -1)
+	}
+	lk := ln.keysOf()
+	if !t.mayFind(lk) {
 		return nil
 	}
-	return t.FindAllStringIndex(ln.f.s, -1)
+	if t.id < 0 || t.id >= lk.lexN || !lexAllIndex().covered.has(t.id) || t.opensOther(lk) {
+		return t.FindAllStringIndex(ln.f.s, -1)
+	}
+	if !lk.foundLex.has(t.id) {
+		return nil
+	}
+	var out [][]int
+	var spans []int
+	pos := 0
+	for _, m := range lk.found {
+		if int(m.lex) != t.id || int(m.pos) < pos {
+			continue
+		}
+		var sp []int
+		sp, spans = newSpan(spans, int(m.pos), int(m.end))
+		out = append(out, sp)
+		pos = int(m.end)
+	}
+	return out
 }
 
 // find is t.find(f[from:], 0) on the line's folded text f, its span

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestLineHasMatchesLexicon holds the line shortcuts to the lexicon's own
+// TestLineHasMatchesLexicon holds the line shortcuts (has, index, all) to the lexicon's own
 // search on every lexicon and every line of the fixtures and dev texts.
 func TestLineHasMatchesLexicon(t *testing.T) {
 	t.Parallel()
@@ -36,6 +36,9 @@ func TestLineHasMatchesLexicon(t *testing.T) {
 			}
 			if got := ln.has(lx); got != (want != nil) {
 				t.Fatalf("%s on %q: has %v, FindStringIndex %v", lx.tables().re(), ln.f.s, got, want)
+			}
+			if got, want := ln.all(lx), lx.FindAllStringIndex(ln.f.s, -1); !equalMatches(want, got) {
+				t.Fatalf("%s on %q: all %v, FindAllStringIndex %v", lx.tables().re(), ln.f.s, got, want)
 			}
 			if want != nil {
 				hits++
