@@ -195,6 +195,8 @@ func TestFoldMatchesReference(t *testing.T) {
 	lines := equivLines(t, true, 20000)
 	parts := []string{"r", "R", "n", "N", "rn", "RN", "l", "I", "0", "1", "`", " ", "  ", "\t", "\u200b", "\u00a0",
 		"ß", "Æ", "œ", "Ł", "ı", "°", "’", "“", "–", "０", "９", "T O T A L", "I N V", "a", "Z", ".", "\xff", "\xc3", "é", "元", "\x00",
+		// Beside the OCR digits "0" and "1": other digits, "_", punctuation.
+		"2", "9", "_", ",", "10", "01", "0a", "1,0",
 		// Single letters between spaces, as maySpaceLetters counts them.
 		" a ", " É ", " x y ", "\t b ", " 元 ", " \xc3 ",
 		// Runs of plain ASCII longer than foldAppend's lowering buffer.
