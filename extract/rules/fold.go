@@ -584,26 +584,45 @@ func foldRune(r, prev, next, prevOut rune) string {
 		}
 		return asciiStrings[r]
 	}
-	if r < foldTableEnd {
-		return foldTable()[r-utf8.RuneSelf]
+	if r < foldBlockEnd {
+		return foldBlock(r)
 	}
 	return foldRuneNFD(r)
 }
 
-// foldTableEnd bounds foldTable: the two-byte runes (Latin, Greek,
-// Cyrillic, Hebrew, Arabic), where most accented letters are.
-const foldTableEnd = 0x800
+// foldBlockEnd bounds foldBlocks: the Basic Multilingual Plane.
+const foldBlockEnd = 0x10000
 
-// foldTable holds foldRuneNFD of each rune from 0x80 to foldTableEnd,
-// built on first use: the decomposition and its three allocations ran for
-// every accented letter of every line.
-var foldTable = onFirstUse(func() []string {
-	t := make([]string, foldTableEnd-utf8.RuneSelf)
-	for r := rune(utf8.RuneSelf); r < foldTableEnd; r++ {
-		t[r-utf8.RuneSelf] = foldRuneNFD(r)
+// foldBlocks holds foldRuneNFD of the runes below foldBlockEnd, 256 runes
+// a block, each block built on its first use: the decomposition and its
+// three allocations ran for every accented letter, and a table of the
+// two-byte runes alone still left every "€" (U+20AC) of every line and
+// cell to it (a tenth of a synthetic document's allocations). A block is
+// a few hundred decompositions, once; runes above the plane are rare and
+// decomposed each time.
+var foldBlocks [foldBlockEnd >> 8]atomic.Pointer[[256]string]
+
+// foldBlock is foldRuneNFD(r) for 0x80 <= r < foldBlockEnd, from its block.
+func foldBlock(r rune) string {
+	b := foldBlocks[r>>8].Load()
+	if b == nil {
+		b = buildFoldBlock(r >> 8)
 	}
-	return t
-})
+	return b[r&0xff]
+}
+
+// buildFoldBlock builds and stores block hi of foldBlocks; two goroutines
+// building the same block store equal tables, so the race is harmless.
+func buildFoldBlock(hi rune) *[256]string {
+	b := new([256]string)
+	for lo := range rune(256) {
+		if r := hi<<8 | lo; r >= utf8.RuneSelf {
+			b[lo] = foldRuneNFD(r)
+		}
+	}
+	foldBlocks[hi].Store(b)
+	return b
+}
 
 // foldRuneNFD is foldRune of a rune none of its cases name: its canonical
 // decomposition without combining marks, lower-cased.

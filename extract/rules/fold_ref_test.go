@@ -159,12 +159,26 @@ func foldRuneRef(r, prev, next, prevOut rune) string {
 	return s
 }
 
-// TestFoldRuneMatchesReference holds foldRune, with its table, to
-// foldRuneRef on every rune up to U+3000 beside letters, digits and spaces.
+// TestFoldRuneMatchesReference holds foldRune, with its blocks, to
+// foldRuneRef on every rune up to U+3000 beside letters, digits and spaces,
+// on every other rune of the Basic Multilingual Plane (foldBlocks) and on
+// runes above it, both sides of each block's edges.
 func TestFoldRuneMatchesReference(t *testing.T) {
 	t.Parallel()
 	for r := rune(0); r < 0x3000; r++ {
 		for _, c := range [][3]rune{{0, 0, 0}, {'a', 'b', 'c'}, {'1', '2', '3'}, {' ', ' ', ' '}, {'A', '1', 'x'}} {
+			if got, want := foldRune(r, c[0], c[1], c[2]), foldRuneRef(r, c[0], c[1], c[2]); got != want {
+				t.Fatalf("foldRune(%U, %q) = %q, want %q", r, c, got, want)
+			}
+		}
+	}
+	for r := rune(0x3000); r < 0x10400; r++ {
+		if got, want := foldRune(r, 'a', 'b', 'c'), foldRuneRef(r, 'a', 'b', 'c'); got != want {
+			t.Fatalf("foldRune(%U) = %q, want %q", r, got, want)
+		}
+	}
+	for _, r := range []rune{0x1d400, 0x1d41a, 0x1f600, 0x2f800, unicode.MaxRune, unicode.MaxRune + 1} {
+		for _, c := range [][3]rune{{0, 0, 0}, {'a', 'b', 'c'}} {
 			if got, want := foldRune(r, c[0], c[1], c[2]), foldRuneRef(r, c[0], c[1], c[2]); got != want {
 				t.Fatalf("foldRune(%U, %q) = %q, want %q", r, c, got, want)
 			}
@@ -181,6 +195,8 @@ func TestFoldMatchesReference(t *testing.T) {
 	lines := equivLines(t, true, 20000)
 	parts := []string{"r", "R", "n", "N", "rn", "RN", "l", "I", "0", "1", "`", " ", "  ", "\t", "\u200b", "\u00a0",
 		"ß", "Æ", "œ", "Ł", "ı", "°", "’", "“", "–", "０", "９", "T O T A L", "I N V", "a", "Z", ".", "\xff", "\xc3", "é", "元", "\x00",
+		// Beside the OCR digits "0" and "1": other digits, "_", punctuation.
+		"2", "9", "_", ",", "10", "01", "0a", "1,0",
 		// Single letters between spaces, as maySpaceLetters counts them.
 		" a ", " É ", " x y ", "\t b ", " 元 ", " \xc3 ",
 		// Runs of plain ASCII longer than foldAppend's lowering buffer.
