@@ -35,6 +35,10 @@ func AppendV2(b []byte, d *InvoiceV2) []byte { return appendCanonicalV2(b, d) }
 // with HTML escaping off.
 func AppendJSONString(b []byte, s string) []byte { return appendJSONString(b, s) }
 
+// AppendJSONStringHTML appends s quoted as json.Marshal quotes it: HTML
+// escaping on (<, > and & as \u003c, \u003e, \u0026).
+func AppendJSONStringHTML(b []byte, s string) []byte { return appendJSONQuoted(b, s, true) }
+
 func appendStrings(b []byte, ss []string) []byte {
 	if ss == nil {
 		return append(b, "null"...)

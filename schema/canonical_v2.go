@@ -1,9 +1,6 @@
 package schema
 
-import (
-	"strconv"
-	"unicode/utf8"
-)
+import "strconv"
 
 // appendCanonicalV2 appends d as canonicalJSON would write it: the bytes of
 // encoding/json's Encoder with HTML escaping off, without the trailing
@@ -158,57 +155,7 @@ func appendIntPtr(b []byte, n *int64) []byte {
 	return strconv.AppendInt(b, *n, 10)
 }
 
-// appendJSONString quotes s as encoding/json does with HTML escaping off:
-// \" and \\, the short escapes \b \f \n \r \t, \u00XX (lower-case hex) for
-// the other control bytes, \ufffd for each invalid UTF-8 byte, and \u2028
-// and \u2029 escaped; everything else as it is.
+// appendJSONString quotes s as encoding/json does with HTML escaping off.
 func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return appendJSONQuoted(b, s, false)
 }
