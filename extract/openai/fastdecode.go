@@ -90,21 +90,7 @@ func (d *fastDecoder) ws() {
 // decoder positioned at the member's value; member must consume the
 // value.
 func (d *fastDecoder) object(member func(key []byte) bool) bool {
-	if d.i >= len(d.b) || d.b[d.i] != '{' {
-		return false
-	}
-	d.i++
-	d.depth++
-	if d.depth > maxFastDepth {
-		return false
-	}
-	d.ws()
-	if d.i < len(d.b) && d.b[d.i] == '}' {
-		d.i++
-		d.depth--
-		return true
-	}
-	for {
+	return d.list('{', '}', func() bool {
 		key, ok := d.key()
 		if !ok {
 			return false
@@ -115,7 +101,30 @@ func (d *fastDecoder) object(member func(key []byte) bool) bool {
 		}
 		d.i++
 		d.ws()
-		if !member(key) {
+		return member(key)
+	})
+}
+
+// list reads a container from open to close, calling item at each item
+// (an object's member or an array's element) with the separators, the
+// depth bound and the empty container handled here, once for both.
+func (d *fastDecoder) list(open, close byte, item func() bool) bool {
+	if d.i >= len(d.b) || d.b[d.i] != open {
+		return false
+	}
+	d.i++
+	d.depth++
+	if d.depth > maxFastDepth {
+		return false
+	}
+	d.ws()
+	if d.i < len(d.b) && d.b[d.i] == close {
+		d.i++
+		d.depth--
+		return true
+	}
+	for {
+		if !item() {
 			return false
 		}
 		d.ws()
@@ -126,7 +135,7 @@ func (d *fastDecoder) object(member func(key []byte) bool) bool {
 		case ',':
 			d.i++
 			d.ws()
-		case '}':
+		case close:
 			d.i++
 			d.depth--
 			return true
@@ -413,40 +422,7 @@ func (d *fastDecoder) skipString() bool {
 
 // array reads an array, calling elem at each element.
 func (d *fastDecoder) array(elem func() bool) bool {
-	if d.i >= len(d.b) || d.b[d.i] != '[' {
-		return false
-	}
-	d.i++
-	d.depth++
-	if d.depth > maxFastDepth {
-		return false
-	}
-	d.ws()
-	if d.i < len(d.b) && d.b[d.i] == ']' {
-		d.i++
-		d.depth--
-		return true
-	}
-	for {
-		if !elem() {
-			return false
-		}
-		d.ws()
-		if d.i >= len(d.b) {
-			return false
-		}
-		switch d.b[d.i] {
-		case ',':
-			d.i++
-			d.ws()
-		case ']':
-			d.i++
-			d.depth--
-			return true
-		default:
-			return false
-		}
-	}
+	return d.list('[', ']', elem)
 }
 
 // choices reads the choices array: objects only (a null or another kind

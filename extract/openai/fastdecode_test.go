@@ -147,6 +147,13 @@ var oddBodies = []string{
 	`{"model":"m","choices":[{"message":{"content":"x"}}],"extra":[1,]}`,
 	`{"model":"m","choices":[{"message":{"content":"x"}}],"extra":[1 2]}`,
 	`{"model":"m","choices":[{"message":{"content":"x"}}],}`,
+	// Closers that do not match their opener.
+	`{"model":"m","choices":[{"message":{"content":"x"}}}}`,
+	`{"model":"m","choices":[{"message":{"content":"x"}]]}`,
+	`{"model":"m","choices":[{"message":{"content":"x"]}]}`,
+	`{"model":"m","choices":[{"message":{"content":"x"}}]]`,
+	`{"model":"m","choices":[]}}`,
+	`{"model":"m","choices":[}`,
 	`{"model":"m","choices":[{"message":{"content":"x"}}]`,
 	`{"model":"m","choices":[{"message":{"content":"x"}}],"deep":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`,
 	`{"model":"m","choices":[{"message":{"content":"x"}}],"deep":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`,
