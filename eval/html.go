@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"io"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -39,7 +40,7 @@ func WriteHTML(w io.Writer, r *Report) error {
 		"Suite":   r.Suite,
 		"Palette": palette,
 	}
-	return pageTmpl.Execute(w, data)
+	return pageTmpl().Execute(w, data)
 }
 
 // palette colours the providers, in order (colour-blind safe, Okabe-Ito).
@@ -125,11 +126,14 @@ func accuracyChart(r *Report) chart {
 
 func color(i int) string { return palette[i%len(palette)] }
 
-var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
-	"describe": describe,
-	"docPath":  docPath,
-	"sub":      func(a, b int) int { return a - b },
-}).Parse(`<!DOCTYPE html>
+// pageTmpl is parsed on first use: every invx command pays package
+// initialisation, and only eval --html renders this page.
+var pageTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("page").Funcs(template.FuncMap{
+		"describe": describe,
+		"docPath":  docPath,
+		"sub":      func(a, b int) int { return a - b },
+	}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -181,3 +185,4 @@ svg .axis { fill: #666; }
 </body>
 </html>
 `))
+})
