@@ -520,6 +520,14 @@ func checkText(path, s string, maxBytes int) *ValidationError {
 	// Nearly every string is mostly printable ASCII: a byte test each,
 	// decoding only the runes that start with a byte of 0x80 or more.
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			m := notPrintable(word(s, i))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += firstHit(m)
+		}
 		c := s[i]
 		if c-0x20 < 0x7f-0x20 || c == '\n' || c == '\t' {
 			i++
