@@ -89,7 +89,7 @@ func (t *byteTokens) str() (json.Token, error) {
 		// A key, or a value such as a version or a document type, is
 		// handed out already boxed: keys were half the allocations of a
 		// walk.
-		if tok, ok := internedTokens()[string(t.b[start+1:i])]; ok {
+		if tok, ok := internedToken(t.b[start+1 : i]); ok {
 			return tok, nil
 		}
 		return string(t.b[start+1 : i]), nil
@@ -132,3 +132,32 @@ var internedTokens = sync.OnceValue(func() map[string]json.Token {
 	add(v2DocTypes...)
 	return m
 })
+
+// internedByLen is internedTokens by length: a value longer than every
+// name (an excerpt, a title) is told apart by its length alone, and a short
+// one is compared with the few names of its length instead of being
+// hashed.
+var internedByLen = sync.OnceValue(func() [][]json.Token {
+	var byLen [][]json.Token
+	for name, tok := range internedTokens() {
+		for len(byLen) <= len(name) {
+			byLen = append(byLen, nil)
+		}
+		byLen[len(name)] = append(byLen[len(name)], tok)
+	}
+	return byLen
+})
+
+// internedToken returns the interned token of the name b spells.
+func internedToken(b []byte) (json.Token, bool) {
+	byLen := internedByLen()
+	if len(b) >= len(byLen) {
+		return nil, false
+	}
+	for _, tok := range byLen[len(b)] {
+		if tok.(string) == string(b) {
+			return tok, true
+		}
+	}
+	return nil, false
+}

@@ -49,3 +49,42 @@ func TestSWARMatchesBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestInternedToken holds the by-length lookup to the map it is built from.
+func TestInternedToken(t *testing.T) {
+	t.Parallel()
+	for name, want := range internedTokens() {
+		if got, ok := internedToken([]byte(name)); !ok || got != want {
+			t.Fatalf("internedToken(%q) = %v, %v", name, got, ok)
+		}
+		for _, other := range []string{name + "x", name[1:], "X" + name[1:], name[:len(name)-1] + "_"} {
+			_, inMap := internedTokens()[other]
+			if _, ok := internedToken([]byte(other)); ok != inMap {
+				t.Fatalf("internedToken(%q) found %v, map %v", other, ok, inMap)
+			}
+		}
+	}
+}
+
+// TestActionIDsMatchMap holds the action id set to a map past its inline
+// part: the first repeat of each id reports the item it first came from.
+func TestActionIDsMatchMap(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 2000 {
+		var a actionIDs
+		m := map[string]int{}
+		for item := range r.IntN(3 * smallIDs) {
+			id := string(rune('a' + r.IntN(2*smallIDs)))
+			got, gotOK := a.find(id)
+			want, wantOK := m[id]
+			if got != want || gotOK != wantOK {
+				t.Fatalf("find(%q) = %d, %v; map %d, %v", id, got, gotOK, want, wantOK)
+			}
+			if !gotOK {
+				a.add(id, item)
+				m[id] = item
+			}
+		}
+	}
+}

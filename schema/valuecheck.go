@@ -32,7 +32,7 @@ func CheckV2Reviewable(doc *InvoiceV2, source string) error {
 		_, err = v2.ValidateReviewable(raw, source)
 		return err
 	}
-	w := &walker{dec: vt, source: source, version: v2.Name, ids: map[string]int{}}
+	w := &walker{dec: vt, source: source, version: v2.Name}
 	if e := w.document(v2Fields); e != nil {
 		return e
 	}
