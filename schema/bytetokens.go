@@ -135,28 +135,35 @@ var internedTokens = sync.OnceValue(func() map[string]json.Token {
 
 // internedByLen is internedTokens by length: a value longer than every
 // name (an excerpt, a title) is told apart by its length alone, and a short
-// one is compared with the few names of its length instead of being
-// hashed.
-var internedByLen = sync.OnceValue(func() [][]json.Token {
-	var byLen [][]json.Token
+// one is compared with the few names of its length, first and last byte
+// first, instead of being hashed.
+var internedByLen = sync.OnceValue(func() [][]internedName {
+	var byLen [][]internedName
 	for name, tok := range internedTokens() {
 		for len(byLen) <= len(name) {
 			byLen = append(byLen, nil)
 		}
-		byLen[len(name)] = append(byLen[len(name)], tok)
+		byLen[len(name)] = append(byLen[len(name)], internedName{name, tok})
 	}
 	return byLen
 })
 
+type internedName struct {
+	name string
+	tok  json.Token
+}
+
 // internedToken returns the interned token of the name b spells.
 func internedToken(b []byte) (json.Token, bool) {
 	byLen := internedByLen()
-	if len(b) >= len(byLen) {
+	if len(b) == 0 || len(b) >= len(byLen) {
 		return nil, false
 	}
-	for _, tok := range byLen[len(b)] {
-		if tok.(string) == string(b) {
-			return tok, true
+	first, last := b[0], b[len(b)-1]
+	for i := range byLen[len(b)] {
+		n := &byLen[len(b)][i]
+		if n.name[0] == first && n.name[len(n.name)-1] == last && n.name == string(b) {
+			return n.tok, true
 		}
 	}
 	return nil, false
