@@ -68,9 +68,14 @@ func (t *byteTokens) str() (json.Token, error) {
 	escaped := false
 	i := start + 1
 	for {
-		j := bytes.IndexAny(t.b[i:], `"\`)
+		// The next quote, then a backslash before it: two vector scans,
+		// where one scan for either byte went a byte at a time.
+		j := bytes.IndexByte(t.b[i:], '"')
 		if j < 0 {
 			return nil, io.ErrUnexpectedEOF // not well formed: checkSyntax rules it out
+		}
+		if k := bytes.IndexByte(t.b[i:i+j], '\\'); k >= 0 {
+			j = k
 		}
 		i += j
 		if t.b[i] == '"' {
@@ -84,7 +89,7 @@ func (t *byteTokens) str() (json.Token, error) {
 		// A key, or a value such as a version or a document type, is
 		// handed out already boxed: keys were half the allocations of a
 		// walk.
-		if tok, ok := internedTokens()[string(t.b[start+1:i])]; ok {
+		if tok, ok := internedToken(t.b[start+1 : i]); ok {
 			return tok, nil
 		}
 		return string(t.b[start+1 : i]), nil
@@ -127,3 +132,39 @@ var internedTokens = sync.OnceValue(func() map[string]json.Token {
 	add(v2DocTypes...)
 	return m
 })
+
+// internedByLen is internedTokens by length: a value longer than every
+// name (an excerpt, a title) is told apart by its length alone, and a short
+// one is compared with the few names of its length, first and last byte
+// first, instead of being hashed.
+var internedByLen = sync.OnceValue(func() [][]internedName {
+	var byLen [][]internedName
+	for name, tok := range internedTokens() {
+		for len(byLen) <= len(name) {
+			byLen = append(byLen, nil)
+		}
+		byLen[len(name)] = append(byLen[len(name)], internedName{name, tok})
+	}
+	return byLen
+})
+
+type internedName struct {
+	name string
+	tok  json.Token
+}
+
+// internedToken returns the interned token of the name b spells.
+func internedToken(b []byte) (json.Token, bool) {
+	byLen := internedByLen()
+	if len(b) == 0 || len(b) >= len(byLen) {
+		return nil, false
+	}
+	first, last := b[0], b[len(b)-1]
+	for i := range byLen[len(b)] {
+		n := &byLen[len(b)][i]
+		if n.name[0] == first && n.name[len(n.name)-1] == last && n.name == string(b) {
+			return n.tok, true
+		}
+	}
+	return nil, false
+}

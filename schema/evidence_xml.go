@@ -115,7 +115,7 @@ func xmlLeafHolds(name, e string, text *string, amount *int64, exp int) bool {
 	case "supplier_vat_id":
 		return vatIDIn(content, *text)
 	case "supplier_iban":
-		return strings.Contains(alnumUpper(content), alnumUpper(*text))
+		return alnumContains(content, *text, 0, 0)
 	case "issue_date", "due_date":
 		return dateIn(content, *text)
 	case "currency":

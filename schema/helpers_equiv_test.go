@@ -262,3 +262,34 @@ func TestDigitTests(t *testing.T) {
 		}
 	}
 }
+
+// TestAlnumContainsMatchesReference holds the IBAN and VAT id containment
+// tests, which fold into stack buffers, to the reference's folded strings.
+func TestAlnumContainsMatchesReference(t *testing.T) {
+	t.Parallel()
+	texts := helperTexts(t)
+	r := rand.New(rand.NewPCG(5, 6))
+	ids := []string{"DE89370400440532013000", "IT01234567890", "CHE123456789MWST", "ATU64417708", "xx", ""}
+	for i, e := range texts {
+		if got, want := string(appendAlnumUpper([]byte("x"), e)), "x"+refalnumUpper(e); got != want {
+			t.Fatalf("appendAlnumUpper(%q) = %q, reference %q", e, got, want)
+		}
+		a, b := r.IntN(len(e)+1), r.IntN(len(e)+1)
+		vs := append([]string{e[min(a, b):max(a, b)], strings.ToLower(e), texts[(i*7919)%len(texts)]}, ids...)
+		for _, v := range vs {
+			if got, want := alnumContains(e, v, 0, 0), strings.Contains(refalnumUpper(e), refalnumUpper(v)); got != want {
+				t.Fatalf("alnumContains(%q, %q) = %v, reference %v", e, v, got, want)
+			}
+			if got, want := vatIDIn(e, v), refvatIDIn(e, v); got != want {
+				t.Fatalf("vatIDIn(%q, %q) = %v, reference %v", e, v, got, want)
+			}
+		}
+	}
+	for _, id := range ids[:4] {
+		for _, e := range []string{id, "P.IVA " + id[2:], "VAT: " + strings.ToLower(id[:2]) + " " + id[2:]} {
+			if got, want := vatIDIn(e, id), refvatIDIn(e, id); got != want {
+				t.Fatalf("vatIDIn(%q, %q) = %v, reference %v", e, id, got, want)
+			}
+		}
+	}
+}

@@ -31,6 +31,20 @@ func appendJSONQuoted(dst []byte, s string, htmlSafe bool) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			// Printable ASCII but the quote, the backslash and (HTML-safe)
+			// < > &: out as it is.
+			x := word(s, i)
+			m := notPrintable(x) | anyEqual(x, '"') | anyEqual(x, '\\')
+			if htmlSafe {
+				m |= anyEqual(x, '<') | anyEqual(x, '>') | anyEqual(x, '&')
+			}
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += firstHit(m)
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if safe[c] {

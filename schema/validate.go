@@ -44,8 +44,8 @@ type walker struct {
 	dec     tokenSource
 	source  string
 	version string
-	// ids maps each action id seen so far to its item index.
-	ids map[string]int
+	// ids holds each action id seen so far with its item index.
+	ids actionIDs
 	// item is the index of the action item being walked.
 	item int
 	// checks relaxes the walk for a correction; zero for a provider's
@@ -112,7 +112,7 @@ func walkAndDecode(v *Version, raw []byte, source string, c checks, fields []fie
 	// Numbers stay their literal text (json.Number) so money can be judged
 	// as written: 12.0 and 1e3 are floats here even though they hold
 	// integers.
-	w := &walker{dec: &byteTokens{b: first}, source: source, version: v.Name, ids: map[string]int{}, checks: c}
+	w := &walker{dec: &byteTokens{b: first}, source: source, version: v.Name, checks: c}
 	doc, isV2 := into.(*InvoiceV2)
 	if isV2 {
 		w.record = true
@@ -520,6 +520,14 @@ func checkText(path, s string, maxBytes int) *ValidationError {
 	// Nearly every string is mostly printable ASCII: a byte test each,
 	// decoding only the runes that start with a byte of 0x80 or more.
 	for i := 0; i < len(s); {
+		if i+8 <= len(s) {
+			m := notPrintable(word(s, i))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += firstHit(m)
+		}
 		c := s[i]
 		if c-0x20 < 0x7f-0x20 || c == '\n' || c == '\t' {
 			i++
@@ -822,11 +830,49 @@ func checkActionID(w *walker, path string) *ValidationError {
 			return verr(CategoryActionID, path, "character at byte %d not allowed; ids use only A-Z a-z 0-9 _ . : -", i)
 		}
 	}
-	if prev, ok := w.ids[s]; ok {
+	if prev, ok := w.ids.find(s); ok {
 		return verr(CategoryActionID, path, "repeats the id of action_items[%d]", prev)
 	}
-	w.ids[s] = w.item
+	w.ids.add(s, w.item)
 	return nil
+}
+
+// actionIDs is a set of action ids with the item each came from. The few
+// ids of an answer are looked up by comparing them in place (a map was an
+// allocation or two per walk); past smallIDs of them, a map.
+type actionIDs struct {
+	small [smallIDs]actionID
+	n     int
+	more  map[string]int
+}
+
+const smallIDs = 8
+
+type actionID struct {
+	id   string
+	item int
+}
+
+func (a *actionIDs) find(id string) (int, bool) {
+	for _, x := range a.small[:min(a.n, smallIDs)] {
+		if x.id == id {
+			return x.item, true
+		}
+	}
+	item, ok := a.more[id]
+	return item, ok
+}
+
+func (a *actionIDs) add(id string, item int) {
+	if a.n < smallIDs {
+		a.small[a.n] = actionID{id, item}
+	} else {
+		if a.more == nil {
+			a.more = map[string]int{}
+		}
+		a.more[id] = item
+	}
+	a.n++
 }
 
 // isIDByte limits ids to characters that are safe in an outbox key

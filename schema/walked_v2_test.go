@@ -14,7 +14,7 @@ func walkedTokens(t *testing.T, raw string) []json.Token {
 	if e != nil {
 		t.Fatal(e)
 	}
-	w := &walker{dec: &byteTokens{b: first}, source: testSourceV2, version: V2, ids: map[string]int{}, record: true}
+	w := &walker{dec: &byteTokens{b: first}, source: testSourceV2, version: V2, record: true}
 	if e := w.document(v2Fields); e != nil {
 		t.Fatal(e)
 	}

@@ -133,6 +133,19 @@ func (p *jsonParser) array(depth int) bool {
 func (p *jsonParser) str() bool {
 	b := p.b
 	for i := p.i + 1; i < len(b); i++ {
+		// Runs of bytes that are neither a quote, a backslash nor a
+		// control byte need no look one by one.
+		for i+8 <= len(b) {
+			x := wordBytes(b, i)
+			if m := anyLess(x, 0x20) | anyEqual(x, '"') | anyEqual(x, '\\'); m != 0 {
+				i += firstHit(m)
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
 		switch c := b[i]; {
 		case c == '"':
 			p.i = i + 1
