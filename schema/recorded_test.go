@@ -80,7 +80,7 @@ func TestRecordedAnswersAccepted(t *testing.T) {
 // TestRecordedEquivalent holds the validator to the frozen reference, and
 // the value check to the byte check, on the recorded answers of every
 // fixture text and on one-byte changes and truncations of them (every
-// 37th offset, shifted per answer), under each kind of check.
+// mutationStep-th offset, shifted per answer), under each kind of check.
 func TestRecordedEquivalent(t *testing.T) {
 	t.Parallel()
 	mutations := []func(b []byte, i int) []byte{
@@ -102,7 +102,7 @@ func TestRecordedEquivalent(t *testing.T) {
 			sameValidation(t, v2, raw, src, c)
 			n++
 		}
-		for i := k % 37; i < len(raw); i += 37 {
+		for i := k % mutationStep; i < len(raw); i += mutationStep {
 			for _, m := range mutations {
 				b := m(raw, i)
 				sameValidation(t, v2, b, source, checks{})
