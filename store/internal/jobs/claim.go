@@ -55,8 +55,9 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 		return nil, err // the caller names the claim; the steps name themselves
 	}
 	var leases []*store.Lease
+	var texts [][]byte // leases[i]'s compressed text, unpacked after the commit
 	err = c.E.Write(ctx, func(tx Tx) error {
-		leases = nil
+		leases, texts = nil, nil
 		inflight, err := liveLeases(ctx, tx, p.Tenant, now)
 		if err != nil {
 			return err
@@ -119,7 +120,7 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 			seq++
 			served[t] = seq
 		}
-		leases, err = grant(ctx, tx, p, picks, nowT, now)
+		leases, texts, err = grant(ctx, tx, p, picks, nowT, now)
 		if err == nil && len(leases) > 0 {
 			crashpoint.Hit("claim.tx")
 		}
@@ -127,6 +128,13 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 	})
 	if err != nil {
 		return nil, err // the caller names the claim; the steps name themselves
+	}
+	for i, l := range leases {
+		if err := unpackLease(l, texts[i]); err != nil {
+			// The leases are granted: unclaimed, they expire and are
+			// recovered like those of a worker that died.
+			return nil, fmt.Errorf("claim: %w", err)
+		}
 	}
 	return leases, nil
 }
@@ -263,22 +271,25 @@ const grantBatch = 200
 
 // grant leases the picked jobs, in batches of grantBatch: each gets a new
 // lease token, one more attempt, and the attempt's row. The leases come
-// back in the order of picks.
-func grant(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, nowT time.Time, now int64) ([]*store.Lease, error) {
+// back in the order of picks, each with its compressed text (texts[i],
+// for unpackLease once the transaction has committed) and Text not yet
+// set unless the row kept it in its old column.
+func grant(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, nowT time.Time, now int64) ([]*store.Lease, [][]byte, error) {
 	out := make([]*store.Lease, 0, len(picks))
+	texts := make([][]byte, 0, len(picks))
 	for start := 0; start < len(picks); start += grantBatch {
-		ls, err := grantSome(ctx, tx, p, picks[start:min(start+grantBatch, len(picks))], nowT, now)
+		ls, zs, err := grantSome(ctx, tx, p, picks[start:min(start+grantBatch, len(picks))], nowT, now)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, ls...)
+		out, texts = append(out, ls...), append(texts, zs...)
 	}
-	return out, nil
+	return out, texts, nil
 }
 
-func grantSome(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, nowT time.Time, now int64) ([]*store.Lease, error) {
+func grantSome(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, nowT time.Time, now int64) ([]*store.Lease, [][]byte, error) {
 	if len(picks) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	expires := nowT.Add(p.LeaseFor)
 	var all, rec []any
@@ -295,6 +306,7 @@ func grantSome(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, n
 	args := append([]any{p.Owner, ms(expires)}, rec...)
 	args = append(append(args, now), all...)
 	byID := make(map[int64]*store.Lease, len(picks))
+	zstOf := make(map[int64][]byte, len(picks))
 	rows, err := tx.Query(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_token = lease_token + 1,
 			lease_expires_at = ?, attempts = attempts + 1, lease_recoveries = `+recoveries+`, updated_at = ?
 		WHERE id IN (`+Placeholders(len(all))+`)
@@ -305,33 +317,31 @@ func grantSome(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, n
 		if err := r.Scan(leaseDest(l, &zst)...); err != nil {
 			return err
 		}
-		if err := settleLease(l, zst); err != nil {
-			return err
-		}
-		byID[l.JobID] = l
+		settleLease(l)
+		byID[l.JobID], zstOf[l.JobID] = l, zst
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("lease jobs: %w", err)
+		return nil, nil, fmt.Errorf("lease jobs: %w", err)
 	}
 	ls := make([]*store.Lease, 0, len(picks))
 	for _, k := range picks {
 		l := byID[k.id]
 		if l == nil {
-			return nil, fmt.Errorf("lease job %d: not updated", k.id)
+			return nil, nil, fmt.Errorf("lease job %d: not updated", k.id)
 		}
 		l.Recovered = k.recovered
 		ls = append(ls, l)
 	}
 	if err := addPrevTokens(ctx, tx, ls); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(rec) > 0 {
 		// The previous holders' attempts never reported back. Before the
 		// new attempts are written: they are open too.
 		if err := tx.Defer(ctx, `UPDATE attempts SET outcome = ?, finished_at = ? WHERE job_id IN (`+Placeholders(len(rec))+`) AND outcome = ''`,
 			append([]any{store.OutcomeLeaseExpired, now}, rec...)...); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	values := make([]string, len(picks))
@@ -352,11 +362,12 @@ func grantSome(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, n
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("start attempts: %w", err)
+		return nil, nil, fmt.Errorf("start attempts: %w", err)
 	}
 	out := make([]*store.Lease, len(picks))
+	texts := make([][]byte, len(picks))
 	for i, k := range picks {
-		out[i] = byID[k.id]
+		out[i], texts[i] = byID[k.id], zstOf[k.id]
 	}
-	return out, nil
+	return out, texts, nil
 }
