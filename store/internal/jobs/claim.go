@@ -131,8 +131,9 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 	for i, l := range leases {
 		if err := unpackLease(l, texts[i]); err != nil {
 			// The leases are granted: unclaimed, they expire and are
-			// recovered like those of a worker that died.
-			return nil, fmt.Errorf("claim: %w", err)
+			// recovered like those of a worker that died. The error names
+			// the job, the caller the claim.
+			return nil, err
 		}
 	}
 	return leases, nil
