@@ -230,3 +230,41 @@ func TestReferenceLookupPreparedOnce(t *testing.T) {
 		t.Errorf("a rerun's enqueue and lookups of 1 to 1,200 paths parsed %d statements, want 0 (prepared once)", got)
 	}
 }
+
+// A claim's statements are parsed once whatever the number of jobs it
+// leases: the lease update and the attempts insert are multi-row
+// statements padded to a power of two of rows, so claims of 5 to 8 jobs
+// share one text each, where a text per count was parsed again inside
+// most claims' transactions, on the one writer.
+func TestClaimSizesShareStatements(t *testing.T) {
+	s := openCounting(t)
+	ctx := context.Background()
+	now := time.Unix(1e9, 0)
+	docs := make([]store.Document, 60)
+	for i := range docs {
+		docs[i] = storetest.Doc("t1", fmt.Sprintf("inv-%03d.txt", i), fmt.Sprintf("invoice %d", i))
+	}
+	if _, err := s.Enqueue(ctx, &store.EnqueueParams{Tenant: "t1", RunID: "run-1", Transformation: "invoice-summary",
+		SchemaVersion: "invoice-summary-v1", OnChange: store.OnChangeHold, Docs: docs, Now: now}); err != nil {
+		t.Fatalf("enqueue: %v", err)
+	}
+	claim := func(n int) {
+		t.Helper()
+		ls, err := s.Claim(ctx, &store.ClaimParams{Tenant: "t1", Owner: "w1", RunID: "run-1", Limit: n, LeaseFor: time.Minute,
+			Now: now})
+		if err != nil || len(ls) != n {
+			t.Fatalf("claim %d: %d leases, %v", n, len(ls), err)
+		}
+	}
+	// Two warm-up claims: the first prepares what its transaction ran
+	// unprepared, once it ended.
+	claim(8)
+	claim(8)
+	before := parses.Load()
+	for _, n := range []int{5, 6, 7, 8} {
+		claim(n)
+	}
+	if got := parses.Load() - before; got != 0 {
+		t.Errorf("claims of 5, 6, 7 and 8 jobs parsed %d statements, want 0 (one text per power of two)", got)
+	}
+}

@@ -309,7 +309,8 @@ func (c *Core) BatchItems(ctx context.Context, p *store.BatchItemsParams) ([]*st
 		it.JobID, it.Tenant, it.JobKey = l.JobID, l.Tenant, l.JobKey
 		if it.Held {
 			l.AttemptID, l.AttemptNo, l.ExpiresAt = it.AttemptID, it.AttemptNo, fromMS(expires)
-			if err := settleLease(&l, zst); err != nil {
+			settleLease(&l)
+			if err := unpackLease(&l, zst); err != nil {
 				return err
 			}
 			it.Lease = &l

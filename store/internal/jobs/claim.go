@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/invx/invx/internal/crashpoint"
@@ -55,8 +54,9 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 		return nil, err // the caller names the claim; the steps name themselves
 	}
 	var leases []*store.Lease
+	var texts [][]byte // leases[i]'s compressed text, unpacked after the commit
 	err = c.E.Write(ctx, func(tx Tx) error {
-		leases = nil
+		leases, texts = nil, nil
 		inflight, err := liveLeases(ctx, tx, p.Tenant, now)
 		if err != nil {
 			return err
@@ -119,7 +119,7 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 			seq++
 			served[t] = seq
 		}
-		leases, err = grant(ctx, tx, p, picks, nowT, now)
+		leases, texts, err = c.grant(ctx, tx, p, picks, nowT, now)
 		if err == nil && len(leases) > 0 {
 			crashpoint.Hit("claim.tx")
 		}
@@ -127,6 +127,14 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 	})
 	if err != nil {
 		return nil, err // the caller names the claim; the steps name themselves
+	}
+	for i, l := range leases {
+		if err := unpackLease(l, texts[i]); err != nil {
+			// The leases are granted: unclaimed, they expire and are
+			// recovered like those of a worker that died. The error names
+			// the job, the caller the claim.
+			return nil, err
+		}
 	}
 	return leases, nil
 }
@@ -263,100 +271,116 @@ const grantBatch = 200
 
 // grant leases the picked jobs, in batches of grantBatch: each gets a new
 // lease token, one more attempt, and the attempt's row. The leases come
-// back in the order of picks.
-func grant(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, nowT time.Time, now int64) ([]*store.Lease, error) {
+// back in the order of picks, each with its compressed text (texts[i],
+// for unpackLease once the transaction has committed) and Text not yet
+// set unless the row kept it in its old column.
+func (c *Core) grant(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, nowT time.Time, now int64) ([]*store.Lease, [][]byte, error) {
 	out := make([]*store.Lease, 0, len(picks))
+	texts := make([][]byte, 0, len(picks))
 	for start := 0; start < len(picks); start += grantBatch {
-		ls, err := grantSome(ctx, tx, p, picks[start:min(start+grantBatch, len(picks))], nowT, now)
+		ls, zs, err := c.grantSome(ctx, tx, p, picks[start:min(start+grantBatch, len(picks))], nowT, now)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out = append(out, ls...)
+		out, texts = append(out, ls...), append(texts, zs...)
 	}
-	return out, nil
+	return out, texts, nil
 }
 
-func grantSome(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, nowT time.Time, now int64) ([]*store.Lease, error) {
+// grantRows and attemptRows are the inputs of grantSome's two multi-row
+// statements (values.go): a claim leases however many jobs were free, and
+// a text per count was parsed again inside the claim's transaction (on the
+// one writer) for most claims.
+var (
+	grantRows   = newTable(`jid, rec, own, exp, at`, colInt, colInt, colText, colInt, colInt)
+	attemptRows = newTable(`ord, jid, tn, no, run, own, tok, at`, colInt, colInt, colText, colInt, colText, colText, colInt, colInt)
+)
+
+func (c *Core) grantSome(ctx context.Context, tx Tx, p *store.ClaimParams, picks []pick, nowT time.Time, now int64) ([]*store.Lease, [][]byte, error) {
 	if len(picks) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	expires := nowT.Add(p.LeaseFor)
-	var all, rec []any
+	var rec []any
+	g := rowArgs{t: grantRows}
 	for _, k := range picks {
-		all = append(all, k.id)
+		n := 0
 		if k.recovered {
 			rec = append(rec, k.id)
+			n = 1
 		}
+		g.add(k.id, n, p.Owner, ms(expires), now)
 	}
-	recoveries := `lease_recoveries`
-	if len(rec) > 0 {
-		recoveries = `lease_recoveries + CASE WHEN id IN (` + Placeholders(len(rec)) + `) THEN 1 ELSE 0 END`
-	}
-	args := append([]any{p.Owner, ms(expires)}, rec...)
-	args = append(append(args, now), all...)
 	byID := make(map[int64]*store.Lease, len(picks))
-	rows, err := tx.Query(ctx, `UPDATE jobs SET state = 'running', lease_owner = ?, lease_token = lease_token + 1,
-			lease_expires_at = ?, attempts = attempts + 1, lease_recoveries = `+recoveries+`, updated_at = ?
-		WHERE id IN (`+Placeholders(len(all))+`)
-		RETURNING `+leaseColumns(""), args...)
-	err = each(rows, err, func(r Rows) error {
-		l := &store.Lease{ExpiresAt: expires.UTC()}
-		var zst []byte
-		if err := r.Scan(leaseDest(l, &zst)...); err != nil {
-			return err
-		}
-		if err := settleLease(l, zst); err != nil {
-			return err
-		}
-		byID[l.JobID] = l
-		return nil
+	zstOf := make(map[int64][]byte, len(picks))
+	err := g.chunks(func(rows int, args []any) error {
+		q := c.multi(grantRows, rows, `UPDATE jobs SET state = 'running', lease_owner = v.own, lease_token = lease_token + 1,
+				lease_expires_at = v.exp, attempts = attempts + 1, lease_recoveries = lease_recoveries + v.rec, updated_at = v.at
+			FROM v WHERE jobs.id = v.jid
+			RETURNING `+leaseColumns(""))
+		rows2, err := tx.Query(ctx, q, args...)
+		return each(rows2, err, func(r Rows) error {
+			l := &store.Lease{ExpiresAt: expires.UTC()}
+			var zst []byte
+			if err := r.Scan(leaseDest(l, &zst)...); err != nil {
+				return err
+			}
+			settleLease(l)
+			byID[l.JobID], zstOf[l.JobID] = l, zst
+			return nil
+		})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("lease jobs: %w", err)
+		return nil, nil, fmt.Errorf("lease jobs: %w", err)
 	}
 	ls := make([]*store.Lease, 0, len(picks))
 	for _, k := range picks {
 		l := byID[k.id]
 		if l == nil {
-			return nil, fmt.Errorf("lease job %d: not updated", k.id)
+			return nil, nil, fmt.Errorf("lease job %d: not updated", k.id)
 		}
 		l.Recovered = k.recovered
 		ls = append(ls, l)
 	}
 	if err := addPrevTokens(ctx, tx, ls); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(rec) > 0 {
 		// The previous holders' attempts never reported back. Before the
 		// new attempts are written: they are open too.
 		if err := tx.Defer(ctx, `UPDATE attempts SET outcome = ?, finished_at = ? WHERE job_id IN (`+Placeholders(len(rec))+`) AND outcome = ''`,
 			append([]any{store.OutcomeLeaseExpired, now}, rec...)...); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	values := make([]string, len(picks))
-	args = args[:0]
+	// Inserted in the order of picks, so attempt ids follow it (lastServed
+	// reads whom the scheduler served last from them).
+	a := rowArgs{t: attemptRows}
 	for i, k := range picks {
 		l := byID[k.id]
-		values[i] = `(?, ?, ?, ?, ?, ?, ?)`
-		args = append(args, l.JobID, l.Tenant, l.AttemptNo, p.RunID, p.Owner, l.Token, now)
+		a.add(i, l.JobID, l.Tenant, l.AttemptNo, p.RunID, p.Owner, l.Token, now)
 	}
-	rows, err = tx.Query(ctx, `INSERT INTO attempts (job_id, tenant, attempt_no, run_id, owner, lease_token, started_at)
-		VALUES `+strings.Join(values, ", ")+` RETURNING id, job_id`, args...)
-	err = each(rows, err, func(r Rows) error {
-		var id, jobID int64
-		if err := r.Scan(&id, &jobID); err != nil {
-			return err
-		}
-		byID[jobID].AttemptID = id
-		return nil
+	err = a.chunks(func(rows int, args []any) error {
+		q := c.multi(attemptRows, rows, `INSERT INTO attempts (job_id, tenant, attempt_no, run_id, owner, lease_token, started_at)
+			SELECT v.jid, v.tn, v.no, v.run, v.own, v.tok, v.at FROM v WHERE v.jid IS NOT NULL ORDER BY v.ord
+			RETURNING id, job_id`)
+		rows2, err := tx.Query(ctx, q, args...)
+		return each(rows2, err, func(r Rows) error {
+			var id, jobID int64
+			if err := r.Scan(&id, &jobID); err != nil {
+				return err
+			}
+			byID[jobID].AttemptID = id
+			return nil
+		})
 	})
 	if err != nil {
-		return nil, fmt.Errorf("start attempts: %w", err)
+		return nil, nil, fmt.Errorf("start attempts: %w", err)
 	}
 	out := make([]*store.Lease, len(picks))
+	texts := make([][]byte, len(picks))
 	for i, k := range picks {
-		out[i] = byID[k.id]
+		out[i], texts[i] = byID[k.id], zstOf[k.id]
 	}
-	return out, nil
+	return out, texts, nil
 }

@@ -37,13 +37,14 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 		// nothing are answered from it, and a chunk of them alone (a
 		// no-op rerun) opens no write transaction, so commits nothing
 		// and syncs nothing.
-		order, err := c.settleRead(ctx, p, order, out)
+		order, k0, err := c.settleRead(ctx, p, order, out)
 		if err != nil {
 			return nil, err
 		}
 		if len(order) == 0 {
 			continue
 		}
+		pre := c.prepack(p, order, k0)
 		err = c.E.Write(ctx, func(tx Tx) error {
 			if err := addLabels(ctx, tx, p.Docs, order); err != nil {
 				return err
@@ -69,7 +70,7 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 			var run []int
 			inRun := map[string]bool{}
 			flush := func() error {
-				err := c.insertFresh(ctx, tx, p, run, now, out)
+				err := c.insertFresh(ctx, tx, p, pre, run, now, out)
 				run = run[:0]
 				clear(inRun)
 				return err
@@ -111,7 +112,7 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 					src = &ks
 				}
 				touched[ref] = true
-				r, err := c.enqueueOne(ctx, tx, p, d, src, now)
+				r, err := c.enqueueOne(ctx, tx, p, pre, d, src, now)
 				if err != nil {
 					return fmt.Errorf("enqueue %s: %w", p.Docs[i].Path, err)
 				}
@@ -129,15 +130,16 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 // settleRead answers, from one read outside any transaction, the
 // documents of order whose enqueue would change nothing (known.settled,
 // with the file stat already recorded and no skip of the path to clear),
-// writing their results to out; it returns the others, in order. The
+// writing their results to out; it returns the others, in order, and the
+// lookup it read (for prepack). The
 // answer is the one a write transaction would have given at the moment of
 // the read: a settled document writes nothing, so nothing orders it after
 // another writer. A path named twice in the chunk is left to the write
 // transaction, which sees the first one's write.
-func (c *Core) settleRead(ctx context.Context, p *store.EnqueueParams, order []int, out []store.EnqueueResult) ([]int, error) {
+func (c *Core) settleRead(ctx context.Context, p *store.EnqueueParams, order []int, out []store.EnqueueResult) ([]int, *known, error) {
 	k, err := lookupBatch(ctx, c.E.Read(), p.Tenant, p.Docs, order, true)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	seen := make(map[sourceRef]int, len(order))
 	for _, i := range order {
@@ -156,13 +158,13 @@ func (c *Core) settleRead(ctx context.Context, p *store.EnqueueParams, order []i
 		}
 		rest = append(rest, i)
 	}
-	return rest, nil
+	return rest, k, nil
 }
 
 // enqueueOne enqueues one document inside the batch's transaction: decide
 // whether a changed text is held, insert its job (or find the job that
 // already has its key), then record where the text was seen.
-func (c *Core) enqueueOne(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, src *knownSource, now int64) (store.EnqueueResult, error) {
+func (c *Core) enqueueOne(ctx context.Context, tx Tx, p *store.EnqueueParams, pre packedTexts, d *store.Document, src *knownSource, now int64) (store.EnqueueResult, error) {
 	res := store.EnqueueResult{JobKey: d.JobKey}
 	h, err := changeHold(ctx, tx, p, d, src)
 	if err != nil {
@@ -171,7 +173,7 @@ func (c *Core) enqueueOne(ctx context.Context, tx Tx, p *store.EnqueueParams, d 
 	if h.prevKey != nil {
 		res.PrevJobKey = *h.prevKey
 	}
-	if err := c.insertJob(ctx, tx, p, d, now, h, &res); err != nil {
+	if err := c.insertJob(ctx, tx, p, pre, d, now, h, &res); err != nil {
 		return res, err
 	}
 	if err := recordSource(ctx, tx, p, d, now, res.JobID, res.Outcome); err != nil {
@@ -224,7 +226,7 @@ func changeHold(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Doc
 
 // insertJob inserts the document's job and sets res's id and outcome; when
 // a job with the key exists already, existingJob reports on that one.
-func (c *Core) insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *store.Document, now int64, h hold, res *store.EnqueueResult) error {
+func (c *Core) insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, pre packedTexts, d *store.Document, now int64, h hold, res *store.EnqueueResult) error {
 	// Insert-or-ignore: the unique (tenant, job_key) index decides, never a
 	// prior SELECT, so concurrent enqueuers cannot both insert. One that
 	// races another's uncommitted insert of the same key waits for it.
@@ -241,10 +243,10 @@ func (c *Core) insertJob(ctx context.Context, tx Tx, p *store.EnqueueParams, d *
 		h.state, h.reason, prevArg, p.RunID, now, now, d.DisplayPath, d.Encoding, p.Shadow, d.Format, d.Route).Scan(&res.JobID)
 	switch {
 	case err == nil:
-		// The text goes in its own table (migration 016), compressed only
-		// for a job that was inserted.
+		// The text goes in its own table (migration 016), compressed
+		// before the transaction when prepack expected the insert.
 		if err := tx.Defer(ctx, `INSERT INTO job_texts (job_id, zst) VALUES (?, ?)`,
-			res.JobID, c.pack(kindText, []byte(d.Text))); err != nil {
+			res.JobID, c.text(pre, d)); err != nil {
 			return fmt.Errorf("insert text: %w", err)
 		}
 		res.Outcome = store.EnqueueNew

@@ -47,7 +47,7 @@ func (k *known) fresh(d *store.Document, touched map[sourceRef]bool, run map[str
 // gets its text, and each path its reference. A job another writer
 // inserted meanwhile (PostgreSQL: the lookup ran before its commit) is
 // reported as enqueueOne reports an existing job.
-func (c *Core) insertFresh(ctx context.Context, tx Tx, p *store.EnqueueParams, idx []int, now int64, out []store.EnqueueResult) error {
+func (c *Core) insertFresh(ctx context.Context, tx Tx, p *store.EnqueueParams, pre packedTexts, idx []int, now int64, out []store.EnqueueResult) error {
 	if len(idx) == 0 {
 		return nil
 	}
@@ -86,7 +86,7 @@ func (c *Core) insertFresh(ctx context.Context, tx Tx, p *store.EnqueueParams, i
 		res := store.EnqueueResult{JobKey: d.JobKey}
 		if id, ok := ids[d.JobKey]; ok {
 			res.JobID, res.Outcome = id, store.EnqueueNew
-			tr.add(id, c.pack(kindText, []byte(d.Text)))
+			tr.add(id, c.text(pre, d))
 		} else if err := existingJob(ctx, tx, p, d, now, &res); err != nil {
 			return fmt.Errorf("enqueue %s: %w", d.Path, err)
 		}

@@ -20,23 +20,30 @@ func leaseColumns(alias string) string {
 }
 
 // leaseDest are the scan targets of leaseColumns; zst takes the compressed
-// text, which settleLease unpacks.
+// text, which unpackLease unpacks.
 func leaseDest(l *store.Lease, zst *[]byte) []any {
 	return []any{&l.JobID, &l.Tenant, keyOut(&l.JobKey), &l.SchemaVersion, &l.SourcePath, &l.Text, zst, &l.Token, &l.AttemptNo,
 		&l.BudgetBase, &l.Recoveries}
 }
 
-// settleLease unpacks a scanned lease's text and derives its budget
-// figures, once its AttemptNo is final.
-func settleLease(l *store.Lease, zst []byte) error {
+// settleLease derives a scanned lease's budget figures, once its AttemptNo
+// is final.
+func settleLease(l *store.Lease) {
+	// Attempts lost to expired leases are not provider attempts.
+	l.BudgetBase += l.Recoveries
+	l.PrevAttempts = l.AttemptNo - 1
+}
+
+// unpackLease sets a scanned lease's text from zst, its compressed column
+// (nil: the text is the old column's, scanned already). A claim calls it
+// once its transaction has committed: decompressing is CPU work the one
+// writer need not wait for, and the lease is already fenced by its token.
+func unpackLease(l *store.Lease, zst []byte) error {
 	text, err := unpack(zst, l.Text)
 	if err != nil {
 		return fmt.Errorf("text of job %d: %w", l.JobID, err)
 	}
 	l.Text = text
-	// Attempts lost to expired leases are not provider attempts.
-	l.BudgetBase += l.Recoveries
-	l.PrevAttempts = l.AttemptNo - 1
 	return nil
 }
 
