@@ -45,3 +45,38 @@ func TestCellFoldMatchesFoldString(t *testing.T) {
 		t.Fatalf("only %d cells cut from their line's fold: the comparison proves little", cut)
 	}
 }
+
+// TestFoldCellMemo holds foldCell's look-up of the line's cell: a cell of
+// the line is folded once, into its memo, and a span that shares a cell's
+// start but not its end (or lies between cells) is folded on its own,
+// leaving the memos as they were.
+func TestFoldCellMemo(t *testing.T) {
+	t.Parallel()
+	memoed, alone := 0, 0
+	for _, raw := range equivLines(t, false, 2000) {
+		ln := &line{raw: raw, f: fold(raw), cells: splitCells(raw)}
+		for k, c := range ln.cells {
+			if c.end-c.start > 1 {
+				sub := cell{start: c.start, end: c.end - 1, col: c.col, colEnd: c.colEnd - 1}
+				if got, want := ln.foldCell(sub), foldString(raw[sub.start:sub.end]); got != want {
+					t.Fatalf("span %q of %q: foldCell %q, foldString %q", raw[sub.start:sub.end], raw, got, want)
+				}
+				if ln.cellMemos()[k].f != "" {
+					t.Fatalf("span %q of %q: filled the memo of cell %q", raw[sub.start:sub.end], raw, raw[c.start:c.end])
+				}
+				alone++
+			}
+			want := foldString(raw[c.start:c.end])
+			if got := ln.foldCell(c); got != want {
+				t.Fatalf("cell %q of %q: foldCell %q, foldString %q", raw[c.start:c.end], raw, got, want)
+			}
+			if want != "" && ln.cellMemos()[k].f != want {
+				t.Fatalf("cell %q of %q: memo %q after foldCell, want %q", raw[c.start:c.end], raw, ln.cellMemos()[k].f, want)
+			}
+			memoed++
+		}
+	}
+	if memoed < atLeast(20000) || alone < atLeast(10000) {
+		t.Fatalf("%d cells, %d spans: the comparison proves little", memoed, alone)
+	}
+}

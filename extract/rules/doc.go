@@ -648,7 +648,7 @@ func (ln *line) labels(re *lexicon) [][2]int { return ln.appendLabels(nil, re) }
 // slice per lexicon.
 func (ln *line) appendLabels(out [][2]int, re *lexicon) [][2]int {
 	t := re.tables()
-	if !t.full && !ln.mayHave(t) {
+	if ln.mayNot(t) || !t.full && !ln.mayHave(t) {
 		return out // the lexicon matches nowhere on the line
 	}
 	// Spans by value: a []int per match was a tenth of the allocations.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -749,6 +750,7 @@ type lexTables struct {
 	// and opens its phrases only by key (byKey, no byFirst): most are, and
 	// line.mayHave answers them with two bit tests.
 	byKeyOnly bool
+	keyOnly   int // id when byKeyOnly, else past every id (mayHave's test)
 	// byKey holds instead the phrases that open with an ASCII letter or
 	// digit, by the code (keySet's) of their first one to three word bytes,
 	// so find tries only the phrases that share the text's first letters;
@@ -776,6 +778,9 @@ func newLexicon(anchor string, list func() []string) *lexicon {
 		t := compileLexicon(anchor, list())
 		t.id = lx.id
 		t.byKeyOnly = t.id >= 0 && !t.prefix && !t.hasFirst && t.byKey != nil
+		if t.byKeyOnly {
+			t.keyOnly = t.id
+		}
 		return t
 	})
 	lexicons = append(lexicons, lx)
@@ -788,7 +793,7 @@ var lexicons []*lexicon
 
 func compileLexicon(anchor string, phrases []string) *lexTables {
 	src := anchor + lexSource(phrases)
-	lx := &lexTables{re: sync.OnceValue(func() *regexp.Regexp { return longest(src) }), prefix: anchor == `^`, id: -1}
+	lx := &lexTables{re: sync.OnceValue(func() *regexp.Regexp { return longest(src) }), prefix: anchor == `^`, id: -1, keyOnly: math.MaxInt}
 	for _, p := range phrases {
 		f, n := phraseKey(p)
 		if n == 0 {

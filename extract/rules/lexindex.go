@@ -17,6 +17,17 @@ type lineKeys struct {
 	// with any: find reads them instead of searching.
 	found    []lexFound
 	foundLex lexMask
+	// may is lex and foundLex at once, mayHave's answer for a byKeyOnly
+	// lexicon in one bit test (setFound).
+	may lexMask
+}
+
+// setFound records the line's matches and the lexicons they are of.
+func (lk *lineKeys) setFound(found []lexFound, foundLex lexMask) {
+	lk.found, lk.foundLex = found, foundLex
+	for w := range lk.may {
+		lk.may[w] = lk.lex[w] & foundLex[w]
+	}
 }
 
 // keyHit is a word beginning of a line that opens a phrase of some
@@ -120,7 +131,7 @@ func (ln *line) keysOf() *lineKeys {
 // gatherLineKeys fills the keys of a line made outside newDocument.
 func (ln *line) gatherLineKeys() {
 	ln.lk, _, _ = newLineKeysHits(ln.f.s, nil, nil, keysUnindexed())
-	ln.lk.found, ln.lk.foundLex = lexAllIndex().findAll(ln.f.s, ln.lk.hits, nil)
+	ln.lk.setFound(lexAllIndex().findAll(ln.f.s, ln.lk.hits, nil))
 	ln.lkDone = true
 }
 
@@ -151,8 +162,9 @@ func (d *document) gatherKeys() {
 	var as allScratch
 	for _, ln := range d.lines {
 		from := len(fbuf)
-		fbuf, ln.lk.foundLex = all.findAllIn(&as, ln.f.s, ln.lk.hits, fbuf)
-		ln.lk.found = fbuf[from:len(fbuf):len(fbuf)]
+		var found lexMask
+		fbuf, found = all.findAllIn(&as, ln.f.s, ln.lk.hits, fbuf)
+		ln.lk.setFound(fbuf[from:len(fbuf):len(fbuf)], found)
 	}
 	sc.keys, sc.hits, sc.found = buf, hbuf, fbuf
 }
