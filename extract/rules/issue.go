@@ -105,7 +105,7 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 				// Only the words just before the label can make it another
 				// date; the window keeps the work per label bounded.
 				before := f[max(0, m[0]-80):m[0]]
-				if reOtherDate().MatchString(before) || reRefContext.MatchString(before) || partOfDueLabel(dues, m) {
+				if otherDateBefore(before) || reRefContext.MatchString(before) || partOfDueLabel(dues, m) {
 					continue
 				}
 				if refersBack && lab.score == 12 && reInvoiceWord().MatchString(word) {
@@ -157,6 +157,32 @@ func (d *document) issueDateFact(docType string) *fact[string] {
 		}
 	}
 	return best
+}
+
+// otherDateBefore is reOtherDate().MatchString(before), the expression run
+// only on the tail of before that can hold its match. The match ends the
+// text but for the blanks (\s) after it, and no alternative holds more than
+// one run of blanks: it starts within the last two words. A blank or the
+// start of the text precedes them, so \b reads the same in the window.
+// Unanchored on the left, the expression would otherwise be tried from
+// every byte of up to 80.
+func otherDateBefore(before string) bool {
+	e := len(before)
+	for e > 0 && isRESpace(before[e-1]) {
+		e--
+	}
+	p := e
+	for word := 0; word < 2; word++ {
+		for p > 0 && !isRESpace(before[p-1]) {
+			p--
+		}
+		if word == 0 {
+			for p > 0 && isRESpace(before[p-1]) {
+				p--
+			}
+		}
+	}
+	return reOtherDate().MatchString(before[p:e])
 }
 
 // partOfDueLabel reports whether the label match m overlaps a due-date

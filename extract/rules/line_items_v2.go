@@ -3,6 +3,7 @@ package rules
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/invx/invx/schema"
 )
@@ -280,8 +281,39 @@ func (d *document) readLineItems(exp int) itemTable {
 
 // isRuleLine reports a line of dashes, equals signs or underscores.
 func isRuleLine(raw string) bool {
+	// The table reader asks this of every line below a header, and a
+	// cutset with non-ASCII runes sends strings.Trim through its slow
+	// path rune by rune: an ASCII line is answered with a byte loop.
+	i, j := 0, len(raw)
+	for i < j && isASCIISpace(raw[i]) {
+		i++
+	}
+	for j > i && isASCIISpace(raw[j-1]) {
+		j--
+	}
+	for k := i; k < j; k++ {
+		switch c := raw[k]; {
+		case c >= utf8.RuneSelf || c < ' ':
+			// Unicode spaces and control bytes: TrimSpace may still
+			// trim them at an end, so the general form decides.
+			return isRuleLineRunes(raw)
+		case c != '-' && c != '=' && c != '_' && c != '*' && c != '.' && c != ' ':
+			return false
+		}
+	}
+	return i < j
+}
+
+// isRuleLineRunes is isRuleLine of any text.
+func isRuleLineRunes(raw string) bool {
 	s := strings.TrimSpace(raw)
 	return s != "" && strings.Trim(s, "-=_–—*.· \t") == ""
+}
+
+// isASCIISpace is unicode.IsSpace of an ASCII byte, as strings.TrimSpace
+// trims it.
+func isASCIISpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // leadingLabel returns the kind of the first summary label of the line when

@@ -99,7 +99,7 @@ func (d *document) stampNamedOther(ln *line, k int) bool {
 	for _, w := range []string{"date", "dt", "datum", "time", "date/time", "date & time", "&"} {
 		before = strings.TrimRight(strings.TrimSuffix(before, w), " :#.-=/&")
 	}
-	if reOtherDate().MatchString(before) {
+	if otherDateBefore(before) {
 		return true
 	}
 	if stampStopWords()[before[strings.LastIndexByte(before, ' ')+1:]] {

@@ -8,6 +8,14 @@ import "strings"
 // "Eindfactuur"), so reDocTitle's whole-word match misses them. Folded forms.
 var titleNouns = []string{"rechnung", "gutschrift", "factuur", "faktura", "invoice", "facture", "factura", "fattura"}
 
+// minTitleNoun is the length of the shortest of titleNouns.
+const minTitleNoun = len("invoice")
+
+// titleNounEnd reports whether c is the last byte of one of titleNouns:
+// parseTitleRef runs on every line, and this test turns most first words
+// away before eight suffix compares.
+func titleNounEnd(c byte) bool { return c == 'g' || c == 't' || c == 'r' || c == 'a' || c == 'e' }
+
 // titleNoLabels are the number labels a headline uses ("Nr.", "No.", "N°").
 var titleNoLabels = map[string]bool{"nr": true, "no": true, "n°": true, "nº": true, "nummer": true, "number": true, "numero": true, "#": true, "n": true}
 
@@ -49,8 +57,11 @@ func parseTitleRef(f string) (titleRef, bool) {
 		for i < len(f) && (f[i] >= 'a' && f[i] <= 'z' || f[i] == '-') {
 			i++
 		}
+		if i-s < minTitleNoun || !titleNounEnd(f[i-1]) {
+			continue // most first words: no noun can end them
+		}
 		for _, n := range titleNouns {
-			if i > s && strings.HasSuffix(f[s:i], n) {
+			if strings.HasSuffix(f[s:i], n) {
 				noun = true
 				break
 			}

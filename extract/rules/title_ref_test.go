@@ -25,3 +25,14 @@ func TestTitleRef(t *testing.T) {
 		{"english headline date", "Acme Ltd\nCommercial invoice (380) No. 4711 of 15.11.2024\nTotal 10.00 EUR\n", "2024-11-15"},
 	}, issue)
 }
+
+// TestTitleNounFilter holds parseTitleRef's cheap test to titleNouns: every
+// noun is long enough and ends in a byte the test lets through.
+func TestTitleNounFilter(t *testing.T) {
+	t.Parallel()
+	for _, n := range titleNouns {
+		if len(n) < minTitleNoun || !titleNounEnd(n[len(n)-1]) {
+			t.Errorf("title noun %q is turned away by the filter", n)
+		}
+	}
+}
