@@ -134,6 +134,7 @@ func Discover(ctx context.Context, root string, opts DiscoverOptions, found func
 	}
 	defer w.r.Close()
 	defer w.closeFolder()
+	defer w.closeRaw()
 	if err := fs.WalkDir(w.r.FS(), start, w.visit); err != nil {
 		return err
 	}
@@ -155,6 +156,7 @@ type discovery struct {
 	// read, opened once under r for all of them (openIn).
 	folder     *os.Root
 	folderPath string
+	raw        rawFolder // the folder the fast read opens files in (readRaw)
 }
 
 // openIn is the root to open the file at p through, and its name there.
@@ -258,14 +260,16 @@ func (w *discovery) read(p string) error {
 		buf = readbuf.Get()
 		defer readbuf.Put(buf)
 	}
-	var raw []byte
-	var fi os.FileInfo
-	var size int64
-	var reason, detail string
-	if r, name, err := w.openIn(p); err != nil {
-		reason, detail = SkipUnreadable, unwrapPathError(err).Error()
-	} else {
-		raw, fi, size, reason, detail = readCapped(r, p, name, limit, buf)
+	if beforeOpen != nil {
+		beforeOpen(p)
+	}
+	raw, fi, size, reason, detail, ok := w.readRaw(p, limit, buf)
+	if !ok {
+		if r, name, err := w.openIn(p); err != nil {
+			reason, detail = SkipUnreadable, unwrapPathError(err).Error()
+		} else {
+			raw, fi, size, reason, detail = readCapped(r, name, limit, buf)
+		}
 	}
 	if reason != "" {
 		w.skip(p, reason, detail, size)
@@ -331,7 +335,7 @@ func Included(pattern, name string) bool {
 // open: the window in which a file can be swapped for a FIFO.
 var beforeOpen func(rel string)
 
-// readCapped reads one listed file, p, opened as name in r. The listing's type may be stale (the
+// readCapped reads one listed file, opened as name in r. The listing's type may be stale (the
 // file can be replaced in between), so the file is opened without blocking
 // (opening a FIFO for reading would otherwise wait for a writer forever)
 // and the type is checked again on the open descriptor before any read.
@@ -342,10 +346,7 @@ var beforeOpen func(rel string)
 //
 // buf, when not nil, is a buffer raw may be read into (and *buf is set to
 // it); nil reads into a new slice.
-func readCapped(r *os.Root, p, name string, maxBytes int64, buf *[]byte) (raw []byte, fi os.FileInfo, size int64, reason, detail string) {
-	if beforeOpen != nil {
-		beforeOpen(p)
-	}
+func readCapped(r *os.Root, name string, maxBytes int64, buf *[]byte) (raw []byte, fi os.FileInfo, size int64, reason, detail string) {
 	f, err := r.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, nil, 0, SkipUnreadable, unwrapPathError(err).Error()

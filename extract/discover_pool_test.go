@@ -40,7 +40,7 @@ func TestDiscoverPooledBuffersKeepTexts(t *testing.T) {
 		}
 	}
 	// The cap still holds: a file one byte over it is oversized.
-	_, _, _, reason, _ := readCapped(mustRoot(t, root), "a.txt", "a.txt", int64(sizes[0]-1), nil)
+	_, _, _, reason, _ := readCapped(mustRoot(t, root), "a.txt", int64(sizes[0]-1), nil)
 	if reason != SkipOversized {
 		t.Errorf("file over the cap: reason %q, want %s", reason, SkipOversized)
 	}

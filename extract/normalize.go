@@ -3,6 +3,7 @@ package extract
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"strings"
@@ -39,7 +40,11 @@ func Normalize(raw []byte) (string, error) {
 	if i := bytes.IndexByte(raw, 0); i >= 0 {
 		return "", &NormalizeError{Reason: "binary content (NUL byte)", Offset: i}
 	}
-	if !utf8.Valid(raw) {
+	// Most invoices are ASCII, which is valid UTF-8, has no BOM and is its
+	// own NFC (composition needs a combining mark, and none is ASCII): one
+	// pass over the bytes instead of the UTF-8 check and NFC's own scan.
+	ascii := isASCII(raw)
+	if !ascii && !utf8.Valid(raw) {
 		return "", &NormalizeError{Reason: "not valid UTF-8", Offset: invalidUTF8At(raw)}
 	}
 	raw = bytes.TrimPrefix(raw, []byte("\uFEFF"))
@@ -48,7 +53,27 @@ func Normalize(raw []byte) (string, error) {
 		s = strings.ReplaceAll(s, "\r\n", "\n")
 		s = strings.ReplaceAll(s, "\r", "\n")
 	}
+	if ascii {
+		return s, nil
+	}
 	return norm.NFC.String(s), nil
+}
+
+// isASCII reports whether b holds only bytes below 0x80, eight at a time.
+func isASCII(b []byte) bool {
+	const high = 0x8080808080808080
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&high != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func invalidUTF8At(b []byte) int {

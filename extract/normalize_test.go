@@ -190,3 +190,26 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+// The ASCII shortcut must not take a text NFC would change or the UTF-8
+// check would refuse: a non-ASCII byte anywhere in an eight-byte word, or
+// in the tail, sends it through both (here an e with a combining acute
+// accent, composed to one rune, and a lone 0xff).
+func TestNormalizeComposesPastASCIIPrefixes(t *testing.T) {
+	t.Parallel()
+	for pad := range 17 {
+		prefix := strings.Repeat("a", pad)
+		got, err := extract.Normalize([]byte(prefix + "e\u0301\r\n"))
+		if want := prefix + "\u00e9\n"; err != nil || got != want {
+			t.Errorf("%d ASCII bytes before: Normalize = %q, %v; want %q", pad, got, err, want)
+		}
+		// A lone invalid byte in any lane is still refused.
+		if got, err := extract.Normalize([]byte(prefix + "\xff" + prefix)); err == nil {
+			t.Errorf("%d ASCII bytes then 0xff: Normalize = %q, want not valid UTF-8", pad, got)
+		}
+		got, err = extract.Normalize([]byte(prefix + "ok\r\n"))
+		if want := prefix + "ok\n"; err != nil || got != want {
+			t.Errorf("%d ASCII bytes: Normalize = %q, %v; want %q", pad, got, err, want)
+		}
+	}
+}
