@@ -439,21 +439,6 @@ func (d *document) alignedSpan(i, ls, le int) (span, bool) {
 	return span{j, c.start, c.end}, true
 }
 
-// labelOnly reports whether a folded line holds nothing but labels (from
-// any lexicon) and punctuation.
-func labelOnly(f string) bool {
-	if strings.TrimSpace(f) == "" {
-		return false
-	}
-	rest := reAnyLabel.ReplaceAllString(f, " ")
-	for _, r := range rest {
-		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			return false
-		}
-	}
-	return true
-}
-
 // maxStack bounds a stacked block of labels.
 const maxStack = 12
 
