@@ -34,6 +34,20 @@ func TestNameMemoMatchesNameBefore(t *testing.T) {
 		for _, c := range splitCells(ln) {
 			check(ln, c.start, c.end, forms)
 		}
+		if len(ln) > 2 {
+			// Random spans, as TestNameBeforeMatchesReference cuts them:
+			// the same segment with its form starting elsewhere.
+			fs := r.IntN(len(ln))
+			fe := fs + r.IntN(len(ln)-fs+1)
+			for _, cut := range []int{fs, max(0, fs-1), fs + (fe-fs)/2} {
+				calls++
+				n, ok := memo.nameBefore(ln, cut, fe)
+				wn, _, wok := nameBefore(ln, cut, fe)
+				if n != wn || ok != wok {
+					t.Fatalf("memo.nameBefore(%q, %d, %d) = %q %v, nameBefore says %q %v", ln, cut, fe, n, ok, wn, wok)
+				}
+			}
+		}
 		if len(ln) > 2 && len(forms) > 0 {
 			// The same line with a prefix that moves every form and may
 			// turn the text before a segment from blank to not blank.
