@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestNameMemoMatchesNameBefore holds the supplier scan's name memo to
@@ -139,4 +140,48 @@ func encodeBoth(t *testing.T, text string) string {
 		t.Fatalf("encode: %v %v", err1, err2)
 	}
 	return string(b1) + "\n" + string(b2)
+}
+
+// TestLegalScanMatchesFirstByteRE holds the supplier scan's legal-form
+// search to reLegalForm's on every line of the corpus, each line cased
+// three ways, random lines rich in accents and legal forms, and each line
+// with an accented letter put after each letter that opens a form.
+func TestLegalScanMatchesFirstByteRE(t *testing.T) {
+	t.Parallel()
+	lines := supplierTextLines(t)
+	x := legalForms()
+	r := rand.New(rand.NewPCG(13, 14))
+	wide := []string{"á", "é", "ä", "ß", "K", "ſ", "À", "Ä", "\u00a0", "\xff", "ı", "İ"}
+	found := 0
+	check := func(s string) {
+		t.Helper()
+		got, want := x.FindAllStringIndex(s), reLegalForm.FindAllStringIndex(s, -1)
+		if !slices.EqualFunc(got, want, slices.Equal[[]int]) {
+			t.Fatalf("legalScan(%q) = %v, reLegalForm says %v", s, got, want)
+		}
+		found += len(want)
+	}
+	for _, ln := range lines {
+		check(ln)
+		if ln == "" {
+			continue
+		}
+		k := r.IntN(len(ln))
+		check(ln[:k] + wide[r.IntN(len(wide))] + ln[k:])
+	}
+	// Every opening byte, upper and lower, before every wide rune, alone
+	// and inside a word.
+	for c := byte(0); c < utf8.RuneSelf; c++ {
+		for _, w := range wide {
+			check(string(c) + w)
+			check("x" + string(c) + w + "rl ")
+			check(" " + string(c) + w + "rl GmbH")
+		}
+	}
+	for _, s := range []string{"Sàrl", "sàrl x", "Acme SÀRL", "UG (haftungsbeschränkt)", "ug(haftungsbeschrAEnkt)", "GmbH", "gmbh"} {
+		check(s)
+	}
+	if found < atLeast(5000) {
+		t.Fatalf("only %d forms found: the comparison proves little", found)
+	}
 }
