@@ -61,7 +61,12 @@ var reLeadingNoise = anchoredRegexp(`^(?:tax\s*invoice|invoice|rechnung|facture|
 // nameBefore cuts the company name that ends with the legal form at raw
 // [fs, fe): the capitalised words before it in the same segment.
 func nameBefore(raw string, fs, fe int) (string, int, bool) {
-	// Segment start.
+	return nameBeforeFrom(raw, segmentStart(raw, fs), fs, fe)
+}
+
+// segmentStart is where the segment that holds raw[fs] begins: after a
+// column, a bullet, a label's colon or a wide gap.
+func segmentStart(raw string, fs int) int {
 	s := fs
 	for s > 0 {
 		r, w := utf8.DecodeLastRuneInString(raw[:s])
@@ -92,6 +97,12 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 		}
 		s -= w
 	}
+	return s
+}
+
+// nameBeforeFrom is nameBefore given the segment start s: its answer reads
+// raw[s:fe] and whether raw is blank before s, nothing else (nameMemo).
+func nameBeforeFrom(raw string, s, fs, fe int) (string, int, bool) {
 	// The words live in buffers on the stack (strings.Fields allocated a
 	// slice per call; most names have a handful of words).
 	var wordsBuf, firstBuf [8]string
@@ -196,6 +207,11 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 // legalNamesIn lists the company names with a legal form in raw[s:e],
 // given the legal-form matches of the whole line.
 func legalNamesIn(raw string, s, e int, matches [][]int) []string {
+	return legalNamesMemo(nil, raw, s, e, matches)
+}
+
+// legalNamesMemo is legalNamesIn reading names through memo (nil: none).
+func legalNamesMemo(memo *nameMemo, raw string, s, e int, matches [][]int) []string {
 	var out []string
 	seg := raw[:e]
 	var forms [][2]int
@@ -232,7 +248,7 @@ func legalNamesIn(raw string, s, e int, matches [][]int) []string {
 		forms = append(forms, [2]int{fs, fe})
 	}
 	for _, fm := range forms {
-		if name, _, ok := nameBefore(seg, fm[0], fm[1]); ok {
+		if name, ok := memo.nameBefore(seg, fm[0], fm[1]); ok {
 			out = append(out, name)
 			continue
 		}
@@ -274,7 +290,7 @@ func blockLabel(cf, rawCell string) (region, int) { return blockLabelIn(nil, 0, 
 // text from off on (ln nil: of a text alone); the labels are read from the
 // line's matches (prefixEndAt).
 func blockLabelIn(ln *line, off int, cf, rawCell string) (region, int) {
-	lead := len(cf) - len(trimLeftMarks(cf, " *->#"))
+	lead := markLead(cf)
 	f := cf[lead:]
 	best, bestEnd := regNone, 0
 	var at []lexFound
@@ -322,6 +338,30 @@ func blockLabelIn(ln *line, off int, cf, rawCell string) (region, int) {
 	}
 	return best, lead + bestEnd
 }
+
+// markLead is len(cf) - len(trimLeftMarks(cf, " *->#")): the length of
+// the marks and bullets that open cf, read by a table: a rule of dashes
+// asked strings.IndexByte of each of its bytes (a sixth of blockLabelIn).
+func markLead(cf string) int {
+	i := 0
+	for i < len(cf) {
+		if c := cf[i]; c < utf8.RuneSelf {
+			if !leadMarks[c] {
+				break
+			}
+			i++
+			continue
+		}
+		if !strings.HasPrefix(cf[i:], "•") {
+			break
+		}
+		i += len("•")
+	}
+	return i
+}
+
+// leadMarks marks the ASCII bytes markLead passes over.
+var leadMarks = [utf8.RuneSelf]bool{' ': true, '*': true, '-': true, '>': true, '#': true}
 
 // blockLabels are the labels blockLabelIn tries, in order; a package
 // array of four pointers, which the literal in the loop built again on
@@ -650,6 +690,8 @@ type supplierScan struct {
 	notIssuer map[string]bool // former names, licensors: never the issuer
 	owners    map[string]int  // owners named under a trading name, by line
 	cands     map[string]*supCand
+	names     nameMemo              // nameBefore's answers, by segment
+	factsOf   map[string]*candFacts // what add asks of each spelling
 	order     int
 	line      int // the line being scanned, recorded with each name
 }
@@ -663,8 +705,9 @@ func (s *supplierScan) add(name string, score int) {
 // addEv is add with the evidence of a name read across lines ("" for a
 // name on one line, whose evidence is that line).
 func (s *supplierScan) addEv(name, ev string, score int) {
-	key := normName(name)
-	if key == "" || opensPartyNote(name) {
+	nf := s.facts(name)
+	key := nf.key
+	if key == "" || nf.partyNote {
 		// Reason: "OPERATED BY X" names the operator, not the issuer.
 		return
 	}
@@ -676,7 +719,7 @@ func (s *supplierScan) addEv(name, ev string, score int) {
 	}
 	c.count++
 	// Keep the cleanest spelling (OCR noise loses), then the best score.
-	if q, cq := nameQuality(name), nameQuality(c.name); q > cq || q == cq && score > c.score {
+	if q, cq := nf.quality, s.facts(c.name).quality; q > cq || q == cq && score > c.score {
 		c.name = name
 		c.ev = ev
 		c.line = s.line
@@ -755,7 +798,7 @@ func (s *supplierScan) scanLines() {
 func (s *supplierScan) scanCells(sl *supLine) {
 	i := sl.i
 	ln := s.d.lines[i]
-	forms := reLegalForm.FindAllStringIndex(ln.raw, -1)
+	forms := legalForms().FindAllStringIndex(ln.raw)
 	for k, c := range ln.cells {
 		reg := s.regs[i][k]
 		if sl.remit {
@@ -764,13 +807,13 @@ func (s *supplierScan) scanCells(sl *supLine) {
 			reg = regNone
 		}
 		cellRaw := ln.raw[c.start:c.end]
-		names := legalNamesIn(ln.raw, c.start, c.end, forms)
+		names := legalNamesMemo(&s.names, ln.raw, c.start, c.end, forms)
 		if reg == regCustomer {
 			s.countCustomer(cellRaw, names)
 			continue
 		}
 		for _, n := range names {
-			score := legalNameScore(n, reg, sl)
+			score := s.legalNameScore(n, reg, sl)
 			if c.start == ln.cells[0].start {
 				// A name wrapped over lines ("POPULAR BOOK / CO. (M) SDN BHD").
 				if jn, ev, ok := s.d.unwrapName(i, n); ok {
@@ -788,7 +831,7 @@ func (s *supplierScan) scanCells(sl *supLine) {
 			// above ("NANDO'S CHICKENLAND MALAYSIA" / "SDN BHD").
 			if t := strings.TrimSpace(cellRaw); len(forms) > 0 && legalFormOnly(t) {
 				if jn, ev, ok := s.d.unwrapName(i, t); ok {
-					s.addEv(jn, ev, legalNameScore(jn, reg, sl))
+					s.addEv(jn, ev, s.legalNameScore(jn, reg, sl))
 					continue
 				}
 			}
@@ -829,10 +872,25 @@ func (s *supplierScan) countCustomer(cellRaw string, names []string) {
 // early lines, supplier blocks and pay-to lines count for it; weak legal
 // forms, bank blocks, bank names and attention lines count against it.
 func legalNameScore(n string, reg region, sl *supLine) int {
-	score := 10
+	return legalNameScoreWith(legalNameAdj(n), reg, sl)
+}
+
+// legalNameAdj is legalNameScore's part that reads only the name: a weak
+// legal form or a bank word counts against it.
+func legalNameAdj(n string) int {
+	adj := 0
 	if a, b, ok := reLegalForm.lastMatch(n); ok && weakForms[n[a:b]] {
-		score -= 3
+		adj -= 3
 	}
+	if reBankWord().MatchString(n) {
+		adj -= 14
+	}
+	return adj
+}
+
+// legalNameScoreWith is legalNameScore given legalNameAdj(n).
+func legalNameScoreWith(adj int, reg region, sl *supLine) int {
+	score := 10 + adj
 	switch {
 	case sl.nonBlank <= 4:
 		score += 5
@@ -848,9 +906,6 @@ func legalNameScore(n string, reg region, sl *supLine) int {
 	}
 	if sl.payTo != nil || sl.prevPayTo {
 		score += 8
-	}
-	if reBankWord().MatchString(n) {
-		score -= 14
 	}
 	if sl.attn {
 		score -= 6

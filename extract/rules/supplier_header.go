@@ -354,7 +354,7 @@ func (s *supplierScan) scanNotIssuer() {
 		al := d.lines[at]
 		// Only the names after the phrase: "ACME SB (123456-X) FKA OLD SB"
 		// keeps ACME.
-		for _, n := range legalNamesIn(al.raw, from, len(al.raw), reLegalForm.FindAllStringIndex(al.raw, -1)) {
+		for _, n := range legalNamesIn(al.raw, from, len(al.raw), legalForms().FindAllStringIndex(al.raw)) {
 			s.notIssuer[normName(n)] = true
 		}
 		if n := cutName(rest); n != "" {
@@ -384,7 +384,7 @@ func isAddressLine(raw string) bool {
 
 // hasLegalForm reports whether s holds a company name with its legal form.
 func hasLegalForm(s string) bool {
-	return len(legalNamesIn(s, 0, len(s), reLegalForm.FindAllStringIndex(s, -1))) > 0
+	return len(legalNamesIn(s, 0, len(s), legalForms().FindAllStringIndex(s))) > 0
 }
 
 // joinBelow joins a header name on line i that ends with "&" or "AND"
@@ -427,7 +427,10 @@ var bareTitles = map[string]bool{
 // title, in any decoration ("-INVOICE-", "* TAX INVOICE *").
 func titleOnly(cf string) bool {
 	t := trimTitleMarks(cf)
-	if len(t) < 5 || len(t) > 30 {
+	if len(t) < 5 || len(t) > 30 || !titleFirst[t[0]] {
+		// Reason for titleFirst: regions asks this of every cell, and the
+		// map lookup cost more than the answer; collapsing spaces keeps
+		// the first byte (a space is a title mark, trimmed).
 		return false
 	}
 	if bareTitles[t] {
@@ -437,6 +440,14 @@ func titleOnly(cf string) bool {
 	// regions asks this of every cell.
 	return strings.Contains(t, "  ") && bareTitles[strings.Join(strings.Fields(t), " ")]
 }
+
+// titleFirst marks the first bytes of bareTitles' keys.
+var titleFirst = func() (t [256]bool) {
+	for k := range bareTitles {
+		t[k[0]] = true
+	}
+	return t
+}()
 
 // hasTradeWord reports whether a word of s says it names a business.
 func hasTradeWord(s string) bool {
