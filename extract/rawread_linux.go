@@ -4,11 +4,14 @@ package extract
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"syscall"
 	"time"
+
+	"github.com/invx/invx/internal/readbuf"
 )
 
 // rawFolder is the folder whose files the fast read opens, held open
@@ -84,32 +87,36 @@ func (w *discovery) readRaw(p string, maxBytes int64, buf *[]byte) (raw []byte, 
 }
 
 // readFd appends what fd holds to b, at most limit bytes (no limit when
-// negative). A read that asked for more than the file's size and returned
-// exactly that size (from offset 0) met the end of a regular file: no
-// second read is made to hear it. A file that grew after its fstat
-// returns more and is read on to its end, as io.ReadAll would.
+// negative), by readbuf's loop over a fdReader.
 func readFd(fd int, b []byte, size, limit int64) ([]byte, error) {
-	for limit < 0 || int64(len(b)) < limit {
-		if len(b) == cap(b) {
-			b = append(b, 0)[:len(b)]
-		}
-		end := cap(b)
-		if limit >= 0 {
-			end = int(min(int64(end), limit))
-		}
-		n, err := syscall.Read(fd, b[len(b):end])
+	return readbuf.ReadUpTo(&fdReader{fd: fd, size: size}, b, limit)
+}
+
+// fdReader reads a raw descriptor. A read that asked for more than the
+// file's size and returned exactly that size (from offset 0) met the end
+// of a regular file: it says io.EOF then, so no second read is made to
+// hear it. A file that grew after its fstat returns more and is read on
+// to its end, as io.ReadAll would.
+type fdReader struct {
+	fd         int
+	size, read int64
+}
+
+func (r *fdReader) Read(p []byte) (int, error) {
+	for {
+		n, err := syscall.Read(r.fd, p)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
-			return b, err
+			return 0, err
 		}
-		b = b[:len(b)+n]
-		if n == 0 || int64(len(b)) == size && len(b) < end {
-			return b, nil
+		r.read += int64(n)
+		if n == 0 || r.read == r.size && n < len(p) {
+			return n, io.EOF
 		}
+		return n, nil
 	}
-	return b, nil
 }
 
 func openat(dirfd int, name string) (int, error) {

@@ -3,6 +3,7 @@
 package extract
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -94,4 +95,32 @@ func writeRawTree(t *testing.T, files map[string]string) string {
 		}
 	}
 	return root
+}
+
+// fdReader says io.EOF with the read that returns the fstat's size into a
+// larger buffer, so readFd makes one read per file, not two; a buffer the
+// read fills exactly cannot tell, and the next read hears the end.
+func TestFdReaderEndsAtTheStatSize(t *testing.T) {
+	t.Parallel()
+	root := writeRawTree(t, map[string]string{"a.txt": strings.Repeat("a", 100)})
+	for _, tc := range []struct {
+		buf   int
+		first error
+	}{{200, io.EOF}, {100, nil}} {
+		fd, err := syscall.Open(filepath.Join(root, "a.txt"), syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &fdReader{fd: fd, size: 100}
+		n, err := r.Read(make([]byte, tc.buf))
+		if n != 100 || err != tc.first {
+			t.Errorf("buffer %d: first read %d, %v; want 100, %v", tc.buf, n, err, tc.first)
+		}
+		if err == nil {
+			if n, err := r.Read(make([]byte, tc.buf)); n != 0 || err != io.EOF {
+				t.Errorf("buffer %d: second read %d, %v; want 0, EOF", tc.buf, n, err)
+			}
+		}
+		syscall.Close(fd)
+	}
 }
