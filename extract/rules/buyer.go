@@ -213,7 +213,7 @@ func (d *document) buyerName(i, s, e int, supKey string) (*fact[string], *buyerB
 		s += rs
 	}
 	name := ""
-	forms := legalForms().FindAllStringIndex(ln.raw)
+	forms := reLegalForm.FindAllStringIndex(ln.raw, -1)
 	if ns := legalNamesIn(ln.raw, s, e, forms); len(ns) > 0 && strings.HasPrefix(ln.raw[s:e], ns[0]) {
 		name = ns[0] // "Crestview Dental Partners, Inc.", comma and all
 	} else if t := cutName(ln.raw[s:e]); strings.HasPrefix(ln.raw[s:e], t) && (looksLikeName(t) || looksLikePerson(t) || looksLikeName(unelide(t))) {

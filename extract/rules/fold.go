@@ -1150,6 +1150,14 @@ type firstByteTables struct {
 	// of a document's work).
 	skip  [utf8.RuneSelf]bool
 	dead2 [utf8.RuneSelf][2]uint64
+
+	// wideDead[b]: no match starts at ASCII byte b followed by a byte
+	// above 0x7f (no alternative is b alone, and none goes on from b with
+	// a rune outside ASCII, in any case). dead2 covers ASCII pairs only,
+	// so a letter followed by an accented one ("Informática", "Alcalá")
+	// went on to the NFA, which stops at the wide byte and asks the
+	// regexp: a tenth of the legal-form search on European letterheads.
+	wideDead [utf8.RuneSelf]bool
 }
 
 // litPrefix is an alternative's literal prefix and whether it is matched
@@ -1264,6 +1272,7 @@ func compileFirstByte(anyCase, exactCase string) *firstByteTables {
 		if n := x.nfa[c]; n != nil {
 			x.dead2[b] = n.dead2[b]
 		}
+		x.wideDead[b] = x.skip[b] || !goesOnWide(x.byFirst[c].String(), rune(b))
 	}
 	return x
 }
@@ -1375,9 +1384,20 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			// What the NFA's longestAt would say first (no match), said
-			// here; lits, a subset of the same alternatives, agree.
-			if x.skip[c] || i+1 < len(s) && s[i+1] < utf8.RuneSelf && x.dead2[c][s[i+1]/64]&(1<<(s[i+1]%64)) != 0 {
+			// here; lits, a subset of the same alternatives, agree. Most
+			// bytes (spaces, digits, punctuation) open no form: one table
+			// read, before the pair's.
+			if x.skip[c] {
 				continue
+			}
+			if i+1 < len(s) {
+				if d := s[i+1]; d < utf8.RuneSelf {
+					if x.dead2[c][d>>6]&(1<<(d&63)) != 0 {
+						continue
+					}
+				} else if x.wideDead[c] {
+					continue
+				}
 			}
 		} else {
 			r, _ := utf8.DecodeRuneInString(s[i:])
@@ -1387,12 +1407,13 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 			}
 			c = k
 		}
-		re := x.byFirst[lowerByte(c)]
+		lc := lowerByte(c)
+		re := x.byFirst[lc]
 		// The NFA rejects as fast as the prefix test where it runs.
-		if re == nil || s[i] < utf8.RuneSelf && x.nfa[lowerByte(c)] == nil && !x.mayStartAt(s, i, lowerByte(c)) {
+		if re == nil || s[i] < utf8.RuneSelf && x.nfa[lc] == nil && !x.mayStartAt(s, i, lc) {
 			continue
 		}
-		if lits := x.lits[lowerByte(c)]; lits != nil && s[i] < utf8.RuneSelf {
+		if lits := x.lits[lc]; lits != nil && s[i] < utf8.RuneSelf {
 			if end, ok := longestLit(lits, s, i); ok {
 				if end > i {
 					return i, end, true
@@ -1400,7 +1421,7 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 				continue
 			}
 		}
-		if n := x.nfa[lowerByte(c)]; n != nil && s[i] < utf8.RuneSelf {
+		if n := x.nfa[lc]; n != nil && s[i] < utf8.RuneSelf {
 			if end, ok := n.longestAt(s[i:]); ok {
 				if end >= 0 {
 					return i, i + end, true

@@ -354,7 +354,7 @@ func (s *supplierScan) scanNotIssuer() {
 		al := d.lines[at]
 		// Only the names after the phrase: "ACME SB (123456-X) FKA OLD SB"
 		// keeps ACME.
-		for _, n := range legalNamesIn(al.raw, from, len(al.raw), legalForms().FindAllStringIndex(al.raw)) {
+		for _, n := range legalNamesIn(al.raw, from, len(al.raw), reLegalForm.FindAllStringIndex(al.raw, -1)) {
 			s.notIssuer[normName(n)] = true
 		}
 		if n := cutName(rest); n != "" {
@@ -384,7 +384,7 @@ func isAddressLine(raw string) bool {
 
 // hasLegalForm reports whether s holds a company name with its legal form.
 func hasLegalForm(s string) bool {
-	return len(legalNamesIn(s, 0, len(s), legalForms().FindAllStringIndex(s))) > 0
+	return len(legalNamesIn(s, 0, len(s), reLegalForm.FindAllStringIndex(s, -1))) > 0
 }
 
 // joinBelow joins a header name on line i that ends with "&" or "AND"

@@ -142,22 +142,34 @@ func encodeBoth(t *testing.T, text string) string {
 	return string(b1) + "\n" + string(b2)
 }
 
-// TestLegalScanMatchesFirstByteRE holds the supplier scan's legal-form
-// search to reLegalForm's on every line of the corpus, each line cased
-// three ways, random lines rich in accents and legal forms, and each line
-// with an accented letter put after each letter that opens a form.
-func TestLegalScanMatchesFirstByteRE(t *testing.T) {
+// TestLegalFormWideDeadMatchesRef holds the legal-form search, whose
+// wideDead table turns a letter followed by a wide byte away before the
+// NFA, to findRef (no such table; TestFirstByteFindMatchesRef holds findRef
+// to the full regexp) on every line of the supplier corpus, random lines
+// rich in accents and legal forms, and each opening byte before each wide
+// rune.
+func TestLegalFormWideDeadMatchesRef(t *testing.T) {
 	t.Parallel()
 	lines := supplierTextLines(t)
-	x := legalForms()
+	x := reLegalForm.tables()
+	ref := func(s string) [][]int {
+		var out [][]int
+		for pos := 0; ; {
+			a, b, ok := x.findRef(s, pos)
+			if !ok {
+				return out
+			}
+			out, pos = append(out, []int{a, b}), b
+		}
+	}
 	r := rand.New(rand.NewPCG(13, 14))
 	wide := []string{"á", "é", "ä", "ß", "K", "ſ", "À", "Ä", "\u00a0", "\xff", "ı", "İ"}
 	found := 0
 	check := func(s string) {
 		t.Helper()
-		got, want := x.FindAllStringIndex(s), reLegalForm.FindAllStringIndex(s, -1)
+		got, want := reLegalForm.FindAllStringIndex(s, -1), ref(s)
 		if !slices.EqualFunc(got, want, slices.Equal[[]int]) {
-			t.Fatalf("legalScan(%q) = %v, reLegalForm says %v", s, got, want)
+			t.Fatalf("reLegalForm.FindAllStringIndex(%q) = %v, findRef says %v", s, got, want)
 		}
 		found += len(want)
 	}

@@ -37,7 +37,7 @@ func (s *supplierScan) scanOwners() {
 			from = 0
 		}
 		al := d.lines[at]
-		names := legalNamesIn(al.raw, from, len(al.raw), legalForms().FindAllStringIndex(al.raw))
+		names := legalNamesIn(al.raw, from, len(al.raw), reLegalForm.FindAllStringIndex(al.raw, -1))
 		if len(names) == 0 && !misread {
 			if n := cutName(al.raw[from:]); looksLikeName(n) {
 				names = []string{n}
