@@ -267,6 +267,10 @@ func (e engine) LockMigrations(ctx context.Context, tx jobs.Tx) error {
 // order cannot deadlock.
 func (e engine) KeyOrder() bool { return true }
 
+// BytewiseText is false: the database's collation (en_US and the like)
+// need not order text as bytes, so a key range could miss a path.
+func (e engine) BytewiseText() bool { return false }
+
 // Values types the first row's parameters (?::bigint): a parameter of a
 // VALUES list is otherwise taken for text, and the list's later rows take
 // their types from the first.

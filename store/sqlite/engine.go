@@ -177,5 +177,9 @@ func (e engine) LockMigrations(context.Context, jobs.Tx) error { return nil }
 // their order and job ids follow discovery order.
 func (e engine) KeyOrder() bool { return false }
 
+// BytewiseText is true: the sources key's path column has SQLite's BINARY
+// collation, which is memcmp.
+func (e engine) BytewiseText() bool { return true }
+
 // Values is plain: SQLite binds each argument with its own type.
 func (e engine) Values(types []string, rows int) string { return jobs.ValuesRow(len(types), rows) }

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/invx/invx/store"
@@ -106,4 +107,58 @@ func testKnownFiles(t *testing.T, s store.Store) {
 	}
 	eq(t, "nothing written", state(t, s, "t1", fresh.JobKey).State, "")
 	eq(t, "no reference", len(known("fresh.txt", "gone.txt")), 0)
+}
+
+// KnownFiles answers about the paths asked, whatever else the store knows
+// between them and in whatever order they come: a few paths far apart
+// among many known ones (a range read of the key would hold far more than
+// were asked), neighbours, a path the store does not know, and a chunk
+// larger than one statement's.
+func testKnownFilesAsked(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	var docs []store.Document
+	for i := range 600 {
+		docs = append(docs, Doc("t1", fmt.Sprintf("r/%03d.txt", i), fmt.Sprintf("text %d", i)))
+	}
+	enqueue(t, s, "t1", store.OnChangeHold, docs...)
+	for _, tc := range []struct {
+		name  string
+		paths []string
+		want  []int // indexes into docs
+	}{
+		{"far apart", []string{"r/599.txt", "r/000.txt", "r/300.txt"}, []int{599, 0, 300}},
+		{"neighbours and an unknown path", []string{"r/011.txt", "r/010a.txt", "r/010.txt", "r/012.txt"}, []int{11, 10, 12}},
+		{"the ends alone", []string{"r/000.txt", "r/599.txt"}, []int{0, 599}},
+		{"one", []string{"r/123.txt"}, []int{123}},
+		{"more than a chunk, unknown ones among them", allPaths(docs, "r/zz.txt", "q/0.txt"), seq(600)},
+	} {
+		m, err := s.KnownFiles(ctx, &store.KnownFilesParams{Tenant: "t1", SourceSystem: "fs:/test", Paths: tc.paths})
+		if err != nil {
+			t.Fatalf("%s: known files: %v", tc.name, err)
+		}
+		if len(m) != len(tc.want) {
+			t.Errorf("%s: %d references, want %d", tc.name, len(m), len(tc.want))
+		}
+		for _, i := range tc.want {
+			if got := m[docs[i].Path]; got.Digest != docs[i].Digest || got.JobKey != docs[i].JobKey || got.Job == nil {
+				t.Errorf("%s: %s = %+v, want digest %s and its job", tc.name, docs[i].Path, got, docs[i].Digest)
+			}
+		}
+	}
+}
+
+func allPaths(docs []store.Document, extra ...string) []string {
+	var out []string
+	for i := len(docs) - 1; i >= 0; i-- {
+		out = append(out, docs[i].Path)
+	}
+	return append(out, extra...)
+}
+
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }

@@ -40,6 +40,7 @@ func Exercise(t *testing.T, open OpenFunc, opts ...Option) {
 		{"DuplicateTextUnderTwoPaths", testDuplicatePaths},
 		{"EnqueueMixedBatchKeepsOutcomes", testEnqueueMixedBatch},
 		{"KnownFilesStatFollowsDigest", testKnownFiles},
+		{"KnownFilesAnswersWhatWasAsked", testKnownFilesAsked},
 		{"ClaimLeasesOnce", testClaimOnce},
 		{"ClaimBatchOfEveryKind", testClaimBatch},
 		{"CommitAndReturnExisting", testCommit},

@@ -78,6 +78,11 @@ type Engine interface {
 	// for each other rather than deadlock. Where writes are serialised,
 	// documents keep their order, so job ids follow discovery order.
 	KeyOrder() bool
+	// BytewiseText reports whether TEXT keys compare byte by byte (a
+	// BETWEEN on one selects what Go's string order would): the no-op
+	// rerun's lookup then reads a chunk's references as one key range.
+	// False where a collation may order them otherwise.
+	BytewiseText() bool
 	// Values is the VALUES list of rows rows of one placeholder per type
 	// (colInt and the others in values.go), for a multi-row statement's
 	// input table: plain where the database infers each parameter's type

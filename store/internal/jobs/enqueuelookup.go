@@ -151,24 +151,27 @@ func querySources(ctx context.Context, q Querier, args []any, fn func(path strin
 		args = append(args, args[len(args)-1])
 	}
 	rows, err := q.Query(ctx, knownFilesQuery(len(args)-2), args...)
-	return each(rows, err, func(r Rows) error {
-		var p string
-		var ks knownSource
-		var id *int64
-		var state, jobPath *string
-		var prev string
-		var skipped int64
-		if err := scanSource(r, &p, &ks, keyOut(&ks.jobKey), &id, &state, &jobPath, keyOut(&prev), &skipped); err != nil {
-			return err
-		}
-		ks.skipped = skipped != 0
-		var j *knownJob
-		if id != nil && state != nil && jobPath != nil {
-			j = &knownJob{id: *id, state: *state, path: *jobPath, prevKey: prev}
-		}
-		fn(p, ks, j)
-		return nil
-	})
+	return each(rows, err, func(r Rows) error { return scanKnown(r, fn) })
+}
+
+// scanKnown reads a row of knownFilesColumns and hands it to fn.
+func scanKnown(r Rows, fn func(path string, ks knownSource, j *knownJob)) error {
+	var p string
+	var ks knownSource
+	var id *int64
+	var state, jobPath *string
+	var prev string
+	var skipped int64
+	if err := scanSource(r, &p, &ks, keyOut(&ks.jobKey), &id, &state, &jobPath, keyOut(&prev), &skipped); err != nil {
+		return err
+	}
+	ks.skipped = skipped != 0
+	var j *knownJob
+	if id != nil && state != nil && jobPath != nil {
+		j = &knownJob{id: *id, state: *state, path: *jobPath, prevKey: prev}
+	}
+	fn(p, ks, j)
+	return nil
 }
 
 // scanSource reads a reference's path, digest and stat columns, then any
@@ -191,28 +194,73 @@ func scanSource(r Rows, path *string, ks *knownSource, extra ...any) error {
 // reads each reference, the job it points at and whether a skip of the path
 // is recorded, outside any transaction: a no-op rerun's stat check and its
 // enqueue decision are this one read, with no write transaction behind it.
+// Where text keys compare as bytes the chunk is read as the key range from
+// its least to its greatest path (knownRange).
 func (c *Core) KnownFiles(ctx context.Context, p *store.KnownFilesParams) (map[string]store.KnownFile, error) {
 	out := make(map[string]store.KnownFile, len(p.Paths))
+	add := func(path string, ks knownSource, j *knownJob) {
+		kf := store.KnownFile{Digest: ks.digest, Stat: ks.stat, JobKey: ks.jobKey, Skipped: ks.skipped}
+		if j != nil {
+			kf.Job = &store.KnownJob{ID: j.id, State: j.state, SourcePath: j.path, PrevJobKey: j.prevKey}
+		}
+		out[path] = kf
+	}
 	for start := 0; start < len(p.Paths); start += enqueueBatch {
 		chunk := p.Paths[start:min(start+enqueueBatch, len(p.Paths))]
+		if c.E.BytewiseText() {
+			done, err := knownRange(ctx, c.E.Read(), p.Tenant, p.SourceSystem, chunk, add)
+			if err != nil {
+				return nil, fmt.Errorf("read source references: %w", err)
+			}
+			if done {
+				continue
+			}
+		}
 		args := make([]any, 0, len(chunk)+2)
 		args = append(args, p.Tenant, p.SourceSystem)
 		for _, path := range chunk {
 			args = append(args, path)
 		}
-		err := querySources(ctx, c.E.Read(), args, func(path string, ks knownSource, j *knownJob) {
-			kf := store.KnownFile{Digest: ks.digest, Stat: ks.stat, JobKey: ks.jobKey, Skipped: ks.skipped}
-			if j != nil {
-				kf.Job = &store.KnownJob{ID: j.id, State: j.state, SourcePath: j.path, PrevJobKey: j.prevKey}
-			}
-			out[path] = kf
-		})
-		if err != nil {
+		if err := querySources(ctx, c.E.Read(), args, add); err != nil {
 			return nil, fmt.Errorf("read source references: %w", err)
 		}
 	}
 	return out, nil
 }
+
+// knownRange reads the references of the paths from chunk's least to its
+// greatest in one range of the sources key: a walk hands over a folder's
+// files in order, so the range holds the chunk and little else, and it is
+// read in key order instead of probed once per path from a list of bound
+// arguments (binding 500 paths and building the list's index was most of
+// the statement). A range that holds many more references than the chunk
+// (the chunk spans folders the store knows far more files of) stops at a
+// bound and reports done false: the caller asks by path instead.
+func knownRange(ctx context.Context, q Querier, tenant, system string, chunk []string, fn func(path string, ks knownSource, j *knownJob)) (done bool, err error) {
+	lo, hi := chunk[0], chunk[0]
+	asked := make(map[string]struct{}, len(chunk))
+	for _, p := range chunk {
+		lo, hi = min(lo, p), max(hi, p)
+		asked[p] = struct{}{}
+	}
+	limit := 2*len(chunk) + 64
+	n := 0
+	rows, err := q.Query(ctx, knownRangeQuery, tenant, system, lo, hi, limit)
+	err = each(rows, err, func(r Rows) error {
+		n++
+		return scanKnown(r, func(path string, ks knownSource, j *knownJob) {
+			if _, ok := asked[path]; ok {
+				fn(path, ks, j)
+			}
+		})
+	})
+	return err == nil && n < limit, err
+}
+
+// knownRangeQuery is knownFilesQuery over a range of paths (tenant, source
+// system, least and greatest path, row bound as arguments).
+const knownRangeQuery = `SELECT ` + knownFilesColumns + `
+		WHERE s.tenant = ? AND l.label = ? AND s.path BETWEEN ? AND ? LIMIT ?`
 
 // LookupTag starts the batched lookup of source references
 // (knownFilesQuery). An engine that bounds the statements it keeps
@@ -229,14 +277,18 @@ const LookupTag = `/* lookup */ `
 // the labels, jobs (sources.job_id) and skipped_inputs keys: no table
 // scan, whatever the store holds.
 func knownFilesQuery(n int) string {
-	return LookupTag + `SELECT s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_ctime_ns, s.file_inode, o.label, j.job_key,
+	return LookupTag + `SELECT ` + knownFilesColumns + `
+		WHERE s.tenant = ? AND l.label = ? AND s.path IN (` + Placeholders(n) + `)`
+}
+
+// knownFilesColumns are the columns and tables of both lookups of source
+// references: scanKnown reads them.
+const knownFilesColumns = `s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_ctime_ns, s.file_inode, o.label, j.job_key,
 			j.id, j.state, j.source_path, j.prev_job_key,
 			CASE WHEN EXISTS (SELECT 1 FROM skipped_inputs k WHERE k.tenant = s.tenant AND k.source_system = l.label
 				AND k.path = s.path) THEN 1 ELSE 0 END
 		FROM labels l JOIN sources s ON s.system_id = l.id LEFT JOIN labels o ON o.id = s.read_opts_id
-			LEFT JOIN jobs j ON j.id = s.job_id
-		WHERE s.tenant = ? AND l.label = ? AND s.path IN (` + Placeholders(n) + `)`
-}
+			LEFT JOIN jobs j ON j.id = s.job_id`
 
 // clearSkipped resolves, in one statement per source system, earlier skips
 // of the batch's paths: they were read and enqueued now.
