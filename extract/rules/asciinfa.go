@@ -55,7 +55,9 @@ func newASCIINFA(src string) (*asciiNFA, bool) { return buildASCIINFA(src, false
 // finds no match at the start of a text, neither does src.
 func newASCIIFilter(src string) (*asciiNFA, bool) { return buildASCIINFA(src, true) }
 
-func buildASCIINFA(src string, loose bool) (*asciiNFA, bool) {
+// compileProg is src's program as regexp compiles it (Perl syntax,
+// simplified); src is the package's own, so an error is a bug.
+func compileProg(src string) *syntax.Prog {
 	re, err := syntax.Parse(src, syntax.Perl)
 	if err != nil {
 		panic("rules: " + err.Error())
@@ -64,6 +66,11 @@ func buildASCIINFA(src string, loose bool) (*asciiNFA, bool) {
 	if err != nil {
 		panic("rules: " + err.Error())
 	}
+	return prog
+}
+
+func buildASCIINFA(src string, loose bool) (*asciiNFA, bool) {
+	prog := compileProg(src)
 	if len(prog.Inst) > maxNFA {
 		return nil, false
 	}

@@ -10,14 +10,7 @@ import (
 // there or read a rune outside ASCII next: assertions are passed over as
 // if they held, so the answer errs towards yes.
 func goesOnWide(src string, c rune) bool {
-	re, err := syntax.Parse(src, syntax.Perl)
-	if err != nil {
-		panic("rules: " + err.Error())
-	}
-	prog, err := syntax.Compile(re.Simplify())
-	if err != nil {
-		panic("rules: " + err.Error())
-	}
+	prog := compileProg(src)
 	seen := make([]bool, len(prog.Inst))
 	var set []uint32
 	var closure func(pc uint32)
