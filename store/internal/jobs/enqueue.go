@@ -49,7 +49,7 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 			if err := addLabels(ctx, tx, p.Docs, order); err != nil {
 				return err
 			}
-			k, err := lookupBatch(ctx, tx, p.Tenant, p.Docs, order, false)
+			k, err := c.lookupBatch(ctx, tx, p.Tenant, p.Docs, order, false)
 			if err != nil {
 				return err
 			}
@@ -137,7 +137,7 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 // another writer. A path named twice in the chunk is left to the write
 // transaction, which sees the first one's write.
 func (c *Core) settleRead(ctx context.Context, p *store.EnqueueParams, order []int, out []store.EnqueueResult) ([]int, *known, error) {
-	k, err := lookupBatch(ctx, c.E.Read(), p.Tenant, p.Docs, order, true)
+	k, err := c.lookupBatch(ctx, c.E.Read(), p.Tenant, p.Docs, order, true)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -41,24 +41,36 @@ type sourceRef struct{ system, path string }
 // read-only pass. refOnly asks only for the jobs of documents whose path
 // has a reference: the read-only pass settles no other, so a first run's
 // chunk of new paths costs it one statement that finds nothing.
-func lookupBatch(ctx context.Context, q Querier, tenant string, docs []store.Document, order []int, refOnly bool) (*known, error) {
+func (c *Core) lookupBatch(ctx context.Context, q Querier, tenant string, docs []store.Document, order []int, refOnly bool) (*known, error) {
 	k := &known{jobs: make(map[string]knownJob, len(order)), sources: make(map[sourceRef]knownSource, len(order))}
-	paths := map[string][]any{} // source system -> tenant, system, paths...
+	paths := map[string][]string{} // source system -> paths
 	for _, i := range order {
 		d := &docs[i]
-		if paths[d.SourceSystem] == nil {
-			paths[d.SourceSystem] = []any{tenant, d.SourceSystem}
-		}
 		paths[d.SourceSystem] = append(paths[d.SourceSystem], d.Path)
 	}
-	for system, args := range paths {
-		err := querySources(ctx, q, args, func(p string, ks knownSource, j *knownJob) {
+	for system, list := range paths {
+		put := func(p string, ks knownSource, j *knownJob) {
 			k.sources[sourceRef{system, p}] = ks
 			if j != nil {
 				k.jobs[ks.jobKey] = *j
 			}
-		})
-		if err != nil {
+		}
+		if c.E.BytewiseText() {
+			// As KnownFiles: the chunk's paths as one key range.
+			done, err := knownRange(ctx, q, tenant, system, list, put)
+			if err != nil {
+				return nil, fmt.Errorf("look up sources: %w", err)
+			}
+			if done {
+				continue
+			}
+		}
+		args := make([]any, 0, len(list)+2)
+		args = append(args, tenant, system)
+		for _, p := range list {
+			args = append(args, p)
+		}
+		if err := querySources(ctx, q, args, put); err != nil {
 			return nil, fmt.Errorf("look up sources: %w", err)
 		}
 	}
