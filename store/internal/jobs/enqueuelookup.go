@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 
 	"github.com/invx/invx/store"
@@ -163,42 +164,48 @@ func querySources(ctx context.Context, q Querier, args []any, fn func(path strin
 		args = append(args, args[len(args)-1])
 	}
 	rows, err := q.Query(ctx, knownFilesQuery(len(args)-2), args...)
-	return each(rows, err, func(r Rows) error { return scanKnown(r, fn) })
+	k := newKnownScan()
+	return each(rows, err, func(r Rows) error { return k.row(r, fn) })
 }
 
-// scanKnown reads a row of knownFilesColumns and hands it to fn.
-func scanKnown(r Rows, fn func(path string, ks knownSource, j *knownJob)) error {
-	var p string
-	var ks knownSource
-	var id *int64
-	var state, jobPath *string
-	var prev string
-	var skipped int64
-	if err := scanSource(r, &p, &ks, keyOut(&ks.jobKey), &id, &state, &jobPath, keyOut(&prev), &skipped); err != nil {
-		return err
-	}
-	ks.skipped = skipped != 0
-	var j *knownJob
-	if id != nil && state != nil && jobPath != nil {
-		j = &knownJob{id: *id, state: *state, path: *jobPath, prevKey: prev}
-	}
-	fn(p, ks, j)
-	return nil
+// knownScan reads rows of knownFilesColumns into the same values row
+// after row: a pointer per nullable column, a key scanner per key column
+// and the argument list, made anew for every row, were some twenty of the
+// forty allocations a row of a no-op rerun's lookup cost.
+type knownScan struct {
+	path, digest, jobKey, prev    string
+	size, mtime, ctime, inode, id sql.NullInt64
+	opts, state, jobPath          sql.NullString
+	skipped                       int64
+	keys                          [3]hexOut
+	dest                          []any
 }
 
-// scanSource reads a reference's path, digest and stat columns, then any
-// extra columns into extra.
-func scanSource(r Rows, path *string, ks *knownSource, extra ...any) error {
-	var size, mtime, ctime, inode *int64
-	var opts *string
-	if err := r.Scan(append([]any{path, keyOut(&ks.digest), &size, &mtime, &ctime, &inode, &opts}, extra...)...); err != nil {
+func newKnownScan() *knownScan {
+	k := &knownScan{}
+	k.keys = [3]hexOut{{&k.digest}, {&k.jobKey}, {&k.prev}}
+	k.dest = []any{&k.path, &k.keys[0], &k.size, &k.mtime, &k.ctime, &k.inode, &k.opts,
+		&k.keys[1], &k.id, &k.state, &k.jobPath, &k.keys[2], &k.skipped}
+	return k
+}
+
+// row reads the current row and hands it to fn.
+func (k *knownScan) row(r Rows, fn func(path string, ks knownSource, j *knownJob)) error {
+	if err := r.Scan(k.dest...); err != nil {
 		return err
 	}
+	ks := knownSource{digest: k.digest, jobKey: k.jobKey, skipped: k.skipped != 0}
 	// A stat recorded before migration 018 has no ctime: that file is read
 	// once more, and recorded with one.
-	if size != nil && mtime != nil && ctime != nil && inode != nil && opts != nil {
-		ks.stat = &store.FileStat{Size: *size, MtimeNS: *mtime, CtimeNS: *ctime, Inode: uint64(*inode), ReadOpts: *opts}
+	if k.size.Valid && k.mtime.Valid && k.ctime.Valid && k.inode.Valid && k.opts.Valid {
+		ks.stat = &store.FileStat{Size: k.size.Int64, MtimeNS: k.mtime.Int64, CtimeNS: k.ctime.Int64,
+			Inode: uint64(k.inode.Int64), ReadOpts: k.opts.String}
 	}
+	var j *knownJob
+	if k.id.Valid && k.state.Valid && k.jobPath.Valid {
+		j = &knownJob{id: k.id.Int64, state: k.state.String, path: k.jobPath.String, prevKey: k.prev}
+	}
+	fn(k.path, ks, j)
 	return nil
 }
 
@@ -258,9 +265,10 @@ func knownRange(ctx context.Context, q Querier, tenant, system string, chunk []s
 	limit := 2*len(chunk) + 64
 	n := 0
 	rows, err := q.Query(ctx, knownRangeQuery, tenant, system, lo, hi, limit)
+	k := newKnownScan()
 	err = each(rows, err, func(r Rows) error {
 		n++
-		return scanKnown(r, func(path string, ks knownSource, j *knownJob) {
+		return k.row(r, func(path string, ks knownSource, j *knownJob) {
 			if _, ok := asked[path]; ok {
 				fn(path, ks, j)
 			}
@@ -283,7 +291,7 @@ const knownRangeQuery = `SELECT ` + knownFilesColumns + `
 const LookupTag = `/* lookup */ `
 
 // knownFilesQuery reads n paths' references (tenant, source system, paths
-// as arguments) with the columns scanSource reads, then the job the
+// as arguments) with the columns knownScan reads, then the job the
 // reference names and a recorded skip of the path. The source system is
 // looked up in labels once; each row is then a probe of the sources key,
 // the labels, jobs (sources.job_id) and skipped_inputs keys: no table
@@ -294,7 +302,7 @@ func knownFilesQuery(n int) string {
 }
 
 // knownFilesColumns are the columns and tables of both lookups of source
-// references: scanKnown reads them.
+// references: knownScan reads them.
 const knownFilesColumns = `s.path, s.digest, s.file_size, s.file_mtime_ns, s.file_ctime_ns, s.file_inode, o.label, j.job_key,
 			j.id, j.state, j.source_path, j.prev_job_key,
 			CASE WHEN EXISTS (SELECT 1 FROM skipped_inputs k WHERE k.tenant = s.tenant AND k.source_system = l.label
