@@ -167,3 +167,30 @@ func TestGatherKeysMatchesReference(t *testing.T) {
 		t.Fatalf("only %d lines, %d matches: the comparison proves little", lines, found)
 	}
 }
+
+// TestKeyBytesInvertsKeyCode holds keyBytes, which tells the lexicon
+// table which groups' literal is the key itself (and so matches untested),
+// to keyCode on every prefix of one to three word bytes.
+func TestKeyBytesInvertsKeyCode(t *testing.T) {
+	t.Parallel()
+	const word = "abcdefghijklmnopqrstuvwxyz0123456789_"
+	n := 0
+	var walk func(p string)
+	walk = func(p string) {
+		if p != "" {
+			if got := keyBytes(keyCode(p)); got != p {
+				t.Fatalf("keyBytes(keyCode(%q)) = %q", p, got)
+			}
+			n++
+		}
+		if len(p) < 3 {
+			for i := range len(word) {
+				walk(p + word[i:i+1])
+			}
+		}
+	}
+	walk("")
+	if n != 37+37*37+37*37*37 {
+		t.Fatalf("%d prefixes tried", n)
+	}
+}
