@@ -3,6 +3,7 @@ package rules
 import (
 	"math/bits"
 	"slices"
+	"strings"
 )
 
 // lexAll is every indexed lexicon's keyed phrases in one table, so a line
@@ -17,6 +18,10 @@ import (
 type lexAll struct {
 	slot   []uint16     // by key code: 0 for none, else 1 + index in groups
 	groups [][]allGroup // the phrases by key, grouped by their opening literal
+	// sel tells, per entry of groups, which of them a word beginning can
+	// open: a key opens some dozen literals, and testing each at every
+	// word beginning was a fifth of the search.
+	sel []groupSel
 	// covered holds the lexicons line.find answers from the index: those
 	// of the key index (lexKeys) that search by key and are not anchored;
 	// anchored the anchored ones, whose matches at a cell's start
@@ -39,6 +44,19 @@ type allGroup struct {
 	// need kind and byte, each kind's runs listed in runs.
 	nNone int
 	runs  []needRun
+}
+
+// groupSel is a key's groups in three parts: first (up to nKey) those
+// whose literal is the key, which every word beginning with the key opens;
+// then (up to nTest) those whose literal is tested whole, as any would be
+// (none today: every literal opens with its key); then those whose
+// literal is the key's bytes and more, ordered by the byte after the key,
+// which next lists (one byte per group): only those with the line's byte
+// there are tested. klen is the key's length.
+type groupSel struct {
+	nKey, nTest int
+	klen        int
+	next        string
 }
 
 // allNeed is what a rest must read first: restNeed's byte, or (needNotWord)
@@ -103,11 +121,66 @@ var lexAllIndex = onFirstUse(func() *lexAll {
 		for i := range groups {
 			groups[i].order()
 		}
+		var sel groupSel
+		groups, sel = selectable(groups, keyBytes(k))
 		x.groups = append(x.groups, groups)
+		x.sel = append(x.sel, sel)
 		x.slot[k] = uint16(len(x.groups))
 	}
 	return x
 })
+
+// keyBytes is the prefix whose key code (keyCode) k is.
+func keyBytes(k int) string {
+	var b []byte
+	for ; k > 0; k /= keyBase {
+		d := k % keyBase
+		switch {
+		case d <= 26:
+			b = append(b, byte('a'+d-1))
+		case d <= 36:
+			b = append(b, byte('0'+d-27))
+		default:
+			b = append(b, '_')
+		}
+	}
+	slices.Reverse(b)
+	return string(b)
+}
+
+// selectable orders a key's groups for groupSel: those whose literal is
+// the key, those a next byte cannot select (a literal not opening with
+// the key), then the others by their literal's byte after the key. The
+// groups' order changes no match: each lexicon keeps its longest.
+func selectable(groups []allGroup, key string) ([]allGroup, groupSel) {
+	byNext := func(g *allGroup) bool { return len(g.lit) > len(key) && strings.HasPrefix(g.lit, key) }
+	out := make([]allGroup, 0, len(groups))
+	for i := range groups {
+		if groups[i].lit == key {
+			out = append(out, groups[i])
+		}
+	}
+	sel := groupSel{nKey: len(out), klen: len(key)}
+	for i := range groups {
+		if groups[i].lit != key && !byNext(&groups[i]) {
+			out = append(out, groups[i])
+		}
+	}
+	sel.nTest = len(out)
+	rest := make([]allGroup, 0, len(groups)-len(out))
+	for i := range groups {
+		if byNext(&groups[i]) {
+			rest = append(rest, groups[i])
+		}
+	}
+	slices.SortStableFunc(rest, func(a, b allGroup) int { return int(a.lit[len(key)]) - int(b.lit[len(key)]) })
+	next := make([]byte, len(rest))
+	for i := range rest {
+		next[i] = rest[i].lit[len(key)]
+	}
+	sel.next = string(next)
+	return append(out, rest...), sel
+}
 
 // order sorts the group's rests by need and lists their runs.
 func (g *allGroup) order() {
@@ -198,9 +271,29 @@ func (x *lexAll) findAllIn(sc *allScratch, f string, hits []keyHit, out []lexFou
 			if slot == 0 {
 				continue
 			}
-			gs := x.groups[slot-1]
-			for gi := range gs {
+			// The hit says f holds the key at s: the groups whose
+			// literal is the key match, the others are selected by the
+			// byte after it.
+			gs, sel := x.groups[slot-1], &x.sel[slot-1]
+			for gi := range gs[:sel.nKey] {
+				gs[gi].ends(f[s:], sc.pos[:0], sc.next[:0], ends, &at)
+			}
+			for gi := sel.nKey; gi < sel.nTest; gi++ {
 				if g := &gs[gi]; hasLitAt(f, s, g.lit) {
+					g.ends(f[s:], sc.pos[:0], sc.next[:0], ends, &at)
+				}
+			}
+			q := s + sel.klen
+			if q >= len(f) {
+				continue
+			}
+			c, next := f[q], sel.next
+			j := 0
+			for j < len(next) && next[j] < c {
+				j++
+			}
+			for ; j < len(next) && next[j] == c; j++ {
+				if g := &gs[sel.nTest+j]; hasLitAt(f, q+1, g.lit[sel.klen+1:]) {
 					g.ends(f[s:], sc.pos[:0], sc.next[:0], ends, &at)
 				}
 			}

@@ -58,27 +58,46 @@ func keysUnindexed() bool { return lexKeys().n < len(lexicons) }
 // withKeys (keysUnindexed).
 func newLineKeysHits(f string, buf []int32, hbuf []keyHit, withKeys bool) (lineKeys, []int32, []keyHit) {
 	var lk lineKeys
+	buf, hbuf = lk.gather(f, buf, hbuf, withKeys)
+	return lk, buf, hbuf
+}
+
+// gather sets lk's keys, hits, other bytes and lexicon mask (not its
+// matches) from f, appending to buf and hbuf: newLineKeysHits in place,
+// so gatherKeys fills each line's keys where they live rather than
+// copying a lineKeys out and in again. A word's first bytes are coded
+// through the index's byte table (lexKeyIndex.code), which also says
+// where the word bytes end.
+func (lk *lineKeys) gather(f string, buf []int32, hbuf []keyHit, withKeys bool) ([]int32, []keyHit) {
 	idx := lexKeys()
-	lk.lexN = idx.n
+	code := &idx.code
+	slot := idx.slot
+	var other [4]uint64
+	var lex lexMask
 	from, hfrom := len(buf), len(hbuf)
 	for s := 0; s < len(f); {
 		c := f[s]
 		if !isAlnumByte[c] {
-			lk.other[c/64] |= 1 << (c % 64)
+			other[c/64] |= 1 << (c % 64)
 			s++
 			continue
 		}
 		if s == 0 || !isREWordByte(f[s-1]) {
-			k := 0
-			for n := 0; n < 3 && s+n < len(f) && isWordByte(f[s+n]); n++ {
-				k = k*keyBase + wordCode(f[s+n])
+			// c opens a word: its keys are its first one, two and three
+			// word bytes (a-z, 0-9, "_").
+			k := int(code[c])
+			for n := 1; ; n++ {
 				if withKeys {
 					buf = append(buf, int32(k))
 				}
-				if m := idx.slot[k]; m != 0 {
-					lk.lex.or(&idx.masks[m-1])
+				if m := slot[k]; m != 0 {
+					lex.or(&idx.masks[m-1])
 					hbuf = append(hbuf, keyHit{pos: int32(s), key: int32(k)})
 				}
+				if n == 3 || s+n >= len(f) || code[f[s+n]] == 0 {
+					break
+				}
+				k = k*keyBase + int(code[f[s+n]])
 			}
 		}
 		// The letters and digits that follow open no word and are not
@@ -88,9 +107,10 @@ func newLineKeysHits(f string, buf []int32, hbuf []keyHit, withKeys bool) (lineK
 			s++
 		}
 	}
+	lk.other, lk.lex, lk.lexN = other, lex, idx.n
 	lk.keys = buf[from:len(buf):len(buf)]
 	lk.hits = hbuf[hfrom:len(hbuf):len(hbuf)]
-	return lk, buf, hbuf
+	return buf, hbuf
 }
 
 // mayFind reports whether find(f, 0) could find anything on the line
@@ -138,7 +158,8 @@ func (ln *line) gatherLineKeys() {
 // gatherKeys fills every line's keys from one buffer: a slice per line
 // was a tenth of the document's allocations. The buffers are the
 // document's scratch (docScratch), reused by the next document: three
-// buffers a document were a third of the bytes it allocated.
+// buffers a document were a third of the bytes it allocated. Each line's
+// matches are searched right after its keys, while the line is at hand.
 func (d *document) gatherKeys() {
 	sc := d.scratch
 	n := 0
@@ -151,20 +172,19 @@ func (d *document) gatherKeys() {
 		buf = sized(sc.keys, n/2)
 	}
 	hbuf := sized(sc.hits, n/4) // about one a word start
-	for _, ln := range d.lines {
-		ln.lk, buf, hbuf = newLineKeysHits(ln.f.s, buf, hbuf, withKeys)
-		ln.lkDone = true
-	}
-	// The matches, sized by the hits: documents hold some five matches
-	// for six hits (a buffer grown from nothing was nine allocations).
-	fbuf := sized(sc.found, len(hbuf))
+	// The matches: documents hold some five matches for six hits (a
+	// buffer grown from nothing was nine allocations).
+	fbuf := sized(sc.found, n/5)
 	all := lexAllIndex()
 	var as allScratch
 	for _, ln := range d.lines {
+		lk := &ln.lk
+		buf, hbuf = lk.gather(ln.f.s, buf, hbuf, withKeys)
 		from := len(fbuf)
 		var found lexMask
-		fbuf, found = all.findAllIn(&as, ln.f.s, ln.lk.hits, fbuf)
-		ln.lk.setFound(fbuf[from:len(fbuf):len(fbuf)], found)
+		fbuf, found = all.findAllIn(&as, ln.f.s, lk.hits, fbuf)
+		lk.setFound(fbuf[from:len(fbuf):len(fbuf)], found)
+		ln.lkDone = true
 	}
 	sc.keys, sc.hits, sc.found = buf, hbuf, fbuf
 }

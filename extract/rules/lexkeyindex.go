@@ -40,6 +40,9 @@ type lexKeyIndex struct {
 	slot  []uint16  // by key code: 0 for no lexicon, else 1 + index in masks
 	masks []lexMask // the distinct sets of lexicons
 	n     int       // lexicons covered: those registered when it was built
+	// code is wordCode of each word byte (a-z, 0-9, "_") and 0 for the
+	// other bytes: a word's key codes with no test of which kind of byte.
+	code [256]uint8
 }
 
 // lexKeys builds the index on first use from the lexicons' phrase lists,
@@ -50,6 +53,11 @@ var lexKeys = onFirstUse(func() *lexKeyIndex {
 	x := &lexKeyIndex{slot: make([]uint16, keyBits), n: len(lexicons)}
 	if x.n > lexMaskWords*64 {
 		x.n = lexMaskWords * 64 // the rest keep the key-by-key test
+	}
+	for c := range 256 {
+		if isWordByte(byte(c)) {
+			x.code[c] = uint8(wordCode(byte(c)))
+		}
 	}
 	byKey := map[int]lexMask{}
 	for _, lx := range lexicons[:x.n] {
