@@ -27,7 +27,11 @@ func (ln *line) cellLabel(k int) (region, int) {
 		c := ln.cells[k]
 		cf := ln.foldCell(c)
 		if off, ok := ln.foldedAt(c, cf); ok {
-			m.kind, m.end = blockLabelIn(ln, off, cf, ln.raw[c.start:c.end])
+			if lead := markLead(cf); ln.noBlockLabelAt(off+lead, cf[lead:]) {
+				m.kind, m.end = regNone, 0
+			} else {
+				m.kind, m.end = blockLabelIn(ln, off, cf, ln.raw[c.start:c.end])
+			}
 		} else {
 			m.kind, m.end = blockLabel(cf, ln.raw[c.start:c.end])
 		}
@@ -44,4 +48,25 @@ func (ln *line) foldedAt(c cell, cf string) (int, bool) {
 	}
 	off := ln.f.foldPos(c.start)
 	return off, off+len(cf) <= len(ln.f.s) && ln.f.s[off:off+len(cf)] == cf
+}
+
+// noBlockLabelAt reports that no block label starts at s, the line's
+// folded text f from s on past the cell's marks: what blockLabelIn finds
+// when prefixEndAt answers every label lexicon from the line's matches
+// and none is at s (most cells), told without asking each lexicon.
+func (ln *line) noBlockLabelAt(s int, f string) bool {
+	if len(ln.matchesAt(s)) != 0 || !ln.lkDone {
+		return false
+	}
+	lf := ln.f.s
+	e := s + len(f)
+	if f == "" || !isAlnumByte[f[0]] || s > 0 && isREWordByte(lf[s-1]) || e < len(lf) && isREWordByte(lf[e]) {
+		return false
+	}
+	for _, c := range &blockLabels {
+		if t := c.re.tables(); t.full || t.byKey == nil || t.id < 0 || t.id >= ln.lk.lexN {
+			return false
+		}
+	}
+	return true
 }

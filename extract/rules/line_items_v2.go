@@ -45,13 +45,7 @@ func roleOf(f string) colRole { return roleOfIn(nil, 0, f) }
 // matches where they answer (cellMatches).
 func roleOfIn(ln *line, off int, f string) colRole {
 	best, bestLen := colOther, 0
-	for _, c := range []struct {
-		role colRole
-		re   *lexicon
-	}{
-		{colAmount, reColAmount}, {colUnitPrice, reColUnit}, {colQty, reColQty}, {colTax, reColTax},
-		{colDesc, reColDesc}, {colPos, reColPos}, {colUnitOf, reColUnitOf},
-	} {
+	for _, c := range &colRoleLexes {
 		if ln != nil && ln.cellMatches(c.re, off, f, func(s, e int) {
 			if e-s > bestLen {
 				best, bestLen = c.role, e-s
@@ -65,17 +59,41 @@ func roleOfIn(ln *line, off int, f string) colRole {
 			}
 		}
 	}
+	if bestLen == 0 {
+		return colOther
+	}
 	// The word must be most of the cell: "Amount in words" is no column.
+	// Letters are counted only for a cell that names a column, ASCII by
+	// a byte test.
 	letters := 0
-	for _, r := range f {
+	for i := 0; i < len(f); {
+		if b := f[i]; b < utf8.RuneSelf {
+			if 'a' <= b|0x20 && b|0x20 <= 'z' {
+				letters++
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(f[i:])
 		if unicode.IsLetter(r) {
 			letters++
 		}
+		i += n
 	}
-	if bestLen == 0 || letters > 2*bestLen+6 {
+	if letters > 2*bestLen+6 {
 		return colOther
 	}
 	return best
+}
+
+// colRoleLexes are the column lexicons roleOfIn tries, in order: a package
+// array, not a slice literal built again for every cell.
+var colRoleLexes = [...]struct {
+	role colRole
+	re   *lexicon
+}{
+	{colAmount, reColAmount}, {colUnitPrice, reColUnit}, {colQty, reColQty}, {colTax, reColTax},
+	{colDesc, reColDesc}, {colPos, reColPos}, {colUnitOf, reColUnitOf},
 }
 
 // tableHeader returns the columns of line i when it is an item table
