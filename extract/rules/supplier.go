@@ -966,7 +966,7 @@ func (s *supplierScan) scanHeader() string {
 				if jn, ev, ok := s.d.joinLogo(i); ok {
 					s.line = i
 					s.addEv(jn, ev, 11)
-					return normName(jn)
+					return s.facts(jn).key
 				}
 				break
 			}
@@ -983,10 +983,10 @@ func (s *supplierScan) scanHeader() string {
 			if jn, ev, ok := s.d.joinBelow(i, t); ok {
 				// "HOME MASTER HARDWARE &" / "ELECTRICAL": one name.
 				s.addEv(jn, ev, score)
-				return normName(jn)
+				return s.facts(jn).key
 			}
 			s.add(t, score)
-			return normName(t)
+			return s.facts(t).key // normName(t), as add found it
 		}
 		if seen == 1 && strings.ContainsAny(t, "0123456789@") {
 			// The first line is an address or contact line: no name here.
