@@ -82,8 +82,12 @@ var vatPrefixBits = [26]uint32{
 
 // add appends the runs of a raw line.
 func (sc *idRunScan) add(raw string) {
+	i0 := firstUpperPairStep(raw)
+	if i0 < 0 {
+		return // no two capitals side by side: no run opens
+	}
 	buf, ends, offs, lens, first, start := sc.buf, sc.ends, sc.offs, sc.lens, sc.first, sc.start
-	for i := 0; i+1 < len(raw); i++ {
+	for i := i0; i+1 < len(raw); i++ {
 		if i+8 <= len(raw) {
 			// A run opens at two capitals side by side: eight bytes
 			// at a time, past the positions that hold none.
@@ -154,6 +158,27 @@ func (sc *idRunScan) add(raw string) {
 		}
 	}
 	sc.buf, sc.ends, sc.offs, sc.lens, sc.first, sc.start = buf, ends, offs, lens, first, start
+}
+
+// firstUpperPairStep is where add's loop first stops in raw: the first
+// block of eight (taken at offsets 0, 7, 14, ..., as add steps) whose
+// first seven bytes open a pair of capitals, else the offset add tests
+// byte by byte from, when a pair opens there; -1 when raw holds no two
+// capitals side by side. Most lines hold none, and skip add's set-up; the
+// others start add where it would stop first, in the state it would be in.
+func firstUpperPairStep(raw string) int {
+	i := 0
+	for ; i+8 <= len(raw); i += 7 {
+		if m := upperLanes(load8(raw, i)); m&(m>>8) != 0 {
+			return i
+		}
+	}
+	for j := i; j+1 < len(raw); j++ {
+		if raw[j] >= 'A' && raw[j] <= 'Z' && raw[j+1] >= 'A' && raw[j+1] <= 'Z' {
+			return i
+		}
+	}
+	return -1
 }
 
 // runs returns the runs added so far, nil when there are none.

@@ -853,8 +853,13 @@ func (s *supplierScan) scanCells(sl *supLine) {
 // countCustomer records the names of a customer block cell, so that the
 // same names elsewhere are not taken for the supplier.
 func (s *supplierScan) countCustomer(cellRaw string, names []string) {
-	for _, n := range names {
-		s.customers[normName(n)]++
+	first := "" // normName(names[0]), once
+	for k, n := range names {
+		nn := normName(n)
+		if k == 0 {
+			first = nn
+		}
+		s.customers[nn]++
 	}
 	// The first line of a customer block names the customer.
 	t := cellRaw
@@ -863,8 +868,10 @@ func (s *supplierScan) countCustomer(cellRaw string, names []string) {
 		rs, _ := fold(t).rawSpan(end, end)
 		t = t[rs:]
 	}
-	if n := cutName(t); looksLikeName(n) && (len(names) == 0 || normName(n) != normName(names[0])) {
-		s.customers[normName(n)]++
+	if n := cutName(t); looksLikeName(n) {
+		if nn := normName(n); len(names) == 0 || nn != first {
+			s.customers[nn]++
+		}
 	}
 }
 
@@ -959,7 +966,7 @@ func (s *supplierScan) scanHeader() string {
 				if jn, ev, ok := s.d.joinLogo(i); ok {
 					s.line = i
 					s.addEv(jn, ev, 11)
-					return normName(jn)
+					return s.facts(jn).key
 				}
 				break
 			}
@@ -976,10 +983,10 @@ func (s *supplierScan) scanHeader() string {
 			if jn, ev, ok := s.d.joinBelow(i, t); ok {
 				// "HOME MASTER HARDWARE &" / "ELECTRICAL": one name.
 				s.addEv(jn, ev, score)
-				return normName(jn)
+				return s.facts(jn).key
 			}
 			s.add(t, score)
-			return normName(t)
+			return s.facts(t).key // normName(t), as add found it
 		}
 		if seen == 1 && strings.ContainsAny(t, "0123456789@") {
 			// The first line is an address or contact line: no name here.

@@ -49,7 +49,12 @@ var (
 // ids with their raw spans (label start, value end).
 func nationalVATIDs(raw string) (ids []string, spans [][2]int) {
 	// Each pattern needs a run of ASCII digits (eleven for Italy, seven for
-	// Spain); most lines have none that long, and skip the regexps.
+	// Spain); most lines have none that long, and skip the regexps. Most
+	// lines do not even hold four digits at a four-aligned offset, which
+	// any seven in a row do: they skip the count of runs too.
+	if !mayHoldDigitRun7(raw) {
+		return nil, nil
+	}
 	run := longestDigitRun(raw)
 	for _, x := range []struct {
 		re     func() *regexp.Regexp
@@ -112,6 +117,22 @@ func mayESVATLabel(raw string) bool {
 		}
 	}
 	return false
+}
+
+// mayHoldDigitRun7 reports whether s may hold seven ASCII digits in a row:
+// false when no four-aligned block of four bytes (s[4k:4k+4]) is all
+// digits, as any seven in a row would contain one. Eight bytes are tested
+// at once; nationalVATIDs asks it of every line.
+func mayHoldDigitRun7(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		m := digitLanes(load8(s, i))
+		if m&0x80808080 == 0x80808080 || m>>32 == 0x80808080 {
+			return true
+		}
+	}
+	// Past the last full word, one block of four at most fits.
+	return i+4 <= len(s) && isDigit(s[i]) && isDigit(s[i+1]) && isDigit(s[i+2]) && isDigit(s[i+3])
 }
 
 // longestDigitRun is the length of the longest run of ASCII digits in s.
