@@ -532,6 +532,12 @@ func (d *document) valueSpans(i, ls, le int) []span {
 		gap = 2 // a column separator
 	}
 	if restF == "" || gap >= 2 || len(restF) < 120 && startsWithLabel(restF) && labelOnly(restF) {
+		if restF == "" {
+			if sp, ok := d.aboveSpan(i); ok {
+				// Reason: a till column of amounts above their labels (above.go).
+				return append(out, sp)
+			}
+		}
 		if sp, ok := d.stackedSpan(i); ok {
 			out = append(out, sp)
 		}
