@@ -214,6 +214,12 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 		}
 		taxKnown = true
 	}
+	if taxKnown && taxV > 0 {
+		// Reason: a gross total includes its tax, so a "total" below the
+		// tax is another figure ("TOTAL EV : 2.10", loyalty points, beside
+		// GST of 4.43).
+		grossCands = notBelow(grossCands, taxV)
+	}
 	if taxKnown {
 		// Latest total first, explicit net before subtotal, latest first.
 		for gi := len(grossCands) - 1; gi >= 0; gi-- {
@@ -253,6 +259,23 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 		net = v
 	}
 	return gross, net
+}
+
+// notBelow returns the amounts of ls of at least v, in a new slice when it
+// drops one.
+func notBelow(ls []labelled, v int64) []labelled {
+	for k, l := range ls {
+		if l.minor < v {
+			out := append([]labelled(nil), ls[:k]...)
+			for _, m := range ls[k+1:] {
+				if m.minor >= v {
+					out = append(out, m)
+				}
+			}
+			return out
+		}
+	}
+	return ls
 }
 
 // pickDue chooses the amount due: the one amount the due labels state; with
