@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -27,23 +28,30 @@ func TestDBRetryRidesOutTransientStoreErrors(t *testing.T) {
 		name       string
 		fail, lost map[string]error
 		first      func() (*extract.Response, error)
+		// rejected adds a document the provider answers badly: its job
+		// ends rejected, a state the finish reads again (a document this
+		// run committed is counted unread).
+		rejected bool
 	}{
-		{"claim", map[string]error{"Claim": transient}, nil, nil},
-		{"commit", map[string]error{"Commit": transient}, nil, nil},
-		{"commit reply lost", nil, map[string]error{"Commit": transient}, nil},
+		{"claim", map[string]error{"Claim": transient}, nil, nil, false},
+		{"commit", map[string]error{"Commit": transient}, nil, nil, false},
+		{"commit reply lost", nil, map[string]error{"Commit": transient}, nil, false},
 		{"finish attempt", map[string]error{"FinishAttempt": transient}, nil, func() (*extract.Response, error) {
 			return nil, &extract.ProviderError{Class: extract.ClassTransient, Status: 503, Msg: "overloaded"}
-		}},
-		{"pending and final states", map[string]error{"Pending": transient, "JobStates": transient}, nil, nil},
+		}, false},
+		{"pending and final states", map[string]error{"Pending": transient, "JobStates": transient}, nil, nil, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			e := setup(t)
 			fs := &faultyStore{Store: e.Store, fail: tt.fail, lost: tt.lost}
-			p := &fakeProvider{ExtractFunc: func(n int64, _ *extract.Request) (*extract.Response, error) {
+			p := &fakeProvider{ExtractFunc: func(n int64, req *extract.Request) (*extract.Response, error) {
 				if n == 1 && tt.first != nil {
 					return tt.first()
+				}
+				if strings.Contains(req.Text, "REJECT") {
+					return answer(`{"title":`), nil
 				}
 				return answer(validAnswer), nil
 			}}
@@ -54,9 +62,14 @@ func TestDBRetryRidesOutTransientStoreErrors(t *testing.T) {
 			for i := range 3 {
 				docs = append(docs, doc(fmt.Sprintf("%d.txt", i), fmt.Sprintf("%s%d\n", sourceText, i)))
 			}
+			wantRejected := 0
+			if tt.rejected {
+				docs, wantRejected = append(docs, doc("bad.txt", sourceText+"REJECT\n")), 1
+			}
 			s := runDocs(t, r, docs...)
-			if e.Results(t) != 3 || s.Final.Succeeded != 3 || s.StaleLeases != 0 {
-				t.Fatalf("results %d, final succeeded %d, stale %d; want 3, 3, 0", e.Results(t), s.Final.Succeeded, s.StaleLeases)
+			if e.Results(t) != 3 || s.Final.Succeeded != 3 || s.Final.Rejected != wantRejected || s.StaleLeases != 0 {
+				t.Fatalf("results %d, final succeeded %d, rejected %d, stale %d; want 3, 3, %d, 0",
+					e.Results(t), s.Final.Succeeded, s.Final.Rejected, s.StaleLeases, wantRejected)
 			}
 			if n := e.Count(t, `SELECT count(*) FROM attempts WHERE outcome = 'succeeded'`); n != 3 {
 				t.Fatalf("succeeded attempts = %d, want 3", n)

@@ -17,6 +17,7 @@ import (
 type countingStore struct {
 	store.Store
 	knownFiles, jobStates, enqueues atomic.Int64
+	statesAsked                     atomic.Int64 // job keys JobStates was asked about
 }
 
 func (s *countingStore) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.EnqueueResult, error) {
@@ -31,6 +32,7 @@ func (s *countingStore) KnownFiles(ctx context.Context, p *store.KnownFilesParam
 
 func (s *countingStore) JobStates(ctx context.Context, p *store.JobStatesParams) (map[string]store.JobState, error) {
 	s.jobStates.Add(1)
+	s.statesAsked.Add(int64(len(p.Keys)))
 	return s.Store.JobStates(ctx, p)
 }
 
@@ -92,6 +94,38 @@ func TestNoopRerunReadsStatesOnce(t *testing.T) {
 	}
 	if n, m, e := cs.knownFiles.Load(), cs.jobStates.Load(), cs.enqueues.Load(); n != 1 || m != 0 || e != 0 {
 		t.Errorf("rerun asked KnownFiles %d, JobStates %d and Enqueue %d times, want 1, 0 and 0", n, m, e)
+	}
+}
+
+// A first run's finish does not read back the states of the documents it
+// committed itself (a commit leaves a job succeeded for good), only those
+// another process can still move: here the rejected one. The counts are
+// the states in the database.
+func TestFinishCountsOwnCommitsUnread(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	ctx := context.Background()
+	cs := &countingStore{Store: e.Store}
+	r := newRunner(e, rejectsMarked(), "default")
+	r.Store = cs
+	docs := []extract.Found{doc("a.txt", sourceText), doc("b.txt", sourceText+"REJECT\n"), doc("c.txt", sourceText+"page 3\n")}
+	s := runDocs(t, r, docs...)
+	if s.Final.Succeeded != 2 || s.Final.Rejected != 1 || s.Final.Unfinished != 0 {
+		t.Errorf("final %+v, want 2 succeeded and 1 rejected", s.Final)
+	}
+	if n := cs.statesAsked.Load(); n != 1 {
+		t.Errorf("the finish asked for %d job states, want 1 (the rejected document's)", n)
+	}
+	states, err := e.Store.JobStates(ctx, &store.JobStatesParams{Tenant: "default", Keys: r.Keys()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, st := range states {
+		got[st.State]++
+	}
+	if got[store.StateSucceeded] != 2 || got[store.StateRejected] != 1 {
+		t.Errorf("states in the database %v, want 2 succeeded and 1 rejected", got)
 	}
 }
 

@@ -27,7 +27,27 @@ const (
 	// tagReviewed: committed by this runner with an open review reason
 	// and not enqueued by it (invx work): counted for review only.
 	tagReviewed
+	// tagCommitted: committed by this runner, which leaves the job
+	// succeeded for good. It is never read on its own: beside tagEnqueued
+	// it makes the key tagSucceeded (the run's own document, counted
+	// unread at the finish); alone it is another delivery's document and
+	// the cursor passes over it.
+	tagCommitted
 )
+
+// mergedTag is the tag a key added with the tags of a sorted group holds:
+// the smallest, except that a document the run enqueued and committed
+// itself is settled, and a key only committed is not the run's (keep
+// false).
+func mergedTag(smallest byte, committed bool) (tag byte, keep bool) {
+	switch {
+	case smallest == tagCommitted:
+		return 0, false
+	case smallest == tagEnqueued && committed:
+		return tagSucceeded, true
+	}
+	return smallest, true
+}
 
 // spillKeys is the number of keys a keySet holds in memory per tenant
 // (33 bytes each, 264 KiB) before it writes them, sorted, to its spill
@@ -63,8 +83,11 @@ type tenantKeys struct {
 	mem  []rec
 	runs []run
 	// n is the records held in mem and runs, each run without repeats.
-	n     int
-	other []otherKey
+	n int
+	// listed counts the adds other than tagCommitted: at least the keys
+	// a cursor returns.
+	listed int
+	other  []otherKey
 }
 
 type otherKey struct {
@@ -88,10 +111,25 @@ type spillFile struct {
 	size int64
 }
 
-// sortRun sorts recs and drops repeated keys, the smallest tag kept.
+// sortRun sorts recs and keeps one record per key: the smallest tag, or
+// tagSucceeded for a key enqueued and committed (mergedTag). A key only
+// committed stays tagCommitted, as its enqueue may be in another run.
 func sortRun(recs []rec) []rec {
 	slices.SortFunc(recs, cmpRec)
-	return slices.CompactFunc(recs, func(a, b rec) bool { return bytes.Equal(a.key(), b.key()) })
+	out := recs[:0]
+	for i := 0; i < len(recs); {
+		r, committed := recs[i], false
+		j := i
+		for ; j < len(recs) && bytes.Equal(recs[j].key(), r.key()); j++ {
+			committed = committed || recs[j].tag() == tagCommitted
+		}
+		if r.tag() == tagEnqueued && committed {
+			r[32] = tagSucceeded
+		}
+		out = append(out, r)
+		i = j
+	}
+	return out
 }
 
 // rawKey is key's 32 bytes, ok false when key is not a hex sha256.
@@ -111,6 +149,9 @@ func (s *keySet) add(tenant, key string, tag byte) {
 	if t == nil {
 		t = &tenantKeys{}
 		s.tenants[tenant] = t
+	}
+	if tag != tagCommitted {
+		t.listed++
 	}
 	k, ok := rawKey(key)
 	if !ok {
@@ -208,8 +249,8 @@ func (s *keySet) seal() []string {
 		slices.SortFunc(t.other, func(a, b otherKey) int {
 			return cmp.Or(cmp.Compare(a.key, b.key), cmp.Compare(a.tag, b.tag))
 		})
-		t.other = slices.CompactFunc(t.other, func(a, b otherKey) bool { return a.key == b.key })
-		if t.n > 0 || len(t.other) > 0 {
+		t.other = mergeOther(t.other)
+		if t.listed > 0 {
 			out = append(out, name)
 		}
 	}
@@ -224,7 +265,25 @@ func (s *keySet) count(tenant string) int {
 	if t == nil {
 		return 0
 	}
-	return t.n + len(t.other)
+	return t.listed
+}
+
+// mergeOther keeps one of the sorted other keys per key, as sortRun and
+// the cursor do for hex keys, without the keys only committed.
+func mergeOther(os []otherKey) []otherKey {
+	out := os[:0]
+	for i := 0; i < len(os); {
+		o, committed := os[i], false
+		j := i
+		for ; j < len(os) && os[j].key == o.key; j++ {
+			committed = committed || os[j].tag == tagCommitted
+		}
+		if tag, keep := mergedTag(o.tag, committed); keep {
+			out = append(out, otherKey{o.key, tag})
+		}
+		i = j
+	}
+	return out
 }
 
 // cursor reads tenant's keys in order, each once with its smallest tag;
@@ -301,8 +360,6 @@ func (h *runHeap) Pop() any {
 type keyCursor struct {
 	h     runHeap
 	other []otherKey
-	last  rec
-	begun bool
 	err   error
 }
 
@@ -321,27 +378,42 @@ func (c *keyCursor) next() (key string, tag byte, ok bool) {
 }
 
 // nextRaw returns the next hex key's record: the smallest record left,
-// with the records of the same key after it (larger tags) skipped.
+// with the records of the same key after it (larger tags) read too and
+// merged (mergedTag); a key only committed is passed over.
 func (c *keyCursor) nextRaw() (rec, bool) {
 	for c.err == nil && len(c.h) > 0 {
-		rr := c.h[0]
-		r := rr.cur
-		if rr.next() {
-			heap.Fix(&c.h, 0)
-		} else {
-			if rr.err != nil {
-				c.err = rr.err
-				break
-			}
-			heap.Pop(&c.h)
+		r := c.pop()
+		committed := r.tag() == tagCommitted
+		for c.err == nil && len(c.h) > 0 && bytes.Equal(c.h[0].cur.key(), r.key()) {
+			d := c.pop()
+			committed = committed || d.tag() == tagCommitted
 		}
-		if c.begun && bytes.Equal(r.key(), c.last.key()) {
+		if c.err != nil {
+			break
+		}
+		tag, keep := mergedTag(r.tag(), committed)
+		if !keep {
 			continue
 		}
-		c.last, c.begun = r, true
+		r[32] = tag
 		return r, true
 	}
 	return rec{}, false
+}
+
+// pop takes the smallest record left and moves its run on.
+func (c *keyCursor) pop() rec {
+	rr := c.h[0]
+	r := rr.cur
+	if rr.next() {
+		heap.Fix(&c.h, 0)
+	} else {
+		if rr.err != nil {
+			c.err = rr.err
+		}
+		heap.Pop(&c.h)
+	}
+	return r
 }
 
 // hasFunc is a membership test for keys asked in ascending order (as

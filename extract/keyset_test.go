@@ -237,3 +237,52 @@ func TestKeySetSpillUnwritable(t *testing.T) {
 		t.Errorf("read %v, want the 7 keys in order", got)
 	}
 }
+
+// A key this runner committed is merged with the run's own tags, in one
+// chunk or across spilled ones: enqueued and committed, it is settled
+// (the finish counts it unread); committed only, it is another delivery's
+// document and is not read at all, nor counted, nor names a tenant.
+func TestKeySetMergesCommits(t *testing.T) {
+	t.Parallel()
+	a, b, c := strings.Repeat("a", 64), strings.Repeat("0b", 32), strings.Repeat("c", 64)
+	d, e := strings.Repeat("d", 64), strings.Repeat("e", 64)
+	for _, chunk := range []int{0, 1, 2, 3} {
+		t.Run(fmt.Sprint("chunk ", chunk), func(t *testing.T) {
+			t.Parallel()
+			s := keySet{chunk: chunk}
+			defer s.close()
+			s.add("t1", c, tagEnqueued)
+			s.add("t1", d, tagCommitted)
+			s.add("t1", a, tagReviewed)
+			s.add("t1", b, tagEnqueued)
+			s.add("t1", "not-hex", tagEnqueued)
+			s.add("t1", c, tagCommitted)
+			s.add("t1", a, tagCommitted)
+			s.add("t1", e, tagSucceeded)
+			s.add("t1", "not-hex", tagCommitted)
+			s.add("t1", "other", tagCommitted)
+			s.add("t1", e, tagCommitted)
+			s.add("t2", a, tagCommitted)
+			if got, want := s.seal(), []string{"t1"}; !slices.Equal(got, want) {
+				t.Errorf("tenants = %v, want %v (t2 has only a commit)", got, want)
+			}
+			want := []otherKey{{b, tagEnqueued}, {a, tagReviewed}, {c, tagSucceeded}, {e, tagSucceeded}, {"not-hex", tagSucceeded}}
+			if got := readKeys(t, &s, "t1"); !slices.Equal(got, want) {
+				t.Errorf("t1 = %v, want %v", got, want)
+			}
+			if got := readKeys(t, &s, "t2"); len(got) != 0 {
+				t.Errorf("t2 = %v, want none", got)
+			}
+			if n := s.count("t1"); n != 5 {
+				t.Errorf("count(t1) = %d, want 5 (the adds that were not commits)", n)
+			}
+			var outOfOrder bool
+			has := s.cursor("t1").hasFunc(&outOfOrder)
+			for _, k := range []string{b, c, d} {
+				if got, want := has(k), k != d; got != want {
+					t.Errorf("has(%.4s…) = %v, want %v", k, got, want)
+				}
+			}
+		})
+	}
+}

@@ -1412,15 +1412,17 @@ func (r *Runner) Finish(ctx context.Context, started time.Time, status string) (
 	// so the finish of a large run holds one chunk of keys and states,
 	// not a map of every job.
 	//
-	// A job the enqueue found succeeded or dismissed is counted as that,
-	// unread: no store operation moves a job out of either state (commit
+	// A job the enqueue found succeeded or dismissed, or that this runner
+	// committed (the key set merges the two: tagCommitted), is counted as
+	// that, unread: no store operation moves a job out of either state (commit
 	// needs a running job, Requeue takes failed or rejected, a release
 	// takes held, Dismiss takes rejected, failed or held, and prune keeps
 	// the row), so another process cannot have changed it since. Every
 	// other state can move under this run (a worker commits a queued job,
 	// invx retry requeues a rejected one, invx review releases a held
-	// one): those are read again. A no-op rerun of committed documents
-	// thus reads no job state here.
+	// one): those are read again. A no-op rerun of committed documents,
+	// and a first run whose documents were all committed by it, thus read
+	// no job state here.
 	ask := make([]string, 0, finishChunk)
 	read := func() error {
 		if len(ask) == 0 {
