@@ -45,6 +45,11 @@ type startTables struct {
 	// (newASCIIFilter), where it is anchored on every path (not empty):
 	// most texts it rejects within a few bytes, before need reads them.
 	filter *asciiNFA
+	// exact is the expression's program run with its assertions, where
+	// filter is (anchored on every path): a text whose matches all end at
+	// one place is answered without the regexp (most heading cells the
+	// filter lets through: "rechnung", "invoice date:").
+	exact *exactNFA
 }
 
 // anchoredRegexp compiles src (which must start with "^") on first use,
@@ -116,6 +121,9 @@ func newStartTables(re *regexp.Regexp) *startTables {
 	}
 	if !t.empty {
 		t.filter, _ = newASCIIFilter(re.String())
+		if t.filter != nil {
+			t.exact, _ = newExactNFA(re.String())
+		}
 	}
 	return t
 }
@@ -189,6 +197,15 @@ func (x *startRE) find(s string) (int, int, bool) {
 	}
 	if t.need != nil && !t.need.in(s) {
 		return 0, 0, false
+	}
+	if t.exact != nil {
+		// Every match starts at 0, and the regexp returns one of them:
+		// where they all end at one place, that is its answer.
+		if lo, hi := t.exact.anchoredEnds(s); lo < 0 {
+			return 0, 0, false
+		} else if lo == hi {
+			return 0, lo, true
+		}
 	}
 	if m := t.re.FindStringIndex(s); m != nil {
 		return m[0], m[1], true
