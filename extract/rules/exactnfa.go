@@ -39,6 +39,9 @@ type exactNFA struct {
 	match  pcSet    // the match instruction(s)
 	runes  pcSet    // the rune instructions
 	start  uint32
+	// anchored and unanchored are the DFAs (exactDFA) for anchoredEnds
+	// and matchAnywhere, built on first use; nil when too large.
+	anchored, unanchored func() *exactDFA
 }
 
 // newExactNFA compiles src; false when its program is larger than a pcSet.
@@ -118,13 +121,26 @@ func newExactNFA(src string) (*exactNFA, bool) {
 		}
 	}
 	n.accept = make([]uint64, utf8.RuneSelf*n.ws)
-	for b := range utf8.RuneSelf {
-		for pc := range prog.Inst {
-			if n.runes.has(pc) && prog.Inst[pc].MatchRune(rune(b)) {
+	for pc := range prog.Inst {
+		if !n.runes.has(pc) {
+			continue
+		}
+		in := &prog.Inst[pc]
+		if in.Op == syntax.InstRune1 {
+			// One rune, exactly (regexp's backtracker compares it so).
+			if r := in.Rune[0]; r < utf8.RuneSelf {
+				n.accept[int(r)*n.ws+pc/64] |= 1 << (pc % 64)
+			}
+			continue
+		}
+		for b := range utf8.RuneSelf {
+			if in.MatchRune(rune(b)) {
 				n.accept[b*n.ws+pc/64] |= 1 << (pc % 64)
 			}
 		}
 	}
+	n.anchored = onceValue(func() *exactDFA { return newExactDFA(n, true) })
+	n.unanchored = onceValue(func() *exactDFA { return newExactDFA(n, false) })
 	return n, true
 }
 
@@ -141,11 +157,17 @@ func isEmptySet(s []uint64) bool {
 // 0 only, and ends reports each position where a match ends (stop true
 // ends the run); unanchored, a thread begins at every rune boundary.
 func (n *exactNFA) run(s string, anchored bool, ends func(p int) (stop bool)) {
-	np, ws := len(n.prog.Inst), n.ws
-	var kern, cur pcSet
+	var kern pcSet
 	kern.add(int(n.start))
-	prev := rune(-1)
-	for p := 0; ; {
+	n.runFrom(s, 0, kern, -1, anchored, ends)
+}
+
+// runFrom is run from position p, with the threads kern about to begin
+// their closure there and prev the rune before p (-1 for none).
+func (n *exactNFA) runFrom(s string, p int, kern pcSet, prev rune, anchored bool, ends func(p int) (stop bool)) {
+	np, ws := len(n.prog.Inst), n.ws
+	var cur pcSet
+	for {
 		r, w := rune(-1), 0
 		if p < len(s) {
 			if b := s[p]; b < utf8.RuneSelf {
@@ -206,19 +228,205 @@ func (n *exactNFA) run(s string, anchored bool, ends func(p int) (stop bool)) {
 // that start at 0 (-1, -1 for none).
 func (n *exactNFA) anchoredEnds(s string) (lo, hi int) {
 	lo, hi = -1, -1
-	n.run(s, true, func(p int) bool {
-		if lo < 0 {
-			lo = p
+	d := n.anchored()
+	if d == nil {
+		n.run(s, true, func(p int) bool {
+			if lo < 0 {
+				lo = p
+			}
+			hi = p
+			return false
+		})
+		return lo, hi
+	}
+	st := 0
+	for p := 0; p < len(s); p++ {
+		b := s[p]
+		if b >= utf8.RuneSelf {
+			n.runFrom(s, p, d.sets[st], classRune[d.prev[st]], true, func(p int) bool {
+				if lo < 0 {
+					lo = p
+				}
+				hi = p
+				return false
+			})
+			return lo, hi
 		}
-		hi = p
-		return false
-	})
+		k := st*d.ncol + int(d.col[b])
+		if d.matchBefore[k] {
+			if lo < 0 {
+				lo = p
+			}
+			hi = p
+		}
+		if st = int(d.trans[k]); st < 0 {
+			return lo, hi
+		}
+	}
+	if d.matchEnd[st] {
+		if lo < 0 {
+			lo = len(s)
+		}
+		hi = len(s)
+	}
 	return lo, hi
 }
 
 // matchAnywhere reports whether the regexp matches somewhere in s.
 func (n *exactNFA) matchAnywhere(s string) bool {
-	found := false
-	n.run(s, false, func(int) bool { found = true; return true })
-	return found
+	d := n.unanchored()
+	if d == nil {
+		found := false
+		n.run(s, false, func(int) bool { found = true; return true })
+		return found
+	}
+	st := 0
+	for p := 0; p < len(s); p++ {
+		b := s[p]
+		if b >= utf8.RuneSelf {
+			found := false
+			n.runFrom(s, p, d.sets[st], classRune[d.prev[st]], false, func(int) bool { found = true; return true })
+			return found
+		}
+		k := st*d.ncol + int(d.col[b])
+		if d.matchBefore[k] {
+			return true
+		}
+		st = int(d.trans[k]) // never dead: a thread begins at every byte
+	}
+	return d.matchEnd[st]
+}
+
+// exactDFA is an exactNFA's sets numbered once over ASCII text (subset
+// construction), so a byte costs a table read, not a closure over the
+// live threads' sets (the title regexps run a few hundred threads). A
+// state is the set of threads about to begin their closure at a position
+// and the class of the byte before it (none, newline, word character,
+// other): with the next byte's class, that decides the assertions there.
+type exactDFA struct {
+	col  [utf8.RuneSelf]uint8 // byte -> column
+	ncol int
+	// trans[st*ncol+col] is the state after reading a byte of col, -1
+	// when no thread is left; matchBefore there says whether a match ends
+	// before that byte; matchEnd[st] whether one ends at the end of the
+	// text.
+	trans       []int16
+	matchBefore []bool
+	matchEnd    []bool
+	// sets and prev are each state's threads and byte class, for the NFA
+	// to go on from at a byte above 0x7f.
+	sets []pcSet
+	prev []uint8
+}
+
+// The byte classes an assertion tells apart, and a rune of each.
+const (
+	classNone = iota
+	classNewline
+	classWord
+	classOther
+)
+
+var classRune = [4]rune{-1, '\n', 'a', ' '}
+
+func byteClass(b byte) uint8 {
+	switch {
+	case b == '\n':
+		return classNewline
+	case syntax.IsWordChar(rune(b)):
+		return classWord
+	}
+	return classOther
+}
+
+// maxExactDFAStates bounds the construction: past it the program runs
+// as an NFA.
+const maxExactDFAStates = 2048
+
+// newExactDFA numbers the states n reaches over ASCII bytes; anchored
+// false begins a thread at every position. Nil when there are too many.
+func newExactDFA(n *exactNFA, anchored bool) *exactDFA {
+	np, ws := len(n.prog.Inst), n.ws
+	d := &exactDFA{}
+	var reps []byte
+	for b := range utf8.RuneSelf {
+		k := -1
+		for c, r := range reps {
+			if byteClass(r) == byteClass(byte(b)) && slicesEqual(n.accept[int(r)*ws:][:ws], n.accept[b*ws:][:ws]) {
+				k = c
+				break
+			}
+		}
+		if k < 0 {
+			k = len(reps)
+			reps = append(reps, byte(b))
+		}
+		d.col[b] = uint8(k)
+	}
+	d.ncol = len(reps)
+	type key struct {
+		set  pcSet
+		prev uint8
+	}
+	var start pcSet
+	start.add(int(n.start))
+	ids := map[key]int16{{start, classNone}: 0}
+	d.sets = []pcSet{start}
+	d.prev = []uint8{classNone}
+	closure := func(kern *pcSet, prev, next rune) (cur pcSet) {
+		row := int(n.ctxOf[syntax.EmptyOpContext(prev, next)&n.mask]) * np
+		for k := 0; k < ws; k++ {
+			for word := kern[k]; word != 0; word &= word - 1 {
+				c := n.clos[(row+k*64+bits.TrailingZeros64(word))*ws:][:ws]
+				for j := range c {
+					cur[j] |= c[j]
+				}
+			}
+		}
+		return cur
+	}
+	for i := 0; i < len(d.sets); i++ {
+		kern, prev := d.sets[i], classRune[d.prev[i]]
+		end := closure(&kern, prev, -1)
+		d.matchEnd = append(d.matchEnd, meetsIn(&end, &n.match, ws))
+		for _, b := range reps {
+			cur := closure(&kern, prev, rune(b))
+			d.matchBefore = append(d.matchBefore, meetsIn(&cur, &n.match, ws))
+			var nxt pcSet
+			acc := n.accept[int(b)*ws:][:ws]
+			for k := range acc {
+				for word := cur[k] & acc[k]; word != 0; word &= word - 1 {
+					nxt.add(int(n.out[k*64+bits.TrailingZeros64(word)]))
+				}
+			}
+			if !anchored {
+				nxt.add(int(n.start))
+			} else if nxt == (pcSet{}) {
+				d.trans = append(d.trans, -1)
+				continue
+			}
+			kk := key{nxt, byteClass(b)}
+			id, ok := ids[kk]
+			if !ok {
+				if len(d.sets) == maxExactDFAStates {
+					return nil
+				}
+				id = int16(len(d.sets))
+				ids[kk] = id
+				d.sets = append(d.sets, nxt)
+				d.prev = append(d.prev, kk.prev)
+			}
+			d.trans = append(d.trans, id)
+		}
+	}
+	return d
+}
+
+func slicesEqual(a, b []uint64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

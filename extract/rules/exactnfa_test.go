@@ -24,6 +24,21 @@ func checkExactNFA(t *testing.T, src string, n *exactNFA, first, longest, anywhe
 	if got, want := n.matchAnywhere(text), anywhere.MatchString(text); got != want {
 		t.Fatalf("%s on %q: matchAnywhere %v, regexp %v", src, text, got, want)
 	}
+	// The NFA the DFAs stand in for (past their size, and from a byte
+	// above 0x7f on) answers alike.
+	nlo, nhi := -1, -1
+	n.run(text, true, func(p int) bool {
+		if nlo < 0 {
+			nlo = p
+		}
+		nhi = p
+		return false
+	})
+	found := false
+	n.run(text, false, func(int) bool { found = true; return true })
+	if nlo != lo || nhi != hi || found != (anywhere.MatchString(text)) {
+		t.Fatalf("%s on %q: the NFA says ends %d..%d and %v, the DFAs %d..%d", src, text, nlo, nhi, found, lo, hi)
+	}
 }
 
 // exactChecker compiles src both ways for checkExactNFA.
