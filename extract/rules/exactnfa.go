@@ -430,3 +430,70 @@ func slicesEqual(a, b []uint64) bool {
 	}
 	return true
 }
+
+// firstEnd returns the end of the match regexp finds at 0 (-1 for none):
+// of the matches there, the one its preference (leftmost first) picks. It
+// runs the threads in the order regexp's own NFA does (an alternation's
+// first branch first, a thread seen at a position only once) and, when
+// one matches, drops those after it, as regexp does; for the texts whose
+// matches end at more than one place ("nr." for "nr\b\.?").
+func (n *exactNFA) firstEnd(s string) int {
+	var on pcSet
+	var clist, nlist []uint32
+	var add func(pc uint32, ctx syntax.EmptyOp)
+	add = func(pc uint32, ctx syntax.EmptyOp) {
+		if on.has(int(pc)) {
+			return
+		}
+		on.add(int(pc))
+		in := &n.prog.Inst[pc]
+		switch in.Op {
+		case syntax.InstAlt, syntax.InstAltMatch:
+			add(in.Out, ctx)
+			add(in.Arg, ctx)
+		case syntax.InstCapture, syntax.InstNop:
+			add(in.Out, ctx)
+		case syntax.InstEmptyWidth:
+			if syntax.EmptyOp(in.Arg)&^ctx == 0 {
+				add(in.Out, ctx)
+			}
+		case syntax.InstMatch, syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			nlist = append(nlist, pc)
+		}
+	}
+	r, w := progRuneAt(s, 0)
+	add(n.start, syntax.EmptyOpContext(-1, r))
+	matched := -1
+	for p := 0; len(nlist) > 0; p += w {
+		clist, nlist = nlist, clist[:0]
+		on = pcSet{}
+		r, w = progRuneAt(s, p)
+		next, _ := progRuneAt(s, p+w)
+		ctx := syntax.EmptyOpContext(r, next)
+		for _, pc := range clist {
+			in := &n.prog.Inst[pc]
+			if in.Op == syntax.InstMatch {
+				matched = p
+				break // the threads after it lose to it
+			}
+			if w > 0 && in.MatchRune(r) {
+				add(in.Out, ctx)
+			}
+		}
+		if w == 0 {
+			break
+		}
+	}
+	return matched
+}
+
+// progRuneAt decodes the rune at s[p:] as regexp does; -1, 0 at the end.
+func progRuneAt(s string, p int) (rune, int) {
+	if p >= len(s) {
+		return -1, 0
+	}
+	if b := s[p]; b < utf8.RuneSelf {
+		return rune(b), 1
+	}
+	return utf8.DecodeRuneInString(s[p:])
+}

@@ -3,14 +3,16 @@ package rules
 import (
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
 )
 
 // checkExactNFA holds n, compiled from src, to src's regexp on text: the
-// ends anchoredEnds reports bracket the leftmost-first match at 0 and the
-// longest is the leftmost-longest one's; matchAnywhere is MatchString.
+// ends anchoredEnds reports bracket the leftmost-first match at 0, the
+// longest is the leftmost-longest one's and firstEnd is the first's;
+// matchAnywhere is MatchString.
 func checkExactNFA(t *testing.T, src string, n *exactNFA, first, longest, anywhere *regexp.Regexp, text string) {
 	t.Helper()
 	lo, hi := n.anchoredEnds(text)
@@ -18,8 +20,14 @@ func checkExactNFA(t *testing.T, src string, n *exactNFA, first, longest, anywhe
 	if (lo < 0) != (mf == nil) || (hi < 0) != (ml == nil) {
 		t.Fatalf("%s on %q: ends %d..%d, regexp %v (longest %v)", src, text, lo, hi, mf, ml)
 	}
-	if mf != nil && (mf[1] < lo || mf[1] > hi || ml[1] != hi || lo == hi && mf[1] != lo) {
+	if mf != nil && (mf[1] < lo || mf[1] > hi || ml[1] != hi || lo == hi && mf[1] != lo) || mf == nil && ml != nil {
 		t.Fatalf("%s on %q: ends %d..%d, regexp %v (longest %v)", src, text, lo, hi, mf, ml)
+	}
+	if end := n.firstEnd(text); mf == nil && end >= 0 || mf != nil && end != mf[1] {
+		t.Fatalf("%s on %q: firstEnd %d, regexp %v", src, text, end, mf)
+	}
+	if anywhere == nil {
+		return // an anchored regexp's: matchAnywhere is lo >= 0
 	}
 	if got, want := n.matchAnywhere(text), anywhere.MatchString(text); got != want {
 		t.Fatalf("%s on %q: matchAnywhere %v, regexp %v", src, text, got, want)
@@ -41,8 +49,9 @@ func checkExactNFA(t *testing.T, src string, n *exactNFA, first, longest, anywhe
 	}
 }
 
-// exactChecker compiles src both ways for checkExactNFA.
-func exactChecker(t *testing.T, src string) func(string) {
+// exactChecker compiles src both ways for checkExactNFA; anchored: src
+// starts every match at 0, and matchAnywhere is not asked.
+func exactChecker(t *testing.T, src string, anchored bool) func(string) {
 	t.Helper()
 	n, ok := newExactNFA(src)
 	if !ok {
@@ -51,7 +60,10 @@ func exactChecker(t *testing.T, src string) func(string) {
 	first := regexp.MustCompile(`^(?:` + src + `)`)
 	longest := regexp.MustCompile(`^(?:` + src + `)`)
 	longest.Longest()
-	anywhere := regexp.MustCompile(src)
+	var anywhere *regexp.Regexp
+	if !anchored {
+		anywhere = regexp.MustCompile(src)
+	}
 	return func(text string) { checkExactNFA(t, src, n, first, longest, anywhere, text) }
 }
 
@@ -76,7 +88,7 @@ func TestExactNFAAnswersAsRegexp(t *testing.T) {
 		texts = append(texts, b.String())
 	}
 	for _, src := range srcs {
-		check := exactChecker(t, src)
+		check := exactChecker(t, src, false)
 		for _, text := range texts {
 			for i := range len(text) + 1 {
 				check(text[i:])
@@ -99,6 +111,8 @@ func TestStartREExactMatchesRegexp(t *testing.T) {
 			texts = append(texts, f[c.start:c.end])
 		}
 	}
+	slices.Sort(texts)
+	texts = slices.Compact(texts)
 	programs, tried, decided := 0, 0, 0
 	for _, x := range startREs {
 		tb := x.get()
@@ -107,13 +121,15 @@ func TestStartREExactMatchesRegexp(t *testing.T) {
 		}
 		programs++
 		src := tb.re.String()
-		check := exactChecker(t, src)
+		check := exactChecker(t, src, true)
 		for _, text := range texts {
-			if text == "" || !tb.first[text[0]] || tb.need != nil && !tb.need.in(text) {
+			if !tb.empty && (text == "" || !tb.first[text[0]]) || tb.need != nil && !tb.need.in(text) {
 				continue
 			}
-			if end, ok := tb.filter.longestAt(text); ok && end < 0 {
-				continue
+			if tb.filter != nil {
+				if end, ok := tb.filter.longestAt(text); ok && end < 0 {
+					continue
+				}
 			}
 			tried++
 			check(text)
