@@ -3,6 +3,8 @@ package rules
 import (
 	"math/bits"
 	"regexp/syntax"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -39,9 +41,41 @@ type exactNFA struct {
 	match  pcSet    // the match instruction(s)
 	runes  pcSet    // the rune instructions
 	start  uint32
-	// anchored and unanchored are the DFAs (exactDFA) for anchoredEnds
-	// and matchAnywhere, built on first use; nil when too large.
-	anchored, unanchored func() *exactDFA
+	// dfas are the DFAs (exactDFA) for anchoredEnds and matchAnywhere.
+	dfas [2]lazyDFA
+}
+
+// lazyDFA is a DFA built once its program has run dfaAfter times as an
+// NFA: building one costs as much as a few hundred runs, which a run of
+// invx on one document would not win back.
+type lazyDFA struct {
+	d     atomic.Pointer[exactDFA]
+	calls atomic.Int32
+	once  sync.Once
+	none  atomic.Bool // built, and too large
+}
+
+// dfaAfter is how many NFA runs a program makes before its DFA is built.
+const dfaAfter = 64
+
+// dfa returns the DFA for anchored or unanchored runs, or nil: not yet
+// built, or too large.
+func (n *exactNFA) dfa(anchored bool) *exactDFA {
+	l := &n.dfas[b2u(anchored)]
+	if d := l.d.Load(); d != nil {
+		return d
+	}
+	if l.none.Load() || l.calls.Add(1) <= dfaAfter {
+		return nil
+	}
+	l.once.Do(func() {
+		if d := newExactDFA(n, anchored); d != nil {
+			l.d.Store(d)
+		} else {
+			l.none.Store(true)
+		}
+	})
+	return l.d.Load()
 }
 
 // newExactNFA compiles src; false when its program is larger than a pcSet.
@@ -139,8 +173,6 @@ func newExactNFA(src string) (*exactNFA, bool) {
 			}
 		}
 	}
-	n.anchored = onceValue(func() *exactDFA { return newExactDFA(n, true) })
-	n.unanchored = onceValue(func() *exactDFA { return newExactDFA(n, false) })
 	return n, true
 }
 
@@ -228,7 +260,7 @@ func (n *exactNFA) runFrom(s string, p int, kern pcSet, prev rune, anchored bool
 // that start at 0 (-1, -1 for none).
 func (n *exactNFA) anchoredEnds(s string) (lo, hi int) {
 	lo, hi = -1, -1
-	d := n.anchored()
+	d := n.dfa(true)
 	if d == nil {
 		n.run(s, true, func(p int) bool {
 			if lo < 0 {
@@ -274,7 +306,7 @@ func (n *exactNFA) anchoredEnds(s string) (lo, hi int) {
 
 // matchAnywhere reports whether the regexp matches somewhere in s.
 func (n *exactNFA) matchAnywhere(s string) bool {
-	d := n.unanchored()
+	d := n.dfa(false)
 	if d == nil {
 		found := false
 		n.run(s, false, func(int) bool { found = true; return true })
@@ -298,7 +330,7 @@ func (n *exactNFA) matchAnywhere(s string) bool {
 }
 
 // exactDFA is an exactNFA's sets numbered once over ASCII text (subset
-// construction), so a byte costs a table read, not a closure over the
+// construction, after dfaAfter runs), so a byte costs a table read, not a closure over the
 // live threads' sets (the title regexps run a few hundred threads). A
 // state is the set of threads about to begin their closure at a position
 // and the class of the byte before it (none, newline, word character,

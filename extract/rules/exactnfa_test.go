@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"unicode/utf8"
 )
@@ -51,7 +52,7 @@ func checkExactNFA(t *testing.T, src string, n *exactNFA, first, longest, anywhe
 
 // exactChecker compiles src both ways for checkExactNFA; anchored: src
 // starts every match at 0, and matchAnywhere is not asked.
-func exactChecker(t *testing.T, src string, anchored bool) func(string) {
+func exactChecker(t *testing.T, src string, anchored bool) (*exactNFA, func(string)) {
 	t.Helper()
 	n, ok := newExactNFA(src)
 	if !ok {
@@ -64,7 +65,7 @@ func exactChecker(t *testing.T, src string, anchored bool) func(string) {
 	if !anchored {
 		anywhere = regexp.MustCompile(src)
 	}
-	return func(text string) { checkExactNFA(t, src, n, first, longest, anywhere, text) }
+	return n, func(text string) { checkExactNFA(t, src, n, first, longest, anywhere, text) }
 }
 
 // TestExactNFAAnswersAsRegexp holds the program runner to the regexp on
@@ -88,11 +89,15 @@ func TestExactNFAAnswersAsRegexp(t *testing.T) {
 		texts = append(texts, b.String())
 	}
 	for _, src := range srcs {
-		check := exactChecker(t, src, false)
+		n, check := exactChecker(t, src, false)
 		for _, text := range texts {
 			for i := range len(text) + 1 {
 				check(text[i:])
 			}
+		}
+		// Past dfaAfter runs the DFAs answered: both were held above.
+		if n.dfas[0].d.Load() == nil || n.dfas[1].d.Load() == nil {
+			t.Fatalf("%s: a DFA was not built", src)
 		}
 	}
 }
@@ -121,7 +126,7 @@ func TestStartREExactMatchesRegexp(t *testing.T) {
 		}
 		programs++
 		src := tb.re.String()
-		check := exactChecker(t, src, true)
+		_, check := exactChecker(t, src, true)
 		for _, text := range texts {
 			if !tb.empty && (text == "" || !tb.first[text[0]]) || tb.need != nil && !tb.need.in(text) {
 				continue
@@ -261,4 +266,50 @@ func isASCIIText(s string) bool {
 		}
 	}
 	return true
+}
+
+// TestExactNFAConcurrent runs one program from several goroutines while
+// its DFAs are built (go test -race): every answer is the first
+// goroutine-free one.
+func TestExactNFAConcurrent(t *testing.T) {
+	t.Parallel()
+	src := `(?i)\b(?:nr|no)\b\.?|#\d+`
+	texts := []string{"invoice nr. 7", "no", "#12", "nor", "n\u00e9 #", "", "NR.NR"}
+	ref, _ := newExactNFA(src)
+	type answer struct {
+		lo, hi int
+		any    bool
+	}
+	want := make([]answer, len(texts))
+	for i, s := range texts {
+		want[i].lo, want[i].hi = -1, -1
+		ref.run(s, true, func(p int) bool {
+			if want[i].lo < 0 {
+				want[i].lo = p
+			}
+			want[i].hi = p
+			return false
+		})
+		ref.run(s, false, func(int) bool { want[i].any = true; return true })
+	}
+	n, _ := newExactNFA(src)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 4 * dfaAfter {
+				i := k % len(texts)
+				lo, hi := n.anchoredEnds(texts[i])
+				if got := (answer{lo, hi, n.matchAnywhere(texts[i])}); got != want[i] {
+					t.Errorf("%q: got %v, want %v", texts[i], got, want[i])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if n.dfas[0].d.Load() == nil || n.dfas[1].d.Load() == nil {
+		t.Fatal("the DFAs were not built")
+	}
 }
