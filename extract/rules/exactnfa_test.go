@@ -221,9 +221,13 @@ func TestLegalFormExactMatchesRegexp(t *testing.T) {
 	}
 	x := reLegalForm.tables()
 	programs, wide, matched := 0, 0, 0
-	for c, n := range x.exact {
-		if n == nil {
+	for c, get := range x.exact {
+		if get == nil {
 			continue
+		}
+		n := get()
+		if n == nil {
+			t.Fatalf("%q: no program", rune(c))
 		}
 		programs++
 		re := x.byFirst[c]

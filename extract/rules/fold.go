@@ -1143,9 +1143,11 @@ type firstByteTables struct {
 	nfa [256]*asciiNFA
 
 	// exact holds, by first byte like byFirst, the same alternation run
-	// without the regexp on any UTF-8 (exactNFA): where nfa stops at a
-	// byte above 0x7f ("UG (haftungsbeschränkt)", "Sàrl"), it goes on.
-	exact [256]*exactNFA
+	// without the regexp on any UTF-8 (exactNFA), built on first use:
+	// where nfa stops at a byte above 0x7f ("UG (haftungsbeschränkt)",
+	// "Sàrl"), it goes on. Nil where byFirst is; its value nil where the
+	// program is too large.
+	exact [256]func() *exactNFA
 
 	// skip marks the ASCII bytes no alternative opens with, and dead2
 	// holds, by ASCII byte b0 as written, its NFA's dead2 (the bytes after
@@ -1262,7 +1264,8 @@ func compileFirstByte(anyCase, exactCase string) *firstByteTables {
 			if n, ok := newASCIINFA(`(?:` + strings.Join(parts, `|`) + `)`); ok {
 				x.nfa[c] = n
 			}
-			x.exact[c], _ = newExactNFA(`(?:` + strings.Join(parts, `|`) + `)`)
+			src := `(?:` + strings.Join(parts, `|`) + `)`
+			x.exact[c] = onceValue(func() *exactNFA { n, _ := newExactNFA(src); return n })
 		}
 	}
 	for c := 'a'; c <= 'z'; c++ {
@@ -1435,7 +1438,7 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 				continue
 			}
 		}
-		if n := x.exact[lc]; n != nil {
+		if n := x.exact[lc](); n != nil {
 			// byFirst is leftmost-longest and anchored: its match is
 			// the longest that starts here.
 			if _, end := n.anchoredEnds(s[i:]); end >= 0 {

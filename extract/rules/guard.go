@@ -4,7 +4,6 @@ import (
 	"regexp"
 	"regexp/syntax"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -32,7 +31,7 @@ type guardedRE struct {
 // guardRE compiles src with a guard.
 func guardRE(src string) *guardedRE {
 	re := regexp.MustCompile(src)
-	prog := sync.OnceValue(func() *exactNFA { n, _ := newExactNFA(src); return n })
+	prog := onceValue(func() *exactNFA { n, _ := newExactNFA(src); return n })
 	return &guardedRE{Regexp: re, need: newNeedSet(src), prog: prog}
 }
 
@@ -105,11 +104,10 @@ func (g *guardedRE) MatchString(s string) bool {
 			return m
 		}
 	}
-	if g.prog == nil {
-		return g.Regexp.MatchString(s)
-	}
-	if n := g.prog(); n != nil {
-		return n.matchAnywhere(s)
+	if g.prog != nil {
+		if n := g.prog(); n != nil {
+			return n.matchAnywhere(s)
+		}
 	}
 	return g.Regexp.MatchString(s)
 }
