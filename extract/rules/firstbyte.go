@@ -45,6 +45,11 @@ type startTables struct {
 	// (newASCIIFilter), where it is anchored on every path (not empty):
 	// most texts it rejects within a few bytes, before need reads them.
 	filter *asciiNFA
+	// exact is the expression's program run with its assertions, where
+	// every match starts at 0: a text whose matches all end at one place
+	// is answered without the regexp (most heading cells the filter lets
+	// through: "rechnung", "invoice date:"), the others by firstEnd.
+	exact *exactNFA // nil unless every match starts at 0 (anchoredOnEveryPath)
 }
 
 // anchoredRegexp compiles src (which must start with "^") on first use,
@@ -117,7 +122,37 @@ func newStartTables(re *regexp.Regexp) *startTables {
 	if !t.empty {
 		t.filter, _ = newASCIIFilter(re.String())
 	}
+	if anchoredOnEveryPath(prog) {
+		t.exact, _ = newExactNFA(re.String())
+	}
 	return t
+}
+
+// anchoredOnEveryPath reports whether every path from the program's start
+// to a rune or a match passes the start-of-text assertion: then every
+// match starts at 0 ("^(?:$|...)" too, which the filter passes over).
+func anchoredOnEveryPath(prog *syntax.Prog) bool {
+	seen := make([]bool, len(prog.Inst))
+	var walk func(pc uint32) bool
+	walk = func(pc uint32) bool {
+		if seen[pc] {
+			return true
+		}
+		seen[pc] = true
+		in := &prog.Inst[pc]
+		switch in.Op {
+		case syntax.InstAlt, syntax.InstAltMatch:
+			return walk(in.Out) && walk(in.Arg)
+		case syntax.InstCapture, syntax.InstNop:
+			return walk(in.Out)
+		case syntax.InstEmptyWidth:
+			return syntax.EmptyOp(in.Arg)&syntax.EmptyBeginText != 0 || walk(in.Out)
+		case syntax.InstFail:
+			return true
+		}
+		return false // a rune or the match, reached unanchored
+	}
+	return walk(uint32(prog.Start))
 }
 
 func b2u(b bool) uint32 {
@@ -189,6 +224,17 @@ func (x *startRE) find(s string) (int, int, bool) {
 	}
 	if t.need != nil && !t.need.in(s) {
 		return 0, 0, false
+	}
+	if t.exact != nil {
+		// Every match starts at 0, and the regexp returns one of them:
+		// where they all end at one place, that is its answer; where
+		// not, firstEnd picks the one the regexp prefers.
+		if lo, hi := t.exact.anchoredEnds(s); lo < 0 {
+			return 0, 0, false
+		} else if lo == hi {
+			return 0, lo, true
+		}
+		return 0, t.exact.firstEnd(s), true
 	}
 	if m := t.re.FindStringIndex(s); m != nil {
 		return m[0], m[1], true

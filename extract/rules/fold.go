@@ -1142,6 +1142,13 @@ type firstByteTables struct {
 	// without the regexp on ASCII text (asciiNFA); nil where it cannot.
 	nfa [256]*asciiNFA
 
+	// exact holds, by first byte like byFirst, the same alternation run
+	// without the regexp on any UTF-8 (exactNFA), built on first use:
+	// where nfa stops at a byte above 0x7f ("UG (haftungsbeschränkt)",
+	// "Sàrl"), it goes on. Nil where byFirst is; its value nil where the
+	// program is too large.
+	exact [256]func() *exactNFA
+
 	// skip marks the ASCII bytes no alternative opens with, and dead2
 	// holds, by ASCII byte b0 as written, its NFA's dead2 (the bytes after
 	// which no match is left): find passes over those places with one
@@ -1257,6 +1264,8 @@ func compileFirstByte(anyCase, exactCase string) *firstByteTables {
 			if n, ok := newASCIINFA(`(?:` + strings.Join(parts, `|`) + `)`); ok {
 				x.nfa[c] = n
 			}
+			src := `(?:` + strings.Join(parts, `|`) + `)`
+			x.exact[c] = onceValue(func() *exactNFA { n, _ := newExactNFA(src); return n })
 		}
 	}
 	for c := 'a'; c <= 'z'; c++ {
@@ -1428,6 +1437,14 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 				}
 				continue
 			}
+		}
+		if n := x.exact[lc](); n != nil {
+			// byFirst is leftmost-longest and anchored: its match is
+			// the longest that starts here.
+			if _, end := n.anchoredEnds(s[i:]); end >= 0 {
+				return i, i + end, true
+			}
+			continue
 		}
 		if m := re.FindStringIndex(s[i:]); m != nil {
 			return i, i + m[1], true

@@ -23,12 +23,16 @@ type guardedRE struct {
 	// exact answers MatchString without the regexp where it can (ok
 	// false: the regexp decides); nil: never.
 	exact func(string) (match, ok bool)
+	// prog is the pattern's program run without the regexp (exactNFA),
+	// built on the first text the guard lets through; nil when too large.
+	prog func() *exactNFA
 }
 
 // guardRE compiles src with a guard.
 func guardRE(src string) *guardedRE {
 	re := regexp.MustCompile(src)
-	return &guardedRE{Regexp: re, need: newNeedSet(src)}
+	prog := onceValue(func() *exactNFA { n, _ := newExactNFA(src); return n })
+	return &guardedRE{Regexp: re, need: newNeedSet(src), prog: prog}
 }
 
 // guardedREs lists every guarded regexp built, so a test can hold each to
@@ -98,6 +102,11 @@ func (g *guardedRE) MatchString(s string) bool {
 	if g.exact != nil {
 		if m, ok := g.exact(s); ok {
 			return m
+		}
+	}
+	if g.prog != nil {
+		if n := g.prog(); n != nil {
+			return n.matchAnywhere(s)
 		}
 	}
 	return g.Regexp.MatchString(s)
