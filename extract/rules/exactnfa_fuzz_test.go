@@ -1,13 +1,14 @@
 package rules
 
 import (
+	"reflect"
 	"regexp"
 	"testing"
 )
 
 // FuzzExactNFAMatchesRegexp holds every program that answers for a regexp
-// (the anchored regexps' find, the guarded regexps' MatchString) to that
-// regexp on any text: the corpus tests cover the lines we have, this the
+// (the anchored regexps' find, the guarded regexps' MatchString, the legal
+// forms' search past a byte above 0x7f) to that regexp on any text: the corpus tests cover the lines we have, this the
 // bytes an unseen document may hold (marks, invalid UTF-8, odd spacing),
 // raw and folded.
 func FuzzExactNFAMatchesRegexp(f *testing.F) {
@@ -34,7 +35,11 @@ func FuzzExactNFAMatchesRegexp(f *testing.F) {
 	if len(starts) == 0 || len(guards) == 0 {
 		f.Fatalf("%d anchored and %d guarded regexps with a program: nothing to hold", len(starts), len(guards))
 	}
+	legal := reLegalForm.tables().Regexp
 	f.Fuzz(func(t *testing.T, text string) {
+		if got, want := reLegalForm.FindAllStringIndex(text, -1), legal.FindAllStringIndex(text, -1); !reflect.DeepEqual(got, want) {
+			t.Fatalf("legal forms in %q: %v, regexp %v", text, got, want)
+		}
 		for _, s := range []string{text, foldString(text)} {
 			for _, x := range starts {
 				want := x.get().re.FindStringIndex(s)
