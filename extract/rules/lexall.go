@@ -44,6 +44,14 @@ type allGroup struct {
 	// need kind and byte, each kind's runs listed in runs.
 	nNone int
 	runs  []needRun
+	// The runs by need kind: runs[:nAt] need a byte at the rest's start,
+	// [nAt:nSpaces] one after \s*, [nSpaces:nSep] one after [\s\-/]*, and
+	// [nSep:] (one at most) a non-word byte; needB is each run's byte. A
+	// kind's runs each need another byte, so the text's byte there picks
+	// one at most: ends looks it up, not every run's need in turn (that
+	// walk, and a call for no rest, were a third of ends).
+	needB              string
+	nAt, nSpaces, nSep int
 }
 
 // groupSel is a key's groups in three parts: first (up to nKey) those
@@ -213,6 +221,20 @@ func (g *allGroup) order() {
 		}
 		i = j
 	}
+	b := make([]byte, len(g.runs))
+	g.nAt, g.nSpaces, g.nSep = 0, 0, 0
+	for k, r := range g.runs {
+		b[k] = r.need.b
+		switch r.need.skip {
+		case needAt:
+			g.nAt, g.nSpaces, g.nSep = k+1, k+1, k+1
+		case needAfterSpaces:
+			g.nSpaces, g.nSep = k+1, k+1
+		case needAfterSep:
+			g.nSep = k + 1
+		}
+	}
+	g.needB = string(b)
 }
 
 // addAllGroup adds lexicon id's group g to the key's groups.
@@ -276,11 +298,11 @@ func (x *lexAll) findAllIn(sc *allScratch, f string, hits []keyHit, out []lexFou
 			// byte after it.
 			gs, sel := x.groups[slot-1], &x.sel[slot-1]
 			for gi := range gs[:sel.nKey] {
-				gs[gi].ends(f[s:], sc.pos[:0], sc.next[:0], ends, &at)
+				gs[gi].ends(f[s:], sc, &at)
 			}
 			for gi := sel.nKey; gi < sel.nTest; gi++ {
 				if g := &gs[gi]; hasLitAt(f, s, g.lit) {
-					g.ends(f[s:], sc.pos[:0], sc.next[:0], ends, &at)
+					g.ends(f[s:], sc, &at)
 				}
 			}
 			q := s + sel.klen
@@ -294,7 +316,7 @@ func (x *lexAll) findAllIn(sc *allScratch, f string, hits []keyHit, out []lexFou
 			}
 			for ; j < len(next) && next[j] == c; j++ {
 				if g := &gs[sel.nTest+j]; hasLitAt(f, q+1, g.lit[sel.klen+1:]) {
-					g.ends(f[s:], sc.pos[:0], sc.next[:0], ends, &at)
+					g.ends(f[s:], sc, &at)
 				}
 			}
 		}
@@ -312,43 +334,64 @@ func (x *lexAll) findAllIn(sc *allScratch, f string, hits []keyHit, out []lexFou
 }
 
 // ends is phraseGroup.longest for every lexicon at once: each rest that
-// matches t raises the match of the lexicons holding it (ends, 1 + the
+// matches t raises the match of the lexicons holding it (sc.ends, 1 + the
 // length) and marks them in at. Only the rests whose need t meets run.
-func (g *allGroup) ends(t string, pos, next []int, ends *[lexMaskWords * 64]int32, at *lexMask) {
+func (g *allGroup) ends(t string, sc *allScratch, at *lexMask) {
 	p := len(g.lit)
-	g.run(0, g.nNone, t, p, pos, next, ends, at)
-	c, afterSpaces, afterSep := -1, -2, -2
+	if g.nNone > 0 {
+		g.run(0, g.nNone, t, p, sc, at)
+	}
+	if len(g.runs) == 0 {
+		return
+	}
+	c := -1
 	if p < len(t) {
 		c = int(t[p])
 	}
-	for _, r := range g.runs {
-		var ok bool
-		switch r.need.skip {
-		case needAt:
-			ok = c == int(r.need.b)
-		case needAfterSpaces:
-			if afterSpaces == -2 {
-				afterSpaces = byteAfterRun(t, p, stepSpaces)
-			}
-			ok = afterSpaces == int(r.need.b)
-		case needAfterSep:
-			if afterSep == -2 {
-				afterSep = byteAfterRun(t, p, stepSep)
-			}
-			ok = afterSep == int(r.need.b)
-		case needNotWord:
-			ok = c < 0 || !isREWordByte(byte(c))
+	if c >= 0 && g.nAt > 0 {
+		if k := indexByteIn(g.needB[:g.nAt], byte(c)); k >= 0 {
+			g.run(int(g.runs[k].lo), int(g.runs[k].hi), t, p, sc, at)
 		}
-		if ok {
-			g.run(int(r.lo), int(r.hi), t, p, pos, next, ends, at)
+	}
+	if g.nSpaces > g.nAt {
+		if b := byteAfterRun(t, p, stepSpaces); b >= 0 {
+			if k := indexByteIn(g.needB[g.nAt:g.nSpaces], byte(b)); k >= 0 {
+				r := &g.runs[g.nAt+k]
+				g.run(int(r.lo), int(r.hi), t, p, sc, at)
+			}
+		}
+	}
+	if g.nSep > g.nSpaces {
+		if b := byteAfterRun(t, p, stepSep); b >= 0 {
+			if k := indexByteIn(g.needB[g.nSpaces:g.nSep], byte(b)); k >= 0 {
+				r := &g.runs[g.nSpaces+k]
+				g.run(int(r.lo), int(r.hi), t, p, sc, at)
+			}
+		}
+	}
+	if g.nSep < len(g.runs) && (c < 0 || !isREWordByte(byte(c))) {
+		for _, r := range g.runs[g.nSep:] {
+			g.run(int(r.lo), int(r.hi), t, p, sc, at)
 		}
 	}
 }
 
+// indexByteIn is strings.IndexByte on the few bytes of a group's needs,
+// without the call.
+func indexByteIn(s string, c byte) int {
+	for k := 0; k < len(s); k++ {
+		if s[k] == c {
+			return k
+		}
+	}
+	return -1
+}
+
 // run runs the rests [lo, hi) from p on t, as ends does.
-func (g *allGroup) run(lo, hi int, t string, p int, pos, next []int, ends *[lexMaskWords * 64]int32, at *lexMask) {
+func (g *allGroup) run(lo, hi int, t string, p int, sc *allScratch, at *lexMask) {
+	ends := &sc.ends
 	for i := lo; i < hi; i++ {
-		e := g.rests[i].longestAfter(t, p, pos, next)
+		e := g.rests[i].longestAfter(t, p, sc.pos[:0], sc.next[:0])
 		if e < 0 {
 			continue
 		}
