@@ -52,6 +52,97 @@ type allGroup struct {
 	// walk, and a call for no rest, were a third of ends).
 	needB              string
 	nAt, nSpaces, nSep int
+	// may holds every byte a rest can read first (a superset), and mayEnd
+	// whether one can match at the text's end: findAllIn skips the group
+	// where the byte after its literal is none of them. One-letter
+	// openings ("e", "c", "s": "e-mail", "c/o", "s/n") open at most words
+	// and match at few; the call found nothing there.
+	may    byteSet
+	mayEnd bool
+}
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (b *byteSet) has(c byte) bool { return b[c/64]&(1<<(c%64)) != 0 }
+
+func (b *byteSet) add(c byte) { b[c/64] |= 1 << (c % 64) }
+
+// mayOpenAfter returns the bytes rest can read first at the end of lit (the
+// first byte of what follows lit in a match), a superset, and whether it
+// can match reading nothing there at the text's end.
+func mayOpenAfter(lit string, rest phraseProg) (byteSet, bool) {
+	lastWord := lit != "" && isREWordByte(lit[len(lit)-1])
+	// reach is the bytes (and end) at the rest's start under which the
+	// steps so far can read nothing; first collects what a step reads.
+	var reach, first, wordS, nonWord byteSet
+	for c := 0; c < 256; c++ {
+		reach.add(byte(c))
+		if isREWordByte(byte(c)) {
+			wordS.add(byte(c))
+		} else {
+			nonWord.add(byte(c))
+		}
+	}
+	reachEnd := true
+	addIf := func(c byte) {
+		if reach.has(c) {
+			first.add(c)
+		}
+	}
+	addSpaces := func() {
+		for _, c := range []byte{' ', '\t', '\n', '\f', '\r'} {
+			addIf(c)
+		}
+	}
+	// boundary narrows reach to where \b holds at the rest's start.
+	boundary := func() {
+		if lastWord {
+			reach = and(reach, nonWord)
+		} else {
+			reach = and(reach, wordS)
+			reachEnd = false
+		}
+	}
+	for _, st := range rest {
+		switch st.kind {
+		case stepLit:
+			addIf(st.lit[0])
+			return first, false
+		case stepSpaces:
+			addSpaces()
+		case stepSep:
+			addSpaces()
+			addIf('-')
+			addIf('/')
+		case stepApos:
+			addSpaces()
+			addIf('\'')
+		case stepDotOpt:
+			addSpaces()
+			addIf('.')
+		case stepDotWord:
+			// "\s?\." reads a space or a dot; "\b\s*" reads nothing
+			// where \b holds (then perhaps spaces, which it allows).
+			addSpaces()
+			addIf('.')
+			boundary()
+		case stepBoundary:
+			boundary()
+		}
+	}
+	for w := range first {
+		first[w] |= reach[w]
+	}
+	return first, reachEnd
+}
+
+// and is the bytes in both a and b.
+func and(a, b byteSet) byteSet {
+	for w := range a {
+		a[w] &= b[w]
+	}
+	return a
 }
 
 // groupSel is a key's groups in three parts: first (up to nKey) those
@@ -235,6 +326,23 @@ func (g *allGroup) order() {
 		}
 	}
 	g.needB = string(b)
+	g.may, g.mayEnd = byteSet{}, false
+	for _, rest := range g.rests {
+		m, end := mayOpenAfter(g.lit, rest)
+		for w := range m {
+			g.may[w] |= m[w]
+		}
+		g.mayEnd = g.mayEnd || end
+	}
+}
+
+// mayMatch reports whether the group may match on f at s, where f holds
+// its literal: whether a rest may read the byte after it (may, mayEnd).
+func (g *allGroup) mayMatch(f string, s int) bool {
+	if p := s + len(g.lit); p < len(f) {
+		return g.may.has(f[p])
+	}
+	return g.mayEnd
 }
 
 // addAllGroup adds lexicon id's group g to the key's groups.
@@ -298,10 +406,12 @@ func (x *lexAll) findAllIn(sc *allScratch, f string, hits []keyHit, out []lexFou
 			// byte after it.
 			gs, sel := x.groups[slot-1], &x.sel[slot-1]
 			for gi := range gs[:sel.nKey] {
-				gs[gi].ends(f[s:], sc, &at)
+				if g := &gs[gi]; g.mayMatch(f, s) {
+					g.ends(f[s:], sc, &at)
+				}
 			}
 			for gi := sel.nKey; gi < sel.nTest; gi++ {
-				if g := &gs[gi]; hasLitAt(f, s, g.lit) {
+				if g := &gs[gi]; hasLitAt(f, s, g.lit) && g.mayMatch(f, s) {
 					g.ends(f[s:], sc, &at)
 				}
 			}
@@ -315,7 +425,7 @@ func (x *lexAll) findAllIn(sc *allScratch, f string, hits []keyHit, out []lexFou
 				j++
 			}
 			for ; j < len(next) && next[j] == c; j++ {
-				if g := &gs[sel.nTest+j]; hasLitAt(f, q+1, g.lit[sel.klen+1:]) {
+				if g := &gs[sel.nTest+j]; hasLitAt(f, q+1, g.lit[sel.klen+1:]) && g.mayMatch(f, s) {
 					g.ends(f[s:], sc, &at)
 				}
 			}

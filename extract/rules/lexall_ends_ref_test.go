@@ -12,7 +12,8 @@ import (
 // as it was on main at 66995ee): for every group of the index and every
 // position of every corpus line (folded and raw, not only word
 // beginnings) where the group's literal is, the same lexicons marked and
-// the same longest end for each.
+// the same longest end for each; and nothing marked where mayMatch says
+// the group cannot match (findAllIn does not call ends there).
 func TestAllGroupEndsMatchesReference(t *testing.T) {
 	t.Parallel()
 	x := lexAllIndex()
@@ -42,7 +43,7 @@ func TestAllGroupEndsMatchesReference(t *testing.T) {
 	var sc allScratch
 	var want [lexMaskWords * 64]int32
 	var pos, next [16]int
-	calls, marked := 0, 0
+	calls, marked, skipped := 0, 0, 0
 	for _, f := range lines {
 		for s := 0; s < len(f); s++ {
 			for _, g := range byFirst[f[s]] {
@@ -53,6 +54,12 @@ func TestAllGroupEndsMatchesReference(t *testing.T) {
 				g.ends(f[s:], &sc, &gotAt)
 				endsRef(g, f[s:], pos[:0], next[:0], &want, &wantAt)
 				calls++
+				if !g.mayMatch(f, s) && wantAt != (lexMask{}) {
+					t.Fatalf("group %q at %d of %q: mayMatch false, the reference matches %v", g.lit, s, f, wantAt)
+				}
+				if !g.mayMatch(f, s) {
+					skipped++
+				}
 				if gotAt != wantAt {
 					t.Fatalf("group %q at %d of %q: lexicons %v, reference %v", g.lit, s, f, gotAt, wantAt)
 				}
@@ -74,8 +81,8 @@ func TestAllGroupEndsMatchesReference(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d groups, %d lines, %d calls, %d lexicon ends", nGroups, len(lines), calls, marked)
-	if calls < atLeast(50000) || marked < atLeast(20000) {
+	t.Logf("%d groups, %d lines, %d calls, %d lexicon ends, %d calls mayMatch skips", nGroups, len(lines), calls, marked, skipped)
+	if calls < atLeast(50000) || marked < atLeast(20000) || skipped < atLeast(50000) {
 		t.Fatalf("only %d calls and %d ends: the comparison proves little", calls, marked)
 	}
 }
