@@ -52,6 +52,17 @@ type allGroup struct {
 	// walk, and a call for no rest, were a third of ends).
 	needB              string
 	nAt, nSpaces, nSep int
+	// The non-word run (runs[nSep:], when there is one) in three parts:
+	// nBare rests that are the literal alone (a \b after it), which match
+	// there at once, for the lexicons in bareLex; then up to dotEnd those
+	// a (?:\s?\.|\b)\s* step opens before a literal ("inv. no", "p. o.
+	// box"), by the literal's first byte (dotB, one run each in dotRuns),
+	// which the text's byte after that step picks; then the others.
+	nBare   int
+	bareLex lexMask
+	dotB    string
+	dotRuns []needRun
+	dotEnd  int
 	// may holds every byte a rest can read first (a superset), and mayEnd
 	// whether one can match at the text's end: findAllIn skips the group
 	// where the byte after its literal is none of them. One-letter
@@ -326,6 +337,7 @@ func (g *allGroup) order() {
 		}
 	}
 	g.needB = string(b)
+	g.splitNotWord()
 	g.may, g.mayEnd = byteSet{}, false
 	for _, rest := range g.rests {
 		m, end := mayOpenAfter(g.lit, rest)
@@ -333,6 +345,91 @@ func (g *allGroup) order() {
 			g.may[w] |= m[w]
 		}
 		g.mayEnd = g.mayEnd || end
+	}
+}
+
+// splitNotWord orders the non-word run's rests as allGroup describes
+// (bare, then opened by a dot step by byte, then the others) and lists
+// its parts; the run's rests stay the same set.
+func (g *allGroup) splitNotWord() {
+	g.nBare, g.bareLex, g.dotB, g.dotRuns, g.dotEnd = 0, lexMask{}, "", nil, 0
+	if g.nSep == len(g.runs) {
+		return
+	}
+	r := g.runs[g.nSep]
+	lo, hi := int(r.lo), int(r.hi)
+	bare := func(i int) bool { return len(g.rests[i]) == 1 && g.rests[i][0].kind == stepBoundary }
+	dotByte := func(i int) int {
+		rest := g.rests[i]
+		if len(rest) > 1 && rest[0].kind == stepDotWord && rest[1].kind == stepLit && optStepFollows(rest[1].lit[0]) {
+			return int(rest[1].lit[0])
+		}
+		return -1
+	}
+	rank := func(i int) int {
+		switch {
+		case bare(i):
+			return 0
+		case dotByte(i) >= 0:
+			return 1 + dotByte(i)
+		}
+		return 1 + 256
+	}
+	idx := make([]int, hi-lo)
+	for k := range idx {
+		idx[k] = lo + k
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return rank(a) - rank(b) })
+	rests, needs, lexs := make([]phraseProg, len(idx)), make([]allNeed, len(idx)), make([]lexMask, len(idx))
+	for k, i := range idx {
+		rests[k], needs[k], lexs[k] = g.rests[i], g.needs[i], g.lexs[i]
+	}
+	copy(g.rests[lo:hi], rests)
+	copy(g.needs[lo:hi], needs)
+	copy(g.lexs[lo:hi], lexs)
+	i := lo
+	for ; i < hi && bare(i); i++ {
+		for w := range g.bareLex {
+			g.bareLex[w] |= g.lexs[i][w]
+		}
+	}
+	g.nBare = i - lo
+	var b []byte
+	for i < hi && dotByte(i) >= 0 {
+		j, c := i, dotByte(i)
+		for j < hi && dotByte(j) == c {
+			j++
+		}
+		b = append(b, byte(c))
+		g.dotRuns = append(g.dotRuns, needRun{need: allNeed{skip: needNotWord, b: byte(c)}, lo: uint16(i), hi: uint16(j)})
+		i = j
+	}
+	g.dotB, g.dotEnd = string(b), i
+}
+
+// notWord runs the non-word run's rests from p on t, where the byte
+// there is no word byte: the bare ones match at p, of those a dot step
+// opens only the ones whose literal the byte after that step begins.
+func (g *allGroup) notWord(t string, p int, sc *allScratch, at *lexMask) {
+	r := &g.runs[g.nSep]
+	if g.nBare > 0 {
+		for w, m := range g.bareLex {
+			at[w] |= m
+			for ; m != 0; m &= m - 1 {
+				id := w*64 + bits.TrailingZeros64(m)
+				sc.ends[id] = max(sc.ends[id], int32(p)+1)
+			}
+		}
+	}
+	if len(g.dotB) > 0 {
+		if q, ok := optStepEnd(t, p, stepDotWord); ok && q < len(t) {
+			if k := indexByteIn(g.dotB, t[q]); k >= 0 {
+				g.run(int(g.dotRuns[k].lo), int(g.dotRuns[k].hi), t, p, sc, at)
+			}
+		}
+	}
+	if g.dotEnd < int(r.hi) {
+		g.run(g.dotEnd, int(r.hi), t, p, sc, at)
 	}
 }
 
@@ -480,9 +577,7 @@ func (g *allGroup) ends(t string, sc *allScratch, at *lexMask) {
 		}
 	}
 	if g.nSep < len(g.runs) && (c < 0 || !isREWordByte(byte(c))) {
-		for _, r := range g.runs[g.nSep:] {
-			g.run(int(r.lo), int(r.hi), t, p, sc, at)
-		}
+		g.notWord(t, p, sc, at)
 	}
 }
 
