@@ -9,12 +9,13 @@ import (
 // TestAllGroupEndsMatchesReference holds allGroup.ends, which picks a
 // group's rests by looking the text's byte up in each need kind's bytes
 // (needB) and splits the non-word run (bare literals, rests a dot step
-// opens, by the byte after it: notWord), to the frozen walk over every run's need (endsRef, the search
-// as it was on main at 66995ee): for every group of the index and every
-// position of every corpus line (folded and raw, not only word
-// beginnings) where the group's literal is, the same lexicons marked and
-// the same longest end for each; and nothing marked where mayMatch says
-// the group cannot match (findAllIn does not call ends there).
+// opens by the byte after it: notWord), to the frozen walk over every
+// run's need (endsRef, frozen at fa9613d; ends was the same on main up to
+// 66995ee): for every group of the index and every position of every
+// corpus line (folded and raw, not only word beginnings) where the
+// group's literal is, the same lexicons marked and the same longest end
+// for each; and nothing marked where mayMatch says the group cannot
+// match (findAllIn does not call ends there).
 func TestAllGroupEndsMatchesReference(t *testing.T) {
 	t.Parallel()
 	x := lexAllIndex()
