@@ -44,6 +44,116 @@ type allGroup struct {
 	// need kind and byte, each kind's runs listed in runs.
 	nNone int
 	runs  []needRun
+	// The runs by need kind: runs[:nAt] need a byte at the rest's start,
+	// [nAt:nSpaces] one after \s*, [nSpaces:nSep] one after [\s\-/]*, and
+	// [nSep:] (one at most) a non-word byte; needB is each run's byte. A
+	// kind's runs each need another byte, so the text's byte there picks
+	// one at most: ends looks it up, not every run's need in turn (that
+	// walk, and a call for no rest, were a third of ends).
+	needB              string
+	nAt, nSpaces, nSep int
+	// The non-word run (runs[nSep:], when there is one) in three parts:
+	// nBare rests that are the literal alone (a \b after it), which match
+	// there at once, for the lexicons in bareLex; then up to dotEnd those
+	// a (?:\s?\.|\b)\s* step opens before a literal ("inv. no", "p. o.
+	// box"), by the literal's first byte (dotB, one run each in dotRuns),
+	// which the text's byte after that step picks; then the others.
+	nBare   int
+	bareLex lexMask
+	dotB    string
+	dotRuns []needRun
+	dotEnd  int
+	// may holds every byte a rest can read first (a superset), and mayEnd
+	// whether one can match at the text's end: findAllIn skips the group
+	// where the byte after its literal is none of them. One-letter
+	// openings ("e", "c", "s": "e-mail", "c/o", "s/n") open at most words
+	// and match at few; the call found nothing there.
+	may    byteSet
+	mayEnd bool
+}
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+func (b *byteSet) has(c byte) bool { return b[c/64]&(1<<(c%64)) != 0 }
+
+func (b *byteSet) add(c byte) { b[c/64] |= 1 << (c % 64) }
+
+// mayOpenAfter returns the bytes rest can read first at the end of lit (the
+// first byte of what follows lit in a match), a superset, and whether it
+// can match reading nothing there at the text's end.
+func mayOpenAfter(lit string, rest phraseProg) (byteSet, bool) {
+	lastWord := lit != "" && isREWordByte(lit[len(lit)-1])
+	// reach is the bytes (and end) at the rest's start under which the
+	// steps so far can read nothing; first collects what a step reads.
+	var reach, first, wordS, nonWord byteSet
+	for c := 0; c < 256; c++ {
+		reach.add(byte(c))
+		if isREWordByte(byte(c)) {
+			wordS.add(byte(c))
+		} else {
+			nonWord.add(byte(c))
+		}
+	}
+	reachEnd := true
+	addIf := func(c byte) {
+		if reach.has(c) {
+			first.add(c)
+		}
+	}
+	addSpaces := func() {
+		for _, c := range []byte{' ', '\t', '\n', '\f', '\r'} {
+			addIf(c)
+		}
+	}
+	// boundary narrows reach to where \b holds at the rest's start.
+	boundary := func() {
+		if lastWord {
+			reach = and(reach, nonWord)
+		} else {
+			reach = and(reach, wordS)
+			reachEnd = false
+		}
+	}
+	for _, st := range rest {
+		switch st.kind {
+		case stepLit:
+			addIf(st.lit[0])
+			return first, false
+		case stepSpaces:
+			addSpaces()
+		case stepSep:
+			addSpaces()
+			addIf('-')
+			addIf('/')
+		case stepApos:
+			addSpaces()
+			addIf('\'')
+		case stepDotOpt:
+			addSpaces()
+			addIf('.')
+		case stepDotWord:
+			// "\s?\." reads a space or a dot; "\b\s*" reads nothing
+			// where \b holds (then perhaps spaces, which it allows).
+			addSpaces()
+			addIf('.')
+			boundary()
+		case stepBoundary:
+			boundary()
+		}
+	}
+	for w := range first {
+		first[w] |= reach[w]
+	}
+	return first, reachEnd
+}
+
+// and is the bytes in both a and b.
+func and(a, b byteSet) byteSet {
+	for w := range a {
+		a[w] &= b[w]
+	}
+	return a
 }
 
 // groupSel is a key's groups in three parts: first (up to nKey) those
@@ -213,6 +323,123 @@ func (g *allGroup) order() {
 		}
 		i = j
 	}
+	b := make([]byte, len(g.runs))
+	g.nAt, g.nSpaces, g.nSep = 0, 0, 0
+	for k, r := range g.runs {
+		b[k] = r.need.b
+		switch r.need.skip {
+		case needAt:
+			g.nAt, g.nSpaces, g.nSep = k+1, k+1, k+1
+		case needAfterSpaces:
+			g.nSpaces, g.nSep = k+1, k+1
+		case needAfterSep:
+			g.nSep = k + 1
+		}
+	}
+	g.needB = string(b)
+	g.splitNotWord()
+	g.may, g.mayEnd = byteSet{}, false
+	for _, rest := range g.rests {
+		m, end := mayOpenAfter(g.lit, rest)
+		for w := range m {
+			g.may[w] |= m[w]
+		}
+		g.mayEnd = g.mayEnd || end
+	}
+}
+
+// splitNotWord orders the non-word run's rests as allGroup describes
+// (bare, then opened by a dot step by byte, then the others) and lists
+// its parts; the run's rests stay the same set.
+func (g *allGroup) splitNotWord() {
+	g.nBare, g.bareLex, g.dotB, g.dotRuns, g.dotEnd = 0, lexMask{}, "", nil, 0
+	if g.nSep == len(g.runs) {
+		return
+	}
+	r := g.runs[g.nSep]
+	lo, hi := int(r.lo), int(r.hi)
+	bare := func(i int) bool { return len(g.rests[i]) == 1 && g.rests[i][0].kind == stepBoundary }
+	dotByte := func(i int) int {
+		rest := g.rests[i]
+		if len(rest) > 1 && rest[0].kind == stepDotWord && rest[1].kind == stepLit && optStepFollows(rest[1].lit[0]) {
+			return int(rest[1].lit[0])
+		}
+		return -1
+	}
+	rank := func(i int) int {
+		switch {
+		case bare(i):
+			return 0
+		case dotByte(i) >= 0:
+			return 1 + dotByte(i)
+		}
+		return 1 + 256
+	}
+	idx := make([]int, hi-lo)
+	for k := range idx {
+		idx[k] = lo + k
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return rank(a) - rank(b) })
+	rests, needs, lexs := make([]phraseProg, len(idx)), make([]allNeed, len(idx)), make([]lexMask, len(idx))
+	for k, i := range idx {
+		rests[k], needs[k], lexs[k] = g.rests[i], g.needs[i], g.lexs[i]
+	}
+	copy(g.rests[lo:hi], rests)
+	copy(g.needs[lo:hi], needs)
+	copy(g.lexs[lo:hi], lexs)
+	i := lo
+	for ; i < hi && bare(i); i++ {
+		for w := range g.bareLex {
+			g.bareLex[w] |= g.lexs[i][w]
+		}
+	}
+	g.nBare = i - lo
+	var b []byte
+	for i < hi && dotByte(i) >= 0 {
+		j, c := i, dotByte(i)
+		for j < hi && dotByte(j) == c {
+			j++
+		}
+		b = append(b, byte(c))
+		g.dotRuns = append(g.dotRuns, needRun{need: allNeed{skip: needNotWord, b: byte(c)}, lo: uint16(i), hi: uint16(j)})
+		i = j
+	}
+	g.dotB, g.dotEnd = string(b), i
+}
+
+// notWord runs the non-word run's rests from p on t, where the byte
+// there is no word byte: the bare ones match at p, of those a dot step
+// opens only the ones whose literal the byte after that step begins.
+func (g *allGroup) notWord(t string, p int, sc *allScratch, at *lexMask) {
+	r := &g.runs[g.nSep]
+	if g.nBare > 0 {
+		for w, m := range g.bareLex {
+			at[w] |= m
+			for ; m != 0; m &= m - 1 {
+				id := w*64 + bits.TrailingZeros64(m)
+				sc.ends[id] = max(sc.ends[id], int32(p)+1)
+			}
+		}
+	}
+	if len(g.dotB) > 0 {
+		if q, ok := optStepEnd(t, p, stepDotWord); ok && q < len(t) {
+			if k := indexByteIn(g.dotB, t[q]); k >= 0 {
+				g.run(int(g.dotRuns[k].lo), int(g.dotRuns[k].hi), t, p, sc, at)
+			}
+		}
+	}
+	if g.dotEnd < int(r.hi) {
+		g.run(g.dotEnd, int(r.hi), t, p, sc, at)
+	}
+}
+
+// mayMatch reports whether the group may match on f at s, where f holds
+// its literal: whether a rest may read the byte after it (may, mayEnd).
+func (g *allGroup) mayMatch(f string, s int) bool {
+	if p := s + len(g.lit); p < len(f) {
+		return g.may.has(f[p])
+	}
+	return g.mayEnd
 }
 
 // addAllGroup adds lexicon id's group g to the key's groups.
@@ -276,11 +503,13 @@ func (x *lexAll) findAllIn(sc *allScratch, f string, hits []keyHit, out []lexFou
 			// byte after it.
 			gs, sel := x.groups[slot-1], &x.sel[slot-1]
 			for gi := range gs[:sel.nKey] {
-				gs[gi].ends(f[s:], sc.pos[:0], sc.next[:0], ends, &at)
+				if g := &gs[gi]; g.mayMatch(f, s) {
+					g.ends(f[s:], sc, &at)
+				}
 			}
 			for gi := sel.nKey; gi < sel.nTest; gi++ {
-				if g := &gs[gi]; hasLitAt(f, s, g.lit) {
-					g.ends(f[s:], sc.pos[:0], sc.next[:0], ends, &at)
+				if g := &gs[gi]; hasLitAt(f, s, g.lit) && g.mayMatch(f, s) {
+					g.ends(f[s:], sc, &at)
 				}
 			}
 			q := s + sel.klen
@@ -293,8 +522,8 @@ func (x *lexAll) findAllIn(sc *allScratch, f string, hits []keyHit, out []lexFou
 				j++
 			}
 			for ; j < len(next) && next[j] == c; j++ {
-				if g := &gs[sel.nTest+j]; hasLitAt(f, q+1, g.lit[sel.klen+1:]) {
-					g.ends(f[s:], sc.pos[:0], sc.next[:0], ends, &at)
+				if g := &gs[sel.nTest+j]; hasLitAt(f, q+1, g.lit[sel.klen+1:]) && g.mayMatch(f, s) {
+					g.ends(f[s:], sc, &at)
 				}
 			}
 		}
@@ -312,43 +541,62 @@ func (x *lexAll) findAllIn(sc *allScratch, f string, hits []keyHit, out []lexFou
 }
 
 // ends is phraseGroup.longest for every lexicon at once: each rest that
-// matches t raises the match of the lexicons holding it (ends, 1 + the
+// matches t raises the match of the lexicons holding it (sc.ends, 1 + the
 // length) and marks them in at. Only the rests whose need t meets run.
-func (g *allGroup) ends(t string, pos, next []int, ends *[lexMaskWords * 64]int32, at *lexMask) {
+func (g *allGroup) ends(t string, sc *allScratch, at *lexMask) {
 	p := len(g.lit)
-	g.run(0, g.nNone, t, p, pos, next, ends, at)
-	c, afterSpaces, afterSep := -1, -2, -2
+	if g.nNone > 0 {
+		g.run(0, g.nNone, t, p, sc, at)
+	}
+	if len(g.runs) == 0 {
+		return
+	}
+	c := -1
 	if p < len(t) {
 		c = int(t[p])
 	}
-	for _, r := range g.runs {
-		var ok bool
-		switch r.need.skip {
-		case needAt:
-			ok = c == int(r.need.b)
-		case needAfterSpaces:
-			if afterSpaces == -2 {
-				afterSpaces = byteAfterRun(t, p, stepSpaces)
-			}
-			ok = afterSpaces == int(r.need.b)
-		case needAfterSep:
-			if afterSep == -2 {
-				afterSep = byteAfterRun(t, p, stepSep)
-			}
-			ok = afterSep == int(r.need.b)
-		case needNotWord:
-			ok = c < 0 || !isREWordByte(byte(c))
+	if c >= 0 && g.nAt > 0 {
+		if k := indexByteIn(g.needB[:g.nAt], byte(c)); k >= 0 {
+			g.run(int(g.runs[k].lo), int(g.runs[k].hi), t, p, sc, at)
 		}
-		if ok {
-			g.run(int(r.lo), int(r.hi), t, p, pos, next, ends, at)
+	}
+	if g.nSpaces > g.nAt {
+		if b := byteAfterRun(t, p, stepSpaces); b >= 0 {
+			if k := indexByteIn(g.needB[g.nAt:g.nSpaces], byte(b)); k >= 0 {
+				r := &g.runs[g.nAt+k]
+				g.run(int(r.lo), int(r.hi), t, p, sc, at)
+			}
 		}
+	}
+	if g.nSep > g.nSpaces {
+		if b := byteAfterRun(t, p, stepSep); b >= 0 {
+			if k := indexByteIn(g.needB[g.nSpaces:g.nSep], byte(b)); k >= 0 {
+				r := &g.runs[g.nSpaces+k]
+				g.run(int(r.lo), int(r.hi), t, p, sc, at)
+			}
+		}
+	}
+	if g.nSep < len(g.runs) && (c < 0 || !isREWordByte(byte(c))) {
+		g.notWord(t, p, sc, at)
 	}
 }
 
+// indexByteIn is strings.IndexByte on the few bytes of a group's needs,
+// without the call.
+func indexByteIn(s string, c byte) int {
+	for k := 0; k < len(s); k++ {
+		if s[k] == c {
+			return k
+		}
+	}
+	return -1
+}
+
 // run runs the rests [lo, hi) from p on t, as ends does.
-func (g *allGroup) run(lo, hi int, t string, p int, pos, next []int, ends *[lexMaskWords * 64]int32, at *lexMask) {
+func (g *allGroup) run(lo, hi int, t string, p int, sc *allScratch, at *lexMask) {
+	ends := &sc.ends
 	for i := lo; i < hi; i++ {
-		e := g.rests[i].longestAfter(t, p, pos, next)
+		e := g.rests[i].longestAfter(t, p, sc.pos[:0], sc.next[:0])
 		if e < 0 {
 			continue
 		}
