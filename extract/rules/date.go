@@ -241,27 +241,53 @@ func finishDates(hits []dateHit, f string, digits int) []dateHit {
 // one of seps and a digit somewhere in s: every numeric date has that, and
 // a pattern is not run on text without it.
 //
-// n is at least 1: the bytes before a run of digits are passed over eight
-// at a time (slashTally asks this of every line of the document, most of
-// whose bytes are letters and blanks).
+// n is at least 1 and seps holds no digit. The separators are looked for
+// first, one byte at a time through strings.IndexByte (slashTally asks this
+// of every line of the document, most of which hold no "/" or "-"), and
+// only a separator with a digit after it counts the digits before it; a
+// run of one separator ("-----") is passed over at once.
 func hasDigitsThenSep(s string, n int, seps string) bool {
-	for i := 0; i+1 < len(s); {
-		// At len(s)-1 or later, the test below fails as it did when the
-		// loop stopped at len(s)-1.
-		i = nextDigit(s, i)
-		j := i // s[i:j] is a run of digits, s[j] the byte after it
-		for j+1 < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
+	if len(s) < 3 {
+		return false // a digit, the separator and a digit
+	}
+	// A separator at p needs a digit at p-1 and at p+1: 1 <= p <= len(s)-2.
+	inner := s[1 : len(s)-1]
+	for k := 0; k < len(seps); k++ {
+		c := seps[k]
+		for from := 0; from < len(inner); {
+			q := strings.IndexByte(inner[from:], c)
+			if q < 0 {
+				break
+			}
+			p := 1 + from + q // the separator's index in s
+			if isDigit(s[p+1]) {
+				if digitsBefore(s, p, n) {
+					return true
+				}
+				from = p + 1 // s[p+1], a digit, is no separator
+				continue
+			}
+			// s[p+1] is no digit: no separator up to the end of this run
+			// of c has a digit before it.
+			for p++; p < len(s) && s[p] == c; p++ {
+			}
+			from = p // inner[p] is s[p+1]: s[p], no c, is passed too
 		}
-		if j+1 >= len(s) {
-			return false
-		}
-		if j-i >= n && byteIn(s[j], seps) && s[j+1] >= '0' && s[j+1] <= '9' {
-			return true
-		}
-		i = j + 1
 	}
 	return false
+}
+
+// digitsBefore reports whether the n bytes before s[p] are ASCII digits.
+func digitsBefore(s string, p, n int) bool {
+	if p < n {
+		return false
+	}
+	for k := p - n; k < p; k++ {
+		if !isDigit(s[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // byteIn is strings.IndexByte(set, c) >= 0 for a set of a few bytes,
@@ -299,18 +325,19 @@ var monthLens = onFirstUse(func() []int {
 
 // monthsByEnd lists, by (a-z, a-z) pair, the folded month names ending
 // with those two letters; a name shorter than two letters panics
-// (hasMonthWord would miss it).
+// (hasMonthWord would miss it). A name with a byte other than a-z could
+// never end a run of those letters, and is left out.
 var monthsByEnd = onFirstUse(func() *[26 * 26][]string {
 	var t [26 * 26][]string
 	for s := range monthByFold() {
 		if len(s) < 2 {
 			panic("rules: month name shorter than two letters: " + s)
 		}
-		a, b := s[len(s)-2], s[len(s)-1]
-		if a >= 'a' && a <= 'z' && b >= 'a' && b <= 'z' {
-			k := int(a-'a')*26 + int(b-'a')
-			t[k] = append(t[k], s)
+		if strings.IndexFunc(s, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+			continue
 		}
+		k := int(s[len(s)-2]-'a')*26 + int(s[len(s)-1]-'a')
+		t[k] = append(t[k], s)
 	}
 	return &t
 })
@@ -318,24 +345,40 @@ var monthsByEnd = onFirstUse(func() *[26 * 26][]string {
 // hasMonthWord reports whether some folded month name ends where a word
 // ends (the "\b" after monthAlt in reDateDMY and reDateMDY): the letters of
 // a run ending before a non-word byte, or at the end, end with a month.
-// The names ending with the run's last two letters are compared with its
-// tail (most words: none), where a map look-up per name length hashed.
+// The ends of runs of a-z are found eight bytes at a time (seven ends per
+// load), and only there are the names ending with the run's last two
+// letters compared with its tail (most words: none).
 func hasMonthWord(f string) bool {
 	byEnd := monthsByEnd()
-	run := 0 // ASCII letters just before i
-	for i := 0; i <= len(f); i++ {
-		if i < len(f) && f[i] >= 'a' && f[i] <= 'z' {
-			run++
-			continue
-		}
-		if run >= 2 && (i == len(f) || !isREWordByte(f[i])) {
-			for _, name := range byEnd[int(f[i-2]-'a')*26+int(f[i-1]-'a')] {
-				if len(name) <= run && f[i-len(name):i] == name {
-					return true
-				}
+	e := 1 // the next end to look at: f[e-1] is a letter, f[e] none
+	for ; e+7 <= len(f); e += 7 {
+		// Lane t of the block is f[e-1+t]: it ends a run where lane t-1
+		// is a letter and lane t is not.
+		l := inRange7(load8(f, e-1), 'a', 'z')
+		for m := l << 8 &^ l; m != 0; m &= m - 1 {
+			if monthEndsAt(f, e-1+firstLane(m), byEnd) {
+				return true
 			}
 		}
-		run = 0
+	}
+	for ; e <= len(f); e++ {
+		if isLowerASCII(f[e-1]) && (e == len(f) || !isLowerASCII(f[e])) && monthEndsAt(f, e, byEnd) {
+			return true
+		}
+	}
+	return false
+}
+
+// monthEndsAt reports, for a run of a-z ending at e (f[e-1] is a letter,
+// f[e] none), whether the run ends a word and a month name.
+func monthEndsAt(f string, e int, byEnd *[26 * 26][]string) bool {
+	if e < 2 || !isLowerASCII(f[e-2]) || e < len(f) && isREWordByte(f[e]) {
+		return false
+	}
+	for _, name := range byEnd[int(f[e-2]-'a')*26+int(f[e-1]-'a')] {
+		if len(name) <= e && f[e-len(name):e] == name {
+			return true
+		}
 	}
 	return false
 }
