@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"regexp"
 	"slices"
 	"sort"
@@ -110,7 +111,9 @@ func findDates(f string, mdy bool) []dateHit {
 	}
 	// Every pattern needs some ASCII digits (\d): ISO and CJK six, MDY five,
 	// Num four, DMY three; a pattern is not run on a string with fewer.
-	digits := countDigits(f)
+	// No test below asks for more than six: the count stops there (an
+	// amount line has many more).
+	digits := countDigitsTo(f, 6)
 	if digits < 3 {
 		return nil
 	}
@@ -203,12 +206,15 @@ func numDateMatches(f string, digits int) [][]int {
 // finishDates adds the CJK dates to hits and orders them, dropping hits
 // nested in an earlier, longer one.
 func finishDates(hits []dateHit, f string, digits int) []dateHit {
+	if len(hits) == 0 && (digits < 6 || !strings.Contains(f, "年")) {
+		return hits // no date, and no CJK date to add (most lines)
+	}
 	add := func(s, e, y, m, d int) {
 		if validDate(y, m, d) {
 			hits = append(hits, dateHit{s, e, civil{y, m, d}})
 		}
 	}
-	if !strings.Contains(f, "年") || digits < 6 {
+	if digits < 6 || !strings.Contains(f, "年") {
 		digits = 0
 	}
 	for _, m := range cjkMatches(f, digits) {
@@ -275,6 +281,21 @@ func hasDigitsThenSep(s string, n int, seps string) bool {
 		}
 	}
 	return false
+}
+
+// countDigitsTo is min(countDigits(s), limit), eight bytes at a time, and
+// stops counting at limit.
+func countDigitsTo(s string, limit int) int {
+	n, i := 0, 0
+	for ; i+8 <= len(s) && n < limit; i += 8 {
+		n += bits.OnesCount64(digitLanes(load8(s, i)))
+	}
+	for ; i < len(s) && n < limit; i++ {
+		if isDigit(s[i]) {
+			n++
+		}
+	}
+	return min(n, limit)
 }
 
 // digitsBefore reports whether the n bytes before s[p] are ASCII digits.
@@ -376,7 +397,9 @@ func monthEndsAt(f string, e int, byEnd *[26 * 26][]string) bool {
 		return false
 	}
 	for _, name := range byEnd[int(f[e-2]-'a')*26+int(f[e-1]-'a')] {
-		if len(name) <= e && f[e-len(name):e] == name {
+		// The first letters first: most words ending as a month ("-er",
+		// "-re", "-il") are none.
+		if len(name) <= e && f[e-len(name)] == name[0] && f[e-len(name):e] == name {
 			return true
 		}
 	}
