@@ -426,17 +426,21 @@ func slashOrder(ftext string) (mdy bool, decided bool) {
 func slashTally(ftext string) (dmyN, mdyN, ambN int) {
 	// The pattern cannot cross a line break ("\n" is a \b edge like the
 	// text's ends), so it runs only on the lines where digits meet "/" or
-	// "-", with the same matches.
-	for rest := ftext; rest != ""; {
-		ln := rest
-		if k := strings.IndexByte(rest, '\n'); k >= 0 {
-			ln, rest = rest[:k], rest[k+1:]
-		} else {
-			rest = ""
+	// "-", with the same matches. Those places are looked for in the whole
+	// text, each separator's next one kept until the lines pass it (a
+	// search per separator and line cost more than the lines' dates).
+	nextSlash, nextDash := digitSepAt(ftext, 0, '/'), digitSepAt(ftext, 0, '-')
+	for {
+		p := min(uint(nextSlash), uint(nextDash)) // -1 is past every index
+		if p >= uint(len(ftext)) {
+			break
 		}
-		if !hasDigitsThenSep(ln, 1, "/-") {
-			continue
+		ls := strings.LastIndexByte(ftext[:p], '\n') + 1
+		le := len(ftext)
+		if k := strings.IndexByte(ftext[p:], '\n'); k >= 0 {
+			le = int(p) + k
 		}
+		ln := ftext[ls:le]
 		for _, m := range scanSlashNums(ln) {
 			a, _ := strconv.Atoi(ln[m[2]:m[3]])
 			b, _ := strconv.Atoi(ln[m[4]:m[5]])
@@ -449,6 +453,37 @@ func slashTally(ftext string) (dmyN, mdyN, ambN int) {
 				ambN++
 			}
 		}
+		if nextSlash >= 0 && nextSlash < le {
+			nextSlash = digitSepAt(ftext, le, '/')
+		}
+		if nextDash >= 0 && nextDash < le {
+			nextDash = digitSepAt(ftext, le, '-')
+		}
 	}
 	return dmyN, mdyN, ambN
+}
+
+// digitSepAt is the index of the first c in s at or after from with an
+// ASCII digit on either side, or -1; a run of c is passed over at once.
+func digitSepAt(s string, from int, c byte) int {
+	for from < len(s) {
+		q := strings.IndexByte(s[from:], c)
+		if q < 0 {
+			return -1
+		}
+		p := from + q
+		if p+1 < len(s) && isDigit(s[p+1]) {
+			if p > 0 && isDigit(s[p-1]) {
+				return p
+			}
+			from = p + 2 // s[p+1], a digit, is no c
+			continue
+		}
+		// No digit after: no c up to the end of this run has a digit
+		// before it.
+		for p++; p < len(s) && s[p] == c; p++ {
+		}
+		from = p + 1 // s[p] is no c
+	}
+	return -1
 }

@@ -171,3 +171,93 @@ func TestCountDigitsTo(t *testing.T) {
 		}
 	}
 }
+
+// slashTallyRef is slashTally as on 62a56b4: a search per line, with the
+// reference of hasDigitsThenSep.
+func slashTallyRef(ftext string) (dmyN, mdyN, ambN int) {
+	// The pattern cannot cross a line break ("\n" is a \b edge like the
+	// text's ends), so it runs only on the lines where digits meet "/" or
+	// "-", with the same matches.
+	for rest := ftext; rest != ""; {
+		ln := rest
+		if k := strings.IndexByte(rest, '\n'); k >= 0 {
+			ln, rest = rest[:k], rest[k+1:]
+		} else {
+			rest = ""
+		}
+		if !hasDigitsThenSepRef(ln, 1, "/-") {
+			continue
+		}
+		for _, m := range scanSlashNums(ln) {
+			a, _ := strconv.Atoi(ln[m[2]:m[3]])
+			b, _ := strconv.Atoi(ln[m[4]:m[5]])
+			switch {
+			case a > 12 && b <= 12:
+				dmyN++
+			case b > 12 && a <= 12:
+				mdyN++
+			case a != b && a <= 12 && b <= 12:
+				ambN++
+			}
+		}
+	}
+	return dmyN, mdyN, ambN
+}
+
+// TestSlashTallyMatchesReference holds slashTally to the reference on
+// every corpus text, folded, and on random texts of lines of numeric dates'
+// pieces, separator runs and blank lines.
+func TestSlashTallyMatchesReference(t *testing.T) {
+	t.Parallel()
+	var texts []string
+	for _, s := range globTexts(t, "../../fixtures/*/*.txt", "../../fixtures/*/*/*.txt", "testdata/dev/*.txt",
+		"/tmp/devset2/receipts/*.txt", "/tmp/devset2/invoices/*.txt") {
+		texts = append(texts, foldString(s))
+	}
+	parts := []string{" ", "1", "7", "03", "12", "13", "31", "2026", "26", "/", "-", "--", "-----", "//", ".", "a", "x",
+		"\n", "\n", "\n\n", "03/04/2026", "13-04-26", "04/13/2026", "12:30"}
+	lines := scannerTexts(nil, parts, 47, 40000)
+	for i := 0; i+20 <= len(lines); i += 20 {
+		texts = append(texts, strings.Join(lines[i:i+20], "\n"))
+	}
+	texts = append(texts, "", "\n", "1/2", "1/2\n", "\n1/2/26", "-1/2-", "1-2\n3/4\n5-6")
+	dated := 0
+	for _, s := range texts {
+		d, m, a := slashTally(s)
+		wd, wm, wa := slashTallyRef(s)
+		if d != wd || m != wm || a != wa {
+			t.Fatalf("slashTally(%q) = %d, %d, %d, reference %d, %d, %d", s, d, m, a, wd, wm, wa)
+		}
+		if wd+wm+wa > 0 {
+			dated++
+		}
+	}
+	if dated < atLeast(1500) {
+		t.Fatalf("only %d texts hold a numeric date: the comparison proves little", dated)
+	}
+}
+
+// TestDigitSepAtMatchesNaive holds digitSepAt to a byte-by-byte search from
+// every offset of random strings of digits, separator runs and letters
+// (slashTally could miss one of a date's two separators unseen).
+func TestDigitSepAtMatchesNaive(t *testing.T) {
+	t.Parallel()
+	naive := func(s string, from int, c byte) int {
+		for p := max(from, 1); p+1 < len(s); p++ {
+			if s[p] == c && isDigit(s[p-1]) && isDigit(s[p+1]) {
+				return p
+			}
+		}
+		return -1
+	}
+	parts := []string{"1", "2", "26", "/", "-", "--", "---", "//", "a", " ", "\n"}
+	for _, s := range scannerTexts(nil, parts, 53, 20000) {
+		for from := 0; from <= len(s); from++ {
+			for _, c := range []byte{'/', '-'} {
+				if got, want := digitSepAt(s, from, c), naive(s, from, c); got != want {
+					t.Fatalf("digitSepAt(%q, %d, %q) = %d, want %d", s, from, c, got, want)
+				}
+			}
+		}
+	}
+}
