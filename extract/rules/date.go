@@ -377,26 +377,34 @@ func hasMonthWord(f string) bool {
 		// is a letter and lane t is not.
 		l := inRange7(load8(f, e-1), 'a', 'z')
 		for m := l << 8 &^ l; m != 0; m &= m - 1 {
-			if monthEndsAt(f, e-1+firstLane(m), byEnd) {
+			// The run's last two letters first, inline: most runs end
+			// with two no month name ends with.
+			end := e - 1 + firstLane(m)
+			if end < 2 || !isLowerASCII(f[end-2]) {
+				continue
+			}
+			if names := byEnd[int(f[end-2]-'a')*26+int(f[end-1]-'a')]; len(names) > 0 && monthEndsAt(f, end, names) {
 				return true
 			}
 		}
 	}
 	for ; e <= len(f); e++ {
-		if isLowerASCII(f[e-1]) && (e == len(f) || !isLowerASCII(f[e])) && monthEndsAt(f, e, byEnd) {
+		if isLowerASCII(f[e-1]) && (e == len(f) || !isLowerASCII(f[e])) && e >= 2 && isLowerASCII(f[e-2]) &&
+			monthEndsAt(f, e, byEnd[int(f[e-2]-'a')*26+int(f[e-1]-'a')]) {
 			return true
 		}
 	}
 	return false
 }
 
-// monthEndsAt reports, for a run of a-z ending at e (f[e-1] is a letter,
-// f[e] none), whether the run ends a word and a month name.
-func monthEndsAt(f string, e int, byEnd *[26 * 26][]string) bool {
-	if e < 2 || !isLowerASCII(f[e-2]) || e < len(f) && isREWordByte(f[e]) {
+// monthEndsAt reports, for a run of a-z ending at e (f[e-1] and f[e-2] are
+// letters, f[e] none), whether the run ends a word and one of names, the
+// month names ending with its last two letters.
+func monthEndsAt(f string, e int, names []string) bool {
+	if e < len(f) && isREWordByte(f[e]) {
 		return false
 	}
-	for _, name := range byEnd[int(f[e-2]-'a')*26+int(f[e-1]-'a')] {
+	for _, name := range names {
 		// The first letters first: most words ending as a month ("-er",
 		// "-re", "-il") are none.
 		if len(name) <= e && f[e-len(name)] == name[0] && f[e-len(name):e] == name {
