@@ -48,8 +48,12 @@ func (t *curStarts) nextStart(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
 		x := load8(s, i)
 		m := letterLanes(x) | x&lanes80
-		for _, c := range t.stops {
-			m |= byteLanes(x, c)
+		if len(t.stops) == 1 {
+			m |= byteLanes(x, t.stops[0]) // "$", the only one for now
+		} else {
+			for _, c := range t.stops {
+				m |= byteLanes(x, c)
+			}
 		}
 		if m != 0 {
 			return i + firstLane(m)
@@ -98,11 +102,13 @@ func appendCurrencies(hits []curHit, raw string) []curHit {
 		}
 		// ISO code: a run of exactly three upper-case ASCII letters.
 		// Inside a word (an ASCII letter before) without decoding the rune.
+		wordEnd := 0 // where the run of ASCII letters from i ends, once read
 		if isASCIILetter(raw[i]) && !(i > 0 && isASCIILetter(raw[i-1])) && !unicode.IsLetter(runeBefore(raw, i)) {
 			j := i
 			for j < len(raw) && isASCIILetter(raw[j]) {
 				j++
 			}
+			wordEnd = j
 			if j-i == 3 && !unicode.IsLetter(runeAt(raw, j)) {
 				w := raw[i:j]
 				if _, ok := currencyExponent(w); ok {
@@ -117,14 +123,15 @@ func appendCurrencies(hits []curHit, raw string) []curHit {
 						i = j
 						continue
 					}
-					if wordCodes[w] && inPhrase(raw, i, j) && !afterWord(raw, i, statingWords) {
+					word := wordCodes[w]
+					if word && inPhrase(raw, i, j) && !afterWord(raw, i, statingWords) {
 						// "BLUE PEN 2.50", "TOP UP 10.00": one space between it and
 						// another word makes a word code part of a phrase, not a
 						// currency.
 						i = j
 						continue
 					}
-					hits = append(hits, curHit{i, j, w, wordCodes[w] || legal})
+					hits = append(hits, curHit{i, j, w, word || legal})
 					i = j
 					continue
 				}
@@ -175,6 +182,12 @@ func appendCurrencies(hits []curHit, raw string) []curHit {
 			break
 		}
 		if !matched {
+			if wordEnd > i {
+				// The rest of the word: each of its letters has one
+				// before it, and the test for that above would pass it.
+				i = wordEnd
+				continue
+			}
 			if raw[i] < utf8.RuneSelf {
 				i++
 				continue

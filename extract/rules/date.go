@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"regexp"
 	"slices"
 	"sort"
@@ -110,7 +111,9 @@ func findDates(f string, mdy bool) []dateHit {
 	}
 	// Every pattern needs some ASCII digits (\d): ISO and CJK six, MDY five,
 	// Num four, DMY three; a pattern is not run on a string with fewer.
-	digits := countDigits(f)
+	// No test below asks for more than six: the count stops there (an
+	// amount line has many more).
+	digits := countDigitsTo(f, 6)
 	if digits < 3 {
 		return nil
 	}
@@ -203,12 +206,15 @@ func numDateMatches(f string, digits int) [][]int {
 // finishDates adds the CJK dates to hits and orders them, dropping hits
 // nested in an earlier, longer one.
 func finishDates(hits []dateHit, f string, digits int) []dateHit {
+	if len(hits) == 0 && (digits < 6 || !strings.Contains(f, "年")) {
+		return hits // no date, and no CJK date to add (most lines)
+	}
 	add := func(s, e, y, m, d int) {
 		if validDate(y, m, d) {
 			hits = append(hits, dateHit{s, e, civil{y, m, d}})
 		}
 	}
-	if !strings.Contains(f, "年") || digits < 6 {
+	if digits < 6 || !strings.Contains(f, "年") {
 		digits = 0
 	}
 	for _, m := range cjkMatches(f, digits) {
@@ -241,27 +247,68 @@ func finishDates(hits []dateHit, f string, digits int) []dateHit {
 // one of seps and a digit somewhere in s: every numeric date has that, and
 // a pattern is not run on text without it.
 //
-// n is at least 1: the bytes before a run of digits are passed over eight
-// at a time (slashTally asks this of every line of the document, most of
-// whose bytes are letters and blanks).
+// n is at least 1 and seps holds no digit. The separators are looked for
+// first, one byte at a time through strings.IndexByte (slashTally asks this
+// of every line of the document, most of which hold no "/" or "-"), and
+// only a separator with a digit after it counts the digits before it; a
+// run of one separator ("-----") is passed over at once.
 func hasDigitsThenSep(s string, n int, seps string) bool {
-	for i := 0; i+1 < len(s); {
-		// At len(s)-1 or later, the test below fails as it did when the
-		// loop stopped at len(s)-1.
-		i = nextDigit(s, i)
-		j := i // s[i:j] is a run of digits, s[j] the byte after it
-		for j+1 < len(s) && s[j] >= '0' && s[j] <= '9' {
-			j++
+	if len(s) < 3 {
+		return false // a digit, the separator and a digit
+	}
+	// A separator at p needs a digit at p-1 and at p+1: 1 <= p <= len(s)-2.
+	inner := s[1 : len(s)-1]
+	for k := 0; k < len(seps); k++ {
+		c := seps[k]
+		for from := 0; from < len(inner); {
+			q := strings.IndexByte(inner[from:], c)
+			if q < 0 {
+				break
+			}
+			p := 1 + from + q // the separator's index in s
+			if isDigit(s[p+1]) {
+				if digitsBefore(s, p, n) {
+					return true
+				}
+				from = p + 1 // s[p+1], a digit, is no separator
+				continue
+			}
+			// s[p+1] is no digit: no separator up to the end of this run
+			// of c has a digit before it.
+			for p++; p < len(s) && s[p] == c; p++ {
+			}
+			from = p // inner[p] is s[p+1]: s[p], no c, is passed too
 		}
-		if j+1 >= len(s) {
-			return false
-		}
-		if j-i >= n && byteIn(s[j], seps) && s[j+1] >= '0' && s[j+1] <= '9' {
-			return true
-		}
-		i = j + 1
 	}
 	return false
+}
+
+// countDigitsTo is min(countDigits(s), limit), eight bytes at a time, and
+// stops counting at limit.
+func countDigitsTo(s string, limit int) int {
+	n, i := 0, 0
+	for ; i+8 <= len(s) && n < limit; i += 8 {
+		n += bits.OnesCount64(digitLanes(load8(s, i)))
+	}
+	for ; i < len(s) && n < limit; i++ {
+		if isDigit(s[i]) {
+			n++
+		}
+	}
+	return min(n, limit)
+}
+
+// digitsBefore reports whether the n bytes before s[p] are ASCII digits.
+func digitsBefore(s string, p, n int) bool {
+	if p < n {
+		return false
+	}
+	for k := p - n; k < p; k++ {
+		if !isDigit(s[k]) {
+			return false
+		}
+	}
+	return true
 }
 
 // byteIn is strings.IndexByte(set, c) >= 0 for a set of a few bytes,
@@ -299,18 +346,19 @@ var monthLens = onFirstUse(func() []int {
 
 // monthsByEnd lists, by (a-z, a-z) pair, the folded month names ending
 // with those two letters; a name shorter than two letters panics
-// (hasMonthWord would miss it).
+// (hasMonthWord would miss it). A name with a byte other than a-z could
+// never end a run of those letters, and is left out.
 var monthsByEnd = onFirstUse(func() *[26 * 26][]string {
 	var t [26 * 26][]string
 	for s := range monthByFold() {
 		if len(s) < 2 {
 			panic("rules: month name shorter than two letters: " + s)
 		}
-		a, b := s[len(s)-2], s[len(s)-1]
-		if a >= 'a' && a <= 'z' && b >= 'a' && b <= 'z' {
-			k := int(a-'a')*26 + int(b-'a')
-			t[k] = append(t[k], s)
+		if strings.IndexFunc(s, func(r rune) bool { return r < 'a' || r > 'z' }) >= 0 {
+			continue
 		}
+		k := int(s[len(s)-2]-'a')*26 + int(s[len(s)-1]-'a')
+		t[k] = append(t[k], s)
 	}
 	return &t
 })
@@ -318,24 +366,50 @@ var monthsByEnd = onFirstUse(func() *[26 * 26][]string {
 // hasMonthWord reports whether some folded month name ends where a word
 // ends (the "\b" after monthAlt in reDateDMY and reDateMDY): the letters of
 // a run ending before a non-word byte, or at the end, end with a month.
-// The names ending with the run's last two letters are compared with its
-// tail (most words: none), where a map look-up per name length hashed.
+// The ends of runs of a-z are found eight bytes at a time (seven ends per
+// load), and only there are the names ending with the run's last two
+// letters compared with its tail (most words: none).
 func hasMonthWord(f string) bool {
 	byEnd := monthsByEnd()
-	run := 0 // ASCII letters just before i
-	for i := 0; i <= len(f); i++ {
-		if i < len(f) && f[i] >= 'a' && f[i] <= 'z' {
-			run++
-			continue
-		}
-		if run >= 2 && (i == len(f) || !isREWordByte(f[i])) {
-			for _, name := range byEnd[int(f[i-2]-'a')*26+int(f[i-1]-'a')] {
-				if len(name) <= run && f[i-len(name):i] == name {
-					return true
-				}
+	e := 1 // the next end to look at: f[e-1] is a letter, f[e] none
+	for ; e+7 <= len(f); e += 7 {
+		// Lane t of the block is f[e-1+t]: it ends a run where lane t-1
+		// is a letter and lane t is not.
+		l := inRange7(load8(f, e-1), 'a', 'z')
+		for m := l << 8 &^ l; m != 0; m &= m - 1 {
+			// The run's last two letters first, inline: most runs end
+			// with two no month name ends with.
+			end := e - 1 + firstLane(m)
+			if end < 2 || !isLowerASCII(f[end-2]) {
+				continue
+			}
+			if names := byEnd[int(f[end-2]-'a')*26+int(f[end-1]-'a')]; len(names) > 0 && monthEndsAt(f, end, names) {
+				return true
 			}
 		}
-		run = 0
+	}
+	for ; e <= len(f); e++ {
+		if isLowerASCII(f[e-1]) && (e == len(f) || !isLowerASCII(f[e])) && e >= 2 && isLowerASCII(f[e-2]) &&
+			monthEndsAt(f, e, byEnd[int(f[e-2]-'a')*26+int(f[e-1]-'a')]) {
+			return true
+		}
+	}
+	return false
+}
+
+// monthEndsAt reports, for a run of a-z ending at e (f[e-1] and f[e-2] are
+// letters, f[e] none), whether the run ends a word and one of names, the
+// month names ending with its last two letters.
+func monthEndsAt(f string, e int, names []string) bool {
+	if e < len(f) && isREWordByte(f[e]) {
+		return false
+	}
+	for _, name := range names {
+		// The first letters first: most words ending as a month ("-er",
+		// "-re", "-il") are none.
+		if len(name) <= e && f[e-len(name)] == name[0] && f[e-len(name):e] == name {
+			return true
+		}
 	}
 	return false
 }
@@ -360,17 +434,21 @@ func slashOrder(ftext string) (mdy bool, decided bool) {
 func slashTally(ftext string) (dmyN, mdyN, ambN int) {
 	// The pattern cannot cross a line break ("\n" is a \b edge like the
 	// text's ends), so it runs only on the lines where digits meet "/" or
-	// "-", with the same matches.
-	for rest := ftext; rest != ""; {
-		ln := rest
-		if k := strings.IndexByte(rest, '\n'); k >= 0 {
-			ln, rest = rest[:k], rest[k+1:]
-		} else {
-			rest = ""
+	// "-", with the same matches. Those places are looked for in the whole
+	// text, each separator's next one kept until the lines pass it (a
+	// search per separator and line cost more than the lines' dates).
+	nextSlash, nextDash := digitSepAt(ftext, 0, '/'), digitSepAt(ftext, 0, '-')
+	for {
+		p := min(uint(nextSlash), uint(nextDash)) // -1 is past every index
+		if p >= uint(len(ftext)) {
+			break
 		}
-		if !hasDigitsThenSep(ln, 1, "/-") {
-			continue
+		ls := strings.LastIndexByte(ftext[:p], '\n') + 1
+		le := len(ftext)
+		if k := strings.IndexByte(ftext[p:], '\n'); k >= 0 {
+			le = int(p) + k
 		}
+		ln := ftext[ls:le]
 		for _, m := range scanSlashNums(ln) {
 			a, _ := strconv.Atoi(ln[m[2]:m[3]])
 			b, _ := strconv.Atoi(ln[m[4]:m[5]])
@@ -383,6 +461,37 @@ func slashTally(ftext string) (dmyN, mdyN, ambN int) {
 				ambN++
 			}
 		}
+		if nextSlash >= 0 && nextSlash < le {
+			nextSlash = digitSepAt(ftext, le, '/')
+		}
+		if nextDash >= 0 && nextDash < le {
+			nextDash = digitSepAt(ftext, le, '-')
+		}
 	}
 	return dmyN, mdyN, ambN
+}
+
+// digitSepAt is the index of the first c in s at or after from with an
+// ASCII digit on either side, or -1; a run of c is passed over at once.
+func digitSepAt(s string, from int, c byte) int {
+	for from < len(s) {
+		q := strings.IndexByte(s[from:], c)
+		if q < 0 {
+			return -1
+		}
+		p := from + q
+		if p+1 < len(s) && isDigit(s[p+1]) {
+			if p > 0 && isDigit(s[p-1]) {
+				return p
+			}
+			from = p + 2 // s[p+1], a digit, is no c
+			continue
+		}
+		// No digit after: no c up to the end of this run has a digit
+		// before it.
+		for p++; p < len(s) && s[p] == c; p++ {
+		}
+		from = p + 1 // s[p] is no c
+	}
+	return -1
 }

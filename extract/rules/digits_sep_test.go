@@ -31,11 +31,14 @@ func hasDigitsThenSepRef(s string, n int, seps string) bool {
 func TestHasDigitsThenSepMatchesReference(t *testing.T) {
 	t.Parallel()
 	lines := equivLines(t, false, 2000)
-	parts := []string{"0", "1", "9", "12", "2026", "/", "-", ".", ",", " ", "a", "é", ":"}
+	// Runs of a separator ("-----") and lines longer than a few blocks of
+	// eight bytes too: the separators are searched for, and their runs
+	// passed over at once.
+	parts := []string{"0", "1", "9", "12", "2026", "/", "-", ".", ",", " ", "a", "é", ":", "-----", "//", "..", "   "}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for range 30000 {
 		var b strings.Builder
-		for range rng.IntN(10) {
+		for range rng.IntN(24) {
 			b.WriteString(parts[rng.IntN(len(parts))])
 		}
 		lines = append(lines, b.String())

@@ -282,7 +282,7 @@ func newDocument(text string) *document {
 	lits := injectionLiteralsIn(d.ftext)
 	for k, ln := range d.lines {
 		ln.f.s = d.ftext[fends[2*k]:fends[2*k+1]]
-		ln.blank = strings.TrimSpace(ln.f.s) == ""
+		ln.blank = isBlank(ln.f.s)
 		if !ln.blank && (isInjectionIn(ln.f.s, lits) || injectedNext) {
 			// An instruction to a machine, and the lines that continue its
 			// sentence: read as empty.
@@ -707,11 +707,11 @@ func wideGap(s string) int {
 func doubleSpaced(parts []string) []bool {
 	nonBlank, followed := 0, 0
 	for i, p := range parts {
-		if strings.TrimSpace(p) == "" {
+		if isBlank(p) {
 			continue
 		}
 		nonBlank++
-		if i+1 < len(parts) && strings.TrimSpace(parts[i+1]) == "" {
+		if i+1 < len(parts) && isBlank(parts[i+1]) {
 			followed++
 		}
 	}
@@ -720,7 +720,7 @@ func doubleSpaced(parts []string) []bool {
 		return skip
 	}
 	for i := 1; i < len(parts); i++ {
-		if strings.TrimSpace(parts[i]) == "" && strings.TrimSpace(parts[i-1]) != "" {
+		if isBlank(parts[i]) && !isBlank(parts[i-1]) {
 			skip[i] = true
 		}
 	}
