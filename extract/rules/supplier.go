@@ -798,7 +798,7 @@ func (s *supplierScan) scanLines() {
 func (s *supplierScan) scanCells(sl *supLine) {
 	i := sl.i
 	ln := s.d.lines[i]
-	forms := reLegalForm.FindAllStringIndex(ln.raw, -1)
+	forms := legalFormsOf(ln.raw)
 	for k, c := range ln.cells {
 		reg := s.regs[i][k]
 		if sl.remit {

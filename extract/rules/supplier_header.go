@@ -384,7 +384,8 @@ func isAddressLine(raw string) bool {
 
 // hasLegalForm reports whether s holds a company name with its legal form.
 func hasLegalForm(s string) bool {
-	return len(legalNamesIn(s, 0, len(s), reLegalForm.FindAllStringIndex(s, -1))) > 0
+	// Reason: no name without a form at a word start (formAtWordStart).
+	return formAtWordStart(s) && len(legalNamesIn(s, 0, len(s), reLegalForm.FindAllStringIndex(s, -1))) > 0
 }
 
 // joinBelow joins a header name on line i that ends with "&" or "AND"
