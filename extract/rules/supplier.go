@@ -868,7 +868,14 @@ func (s *supplierScan) countCustomer(cellRaw string, names []string) {
 		rs, _ := fold(t).rawSpan(end, end)
 		t = t[rs:]
 	}
-	if n := cutName(t); looksLikeName(n) {
+	n := cutName(t)
+	if len(names) > 0 && n == names[0] {
+		// The cell's name is its first legal name ("Acme S.L." alone in
+		// the cell), counted above: its key is first, whether or not it
+		// looks like a name, so looksLikeName is not asked.
+		return
+	}
+	if looksLikeName(n) {
 		if nn := normName(n); len(names) == 0 || nn != first {
 			s.customers[nn]++
 		}
