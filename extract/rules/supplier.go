@@ -69,6 +69,13 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 func segmentStart(raw string, fs int) int {
 	s := fs
 	for s > 0 {
+		if c := raw[s-1]; c > ' ' && c < 0x7f && !segmentMarks[c] {
+			// Most of a name: printable ASCII that ends no segment,
+			// whatever stands around it (a rune decoded and asked of
+			// the switch below was most of the memo's look-up).
+			s--
+			continue
+		}
 		r, w := utf8.DecodeLastRuneInString(raw[:s])
 		stop := false
 		switch {
@@ -99,6 +106,11 @@ func segmentStart(raw string, fs int) int {
 	}
 	return s
 }
+
+// segmentMarks marks the printable ASCII bytes segmentStart must look at:
+// those that end a segment, alone or beside a blank.
+var segmentMarks = [utf8.RuneSelf]bool{'|': true, ';': true, ':': true, '/': true, '"': true, '*': true, '>': true,
+	'[': true, ']': true, '=': true, ',': true, '-': true}
 
 // nameBeforeFrom is nameBefore given the segment start s: its answer reads
 // raw[s:fe] and whether raw is blank before s, nothing else (nameMemo).
