@@ -206,7 +206,21 @@ func firstTwoWords(s string) string {
 // so lines of digits and symbols are not normalised for nothing.
 func hasLetterRun(s string) bool {
 	run := 0
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		// ASCII by a byte test, without the rune decoded.
+		if c := s[i]; c < utf8.RuneSelf {
+			if isASCIILetter(c) {
+				if run++; run >= 3 {
+					return true
+				}
+			} else {
+				run = 0
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		i += w
 		if unicode.IsLetter(r) {
 			if run++; run >= 3 {
 				return true

@@ -79,3 +79,41 @@ func TestAlnumOneSubstitutionMatchesReference(t *testing.T) {
 		t.Fatalf("only %d keys one byte off: the comparison proves little", hits)
 	}
 }
+
+// hasLetterRunRef is hasLetterRun as it was, rune by rune.
+func hasLetterRunRef(s string) bool {
+	run := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) {
+			if run++; run >= 3 {
+				return true
+			}
+		} else {
+			run = 0
+		}
+	}
+	return false
+}
+
+// TestHasLetterRunMatchesReference holds hasLetterRun to its rune-by-rune
+// copy on every corpus line and on random runs of ASCII and other
+// letters, digits, marks and broken UTF-8.
+func TestHasLetterRunMatchesReference(t *testing.T) {
+	t.Parallel()
+	parts := []string{"a", "Z", "1", " ", ".", "é", "ß", "Ω", "中", "\u0301", "€", "\xff", "\xc3", "ab", "é1", "'"}
+	yes, no := 0, 0
+	for _, s := range scannerTexts(equivLines(t, false, 0), parts, 67, 20000) {
+		got, want := hasLetterRun(s), hasLetterRunRef(s)
+		if got != want {
+			t.Fatalf("hasLetterRun(%q) = %v, want %v", s, got, want)
+		}
+		if want {
+			yes++
+		} else {
+			no++
+		}
+	}
+	if yes < atLeast(5000) || no < atLeast(5000) {
+		t.Fatalf("%d texts with a run of letters, %d without: the comparison proves little", yes, no)
+	}
+}
