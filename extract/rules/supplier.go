@@ -992,7 +992,7 @@ func (s *supplierScan) scanHeader() string {
 			score := 7
 			if seen == 1 {
 				score = 11 // the very first line of an invoice
-				if j, shop := s.d.shopBelowPerson(i, t); j >= 0 {
+				if j, shop := s.d.shopBelowPersonMemo(&s.names, i, t); j >= 0 {
 					// Reason: a person's name (the cashier, the scan's owner)
 					// above a shop name: the shop issued the receipt.
 					i, t = j, shop

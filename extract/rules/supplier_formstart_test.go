@@ -144,3 +144,45 @@ func TestLegalFormsOfKeepsNames(t *testing.T) {
 			skipped, named, wordStart)
 	}
 }
+
+// TestHasLegalFormMemoMatches runs the supplier scan's line step on every
+// text of the corpus, so its name memo holds the document's names, then
+// holds hasLegalFormMemo through that memo to hasLegalForm on each line's
+// first cell and trimmed text, and shopBelowPersonMemo to shopBelowPerson
+// on each line with its first cell's name, as scanHeader asks them.
+func TestHasLegalFormMemoMatches(t *testing.T) {
+	t.Parallel()
+	legal, shops := 0, 0
+	for _, text := range selfCheckTexts(t) {
+		d := newDocument(text)
+		s := &supplierScan{d: d, regs: d.regions(), customers: map[string]int{}, cands: map[string]*supCand{}}
+		s.scanLines()
+		for i, ln := range d.lines {
+			if len(ln.cells) == 0 {
+				continue
+			}
+			first := cutName(ln.raw[ln.cells[0].start:ln.cells[0].end])
+			for _, x := range []string{first, strings.TrimSpace(ln.raw)} {
+				want := hasLegalForm(x)
+				if got := hasLegalFormMemo(&s.names, x); got != want {
+					t.Fatalf("hasLegalFormMemo(%q) = %v through the scan's memo, hasLegalForm says %v", x, got, want)
+				}
+				if want {
+					legal++
+				}
+			}
+			wj, wn := d.shopBelowPerson(i, first)
+			if gj, gn := d.shopBelowPersonMemo(&s.names, i, first); gj != wj || gn != wn {
+				t.Fatalf("shopBelowPersonMemo(%d, %q) = %d %q, shopBelowPerson says %d %q", i, first, gj, gn, wj, wn)
+			}
+			if wj >= 0 {
+				shops++
+			}
+		}
+		d.release()
+	}
+	t.Logf("%d texts with a legal name, %d shops below a person", legal, shops)
+	if legal < atLeast(2000) || shops < atLeast(40) {
+		t.Fatalf("%d legal names, %d shops: the comparison proves little", legal, shops)
+	}
+}
