@@ -139,7 +139,7 @@ func TestLegalFormsOfKeepsNames(t *testing.T) {
 		}
 	}
 	t.Logf("%d lines with a form at a word start, %d with forms inside words only, %d names", wordStart, skipped, named)
-	if skipped < atLeast(3000) || named < atLeast(1000) || wordStart < atLeast(3000) {
+	if skipped < atLeast(800) || named < atLeast(160) || wordStart < atLeast(1600) {
 		t.Fatalf("%d lines passed over, %d names, %d lines with a form at a word start: the comparison proves little",
 			skipped, named, wordStart)
 	}
@@ -182,7 +182,7 @@ func TestHasLegalFormMemoMatches(t *testing.T) {
 		d.release()
 	}
 	t.Logf("%d texts with a legal name, %d shops below a person", legal, shops)
-	if legal < atLeast(2000) || shops < atLeast(40) {
+	if legal < atLeast(800) || shops < atLeast(16) {
 		t.Fatalf("%d legal names, %d shops: the comparison proves little", legal, shops)
 	}
 }
