@@ -1387,8 +1387,17 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 			// here; lits, a subset of the same alternatives, agree. Most
 			// bytes (spaces, digits, punctuation) open no form: one table
 			// read, before the pair's.
-			if x.skip[c] || x.deadPair(s, i, c) {
+			if x.skip[c] {
 				continue
+			}
+			if i+1 < len(s) {
+				if d := s[i+1]; d < utf8.RuneSelf {
+					if x.dead2[c][d>>6]&(1<<(d&63)) != 0 {
+						continue
+					}
+				} else if x.wideDead[c] {
+					continue
+				}
 			}
 		} else {
 			r, _ := utf8.DecodeRuneInString(s[i:])
@@ -1398,67 +1407,33 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 			}
 			c = k
 		}
-		if end, ok := x.longestFrom(s, i, c); ok {
-			return i, end, true
+		lc := lowerByte(c)
+		re := x.byFirst[lc]
+		// The NFA rejects as fast as the prefix test where it runs.
+		if re == nil || s[i] < utf8.RuneSelf && x.nfa[lc] == nil && !x.mayStartAt(s, i, lc) {
+			continue
+		}
+		if lits := x.lits[lc]; lits != nil && s[i] < utf8.RuneSelf {
+			if end, ok := longestLit(lits, s, i); ok {
+				if end > i {
+					return i, end, true
+				}
+				continue
+			}
+		}
+		if n := x.nfa[lc]; n != nil && s[i] < utf8.RuneSelf {
+			if end, ok := n.longestAt(s[i:]); ok {
+				if end >= 0 {
+					return i, i + end, true
+				}
+				continue
+			}
+		}
+		if m := re.FindStringIndex(s[i:]); m != nil {
+			return i, i + m[1], true
 		}
 	}
 	return 0, 0, false
-}
-
-// deadPair reports, for ASCII c = s[i] that skip lets through, whether the
-// byte after it leaves no match at i (dead2, wideDead).
-func (x *firstByteTables) deadPair(s string, i int, c byte) bool {
-	if i+1 >= len(s) {
-		return false
-	}
-	if d := s[i+1]; d < utf8.RuneSelf {
-		return x.dead2[c][d>>6]&(1<<(d&63)) != 0
-	}
-	return x.wideDead[c]
-}
-
-// longestFrom is the end of the longest match at s[i] (ok false: none),
-// given c, s[i] or the ASCII letter the rune there folds to, once find's
-// table tests have let i through.
-func (x *firstByteTables) longestFrom(s string, i int, c byte) (int, bool) {
-	lc := lowerByte(c)
-	re := x.byFirst[lc]
-	// The NFA rejects as fast as the prefix test where it runs.
-	if re == nil || s[i] < utf8.RuneSelf && x.nfa[lc] == nil && !x.mayStartAt(s, i, lc) {
-		return 0, false
-	}
-	if lits := x.lits[lc]; lits != nil && s[i] < utf8.RuneSelf {
-		if end, ok := longestLit(lits, s, i); ok {
-			return end, end > i
-		}
-	}
-	if n := x.nfa[lc]; n != nil && s[i] < utf8.RuneSelf {
-		if end, ok := n.longestAt(s[i:]); ok {
-			return i + end, end >= 0
-		}
-	}
-	if m := re.FindStringIndex(s[i:]); m != nil {
-		return i + m[1], true
-	}
-	return 0, false
-}
-
-// startsAt is longestFrom for any i, with find's table tests first.
-func (x *firstByteTables) startsAt(s string, i int) (int, bool) {
-	c := s[i]
-	if c < utf8.RuneSelf {
-		if x.skip[c] || x.deadPair(s, i, c) {
-			return 0, false
-		}
-	} else {
-		r, _ := utf8.DecodeRuneInString(s[i:])
-		k, ok := x.foldsTo[r]
-		if !ok {
-			return 0, false
-		}
-		c = k
-	}
-	return x.longestFrom(s, i, c)
 }
 
 // find returns the leftmost-longest match at or after from, as

@@ -120,3 +120,63 @@ func legalFormsOf(raw string) [][]int {
 	}
 	return reLegalForm.FindAllStringIndex(raw, -1)
 }
+
+// startsAt is the end of the longest match of x at s[i] (ok false: none):
+// find's test of one offset, with its table tests first.
+func (x *firstByteTables) startsAt(s string, i int) (int, bool) {
+	c := s[i]
+	if c < utf8.RuneSelf {
+		if x.skip[c] || x.deadPair(s, i, c) {
+			return 0, false
+		}
+	} else {
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		k, ok := x.foldsTo[r]
+		if !ok {
+			return 0, false
+		}
+		c = k
+	}
+	return x.longestFrom(s, i, c)
+}
+
+// deadPair reports, for ASCII c = s[i] that skip lets through, whether the
+// byte after it leaves no match at i (dead2, wideDead), as find asks.
+func (x *firstByteTables) deadPair(s string, i int, c byte) bool {
+	if i+1 >= len(s) {
+		return false
+	}
+	if d := s[i+1]; d < utf8.RuneSelf {
+		return x.dead2[c][d>>6]&(1<<(d&63)) != 0
+	}
+	return x.wideDead[c]
+}
+
+// longestFrom is what find asks at an offset its table tests let through,
+// given c, s[i] or the ASCII letter the rune there folds to: the end of
+// the longest match there, ok false for none. It is find's loop body, kept
+// here rather than shared so that find, which other searches tune, stays
+// as it is; TestStartsAtMatchesFindRef holds the two together at every
+// offset (any step find gains, such as a faster matcher past a byte above
+// 0x7f, answers the same: byFirst's regexp stays the last word here).
+func (x *firstByteTables) longestFrom(s string, i int, c byte) (int, bool) {
+	lc := lowerByte(c)
+	re := x.byFirst[lc]
+	if re == nil || s[i] < utf8.RuneSelf && x.nfa[lc] == nil && !x.mayStartAt(s, i, lc) {
+		return 0, false
+	}
+	if lits := x.lits[lc]; lits != nil && s[i] < utf8.RuneSelf {
+		if end, ok := longestLit(lits, s, i); ok {
+			return end, end > i
+		}
+	}
+	if n := x.nfa[lc]; n != nil && s[i] < utf8.RuneSelf {
+		if end, ok := n.longestAt(s[i:]); ok {
+			return i + end, end >= 0
+		}
+	}
+	if m := re.FindStringIndex(s[i:]); m != nil {
+		return i + m[1], true
+	}
+	return 0, false
+}
