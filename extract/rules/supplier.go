@@ -69,6 +69,13 @@ func nameBefore(raw string, fs, fe int) (string, int, bool) {
 func segmentStart(raw string, fs int) int {
 	s := fs
 	for s > 0 {
+		if c := raw[s-1]; c > ' ' && c < 0x7f && !segmentMarks[c] {
+			// Most of a name: printable ASCII that ends no segment,
+			// whatever stands around it (a rune decoded and asked of
+			// the switch below was most of the memo's look-up).
+			s--
+			continue
+		}
 		r, w := utf8.DecodeLastRuneInString(raw[:s])
 		stop := false
 		switch {
@@ -99,6 +106,11 @@ func segmentStart(raw string, fs int) int {
 	}
 	return s
 }
+
+// segmentMarks marks the printable ASCII bytes segmentStart must look at:
+// those that end a segment, alone or beside a blank.
+var segmentMarks = [utf8.RuneSelf]bool{'|': true, ';': true, ':': true, '/': true, '"': true, '*': true, '>': true,
+	'[': true, ']': true, '=': true, ',': true, '-': true}
 
 // nameBeforeFrom is nameBefore given the segment start s: its answer reads
 // raw[s:fe] and whether raw is blank before s, nothing else (nameMemo).
@@ -798,7 +810,7 @@ func (s *supplierScan) scanLines() {
 func (s *supplierScan) scanCells(sl *supLine) {
 	i := sl.i
 	ln := s.d.lines[i]
-	forms := reLegalForm.FindAllStringIndex(ln.raw, -1)
+	forms := legalFormsOf(ln.raw)
 	for k, c := range ln.cells {
 		reg := s.regs[i][k]
 		if sl.remit {
@@ -868,7 +880,14 @@ func (s *supplierScan) countCustomer(cellRaw string, names []string) {
 		rs, _ := fold(t).rawSpan(end, end)
 		t = t[rs:]
 	}
-	if n := cutName(t); looksLikeName(n) {
+	n := cutName(t)
+	if len(names) > 0 && n == names[0] {
+		// The cell's name is its first legal name ("Acme S.L." alone in
+		// the cell), counted above: its key is first, whether or not it
+		// looks like a name, so looksLikeName is not asked.
+		return
+	}
+	if looksLikeName(n) {
 		if nn := normName(n); len(names) == 0 || nn != first {
 			s.customers[nn]++
 		}
@@ -973,7 +992,7 @@ func (s *supplierScan) scanHeader() string {
 			score := 7
 			if seen == 1 {
 				score = 11 // the very first line of an invoice
-				if j, shop := s.d.shopBelowPerson(i, t); j >= 0 {
+				if j, shop := s.d.shopBelowPersonMemo(&s.names, i, t); j >= 0 {
 					// Reason: a person's name (the cashier, the scan's owner)
 					// above a shop name: the shop issued the receipt.
 					i, t = j, shop

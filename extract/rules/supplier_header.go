@@ -383,8 +383,12 @@ func isAddressLine(raw string) bool {
 }
 
 // hasLegalForm reports whether s holds a company name with its legal form.
-func hasLegalForm(s string) bool {
-	return len(legalNamesIn(s, 0, len(s), reLegalForm.FindAllStringIndex(s, -1))) > 0
+func hasLegalForm(s string) bool { return hasLegalFormMemo(nil, s) }
+
+// hasLegalFormMemo is hasLegalForm reading names through memo (nil: none).
+func hasLegalFormMemo(memo *nameMemo, s string) bool {
+	// Reason: no name without a form at a word start (formAtWordStart).
+	return formAtWordStart(s) && len(legalNamesMemo(memo, s, 0, len(s), reLegalForm.FindAllStringIndex(s, -1))) > 0
 }
 
 // joinBelow joins a header name on line i that ends with "&" or "AND"
@@ -463,7 +467,14 @@ func hasTradeWord(s string) bool {
 // name, has no business word or legal form and the line right under it is
 // a name with a business word ("INDAH GIFT & HOME DECO"); -1 otherwise.
 func (d *document) shopBelowPerson(i int, name string) (int, string) {
-	if hasTradeWord(name) || hasLegalForm(name) {
+	return d.shopBelowPersonMemo(nil, i, name)
+}
+
+// shopBelowPersonMemo is shopBelowPerson reading the first line's legal
+// names through memo (nil: none): the supplier scan has read that line's
+// name with its form already, and cut it from the same segment.
+func (d *document) shopBelowPersonMemo(memo *nameMemo, i int, name string) (int, string) {
+	if hasTradeWord(name) || hasLegalFormMemo(memo, name) {
 		return -1, ""
 	}
 	j := d.nextNonBlank(i, 0)

@@ -101,7 +101,7 @@ func oneInsertion(a, b string) bool {
 // two words as another line's first two, with one letter different
 // ("DONINO'S PIZZA" above "DOMINO'S PIZZA TAMAN ..."): one of the two
 // spellings is misread and the text cannot say which. It compares the
-// lines' folded text in one reused buffer: no allocation per line.
+// lines' folded text in place (alnumOneSubstitution): no copy per line.
 func (d *document) garbledRepeat(name string, line int) bool {
 	key := normName(name)
 	if len(key) < 6 {
@@ -111,7 +111,7 @@ func (d *document) garbledRepeat(name string, line int) bool {
 	if w := strings.Fields(name); len(w) >= 2 {
 		lead = normName(w[0] + w[1])
 	}
-	var buf [128]byte
+	const keyMax = 128 // longer keys are not compared
 	seen := 0
 	for i, ln := range d.lines {
 		if ln.blank {
@@ -123,44 +123,61 @@ func (d *document) garbledRepeat(name string, line int) bool {
 		if i == line || !hasLetterRun(ln.raw) {
 			continue
 		}
-		if len(key) <= len(buf) {
-			if other := alnumOf(buf[:0], ln.f.s, len(key)); len(other) == len(key) && oneSubstitution(key, other) {
-				return true
-			}
+		if len(key) <= keyMax && alnumOneSubstitution(key, ln.f.s, len(key)) {
+			return true
 		}
-		if len(lead) >= 5 && len(lead) <= len(buf) {
+		if len(lead) >= 5 && len(lead) <= keyMax {
 			// The brand alone repeated ("MR D.T.Y. (JOHOR) SDN BHD" over
 			// "(MR DIY TESCO)").
-			if w2 := firstTwoWords(ln.f.s); w2 != "" {
-				if other := alnumOf(buf[:0], w2, len(lead)+1); len(other) == len(lead) && oneSubstitution(lead, other) {
-					return true
-				}
+			if w2 := firstTwoWords(ln.f.s); w2 != "" && alnumOneSubstitution(lead, w2, len(lead)+1) {
+				return true
 			}
 		}
 	}
 	return false
 }
 
-// alnumOf appends the letters and digits of the folded text f to dst, at
-// most limit bytes of them: normName's key without allocating.
-func alnumOf(dst []byte, f string, limit int) []byte {
-	for i := 0; i < len(f) && len(dst) < limit; {
-		// ASCII bytes by asciiAlnum, as normFolded judges them: the
-		// header lines this reads are mostly ASCII.
+// alnumOneSubstitution is oneSubstitution(key, other), other the letters
+// and digits of the folded text f (normName's key), read until limit bytes
+// or more are taken (a rune whole). They are compared as they are read, so
+// the answer comes at the second differing byte or past key's length:
+// most header lines garbledRepeat reads part from the name in their first
+// letters, and were copied out to key's length first.
+func alnumOneSubstitution(key, f string, limit int) bool {
+	n, diff := 0, 0
+	// take compares the next byte of the key with b.
+	take := func(b byte) bool {
+		if n >= len(key) {
+			return false
+		}
+		if key[n] != b {
+			if diff++; diff > 1 {
+				return false
+			}
+		}
+		n++
+		return true
+	}
+	for i := 0; i < len(f) && n < limit; {
 		if c := f[i]; c < utf8.RuneSelf {
-			if asciiAlnum[c] {
-				dst = append(dst, c)
+			if asciiAlnum[c] && !take(c) {
+				return false
 			}
 			i++
 			continue
 		}
 		r, w := utf8.DecodeRuneInString(f[i:])
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
-			dst = utf8.AppendRune(dst, r)
+			var rb [utf8.UTFMax]byte
+			for _, b := range rb[:utf8.EncodeRune(rb[:], r)] {
+				if !take(b) {
+					return false
+				}
+			}
 		}
 		i += w
 	}
-	return dst
+	return n == len(key) && diff == 1
 }
 
 // firstTwoWords is s up to the end of its second space-separated word, ""
@@ -189,7 +206,21 @@ func firstTwoWords(s string) string {
 // so lines of digits and symbols are not normalised for nothing.
 func hasLetterRun(s string) bool {
 	run := 0
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		// ASCII by a byte test, without the rune decoded.
+		if c := s[i]; c < utf8.RuneSelf {
+			if isASCIILetter(c) {
+				if run++; run >= 3 {
+					return true
+				}
+			} else {
+				run = 0
+			}
+			i++
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(s[i:])
+		i += w
 		if unicode.IsLetter(r) {
 			if run++; run >= 3 {
 				return true
