@@ -1416,38 +1416,8 @@ func (x *firstByteTables) find(s string, from int) (int, int, bool) {
 			}
 			c = k
 		}
-		lc := lowerByte(c)
-		re := x.byFirst[lc]
-		// The NFA rejects as fast as the prefix test where it runs.
-		if re == nil || s[i] < utf8.RuneSelf && x.nfa[lc] == nil && !x.mayStartAt(s, i, lc) {
-			continue
-		}
-		if lits := x.lits[lc]; lits != nil && s[i] < utf8.RuneSelf {
-			if end, ok := longestLit(lits, s, i); ok {
-				if end > i {
-					return i, end, true
-				}
-				continue
-			}
-		}
-		if n := x.nfa[lc]; n != nil && s[i] < utf8.RuneSelf {
-			if end, ok := n.longestAt(s[i:]); ok {
-				if end >= 0 {
-					return i, i + end, true
-				}
-				continue
-			}
-		}
-		if n := x.exact[lc](); n != nil {
-			// byFirst is leftmost-longest and anchored: its match is
-			// the longest that starts here.
-			if _, end := n.anchoredEnds(s[i:]); end >= 0 {
-				return i, i + end, true
-			}
-			continue
-		}
-		if m := re.FindStringIndex(s[i:]); m != nil {
-			return i, i + m[1], true
+		if end, ok := x.longestFrom(s, i, c); ok {
+			return i, end, true
 		}
 	}
 	return 0, 0, false

@@ -154,11 +154,8 @@ func (x *firstByteTables) deadPair(s string, i int, c byte) bool {
 
 // longestFrom is what find asks at an offset its table tests let through,
 // given c, s[i] or the ASCII letter the rune there folds to: the end of
-// the longest match there, ok false for none. It is find's loop body, kept
-// here rather than shared so that find, which other searches tune, stays
-// as it is; TestStartsAtMatchesFindRef holds the two together at every
-// offset (any step find gains, such as a faster matcher past a byte above
-// 0x7f, answers the same: byFirst's regexp stays the last word here).
+// the longest match there, ok false for none. find and the word-start
+// search (startsAt) share it.
 func (x *firstByteTables) longestFrom(s string, i int, c byte) (int, bool) {
 	lc := lowerByte(c)
 	re := x.byFirst[lc]
@@ -174,6 +171,12 @@ func (x *firstByteTables) longestFrom(s string, i int, c byte) (int, bool) {
 		if end, ok := n.longestAt(s[i:]); ok {
 			return i + end, end >= 0
 		}
+	}
+	if n := x.exact[lc](); n != nil {
+		// byFirst is leftmost-longest and anchored: its match is the
+		// longest that starts here.
+		_, end := n.anchoredEnds(s[i:])
+		return i + end, end >= 0
 	}
 	if m := re.FindStringIndex(s[i:]); m != nil {
 		return i + m[1], true
