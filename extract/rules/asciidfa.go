@@ -34,20 +34,7 @@ const maxDFAStates = 1024
 func newASCIIDFA(n *asciiNFA) *asciiDFA {
 	d := &asciiDFA{}
 	var reps []byte // one byte of each class
-	for b := range utf8.RuneSelf {
-		k := -1
-		for c, r := range reps {
-			if n.accept[r] == n.accept[b] {
-				k = c
-				break
-			}
-		}
-		if k < 0 {
-			k = len(reps)
-			reps = append(reps, byte(b))
-		}
-		d.class[b] = uint8(k)
-	}
+	d.class, reps = byteClasses(func(a, b byte) bool { return n.accept[a] == n.accept[b] })
 	d.nclass = len(reps)
 	ids := map[pcSet]int16{n.start: 0}
 	sets := []pcSet{n.start}
@@ -115,4 +102,24 @@ func (d *asciiDFA) longestAt(s string) (end int, ok bool) {
 			return end, true
 		}
 	}
+}
+
+// byteClasses numbers the ASCII bytes by class, same telling two bytes of
+// one class: a DFA's column per byte, and one byte of each column.
+func byteClasses(same func(a, b byte) bool) (class [utf8.RuneSelf]uint8, reps []byte) {
+	for b := range byte(utf8.RuneSelf) {
+		k := -1
+		for c, r := range reps {
+			if same(r, b) {
+				k = c
+				break
+			}
+		}
+		if k < 0 {
+			k = len(reps)
+			reps = append(reps, b)
+		}
+		class[b] = uint8(k)
+	}
+	return class, reps
 }

@@ -380,21 +380,10 @@ const maxExactDFAStates = 2048
 func newExactDFA(n *exactNFA, anchored bool) *exactDFA {
 	np, ws := len(n.prog.Inst), n.ws
 	d := &exactDFA{}
-	var reps []byte
-	for b := range utf8.RuneSelf {
-		k := -1
-		for c, r := range reps {
-			if byteClass(r) == byteClass(byte(b)) && slicesEqual(n.accept[int(r)*ws:][:ws], n.accept[b*ws:][:ws]) {
-				k = c
-				break
-			}
-		}
-		if k < 0 {
-			k = len(reps)
-			reps = append(reps, byte(b))
-		}
-		d.col[b] = uint8(k)
-	}
+	var reps []byte // one byte of each column
+	d.col, reps = byteClasses(func(a, b byte) bool {
+		return byteClass(a) == byteClass(b) && slicesEqual(n.accept[int(a)*ws:][:ws], n.accept[int(b)*ws:][:ws])
+	})
 	d.ncol = len(reps)
 	type key struct {
 		set  pcSet

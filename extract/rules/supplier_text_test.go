@@ -140,37 +140,8 @@ func TestNameBeforeMatchesReference(t *testing.T) {
 // nameBeforeRef is nameBefore as it was before its words were cut into
 // stack buffers and the fold index was built only on a match.
 func nameBeforeRef(raw string, fs, fe int) (string, int, bool) {
-	// Segment start.
-	s := fs
-	for s > 0 {
-		r, w := utf8.DecodeLastRuneInString(raw[:s])
-		stop := false
-		switch {
-		case r == '\t' || r == '|' || r == '·' || r == '•' || r == '●' || r == '▪' || r == ';' || r == ':' || r == '/' ||
-			r == '"' || r == '“' || r == '”' || r == '©' || r == '*' || r == '>' || r == '[' || r == ']' || r == '=':
-			stop = true
-		case r == ',':
-			// "Acme, Inc." keeps the comma.
-			if strings.TrimSpace(raw[s:fs]) != "" {
-				stop = true
-			}
-		case isSpaceRune(r):
-			if s-w > 0 {
-				r2, _ := utf8.DecodeLastRuneInString(raw[:s-w])
-				if isSpaceRune(r2) {
-					stop = true
-				}
-			}
-		case r == '-' || r == '–' || r == '—':
-			if s-w > 0 && isSpaceRune(runeBefore(raw, s-w)) && isSpaceRune(runeAt(raw, s)) {
-				stop = true
-			}
-		}
-		if stop {
-			break
-		}
-		s -= w
-	}
+	// Segment start, as segmentStart did then.
+	s := segmentStartRef(raw, fs)
 	words := strings.Fields(raw[s:fs])
 	keep := len(words)
 	for k := len(words) - 1; k >= 0; k-- {
