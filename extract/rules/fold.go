@@ -693,7 +693,7 @@ func phraseRE(p string) string {
 // with the text there. The lexicon therefore keeps its phrases compiled for
 // a byte-level matcher (phraseProg, lexmatch.go), grouped by their first one
 // to three letters (byKey) or, for phrases opening with another byte, by
-// that byte (byFirst), with the leading \b taken off and checked by find
+// that byte (first), with the leading \b taken off and checked by find
 // against f[s-1] and f[s] instead; searching tries them position by
 // position, word start by word start, and bitsets of the phrases' first
 // letters rule out most positions without a lookup. This is exactly the
@@ -740,14 +740,14 @@ type lexTables struct {
 	prefix bool   // anchored at the start of the text
 	id     int    // the lexicon's index in lexicons, -1 if built outside newLexicon
 
-	// byFirst holds the phrases by first byte, their leading \b taken off
-	// and checked by find instead (bounded[c]); unused when full.
-	byFirst  [256][]phraseProg
-	bounded  [256]bool
-	firstSet [4]uint64 // the bytes byFirst holds phrases for, as bits
+	// first holds the phrases by first byte, nil when none opens with a
+	// byte outside byKey (most lexicons: the 6.4 KB table was, kept in each
+	// of some 330 lexicons, about 2 MB of a run's live heap) or when full.
+	first    *firstProgs
+	firstSet [4]uint64 // the bytes first holds phrases for, as bits
 	hasFirst bool      // firstSet is not empty (few lexicons: mayFind skips it)
 	// byKeyOnly: the lexicon is one of lexicons (id set), not anchored,
-	// and opens its phrases only by key (byKey, no byFirst): most are, and
+	// and opens its phrases only by key (byKey, no first): most are, and
 	// line.mayHave answers them with two bit tests.
 	byKeyOnly bool
 	keyOnly   int // id when byKeyOnly, else past every id (mayHave's test)
@@ -757,6 +757,13 @@ type lexTables struct {
 	// those are grouped by the literal they open with (phraseGroup).
 	byKey map[int][]phraseGroup
 	full  bool // some phrase may start with more than one byte ("-", "."): use the full expression
+}
+
+// firstProgs are a lexicon's phrases by first byte, their leading \b taken
+// off and checked by find instead (bounded[c]).
+type firstProgs struct {
+	progs   [256][]phraseProg
+	bounded [256]bool
 }
 
 // lexRE compiles phrases into one leftmost-longest alternation (on first
@@ -819,19 +826,24 @@ func compileLexicon(anchor string, phrases []string) *lexTables {
 			lx.byKey[k] = addToGroup(lx.byKey[k], compilePhrase(p))
 			continue
 		}
-		if strings.HasPrefix(phraseRE(p), `\b`) {
-			lx.bounded[c] = true
+		if lx.first == nil {
+			lx.first = new(firstProgs)
 		}
-		lx.byFirst[c] = append(lx.byFirst[c], compilePhrase(p))
+		if strings.HasPrefix(phraseRE(p), `\b`) {
+			lx.first.bounded[c] = true
+		}
+		lx.first.progs[c] = append(lx.first.progs[c], compilePhrase(p))
 	}
 	if lx.full {
-		lx.byFirst = [256][]phraseProg{}
+		lx.first = nil
 		lx.byKey = nil
 	}
-	for c, progs := range lx.byFirst {
-		if progs != nil {
-			lx.firstSet[c/64] |= 1 << (c % 64)
-			lx.hasFirst = true
+	if lx.first != nil {
+		for c, progs := range lx.first.progs {
+			if progs != nil {
+				lx.firstSet[c/64] |= 1 << (c % 64)
+				lx.hasFirst = true
+			}
 		}
 	}
 	return lx
@@ -939,7 +951,7 @@ func (ks *keySet) has(k int) bool {
 }
 
 // find returns the leftmost-longest match in f that starts at or after
-// from (with f as the whole text, as regexp sees it), via byFirst; only for
+// from (with f as the whole text, as regexp sees it), via first; only for
 // lexicons that are not full.
 func (lx *lexTables) find(f string, from int) (int, int, bool) {
 	var pos, next [16]int
@@ -978,13 +990,13 @@ func (lx *lexTables) find(f string, from int) (int, int, bool) {
 			}
 			continue
 		}
-		progs := lx.byFirst[c]
-		if progs == nil {
+		if lx.firstSet[c/64]&(1<<(c%64)) == 0 {
 			continue
 		}
+		progs := lx.first.progs[c]
 		// The phrases' leading \b: word-ness changes between f[s-1] and f[s]
 		// (a phrase may start with a non-word rune such as "§").
-		if lx.bounded[c] && (s > 0 && isREWordByte(f[s-1])) == isREWordByte(c) {
+		if lx.first.bounded[c] && (s > 0 && isREWordByte(f[s-1])) == isREWordByte(c) {
 			continue
 		}
 		best := -1

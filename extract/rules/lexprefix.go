@@ -45,13 +45,12 @@ func (lx *lexTables) prefixEnd(f string) int {
 		}
 		return best
 	}
-	progs := lx.byFirst[c]
-	if progs == nil || lx.bounded[c] && !isREWordByte(c) {
+	if lx.firstSet[c/64]&(1<<(c%64)) == 0 || lx.first.bounded[c] && !isREWordByte(c) {
 		// A phrase's leading \b at 0 needs a word byte there.
 		return -1
 	}
 	best := -1
-	for _, prog := range progs {
+	for _, prog := range lx.first.progs[c] {
 		if prog.mayOpen(f) {
 			best = max(best, prog.longestAt(f, pos[:0], next[:0]))
 		}

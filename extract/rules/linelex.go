@@ -94,7 +94,7 @@ func (ln *line) find(t *lexTables, from int) (int, int, bool) {
 }
 
 // opensOther reports whether the line holds a byte that opens one of the
-// lexicon's phrases outside byKey (byFirst).
+// lexicon's phrases outside byKey (first).
 func (lx *lexTables) opensOther(lk *lineKeys) bool {
 	if !lx.hasFirst {
 		return false
