@@ -800,7 +800,8 @@ var lexicons []*lexicon
 
 func compileLexicon(anchor string, phrases []string) *lexTables {
 	src := anchor + lexSource(phrases)
-	lx := &lexTables{re: sync.OnceValue(func() *regexp.Regexp { return longest(src) }), prefix: anchor == `^`, id: -1, keyOnly: math.MaxInt}
+	lx := &lexTables{re: sync.OnceValue(func() *regexp.Regexp { return longest(src) }), prefix: anchor == `^`, id: -1, keyOnly: math.MaxInt,
+		keys: newKeySet(), stems: newKeySet()}
 	for _, p := range phrases {
 		f, n := phraseKey(p)
 		if n == 0 {
@@ -910,14 +911,22 @@ func (lx *lexTables) mayMatch(f string) bool {
 }
 
 // keySet holds word prefixes of one to three bytes as bits: a map lookup
-// per word start was a tenth of the extractor's time.
-type keySet struct{ bits [keyBits / 64]uint64 }
+// per word start was a tenth of the extractor's time. The bits are kept
+// in blocks of 512 codes, only those that hold a key: a lexicon's few
+// dozen keys fill a handful of the 108 blocks, and a flat set was 6.9 KB,
+// twice per lexicon, some 1.5 MB of a run's live heap. Made by newKeySet.
+type keySet struct {
+	dir   [keyBlocks]uint8 // by code/512: the block's index in words/8, 0 (all zero) for an empty one
+	words []uint64
+}
 
 // keyBase codes a word byte as 1..37; with no zero digit, prefixes of
 // different lengths never share a code ("a" is 1, "aa" is 39).
 const (
 	keyBase = 38
 	keyBits = (keyBase*keyBase*keyBase + 63) / 64 * 64
+	// keyBlocks is the number of 512-code blocks keySet divides the codes into.
+	keyBlocks = (keyBits + 511) / 512
 )
 
 func wordCode(c byte) int {
@@ -939,15 +948,25 @@ func keyCode(p string) int {
 	return k
 }
 
+// newKeySet returns an empty set; its block 0 holds the empty blocks' bits
+// (none), so has needs no test for a block that is not there.
+func newKeySet() keySet { return keySet{words: make([]uint64, 8)} }
+
 func (ks *keySet) add(p string) {
 	k := keyCode(p)
-	ks.bits[k/64] |= 1 << (k % 64)
+	b := ks.dir[k/512]
+	if b == 0 {
+		b = uint8(len(ks.words) / 8)
+		ks.words = append(ks.words, make([]uint64, 8)...)
+		ks.dir[k/512] = b
+	}
+	ks.words[int(b)*8+k/64%8] |= 1 << (k % 64)
 }
 
 // has takes k as unsigned for the division: the codes are never negative,
 // and a signed one costs a sign fix-up at every test.
 func (ks *keySet) has(k int) bool {
-	return ks.bits[uint(k)/64]&(1<<(uint(k)%64)) != 0
+	return ks.words[uint(ks.dir[uint(k)/512])*8+uint(k)/64%8]&(1<<(uint(k)%64)) != 0
 }
 
 // find returns the leftmost-longest match in f that starts at or after
