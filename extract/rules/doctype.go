@@ -17,13 +17,17 @@ var (
 	reTitleProforma = anchoredRegexp(`^(?:pro\s*-?\s*forma|proforma)(?:-?rechnung)?\b`)
 	reTitleDebit    = anchoredRegexp(`^(?:debit\s*note|debit\s*memo|belastungsanzeige|belastungsnota|note\s*de\s*debit|avis\s*de\s*debit|nota\s*de\s*debito|debetnota|nota\s*di\s*debito|nota\s*debito)\b`)
 	reTitleReminder = anchoredRegexp(`^(?:(?:overdue|final|friendly|urgent|second|third)\s+(?:payment\s+)?(?:reminder|notice)|zahlungserinnerung|erinnerung|mahnung|payment\s*reminder|reminder|overdue\s*notice|past\s*due\s*notice|overdue\s*invoice\s*notice|rappel(?:\s*de\s*paiement)?|relance|lettre\s*de\s*relance|recordatorio(?:\s*de\s*pago)?|aviso\s*de\s*pago\s*pendiente|requerimiento\s*de\s*pago|betalingsherinnering|herinnering|aanmaning|sollecito(?:\s*di\s*pagamento)?)\b`)
-	reTitleReceipt  = anchoredRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|receipt|cash\s*sale|till\s*receipt|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?)\b`)
-	reTitleTicket   = anchoredRegexp(`^(?:ticket|bon|kassa)\b`)
+	// Malaysian and Indonesian tills title their slips "RESIT", "CASH
+	// SALES", "CASH BILL", "KWITANSI"; councils and firms "OFFICIAL RECEIPT".
+	reTitleReceipt = anchoredRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|official\s*receipt|receipt|cash\s*sales?|cash\s*bill|till\s*receipt|resit(?:\s*rasmi)?|kwitansi|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?)\b`)
+	reTitleTicket  = anchoredRegexp(`^(?:ticket|bon|kassa)\b`)
+	// Reason: "SIMPLIFIED TAX INVOICE" (the legal name of a till's tax
+	// invoice in Malaysia, Singapore, Australia, the UK) read as no title.
 	// German, Dutch and Nordic titles compound the kind of invoice into
 	// one word: "Handelsrechnung", "Schlussrechnung", "Abschlagsrechnung",
 	// "eindfactuur", "slutfaktura" (credit notes such as "Stornorechnung"
 	// and pro formas are tried first).
-	reTitleInvoice = anchoredRegexp(`^(?:(?:tax|vat|commercial|final|sales|service|customs|interim|partial|progress|corrected|consolidated|collective|summary|advance|prepayment|deposit|export|self\s*-?\s*bill(?:ing|ed))\s*invoice|invoice|[a-z]{0,24}rechnung|facture|factura|[a-z]{0,20}factuur|fattura|[a-z]{0,20}faktura)\b`)
+	reTitleInvoice = anchoredRegexp(`^(?:(?:simplified|abbreviated|full)\s*(?:(?:tax|vat|gst)\s*)?invoice|(?:tax|vat|gst|commercial|final|sales|service|customs|interim|partial|progress|corrected|consolidated|collective|summary|advance|prepayment|deposit|export|self\s*-?\s*bill(?:ing|ed))\s*invoice|invoice|invois|faktur|[a-z]{0,24}rechnung|facture|factura|[a-z]{0,20}factuur|fattura|[a-z]{0,20}faktura)\b`)
 	// What may follow a title in its cell: nothing, a number label, a
 	// reference, a date or "for/to invoice ...".
 	reTitleRest = anchoredRegexp(`^(?:$|[:#/(\-–|]|n\s*[o°]|no\b|nr\b|nº|number|nummer|numero|num\b|nro\b|\d|` +
@@ -57,6 +61,42 @@ var titleKinds = []struct {
 // titleKind returns the document type a cell's folded text opens with as a
 // title, or "" when it is not a title.
 func titleKind(cf string) string {
+	if k := titleKindOnce(cf); k != "" {
+		return k
+	}
+	// "RESIT / RECEIPT", "FAKTUR | INVOICE": a title printed in two
+	// languages, the first one's word not known here.
+	if rest, ok := secondLanguageTitle(cf); ok {
+		return titleKindOnce(rest)
+	}
+	return ""
+}
+
+// secondLanguageTitle returns what follows the first slash or bar of a
+// cell that opens with one or two words of letters and nothing else
+// before it: the same title in a second language.
+func secondLanguageTitle(cf string) (string, bool) {
+	i := strings.IndexAny(cf, "/|")
+	if i <= 0 || i > 30 {
+		return "", false
+	}
+	words := 0
+	for _, w := range strings.Fields(cf[:i]) {
+		for j := 0; j < len(w); j++ {
+			if w[j] < 'a' || w[j] > 'z' {
+				return "", false
+			}
+		}
+		words++
+	}
+	if words == 0 || words > 2 {
+		return "", false
+	}
+	return cf[i+1:], true
+}
+
+// titleKindOnce is titleKind for a cell's first title.
+func titleKindOnce(cf string) string {
 	if len(cf) > 70 || !mayHoldTitle(cf) {
 		return ""
 	}
