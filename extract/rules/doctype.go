@@ -18,8 +18,9 @@ var (
 	reTitleDebit    = anchoredRegexp(`^(?:debit\s*note|debit\s*memo|belastungsanzeige|belastungsnota|note\s*de\s*debit|avis\s*de\s*debit|nota\s*de\s*debito|debetnota|nota\s*di\s*debito|nota\s*debito)\b`)
 	reTitleReminder = anchoredRegexp(`^(?:(?:overdue|final|friendly|urgent|second|third)\s+(?:payment\s+)?(?:reminder|notice)|zahlungserinnerung|erinnerung|mahnung|payment\s*reminder|reminder|overdue\s*notice|past\s*due\s*notice|overdue\s*invoice\s*notice|rappel(?:\s*de\s*paiement)?|relance|lettre\s*de\s*relance|recordatorio(?:\s*de\s*pago)?|aviso\s*de\s*pago\s*pendiente|requerimiento\s*de\s*pago|betalingsherinnering|herinnering|aanmaning|sollecito(?:\s*di\s*pagamento)?)\b`)
 	// Malaysian and Indonesian tills title their slips "RESIT", "CASH
-	// SALES", "CASH BILL", "KWITANSI"; councils and firms "OFFICIAL RECEIPT".
-	reTitleReceipt = anchoredRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|official\s*receipt|receipt|cash\s*sales?|cash\s*bill|till\s*receipt|resit(?:\s*rasmi)?|kwitansi|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?)\b`)
+	// SALES", "TAX CASH SALES", "CASH BILL", "KWITANSI"; councils and firms
+	// "OFFICIAL RECEIPT", "TAX RECEIPT".
+	reTitleReceipt = anchoredRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|official\s*(?:tax\s*)?receipt|tax\s*receipt|receipt|(?:tax\s*)?cash\s*sales?|cash\s*bill|till\s*receipt|resit(?:\s*rasmi)?|kwitansi|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?)\b`)
 	reTitleTicket  = anchoredRegexp(`^(?:ticket|bon|kassa)\b`)
 	// Reason: "SIMPLIFIED TAX INVOICE" (the legal name of a till's tax
 	// invoice in Malaysia, Singapore, Australia, the UK) read as no title.
@@ -275,6 +276,12 @@ func (d *document) documentType(credit int) string {
 		if len(ln.cells) > 0 && reTitleTicket.MatchString(ln.foldCell(ln.cells[0])) && d.saysPaid() {
 			return schema.DocReceipt
 		}
+	}
+	// Reason: an untitled till slip ("SLIP NO.", the shop and its items)
+	// that gives change from the cash tendered is a receipt: only a sale
+	// paid at the counter prints what the customer got back.
+	if _, ok := d.cashLessChange(2, false); ok {
+		return schema.DocReceipt
 	}
 	return schema.DocOther
 }
