@@ -436,7 +436,34 @@ func (d *document) alignedSpan(i, ls, le int) (span, bool) {
 		return span{}, false
 	}
 	c := dst.cells[best]
+	if d.headsColumn(j, c) {
+		return span{}, false
+	}
 	return span{j, c.start, c.end}, true
+}
+
+// headsColumn reports whether the row below a header row (line j, its cell
+// c) is the first of a table's rows: the next row again has a number under
+// the same column. Reason: "Wartość brutto" heading an item table's gross
+// column is no total; its first row is one item's gross. A summary row
+// under its labels ("Net  VAT  Total" / "100.00  19.00  119.00") stands
+// alone, and a table of rates with more than one row has no one total.
+func (d *document) headsColumn(j int, c cell) bool {
+	k := d.nextNonBlank(j, 1)
+	if k < 0 || len(d.lines[j].cells) < 2 || len(d.lines[k].cells) < 2 {
+		return false
+	}
+	for _, o := range d.lines[k].cells {
+		if o.colEnd <= c.col || o.col >= c.colEnd {
+			continue
+		}
+		for _, b := range []byte(d.lines[k].raw[o.start:o.end]) {
+			if b >= '0' && b <= '9' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // maxStack bounds a stacked block of labels.
