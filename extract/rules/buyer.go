@@ -15,7 +15,7 @@ var (
 	reBillingLabel = lexPrefixRE("bill to", "billed to", "invoice to", "invoiced to", "sold to", "customer", "client",
 		"buyer", "rechnungsempfänger", "rechnungsadresse", "rechnungsanschrift", "kunde", "käufer", "leistungsempfänger",
 		"facturer à", "facturé à", "adresse de facturation", "acheteur", "cliente", "facturar a", "facturado a",
-		"comprador", "klant", "factuur aan", "gefactureerd aan", "spett.le", "spettabile", "fatturare a", "cessionario")
+		"comprador", "klant", "factuur aan", "gefactureerd aan", "spett.le", "spettabile", "fatturare a", "cessionario", "nabywca")
 	// Billing labels the shared block lexicon lacks.
 	reBuyerLabelExtra = lexPrefixRE("vendu à", "vendu a", "vendido a", "verkocht aan", "venduto a", "verkauft an",
 		"sold to", "customer name", "client name", "nom du client", "nombre del cliente", "naam klant", "ragione sociale cliente")

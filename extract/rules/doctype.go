@@ -33,7 +33,9 @@ var (
 	// reference, a date or "for/to invoice ...".
 	reTitleRest = anchoredRegexp(`^(?:$|[:#/(\-–|]|n\s*[o°]|no\b|nr\b|nº|number|nummer|numero|num\b|nro\b|\d|` +
 		`(?:zu|zur|zum|fur|for|to|of|on|re|pour|de|du|sur|concernant|per|voor|bij|op|del|al|a|relativ[oa]|betreffend|betreft)\b|` +
-		`(?:invoice|rechnung|facture|factura|factuur|fattura|copy|kopie|copie|copia|original|duplicate|duplikat)\b)`)
+		`(?:invoice|rechnung|facture|factura|factuur|fattura|copy|kopie|copie|copia|original|duplicate|duplikat)\b|` +
+		// "FAKTURA VAT nr FV/2024/11/0342", "Fattura IVA": the tax the invoice charges.
+		`(?:vat|iva|tva|btw|mwst|gst)\b)`)
 	// A letter's subject label, before the title it carries.
 	reSubjectLabel = anchoredRegexp(`^\s*(?:objet|betreff|subject|re|asunto|oggetto|onderwerp|betreft)\s*:\s*`)
 	// A status that makes a till document or an invoice a receipt.

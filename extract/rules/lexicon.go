@@ -30,6 +30,7 @@ var (
 		"total a pagar", "importe a pagar", "saldo", "saldo pendiente", "importe pendiente",
 		"total pendiente", "líquido a pagar", "importe adeudado", "total adeudado", "importe líquido",
 		"líquido", "total líquido", "cantidad a pagar", "monto a pagar", "monto total a pagar",
+		"do zapłaty", "razem do zapłaty", "pozostało do zapłaty", "kwota do zapłaty",
 		"totaal te betalen", "te betalen", "nog te betalen", "openstaand bedrag", "openstaand saldo",
 		"verschuldigd bedrag", "te voldoen", "totaal te voldoen", "te betalen bedrag", "totaal verschuldigd",
 		"totale da pagare", "da pagare", "netto a pagare", "importo da pagare", "importo dovuto",
@@ -201,13 +202,14 @@ var dueDatePhrases = []string{
 	"betalen voor", "betalen vóór", "uiterlijk", "uiterlijk te betalen op", "betaaldatum", "vervalt op",
 	"scadenza", "scadenze", "data di scadenza", "data scadenza", "scadenza pagamento", "pagare entro il",
 	"da pagare entro il", "pagamento entro il", "entro il", "scade il", "data scadenza pagamento",
+	"termin płatności", "termin zapłaty", "płatne do", "zapłata do",
 }
 
 // Due-date labels that name the date itself (preferred over "pay by").
 var dueDateStrongPhrases = []string{
 	"due date", "payment due date", "date due", "fälligkeitsdatum", "fälligkeit", "fällig am", "date d'échéance",
 	"échéance", "fecha de vencimiento", "vencimiento", "vervaldatum", "vervaldag", "scadenza", "data di scadenza",
-	"data scadenza", "payment due", "fecha vencimiento",
+	"data scadenza", "payment due", "fecha vencimiento", "termin płatności", "termin zapłaty",
 }
 
 // Words of an early-payment discount: a date next to them is not the due
@@ -295,6 +297,7 @@ var (
 		"factuur aan", "leveradres", "klantgegevens",
 		"spett.le", "spettabile", "a", "fatturare a", "consegna a", "committente", "cessionario",
 		"cessionario/committente", "acquirente", "destinazione merce", "fatturato a", "intestatario fattura",
+		"nabywca", "odbiorca", "płatnik",
 		"zahlbar durch", "payable by", "payable par", "pagadero por", "pagabile da", "betaalbaar door",
 	}
 	supplierBlockPhrases = []string{
@@ -307,6 +310,7 @@ var (
 		"proveedor", "vendedor", "emisor", "emitido por", "datos del emisor", "prestador",
 		"leverancier", "verkoper", "afzender", "uitgegeven door",
 		"fornitore", "venditore", "emittente", "cedente", "cedente/prestatore", "prestatore", "mittente",
+		"sprzedawca", "wystawca", "dostawca",
 	}
 	bankBlockPhrases = []string{
 		"bank details", "bank", "banking details", "payment details", "payment information",
