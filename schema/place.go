@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -35,7 +36,9 @@ import (
 //     names elsewhere);
 //   - India: Punjab (also in Pakistan), Hyderabad (also in Pakistan), Delhi
 //     (towns in Canada and the US), Goa (too short to trust);
-//   - no two-letter code alone ("MY", "SG", "CA" are words and other codes).
+//   - no two-letter code alone ("MY", "SG", "CA" are words and other codes);
+//     a US state's code counts only with its ZIP code ending the address
+//     (USStateZIPPattern).
 //
 // Names are lower case, matched case-insensitively as whole words with runs
 // of white space folded to one space.
@@ -60,6 +63,18 @@ var placeCountries = sync.OnceValue(func() []placeCountry {
 			"prince edward island", "northwest territories", "nunavut"}},
 	}
 })
+
+// USStates are the postal codes of the US states and DC.
+const USStates = `(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)`
+
+// USStateZIPPattern is a US state with its ZIP code ending the address or
+// its column, after the town ("BENTONVILLE AR 72712", "Austin, TX 78701";
+// not "DE 37079 Göttingen", a German postcode with its country prefix and
+// town). A Walmart receipt prints no "$": its address is what says USD.
+const USStateZIPPattern = `[\pL.],?[ \t]+` + USStates + `\.?[ \t]+\d{5}(?:-\d{4})?(?:[ \t]*$|[ \t]*[^\pL \t]|[ \t]{2})`
+
+// reUSStateZIP is USStateZIPPattern on each line of a quote.
+var reUSStateZIP = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)` + USStateZIPPattern) })
 
 // placeCountry is one country of placeCountries: its ISO 3166 code, its
 // currency and its names.
@@ -107,7 +122,28 @@ func PlaceCurrency(s string) string {
 // code in capitals or by a sign no letter makes (€, £, ¥, ₹): beside
 // "SGD" or "€", "SELANGOR" says where the shop is, not what it charged in.
 func placeBacks(s, code string) bool {
-	return code != "" && PlaceCurrency(s) == code && !otherCurrencyIn(s, code)
+	if code == "" || otherCurrencyIn(s, code) {
+		return false
+	}
+	if PlaceCurrency(s) == code {
+		return true
+	}
+	// A state and ZIP code back USD where no listed place is named at all
+	// (one of another country would leave the quote proving neither).
+	return code == "USD" && !namesAnyPlace(s) && reUSStateZIP().MatchString(s)
+}
+
+// namesAnyPlace reports whether s names a place of placeCountries.
+func namesAnyPlace(s string) bool {
+	folded := foldText(s)
+	for _, c := range placeCountries() {
+		for _, n := range c.names {
+			if placeIn(folded, n) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // otherCurrencyIn reports whether s names a currency other than code by an

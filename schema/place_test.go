@@ -82,3 +82,29 @@ func TestPlaceTable(t *testing.T) {
 		}
 	}
 }
+
+// TestStateZIPBacksUSD: a US state with its ZIP code ending an address is
+// evidence of USD, as a listed place is, unless another country's place or
+// currency is named beside it; a country-prefixed postcode is not.
+func TestStateZIPBacksUSD(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		s, code string
+		want    bool
+	}{
+		{"BENTONVILLE AR 72712", "USD", true},
+		{"Burlington, VT 05401", "USD", true},
+		{"Austin, TX 78701-1234  (512) 555-0100", "USD", true},
+		{"Austin, TX 78701", "CAD", false},
+		{"DE 37079 Göttingen", "USD", false},
+		{"Musterweg 1, DE 37079 Göttingen", "USD", false},
+		{"Austin, TX 78701  EUR 5.00", "USD", false},
+		{"Austin, TX 78701 / Toronto, Canada", "USD", false},
+		{"TX 78701", "USD", false},
+		{"47301 PETALING JAYA", "USD", false},
+	} {
+		if got := CurrencyIn(c.s, c.code); got != c.want {
+			t.Errorf("CurrencyIn(%q, %s) = %v, want %v", c.s, c.code, got, c.want)
+		}
+	}
+}

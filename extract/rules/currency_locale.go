@@ -56,8 +56,9 @@ func lexPlaces(country string) *lexicon {
 
 // usStateZIPPattern is a US state with its ZIP code ending the address or
 // its column ("Austin, TX 78701"; not "DE 37079 Göttingen", a German
-// postcode with its country prefix and town). usStateZIPAt finds it.
-const usStateZIPPattern = `[\pL.],?[ \t]+` + usStates + `\.?[ \t]+\d{5}(?:-\d{4})?(?:[ \t]*$|[ \t]*[^\pL \t]|[ \t]{2})`
+// postcode with its country prefix and town). usStateZIPAt finds it;
+// validation takes it as evidence of USD (schema.USStateZIPPattern).
+const usStateZIPPattern = schema.USStateZIPPattern
 
 // The kinds of sign.
 const (
@@ -101,6 +102,7 @@ var dollarLocales = map[string]bool{"USD": true, "CAD": true, "AUD": true, "SGD"
 func (d *document) localeCurrency() (code string, at placeAt) {
 	var seen [nSigns]bool
 	var places [nSigns]placeAt
+	zipAt := placeAt{line: -1} // the issuer's state and ZIP code
 	var buyers []partyBlock
 	for i, ln := range d.lines {
 		if ln.blank || ln.injected {
@@ -132,6 +134,7 @@ func (d *document) localeCurrency() (code string, at placeAt) {
 		if !seen[signUS] && digitRun(ln.raw, 5) {
 			if m := usStateZIPAt(ln.raw); m >= 0 && !inBlocks(d, buyers, i, m) {
 				seen[signUS] = true
+				zipAt = placeAt{line: i, start: m, end: m + 1}
 			}
 		}
 		if !seen[signCA] && digitRun(ln.raw, 1) {
@@ -171,6 +174,11 @@ func (d *document) localeCurrency() (code string, at placeAt) {
 		code = dc.code
 		if k, ok := placeSigns[code]; ok && seen[k] {
 			at = places[k]
+		} else if code == "USD" && zipAt.line >= 0 {
+			// Reason: validation takes a state and ZIP code as USD's
+			// evidence where no place is named (a Walmart receipt prints
+			// no "$").
+			at = zipAt
 		}
 	}
 	for _, k := range placeKinds {

@@ -1,6 +1,10 @@
 package rules
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/invx/invx/schema"
+)
 
 // An ambiguous numeric date ("03/04/2025": both parts at most 12) is the 3rd
 // of April in most of the world and the 4th of March in the United States.
@@ -32,7 +36,7 @@ var dayFirstCurrencies = map[string]bool{
 }
 
 // usStates are the postal codes of the US states and DC.
-const usStates = `(?:AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY)`
+const usStates = schema.USStates
 
 // reUSContact is a US address or phone number: a state and ZIP code
 // ("Austin, TX 78701", "NY 10001-2345") or a North American number
