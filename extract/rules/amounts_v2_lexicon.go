@@ -38,6 +38,8 @@ var (
 		// "AMOUNT INCL. GST 3.00": an amount stated with its tax is the gross.
 		"amount incl. gst", "amount incl. vat", "amount incl. tax", "amount including gst",
 		"amount including vat", "amount including tax", "amount inclusive of gst", "amount inclusive of vat",
+		"total includes gst", "total include gst", "total incl gst", "total incl. gst", "total inc gst",
+		"total including gst", "total inclusive gst", "total includes tax", "total includes vat",
 	}, totalGrandPhrases...)
 
 	v2DuePhrases = append([]string{

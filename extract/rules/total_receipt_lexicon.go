@@ -11,6 +11,9 @@ var (
 		"grand total rounded", "total sales inclusive", "total inclusive",
 		"total amount payable", "total amt payable", "nett amount", "total payable",
 		"due", // a till's "DUE 19.30" (dates and bare counts are never amounts)
+		// Reason: "TOTAL INCLUDES GST 6%  9.00": the total with the tax it holds.
+		"total includes gst", "total include gst", "total incl gst", "total incl. gst", "total inc gst",
+		"total including gst", "total inclusive gst", "total includes tax", "total includes vat",
 	}
 	// receiptNegPhrases name amounts on a receipt that are never the
 	// amount payable: the tax, the items, what was tendered and returned.
