@@ -30,7 +30,8 @@ type absorber struct {
 var (
 	absorberTax       = []string{"vat", "tax", "taxes", "mwst", "ust", "umsatzsteuer", "mehrwertsteuer", "btw", "iva", "tva", "gst", "steuer", "igic"}
 	absorberParenTax  = []string{"vat", "tax", "mwst", "ust", "btw", "iva", "tva", "gst"}
-	absorberParenIncl = []string{"incl", "inkl", "included", "inclusa", "incluida", "incluido", "incluse", "compris"}
+	// Reason: "TOTAL DUE (GST INC)", "(GST inclusive)": tills print the short forms.
+	absorberParenIncl = []string{"incl", "inkl", "inc", "inclusive", "included", "inclusa", "incluida", "incluido", "incluse", "compris"}
 	absorberExclTax   = []string{"vat", "tax", "mwst", "ust", "btw", "iva", "tva", "gst", "steuer"}
 )
 

@@ -188,7 +188,7 @@ var v2Lexicons = []struct {
 // included)": qualifiers of a gross total, not tax labels of their own.
 // Unlike v1's absorber it leaves "zzgl." and "plus" alone, which announce a
 // tax amount.
-var reV2Included = openerFoldedScan(`\(?\b(?:`+strings.Join(v2InclWords, "|")+`)\b\.?[^()\n]{0,30}?\b(?:vat|tax|taxes|mwst|ust|umsatzsteuer|mehrwertsteuer|btw|iva|tva|gst|steuer|igic)\b\.?\)?|\(\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst)\s*(?:incl|inkl|included|inclusa|incluida|incluido|incluse|compris)\b\.?\s*\)?|\b(?:`+strings.Join(v2ExclWords, "|")+`)\b\.?\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst|steuer)\b\.?`,
+var reV2Included = openerFoldedScan(`\(?\b(?:`+strings.Join(v2InclWords, "|")+`)\b\.?[^()\n]{0,30}?\b(?:vat|tax|taxes|mwst|ust|umsatzsteuer|mehrwertsteuer|btw|iva|tva|gst|steuer|igic)\b\.?\)?|\(\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst)\s*(?:incl|inkl|inc|inclusive|included|inclusa|incluida|incluido|incluse|compris)\b\.?\s*\)?|\b(?:`+strings.Join(v2ExclWords, "|")+`)\b\.?\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst|steuer)\b\.?`,
 	append(slices.Clone(v2InclWords), v2ExclWords...), absorbParenTax,
 	// Beyond a tax word (on most summary lines), the first alternative
 	// needs one of v2InclWords as a word, the second a "(" and the third

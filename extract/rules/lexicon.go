@@ -111,7 +111,7 @@ var (
 	}
 	// Absorbers: "incl. 19% VAT", "(inkl. 190,00 EUR MwSt.)" qualify a total
 	// and are not labels of their own.
-	reTotalAbsorb = openerFoldedScan(`\(?\b(?:`+strings.Join(absorbIncl, "|")+`)\b\.?[^()\n]{0,30}?\b(?:vat|tax|taxes|mwst|ust|umsatzsteuer|mehrwertsteuer|btw|iva|tva|gst|steuer|igic)\b\.?\)?|\(\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst)\s*(?:incl|inkl|included|inclusa|incluida|incluido|incluse|compris)\b\.?\s*\)?|\bttc\b|\bivato\b`,
+	reTotalAbsorb = openerFoldedScan(`\(?\b(?:`+strings.Join(absorbIncl, "|")+`)\b\.?[^()\n]{0,30}?\b(?:vat|tax|taxes|mwst|ust|umsatzsteuer|mehrwertsteuer|btw|iva|tva|gst|steuer|igic)\b\.?\)?|\(\s*(?:vat|tax|mwst|ust|btw|iva|tva|gst)\s*(?:incl|inkl|inc|inclusive|included|inclusa|incluida|incluido|incluse|compris)\b\.?\s*\)?|\bttc\b|\bivato\b`,
 		append(slices.Clone(absorbIncl), "ttc", "ivato"), absorbParenTax,
 		// Beyond a tax word, the first alternative needs one of absorbIncl
 		// as a word and the second a "(": receipts print "GST" on most
