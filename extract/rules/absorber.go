@@ -28,8 +28,8 @@ type absorber struct {
 // absorberTax, absorberParenTax, absorberParenIncl and absorberExclTax
 // are the tax and inclusion words both absorbers' patterns spell out.
 var (
-	absorberTax       = []string{"vat", "tax", "taxes", "mwst", "ust", "umsatzsteuer", "mehrwertsteuer", "btw", "iva", "tva", "gst", "steuer", "igic"}
-	absorberParenTax  = []string{"vat", "tax", "mwst", "ust", "btw", "iva", "tva", "gst"}
+	absorberTax      = []string{"vat", "tax", "taxes", "mwst", "ust", "umsatzsteuer", "mehrwertsteuer", "btw", "iva", "tva", "gst", "steuer", "igic"}
+	absorberParenTax = []string{"vat", "tax", "mwst", "ust", "btw", "iva", "tva", "gst"}
 	// Reason: "TOTAL DUE (GST INC)", "(GST inclusive)": tills print the short forms.
 	absorberParenIncl = []string{"incl", "inkl", "inc", "inclusive", "included", "inclusa", "incluida", "incluido", "incluse", "compris"}
 	absorberExclTax   = []string{"vat", "tax", "mwst", "ust", "btw", "iva", "tva", "gst", "steuer"}
