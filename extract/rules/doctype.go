@@ -64,12 +64,15 @@ var titleKinds = []struct {
 // titleKind returns the document type a cell's folded text opens with as a
 // title, or "" when it is not a title.
 func titleKind(cf string) string {
+	if len(cf) > 70 || !mayHoldTitle(cf) {
+		return ""
+	}
 	if k := titleKindOnce(cf); k != "" {
 		return k
 	}
 	// "RESIT / RECEIPT", "FAKTUR | INVOICE": a title printed in two
 	// languages, the first one's word not known here.
-	if rest, ok := secondLanguageTitle(cf); ok {
+	if rest, ok := secondLanguageTitle(cf); ok && mayHoldTitle(rest) {
 		return titleKindOnce(rest)
 	}
 	return ""
@@ -79,7 +82,10 @@ func titleKind(cf string) string {
 // cell that opens with one or two words of letters and nothing else
 // before it: the same title in a second language.
 func secondLanguageTitle(cf string) (string, bool) {
-	i := strings.IndexAny(cf, "/|")
+	i := strings.IndexByte(cf, '/')
+	if b := strings.IndexByte(cf, '|'); b >= 0 && (i < 0 || b < i) {
+		i = b
+	}
 	if i <= 0 || i > 30 {
 		return "", false
 	}
@@ -98,11 +104,9 @@ func secondLanguageTitle(cf string) (string, bool) {
 	return cf[i+1:], true
 }
 
-// titleKindOnce is titleKind for a cell's first title.
+// titleKindOnce is titleKind for a cell's first title, once the cell is
+// known to hold a title word (mayHoldTitle).
 func titleKindOnce(cf string) string {
-	if len(cf) > 70 || !mayHoldTitle(cf) {
-		return ""
-	}
 	// "Objet : RELANCE – facture impayée": the subject line carries the title.
 	if _, e, ok := reSubjectLabel.find(cf); ok {
 		cf = cf[e:]
