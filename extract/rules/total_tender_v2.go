@@ -54,11 +54,27 @@ func (d *document) oneLabelledAmount(re, not *lexicon, exp int, known bool) (int
 // paidSubtotal reads a till receipt that prints no total: its last subtotal
 // is the amount payable when nothing but tax stands below it and what the
 // customer paid, cash minus change, is exactly that figure.
+//
+// Reason: a till's "NET TOTAL" below its subtotal (the amount after
+// discount and service charge, tax included: "NET TOTAL 174.90 / CASH
+// 200.00 / CHANGE 25.10") is likewise the amount payable when cash minus
+// change is exactly it; a net above the last subtotal, or any other
+// total, still leaves it unread.
 func (d *document) paidSubtotal(s *labelledSet, exp int) *fact[int64] {
-	if len(s.sub) == 0 || len(s.gross) > 0 || len(s.due) > 0 || len(s.net) > 0 || s.paid > 0 || s.fee > 0 {
+	if len(s.sub)+len(s.net) == 0 || len(s.gross) > 0 || len(s.due) > 0 || s.paid > 0 || s.fee > 0 {
 		return nil
 	}
-	sub := s.sub[len(s.sub)-1]
+	var sub labelled
+	if len(s.sub) > 0 {
+		sub = s.sub[len(s.sub)-1]
+	}
+	if len(s.net) > 0 {
+		net := s.net[len(s.net)-1]
+		if len(s.sub) > 0 && net.line <= sub.line {
+			return nil
+		}
+		sub = net
+	}
 	for _, a := range s.all {
 		if a.line > sub.line && a.kind != akTax && a.kind != akTaxSum && !(a.kind == akAdjust && a.minor == 0) {
 			return nil
