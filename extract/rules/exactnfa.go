@@ -130,28 +130,11 @@ func newExactNFA(src string) (*exactNFA, bool) {
 				continue
 			}
 			walks++
-			var walk func(pc uint32)
-			walk = func(pc uint32) {
-				if seen[pc] == walks {
-					return
-				}
-				seen[pc] = walks
-				in := &prog.Inst[pc]
-				switch in.Op {
-				case syntax.InstAlt, syntax.InstAltMatch:
-					walk(in.Out)
-					walk(in.Arg)
-				case syntax.InstCapture, syntax.InstNop:
-					walk(in.Out)
-				case syntax.InstEmptyWidth:
-					if syntax.EmptyOp(in.Arg)&^c == 0 {
-						walk(in.Out)
-					}
-				case syntax.InstMatch, syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+			epsilonWalk(prog, pc, seen, walks, func(op syntax.EmptyOp) bool { return op&^c == 0 }, func(pc uint32) {
+				if prog.Inst[pc].Op != syntax.InstFail {
 					set[pc/64] |= 1 << (pc % 64)
 				}
-			}
-			walk(pc)
+			})
 		}
 	}
 	n.accept = make([]uint64, utf8.RuneSelf*n.ws)

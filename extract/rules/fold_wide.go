@@ -11,31 +11,15 @@ import (
 // if they held, so the answer errs towards yes.
 func goesOnWide(src string, c rune) bool {
 	prog := compileProg(src)
-	seen := make([]bool, len(prog.Inst))
+	seen := make([]int, len(prog.Inst))
 	var set []uint32
-	var closure func(pc uint32)
-	closure = func(pc uint32) {
-		if seen[pc] {
-			return
-		}
-		seen[pc] = true
-		in := &prog.Inst[pc]
-		switch in.Op {
-		case syntax.InstAlt, syntax.InstAltMatch:
-			closure(in.Out)
-			closure(in.Arg)
-		case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
-			closure(in.Out)
-		default:
-			set = append(set, pc)
-		}
-	}
-	closure(uint32(prog.Start))
+	add := func(pc uint32) { set = append(set, pc) }
+	epsilonWalk(prog, uint32(prog.Start), seen, 1, passAny, add)
 	start := set
-	set, seen = nil, make([]bool, len(prog.Inst))
+	set = nil
 	for _, pc := range start {
 		if in := &prog.Inst[pc]; in.Op != syntax.InstMatch && in.Op != syntax.InstFail && in.MatchRune(c) {
-			closure(in.Out)
+			epsilonWalk(prog, in.Out, seen, 2, passAny, add)
 		}
 	}
 	for _, pc := range set {
