@@ -38,5 +38,8 @@ func main() {
 	}()
 	code := cmd.Main(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	cancel()
+	// A command returns after waiting for its calls, so this finds nothing
+	// unless one was still starting: no child program outlives invx.
+	procgroup.KillAll()
 	os.Exit(code)
 }

@@ -52,6 +52,9 @@ func (c *Command) Send(ctx context.Context, ev *store.OutboxEvent) Result {
 		cmd.WaitDelay = 2 * time.Second
 		return cmd
 	})
+	if errors.Is(err, procgroup.ErrExiting) {
+		return Result{Outcome: Retry, Err: fmt.Sprintf("%s: not started, invx is exiting", c.name())}
+	}
 	if err == nil {
 		err = cmd.Wait()
 	}

@@ -193,6 +193,10 @@ func (p *Provider) Extract(ctx context.Context, req *extract.Request) (*extract.
 		if ctx.Err() != nil {
 			return nil, extract.TransportError(ctx, ctx.Err())
 		}
+		if errors.Is(err, procgroup.ErrExiting) {
+			// The second signal: the job keeps its lease until it expires.
+			return nil, &extract.ProviderError{Class: extract.ClassInterrupted, Msg: "interrupted", Err: err}
+		}
 		return nil, configErr(fmt.Sprintf("start %s: %s", extract.Truncate(p.argv[0], 200), startReason(err)), err)
 	}
 	// On a timeout, an overflow or a cancelled ctx, cmd.Cancel kills the

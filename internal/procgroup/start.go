@@ -17,8 +17,7 @@ func Start(build func() *exec.Cmd) (*exec.Cmd, error) {
 	var err error
 	for try := range 8 {
 		cmd := build()
-		if err = cmd.Start(); err == nil {
-			track(cmd)
+		if err = startTracked(cmd); err == nil {
 			return cmd, nil
 		}
 		if !errors.Is(err, syscall.ETXTBSY) {
