@@ -34,7 +34,8 @@ import (
 //     decimals or with ",-". So 123456 EUR is backed by 1234,56, 1.234,56,
 //     1234.56, 1,234.56, 1 234,56 or 1'234.56, and 100000 EUR also by
 //     1.000,- or 1000. The number must stand alone: 234,56 inside 1.234,56
-//     does not count. Indian lakh grouping (1,23,456.00) is not recognised.
+//     does not count. Indian lakh grouping with commas and a decimal point
+//     counts too: 11960000 INR is also backed by 1,19,600.00 or 1,19,600.
 //   - Dates: the evidence holds the date as three adjacent parts in the
 //     order year-month-day, day-month-year or month-day-year, the month as a
 //     number or an English, German, French, Spanish, Italian or Dutch month
@@ -266,7 +267,42 @@ func amountIn(s string, minor int64, exp int) bool {
 			}
 		}
 	}
+	// Indian lakh grouping: the last three digits, then pairs, with commas
+	// and a decimal point. From six integer digits on it is a spelling of
+	// its own (1,19,600.00); below, it is thousands grouping.
+	if len(intPart) > 5 && strings.IndexByte(s, ',') >= 0 {
+		grouped := lakhGroup(intPart)
+		if (exp == 0 || whole) && standsAlone(s, grouped) {
+			return true
+		}
+		if exp > 0 && strings.IndexByte(s, '.') >= 0 && standsAlone(s, grouped+"."+frac) {
+			return true
+		}
+	}
 	return false
+}
+
+// lakhGroup writes digits in Indian grouping: a comma before the last
+// three digits and between pairs before them (1,23,45,678).
+func lakhGroup(digits string) string {
+	if len(digits) <= 3 {
+		return digits
+	}
+	head := digits[:len(digits)-3]
+	var b strings.Builder
+	if len(head)%2 == 1 {
+		b.WriteString(head[:1])
+		head = head[1:]
+	}
+	for i := 0; i < len(head); i += 2 {
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(head[i : i+2])
+	}
+	b.WriteByte(',')
+	b.WriteString(digits[len(digits)-3:])
+	return b.String()
 }
 
 // group inserts sep between groups of three digits from the right.

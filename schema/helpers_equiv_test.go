@@ -177,6 +177,9 @@ func randomAmountText(r *rand.Rand, minor int64, exp int) string {
 		frac = frac[:len(frac)-1]
 	}
 	num := refgroup(intPart, refgroupSeps[r.IntN(len(refgroupSeps))])
+	if r.IntN(6) == 0 && len(intPart) > 3 {
+		num = reflakhGroup(intPart)
+	}
 	if exp > 0 {
 		num += pick(",", ".") + pick(frac, frac, "-", "\u2013", frac+"0")
 	}

@@ -1396,7 +1396,8 @@ func refcheckVATID(w *refwalker, path string) *ValidationError {
 //     decimals or with ",-". So 123456 EUR is backed by 1234,56, 1.234,56,
 //     1234.56, 1,234.56, 1 234,56 or 1'234.56, and 100000 EUR also by
 //     1.000,- or 1000. The number must stand alone: 234,56 inside 1.234,56
-//     does not count. Indian lakh grouping (1,23,456.00) is not recognised.
+//     does not count. Indian lakh grouping with commas and a decimal point
+//     counts too: 11960000 INR is also backed by 1,19,600.00 or 1,19,600.
 //   - Dates: the evidence holds the date as three adjacent parts in the
 //     order year-month-day, day-month-year or month-day-year, the month as a
 //     number or an English, German, French, Spanish, Italian or Dutch month
@@ -1534,7 +1535,28 @@ func refamountIn(s string, minor int64, exp int) bool {
 			}
 		}
 	}
+	if len(intPart) > 5 {
+		grouped := reflakhGroup(intPart)
+		if (exp == 0 || whole) && refstandsAlone(s, grouped) {
+			return true
+		}
+		if exp > 0 && refstandsAlone(s, grouped+"."+frac) {
+			return true
+		}
+	}
 	return false
+}
+
+// reflakhGroup is Indian grouping, built from the right: the last three
+// digits, then pairs.
+func reflakhGroup(digits string) string {
+	out := digits[len(digits)-3:]
+	for rest := digits[:len(digits)-3]; rest != ""; {
+		k := max(0, len(rest)-2)
+		out = rest[k:] + "," + out
+		rest = rest[:k]
+	}
+	return out
 }
 
 // group inserts sep between groups of three digits from the right.

@@ -155,6 +155,15 @@ func TestAmountIn(t *testing.T) {
 		{"¥120,000", 120000, 0, true},
 		{"120.000 JPY", 120000, 0, true},
 		{"BHD 1.250", 1250, 3, true},
+		// Indian lakh grouping, from six integer digits on.
+		{"Taxable Value 1,19,600.00", 11960000, 2, true},
+		{"₹1,41,128.00", 14112800, 2, true},
+		{"Rs. 12,34,56,789.50", 123456789_50, 2, true},
+		{"1,19,600", 11960000, 2, true},
+		{"1,19,600.00", 1196000, 2, false},   // 11,960.00 is not in it
+		{"11,9600.00", 11960000, 2, false},   // no grouping at all
+		{"1,19,600,00", 11960000, 2, false},  // lakh groups take a decimal point
+		{"21,19,600.00", 11960000, 2, false}, // part of a longer number
 		// Refused: minor units as written by a model, another amount, a
 		// part of a longer number, the wrong exponent.
 		{"123456", 123456, 2, false},

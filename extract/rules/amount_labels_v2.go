@@ -271,9 +271,10 @@ func curHeadsGap(ln *line, le int, t amountTok) bool {
 }
 
 // thousandsGrouped reports whether the integer part of a printed amount is
-// ungrouped or grouped by thousands. Indian lakh grouping (4,50,000.00) is
-// read correctly by parseNumber, but invoice-v2 evidence validation does not
-// recognise it, so such an amount could never be cited: left out.
+// ungrouped, grouped by thousands, or grouped the Indian way (4,50,000.00:
+// commas, pairs before the last three digits, a decimal point or none), as
+// invoice-v2's evidence check reads amounts: any other grouping could never
+// be cited.
 func thousandsGrouped(s string, exp int) bool {
 	intPart := s
 	if n := len(s); exp > 0 && n > exp && (s[n-exp-1] == '.' || s[n-exp-1] == ',') {
@@ -281,12 +282,30 @@ func thousandsGrouped(s string, exp int) bool {
 	} else if looksDecimal(s) {
 		intPart = s[:strings.LastIndexAny(s, ".,")]
 	}
-	first := true
-	for _, g := range strings.FieldsFunc(intPart, func(r rune) bool { return !(r >= '0' && r <= '9') }) {
-		if !first && len(g) != 3 {
+	groups := strings.FieldsFunc(intPart, func(r rune) bool { return !(r >= '0' && r <= '9') })
+	thousands := true
+	for i, g := range groups {
+		if i > 0 && len(g) != 3 {
+			thousands = false
+		}
+	}
+	return thousands || lakhGrouped(s, intPart, groups)
+}
+
+// lakhGrouped reports whether intPart, the integer part of s, is grouped
+// the Indian way with at least one pair: 1,19,600 or 12,34,56,789, with a
+// decimal point after it if anything.
+func lakhGrouped(s, intPart string, groups []string) bool {
+	// Reason: Indian amounts are grouped in lakhs (1,19,600.00), which invoice-v2 evidence reads.
+	n := len(groups)
+	if n < 3 || len(groups[0]) > 2 || len(groups[n-1]) != 3 || strings.Count(intPart, ",") != n-1 ||
+		len(intPart) < len(s) && s[len(intPart)] != '.' {
+		return false
+	}
+	for _, g := range groups[1 : n-1] {
+		if len(g) != 2 {
 			return false
 		}
-		first = false
 	}
 	return true
 }

@@ -125,11 +125,41 @@ func summarizeLabelled(ls []labelled) *labelledSet {
 		s.tax = v
 	} else if len(sums) == 0 {
 		taxes := append(append([]labelled(nil), s.rated...), s.plainTax...)
-		if v, ok := oneValue(taxes); ok {
+		if v, ok := oneValue(taxes); ok && !splitTax(taxes) {
 			s.tax = v
 		}
 	}
 	return s
+}
+
+// taxComponent names the part of a split tax a label states: India's GST
+// is charged as a central and a state (or union territory) half, at the
+// same rate and of the same amount, so "CGST @ 9%  999.00" over "SGST @ 9%
+// 999.00" is two taxes adding up, not one printed twice. "" for any other
+// label.
+func taxComponent(folded string) string {
+	// Reason: CGST and SGST of one amount at one rate are two taxes, not a repeat.
+	for _, c := range [...]string{"cgst", "sgst", "utgst"} {
+		if strings.HasPrefix(folded, c) && (len(folded) == len(c) || !isREWordByte(folded[len(c)])) {
+			return c
+		}
+	}
+	return ""
+}
+
+// splitTax reports whether ls state two different parts of a split tax
+// (taxComponent).
+func splitTax(ls []labelled) bool {
+	first := ""
+	for _, l := range ls {
+		if c := taxComponent(l.folded); c != "" {
+			if first != "" && c != first {
+				return true
+			}
+			first = c
+		}
+	}
+	return false
 }
 
 // oneValue returns the amount of ls when they all state the same one
@@ -322,22 +352,28 @@ func (s *labelledSet) totalIsPayable(gross *fact[int64]) bool {
 	return true
 }
 
-// taxLines builds one tax line per printed rate. A rate printed twice with
-// different taxes gives none: the reading is unsure.
+// taxLines builds one tax line per printed rate, and per part of a split
+// tax (taxComponent). A rate printed twice with different taxes gives none:
+// the reading is unsure.
 func (s *labelledSet) taxLines() []schema.TaxLine {
 	if s.oddRate {
 		return nil
 	}
 	var out []schema.TaxLine
-	seen := map[int64]int{}
+	type key struct {
+		rate int64
+		part string // taxComponent: the halves of a split tax are two lines
+	}
+	seen := map[key]int{}
 	for _, l := range s.rated {
-		if k, ok := seen[*l.rate]; ok {
-			if out[k].TaxMinor != l.minor {
+		k := key{*l.rate, taxComponent(l.folded)}
+		if i, ok := seen[k]; ok {
+			if out[i].TaxMinor != l.minor {
 				return nil
 			}
 			continue
 		}
-		seen[*l.rate] = len(out)
+		seen[k] = len(out)
 		tl := schema.TaxLine{RateBP: *l.rate, TaxMinor: l.minor, BaseMinor: l.base}
 		if tl.BaseMinor != nil && !taxOf(*tl.BaseMinor, tl.RateBP, tl.TaxMinor) {
 			return nil

@@ -89,6 +89,8 @@ var (
 		"county tax", "city tax", "local tax", "vat @", "plus vat", "zzgl mwst", "zzgl ust",
 		"zuzüglich mwst", "zuzüglich ust", "plus mwst", "mwst.", "moms", "mva", "tps", "tvq", "tvh",
 		"impuesto", "iva repercutida", "vat charged", "itbms", "itbis", "igv",
+		// Reason: India's GST prints its central, state and integrated parts by name.
+		"cgst", "sgst", "igst", "utgst",
 	}
 
 	v2TaxSumPhrases = []string{

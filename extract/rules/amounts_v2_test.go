@@ -101,6 +101,48 @@ Widget                            4     $25.00      $100.00
 			want: amountsWant{"USD", "-", "720", "9720", "-", "", 1, false},
 		},
 		{
+			// India's GST: a central and a state half at one rate and
+			// of one amount are two taxes, not one printed twice.
+			name: "in cgst and sgst halves are two tax lines, the net adds both",
+			text: `Sharma Electricals Pvt. Ltd., Delhi 110006
+
+Sl  Description            HSN     Qty    Rate       Amount
+1   LED Panel 18W          9405     20    450.00    9,000.00
+2   MCB 32A                8536     10    210.00    2,100.00
+
+                                   Taxable Value     11,100.00
+                                   CGST @ 9%            999.00
+                                   SGST @ 9%            999.00
+                                   Grand Total       ₹13,098.00
+`,
+			want: amountsWant{"INR", "1110000", "-", "1309800", "-", "[900 - 99900][900 - 99900]", 2, true},
+		},
+		{
+			name: "in split halves with a printed total gst",
+			text: `Description          Qty    Rate      Amount
+Cotton saree           4   1,200.00   4,800.00
+
+Taxable Amount                         4,800.00
+Add: CGST 2.5%                           120.00
+Add: SGST 2.5%                           120.00
+Total GST                                240.00
+Invoice Total                       Rs. 5,040.00
+`,
+			want: amountsWant{"INR", "480000", "24000", "504000", "-", "[250 - 12000][250 - 12000]", 1, true},
+		},
+		{
+			// The same tax printed in the summary and on the slip below
+			// is still one tax.
+			name: "a tax printed twice under one name is one tax line",
+			text: `INVOICE
+Net 1,000.00 GBP
+VAT 20% 200.00
+Total 1,200.00
+Remittance: VAT 20% 200.00  Total 1,200.00
+`,
+			want: amountsWant{"GBP", "100000", "20000", "120000", "-", "[2000 - 20000]", 0, false},
+		},
+		{
 			name: "two totals that disagree give no total",
 			text: `INVOICE
 Total: 1,200.00 GBP
@@ -214,11 +256,11 @@ Gesamtbetrag      1.200,00 EUR
 			want: amountsWant{"EUR", "100000", "20000", "120000", "-", "", 0, false},
 		},
 		{
-			name: "lakh grouping cannot be cited, so it is not read",
+			name: "lakh grouping is read and cited",
 			text: `Software development services            ₹ 4,50,000.00
 Total                                    ₹ 4,50,000.00
 `,
-			want: amountsWant{"INR", "-", "-", "-", "-", "", 0, false},
+			want: amountsWant{"INR", "-", "-", "45000000", "-", "", 0, false},
 		},
 		{
 			name: "a label far from its amount cites the amount alone",

@@ -38,6 +38,8 @@ var (
 	}
 	totalGrandPhrases = []string{
 		"grand total", "invoice total", "total invoice", "total invoice amount", "invoice amount",
+		// Reason: "Total Invoice Value" is the GST invoice's name for the gross.
+		"total invoice value", "invoice value",
 		"total amount", "total gross", "gross total", "gross amount", "total with vat", "total with tax",
 		"total after tax", "total inc vat", "total incl vat", "total vat included", "total vat incl",
 		"total including vat", "total including tax", "total amount incl",
