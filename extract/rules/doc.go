@@ -406,6 +406,12 @@ func (d *document) alignedSpan(i, ls, le int) (span, bool) {
 	k := src.cellAt(ls)
 	if k >= 0 && len(src.cells) == len(dst.cells) {
 		c := dst.cells[k]
+		if d.headsColumn(j, c) {
+			// Reason: a till's tax table ("Steuer % Netto Steuer Brutto"
+			// over a row per rate) has as many cells as its header; its
+			// first row's gross is one rate's, not the total.
+			return span{}, false
+		}
 		return span{j, c.start, c.end}, true
 	}
 	c0 := colOf(src.raw, ls)
@@ -449,8 +455,10 @@ func (d *document) alignedSpan(i, ls, le int) (span, bool) {
 // under its labels ("Net  VAT  Total" / "100.00  19.00  119.00") stands
 // alone, and a table of rates with more than one row has no one total.
 func (d *document) headsColumn(j int, c cell) bool {
-	k := d.nextNonBlank(j, 1)
-	if k < 0 || len(d.lines[j].cells) < 2 || len(d.lines[k].cells) < 2 {
+	// The next line, not the next non-blank one: a blank line ends a
+	// table, and a summary below it is no second row.
+	k := j + 1
+	if k >= len(d.lines) || d.lines[k].blank || len(d.lines[j].cells) < 2 || len(d.lines[k].cells) < 2 {
 		return false
 	}
 	for _, o := range d.lines[k].cells {

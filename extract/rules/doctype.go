@@ -264,6 +264,13 @@ func (d *document) documentType(credit int) string {
 	if _, ok := first[schema.DocInvoice]; ok {
 		return schema.DocInvoice
 	}
+	// Reason: an untitled slip whose total is tendered by card on it
+	// ("TOTAL 42.95 / VISA 42.95", "SUMME 9,87 / Geg. EC-Cash 9,87") is a
+	// receipt, whatever number label it has ("Beleg-Nr.", "Bill No."): the
+	// card line pays that sale at the counter.
+	if d.cardPaysTotal() {
+		return schema.DocReceipt
+	}
 	for _, ln := range d.lines {
 		if !ln.blank && len(ln.labels(reInvNo)) > 0 {
 			return schema.DocInvoice

@@ -3,6 +3,43 @@ package rules
 // reChange finds what a customer got back.
 var reChange = lexRE("change", "change due", "change amt", "your change", "cash change", "rückgeld", "monnaie rendue", "cambio", "resto")
 
+// reCard finds a card payment's tender line on a till slip.
+var reCard = lexRE("visa", "visa debit", "visa credit", "mastercard", "master card", "maestro", "amex",
+	"american express", "debit card", "credit card", "card payment", "card", "ec-cash", "ec cash", "ec-karte",
+	"girocard", "kartenzahlung", "nets", "eftpos", "contactless", "carte bancaire", "carte bleue", "tarjeta",
+	"pin", "pinpas", "bancomat")
+
+// reSlipTotal finds the total a tender pays.
+var reSlipTotal = lexRE(append(append([]string(nil), totalPlainPhrases...), totalGrandPhrases...)...)
+
+// cardPaysTotal reports whether the slip prints one card tender line with
+// one amount, and a total line of exactly that amount.
+func (d *document) cardPaysTotal() bool {
+	paid, ok := d.oneLabelledAmount(reCard, nil, 2, false)
+	if !ok || paid == 0 {
+		return false
+	}
+	for _, ln := range d.lines {
+		if ln.blank || len(ln.labels(reCard)) > 0 {
+			continue
+		}
+		ls := ln.labels(reSlipTotal)
+		if len(ls) == 0 {
+			continue
+		}
+		_, le := ln.f.rawSpan(ls[0][0], ls[0][1])
+		for _, t := range usableNums(ln, nil) {
+			if t.numStart < le || !looksDecimal(t.text(ln.raw)) {
+				continue
+			}
+			if v, _, ok := parseNumber(t.text(ln.raw), 2, false); ok && v == paid {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // cashLessChange returns cash minus change when each is printed exactly
 // once with one amount.
 func (d *document) cashLessChange(exp int, known bool) (int64, bool) {
