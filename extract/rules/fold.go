@@ -140,31 +140,41 @@ func foldUnspaced(out []byte, raw string, idx []int, withIdx bool) ([]byte, []in
 	openers := 0
 	for i := 0; i < len(raw); {
 		c := raw[i]
-		if l := runFold[c]; l != 0 && !(l == 'r' && i+1 < len(raw) && raw[i+1]|0x20 == 'n') {
+		if runFold[c] != 0 || c == '0' || c == '1' {
 			// Most bytes: runs of plain ASCII that foldRune would only
-			// lower, and the OCR letters it reads one way whatever their
-			// neighbours, a run at a time with one table look-up a byte.
-			// An "rn" ends the run: the OCR branch below decides it. The
-			// run is written into room made once for the rest of the line.
+			// lower, the OCR letters it reads one way whatever their
+			// neighbours, the digits "0" and "1" where no ASCII letter
+			// stands beside them, and single spaces between words, a run
+			// at a time with one table look-up a byte. An "rn" ends the
+			// run: the OCR branch below decides it, as it does a "0" or
+			// "1" touching a letter. The run is written into room made
+			// once for the rest of the line.
 			rest := raw[i:]
 			if cap(out)-len(out) < len(rest) {
 				out = slices.Grow(out, len(rest))
 			}
 			n := len(out)
-			var k int
+			var prevOut byte
+			if n > base {
+				prevOut = last
+			}
+			var k, op int
 			if withIdx {
 				m := len(idx)
-				k = foldRunIdx(out[n:n+len(rest)], idx[m:m+len(rest)], rest, i)
+				k, op = foldRunIdx(out[n:n+len(rest)], idx[m:m+len(rest)], rest, i, prevOut)
 				idx = idx[:m+k]
 			} else {
-				k = foldRun(out[n:n+len(rest)], rest)
+				k, op = foldRun(out[n:n+len(rest)], rest, prevOut)
 			}
-			out = out[:n+k]
-			i += k
-			lastSpace = false
-			prev = rune(raw[i-1])
-			last = out[len(out)-1]
-			continue
+			if k > 0 {
+				out = out[:n+k]
+				i += k
+				openers += op
+				lastSpace = false
+				prev = rune(raw[i-1])
+				last = out[len(out)-1]
+				continue
+			}
 		}
 		if c == ' ' || c == '\t' {
 			// White space between columns, runs of it: one space for the
@@ -308,33 +318,106 @@ func foldUnspaced(out []byte, raw string, idx []int, withIdx bool) ([]byte, []in
 	return out, idx, openers
 }
 
-// foldRun writes to dst the fold of the run at the start of s of bytes
-// runFold maps, up to an "rn", and returns its length; dst is as long as s.
-func foldRun(dst []byte, s string) int {
+// foldRun writes to dst the fold of the run at the start of s and returns
+// its length and the single letters among its words (maySpaceLetters's
+// count, see runDigit); dst is as long as s, prevOut is the byte folded
+// before s (0 when none).
+func foldRun(dst []byte, s string, prevOut byte) (int, int) {
 	dst = dst[:len(s)]
+	openers := 0
 	for k := 0; k < len(s); k++ {
-		l := runFold[s[k]]
-		if l == 0 || l == 'r' && k+1 < len(s) && s[k+1]|0x20 == 'n' {
-			return k
+		c := s[k]
+		l := runFold[c]
+		switch {
+		case l == 'r':
+			if k+1 < len(s) && s[k+1]|0x20 == 'n' {
+				return k, openers
+			}
+		case l != 0:
+		case c == ' ':
+			// A single space between words (see runDigit), written
+			// out here: a call a space cost more than the run saved.
+			if k == 0 || k+1 >= len(s) || !runContinues(s, k+1) {
+				return k, openers
+			}
+			if isASCIILetter(s[k+1]) && k+2 < len(s) && s[k+2] == ' ' {
+				openers++
+			}
+			l = ' '
+		default:
+			if l = runDigit(s, k, dst, prevOut); l == 0 {
+				return k, openers
+			}
 		}
 		dst[k] = l
 	}
-	return len(s)
+	return len(s), openers
 }
 
 // foldRunIdx is foldRun that also writes each byte's raw offset, s's
 // first being off, to idx (as long as s).
-func foldRunIdx(dst []byte, idx []int, s string, off int) int {
+func foldRunIdx(dst []byte, idx []int, s string, off int, prevOut byte) (int, int) {
 	dst, idx = dst[:len(s)], idx[:len(s)]
+	openers := 0
 	for k := 0; k < len(s); k++ {
-		l := runFold[s[k]]
-		if l == 0 || l == 'r' && k+1 < len(s) && s[k+1]|0x20 == 'n' {
-			return k
+		c := s[k]
+		l := runFold[c]
+		switch {
+		case l == 'r':
+			if k+1 < len(s) && s[k+1]|0x20 == 'n' {
+				return k, openers
+			}
+		case l != 0:
+		case c == ' ':
+			// A single space between words (see runDigit), written
+			// out here: a call a space cost more than the run saved.
+			if k == 0 || k+1 >= len(s) || !runContinues(s, k+1) {
+				return k, openers
+			}
+			if isASCIILetter(s[k+1]) && k+2 < len(s) && s[k+2] == ' ' {
+				openers++
+			}
+			l = ' '
+		default:
+			if l = runDigit(s, k, dst, prevOut); l == 0 {
+				return k, openers
+			}
 		}
 		dst[k] = l
 		idx[k] = off + k
 	}
-	return len(s)
+	return len(s), openers
+}
+
+// runDigit is the fold of s[k] inside a run (dst holding the run's fold
+// before k) for a byte runFold does not map and not a space, 0 where the
+// run ends: "0" or "1" after a byte that is no ASCII letter, a "0" also
+// before one, is the digit itself (foldOCRDigit's answer there). A single
+// space between run bytes goes on the run too (foldRun): foldUnspaced's
+// white space case writes it as it is, and the run counts its opener
+// (a single letter and a space after it) as that case does.
+func runDigit(s string, k int, dst []byte, prevOut byte) byte {
+	c := s[k]
+	if c != '0' && c != '1' {
+		return 0
+	}
+	p := prevOut
+	if k > 0 {
+		p = dst[k-1]
+	}
+	if isASCIILetter(p) || c == '0' && k+1 < len(s) && isASCIILetter(s[k+1]) {
+		return 0
+	}
+	return c
+}
+
+// runContinues reports whether runByte takes s[j], the byte after a space.
+func runContinues(s string, j int) bool {
+	c := s[j]
+	if l := runFold[c]; l != 0 {
+		return !(l == 'r' && j+1 < len(s) && s[j+1]|0x20 == 'n')
+	}
+	return c == '1' || c == '0' && !(j+1 < len(s) && isASCIILetter(s[j+1]))
 }
 
 // foldSpaced is foldAppend's loop for a line with letter-spaced words:
