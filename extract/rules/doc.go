@@ -130,9 +130,18 @@ func appendCells(buf []cell, raw string) ([]cell, []cell) {
 			if start < 0 {
 				start, startCol = i, col
 			}
+			// A single space between two such bytes stays in the cell
+			// (two end it): the run goes on over it, a word at a time
+			// being most of a line's passes of the loop.
 			j := i + 1
-			for j < len(raw) && raw[j] > ' ' && raw[j] < utf8.RuneSelf && raw[j] != '|' {
-				j++
+			for j < len(raw) {
+				if c := raw[j]; c > ' ' && c < utf8.RuneSelf && c != '|' {
+					j++
+				} else if c == ' ' && j+1 < len(raw) && raw[j+1] > ' ' && raw[j+1] < utf8.RuneSelf && raw[j+1] != '|' {
+					j += 2
+				} else {
+					break
+				}
 			}
 			spaces = 0
 			col += j - i
