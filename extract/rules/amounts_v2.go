@@ -80,6 +80,7 @@ type labelledSet struct {
 	rated, plainTax    []labelled
 	tax                *fact[int64]
 	paid, fee, adjusts int
+	prior              int          // balances carried from earlier bills, not zero
 	lastFee            int          // line of the last fee, -1
 	oddRate            bool         // a rate that tax lines cannot state: no tax lines
 	tableTax           []int64      // the taxes of a tax summary table's rows
@@ -115,6 +116,10 @@ func summarizeLabelled(ls []labelled) *labelledSet {
 		case akFee:
 			s.fee++
 			s.lastFee = l.line
+		case akPrior:
+			if l.minor != 0 {
+				s.prior++
+			}
 		case akAdjust:
 			s.adjusts++
 		}
@@ -200,7 +205,7 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 	if nz := nonZero(grossCands); len(nz) > 0 {
 		grossCands = nz
 	}
-	if len(grossCands) == 0 && s.paid == 0 {
+	if len(grossCands) == 0 && s.paid == 0 && s.prior == 0 {
 		// Only an amount payable (before a reminder's fees): that is the
 		// total too.
 		var due []labelled

@@ -26,6 +26,7 @@ const (
 	akPaid           // deposit or prepayment already paid
 	akFee            // a reminder's fee or interest
 	akIgnore         // carried forward, page totals, quantities: never a fact
+	akPrior          // a balance carried from earlier bills: in the amount due, not the total
 )
 
 var (
@@ -143,7 +144,7 @@ var (
 		"übertrag", "seitenübertrag", "vortrag", "carried forward", "brought forward", "carry forward",
 		"c/f", "b/f", "carried fwd", "brought fwd", "total this page", "report", "à reporter",
 		"a reporter", "reporté", "riportare", "suma anterior", "suma y sigue", "a la vuelta", "da riportare", "a reportar", "suma y sigue", "riporto",
-		"transport", "previous balance", "opening balance", "balance forward", "balance brought forward",
+		"transport", "balance brought forward",
 		"page total", "total page", "seitensumme", "zwischensumme seite", "total de la page",
 		"totale pagina", "subtotal this page", "page subtotal",
 		"qty", "quantity", "menge", "anzahl", "quantité", "cantidad", "aantal", "quantità",
@@ -160,6 +161,14 @@ var (
 		"tax exempt", "vat exempt", "tax-exempt",
 		"skonto betrag", "bei zahlung", "if paid", "en cas de paiement", "bei zahlung innerhalb",
 		"total savings", "you saved", "ersparnis",
+	}
+
+	// Reason: a bill's "Total amount due" adds what earlier bills left
+	// unpaid, so beside a balance carried forward it is no invoice total.
+	v2PriorPhrases = []string{
+		"previous balance", "opening balance", "balance forward", "prior balance", "previous bill", "amount of last bill", "balance from last bill",
+		"balance from previous bill", "unpaid balance", "arrears", "saldovortrag", "vorsaldo",
+		"solde précédent", "solde antérieur", "saldo anterior", "saldo precedente", "vorig saldo",
 	}
 )
 
@@ -183,6 +192,7 @@ var v2Lexicons = []struct {
 	{akAdjust, lexRE(v2AdjustPhrases...)},
 	{akPaid, lexRE(v2PaidPhrases...)},
 	{akFee, lexRE(v2FeePhrases...)},
+	{akPrior, lexRE(v2PriorPhrases...)},
 	{akIgnore, lexRE(v2IgnorePhrases...)},
 }
 

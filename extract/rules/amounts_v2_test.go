@@ -143,6 +143,30 @@ Remittance: VAT 20% 200.00  Total 1,200.00
 			want: amountsWant{"GBP", "100000", "20000", "120000", "-", "[2000 - 20000]", 0, false},
 		},
 		{
+			// The amount due carries an earlier bill's balance: it is
+			// what to pay, but not this bill's total.
+			name: "en bill with a previous balance: the amount due is no total",
+			text: `Cascade Wireless, PO Box 4410, Seattle, WA 98104
+ACCOUNT SUMMARY
+Previous Balance                          $84.20
+Payment Received Sep 20 - Thank you      -$40.00
+Balance Forward                           $44.20
+Current Charges                           $62.35
+Total Amount Due                         $106.55
+`,
+			want: amountsWant{"USD", "-", "-", "-", "10655", "", 0, false},
+		},
+		{
+			name: "en bill with no previous balance: the amount due is the total",
+			text: `Cascade Wireless, PO Box 4410, Seattle, WA 98104
+ACCOUNT SUMMARY
+Previous Balance                           $0.00
+Current Charges                           $62.35
+Total Amount Due                          $62.35
+`,
+			want: amountsWant{"USD", "-", "-", "6235", "6235", "", 0, false},
+		},
+		{
 			name: "two totals that disagree give no total",
 			text: `INVOICE
 Total: 1,200.00 GBP

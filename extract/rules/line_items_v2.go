@@ -217,7 +217,7 @@ func (d *document) readLineItems(exp int) itemTable {
 		item, ok, amountLine := d.readRow(ln, cols, exp)
 		priced := ok && item.Quantity != nil && item.UnitPriceMinor != nil
 		switch {
-		case kind == akIgnore && !priced:
+		case (kind == akIgnore || kind == akPrior) && !priced:
 			// Carried or brought forward, page totals: never items. A
 			// carry line ends a page of the table, a brought-forward line
 			// (or a repeated header) resumes it.

@@ -90,7 +90,7 @@ func taxRow(ln *line, exp int) (schema.TaxLine, *int64, bool) {
 		return tl, nil, false
 	}
 	for _, h := range summaryLabels(ln) {
-		if h.kind == akAdjust || h.kind == akPaid || h.kind == akFee || h.kind == akIgnore {
+		if h.kind == akAdjust || h.kind == akPaid || h.kind == akFee || h.kind == akIgnore || h.kind == akPrior {
 			return tl, nil, false // "2 % Skonto 5.385,35 107,71" adds up too
 		}
 	}
