@@ -74,12 +74,15 @@ var (
 		"bedrag excl. btw", "totaal exclusief", "subtotaal excl. btw", "excl. btw",
 		"imponibile", "totale imponibile", "imponibile iva", "totale netto", "importo netto",
 		"netto imponibile", "totale imponibile iva",
+		"total sem iva", "valor sem iva", "base tributável",
 	}
 
 	v2SubPhrases = []string{
 		"subtotal", "sub total", "sub-total", "zwischensumme", "summe positionen", "warenwert",
 		"sous-total", "sous total", "sous-total ht", "subtotaal", "subtotale", "totale parziale",
 		"summe", "goods total", "total goods", "items total", "merchandise total", "suma",
+		// Reason: Portugal's "Total Ilíquido" is the sum before discounts and tax.
+		"total ilíquido", "total iliquido",
 	}
 
 	v2TaxPhrases = []string{

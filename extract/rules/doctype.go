@@ -20,7 +20,7 @@ var (
 	// Malaysian and Indonesian tills title their slips "RESIT", "CASH
 	// SALES", "TAX CASH SALES", "CASH BILL", "KWITANSI"; councils and firms
 	// "OFFICIAL RECEIPT", "TAX RECEIPT".
-	reTitleReceipt = anchoredRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|official\s*(?:tax\s*)?receipt|tax\s*receipt|receipt|(?:tax\s*)?cash\s*sales?|cash\s*bill|till\s*receipt|resit(?:\s*rasmi)?|kwitansi|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?)\b`)
+	reTitleReceipt = anchoredRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|official\s*(?:tax\s*)?receipt|tax\s*receipt|receipt|(?:tax\s*)?cash\s*sales?|cash\s*bill|till\s*receipt|resit(?:\s*rasmi)?|kwitansi|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?|fatura\s*-?\s*recibo)\b`)
 	reTitleTicket  = anchoredRegexp(`^(?:ticket|bon|kassa)\b`)
 	// Reason: "SIMPLIFIED TAX INVOICE" (the legal name of a till's tax
 	// invoice in Malaysia, Singapore, Australia, the UK) read as no title.
@@ -28,14 +28,16 @@ var (
 	// one word: "Handelsrechnung", "Schlussrechnung", "Abschlagsrechnung",
 	// "eindfactuur", "slutfaktura" (credit notes such as "Stornorechnung"
 	// and pro formas are tried first).
-	reTitleInvoice = anchoredRegexp(`^(?:(?:simplified|abbreviated|full)\s*(?:(?:tax|vat|gst)\s*)?invoice|(?:tax|vat|gst|commercial|final|sales|service|customs|interim|partial|progress|corrected|consolidated|collective|summary|advance|prepayment|deposit|export|self\s*-?\s*bill(?:ing|ed))\s*invoice|invoice|invois|faktur|[a-z]{0,24}rechnung|facture|factura|[a-z]{0,20}factuur|fattura|[a-z]{0,20}faktura)\b`)
+	reTitleInvoice = anchoredRegexp(`^(?:(?:simplified|abbreviated|full)\s*(?:(?:tax|vat|gst)\s*)?invoice|(?:tax|vat|gst|commercial|final|sales|service|customs|interim|partial|progress|corrected|consolidated|collective|summary|advance|prepayment|deposit|export|self\s*-?\s*bill(?:ing|ed))\s*invoice|invoice|invois|faktur|[a-z]{0,24}rechnung|facture|factura|[a-z]{0,20}factuur|fattura|[a-z]{0,20}faktura|fatura(?:\s*simplificada)?|nota\s*fiscal)\b`)
 	// What may follow a title in its cell: nothing, a number label, a
 	// reference, a date or "for/to invoice ...".
-	reTitleRest = anchoredRegexp(`^(?:$|[:#/(\-–|]|n\s*[o°]|no\b|nr\b|nº|number|nummer|numero|num\b|nro\b|\d|` +
+	reTitleRest = anchoredRegexp(`^(?:$|[:#/(\-–|]|n\.?\s*[oº°]|no\b|nr\b|nº|number|nummer|numero|num\b|nro\b|\d|` +
 		`(?:zu|zur|zum|fur|for|to|of|on|re|pour|de|du|sur|concernant|per|voor|bij|op|del|al|a|relativ[oa]|betreffend|betreft)\b|` +
 		`(?:invoice|rechnung|facture|factura|factuur|fattura|copy|kopie|copie|copia|original|duplicate|duplikat)\b|` +
 		// "FAKTURA VAT nr FV/2024/11/0342", "Fattura IVA": the tax the invoice charges.
-		`(?:vat|iva|tva|btw|mwst|gst)\b)`)
+		`(?:vat|iva|tva|btw|mwst|gst)\b|` +
+		// "FATURA FT 2026/1187": a Portuguese document's series code.
+		`(?:ft|fr|fs|nc|nd)\s+(?:[a-z]\s*/|\d))`)
 	// A letter's subject label, before the title it carries.
 	reSubjectLabel = anchoredRegexp(`^\s*(?:objet|betreff|subject|re|asunto|oggetto|onderwerp|betreft)\s*:\s*`)
 	// A status that makes a till document or an invoice a receipt.

@@ -17,7 +17,8 @@ var (
 		"fecha emisión", "fecha de la factura", "factuurdatum", "datum factuur", "factuur datum", "datum van de factuur",
 		"data fattura", "data della fattura", "data emissione", "data di emissione", "data documento", "data doc",
 		"reminder date", "datum der mahnung", "date du rappel", "fecha del recordatorio",
-		"data wystawienia", "data wystawienia faktury")
+		"data wystawienia", "data wystawienia faktury",
+		"data de emissão", "data da fatura", "data fatura", "data emissão", "data do documento")
 	// Bare date labels: the document's date when nothing names it better.
 	reIssueWeak = lexRE("date", "datum", "fecha", "data", "dated", "del", "vom", "du")
 	// A letter's place and date: "Zürich, 31.03.2026", "Genève, le 27.03.2026",

@@ -28,6 +28,7 @@ var (
 		"solde dû", "solde à payer", "solde", "total à payer", "montant net à payer", "total dû",
 		"montant à régler", "à régler", "net à régler", "somme à payer",
 		"total a pagar", "importe a pagar", "saldo", "saldo pendiente", "importe pendiente",
+		"valor a pagar", "montante a pagar",
 		"total pendiente", "líquido a pagar", "importe adeudado", "total adeudado", "importe líquido",
 		"líquido", "total líquido", "cantidad a pagar", "monto a pagar", "monto total a pagar",
 		"do zapłaty", "razem do zapłaty", "pozostało do zapłaty", "kwota do zapłaty",
@@ -40,6 +41,7 @@ var (
 		"grand total", "invoice total", "total invoice", "total invoice amount", "invoice amount",
 		// Reason: "Total Invoice Value" is the GST invoice's name for the gross.
 		"total invoice value", "invoice value",
+		"total da fatura", "valor total", "total com iva", "total do documento",
 		"total amount", "total gross", "gross total", "gross amount", "total with vat", "total with tax",
 		"total after tax", "total inc vat", "total incl vat", "total vat included", "total vat incl",
 		"total including vat", "total including tax", "total amount incl",
@@ -69,6 +71,7 @@ var (
 	// Amount lines that are never the amount payable.
 	totalNegPhrases = []string{
 		"subtotal", "sub total", "sub-total", "net", "net amount", "net total", "total net",
+		"total ilíquido", "total iliquido", "total sem iva", "valor sem iva",
 		"total excl", "total excluding", "total ex", "total before tax", "total before vat",
 		"total ex vat", "total excl vat", "total exclusive", "amount excl", "net value", "net price",
 		"netto", "nettobetrag", "summe netto", "gesamt netto", "nettosumme", "zwischensumme",
@@ -148,6 +151,9 @@ var (
 		"n.º factura", "factura nº", "factura n.º", "factura no", "factura número", "factura numero",
 		"núm. factura", "num. factura", "factura núm", "factura num", "no. de factura", "n° factura",
 		"factura n", "nro. factura", "nro factura", "factura nro",
+		// Reason: Portuguese invoices number the "fatura" (Fatura n.º FT 2026/1187).
+		"fatura n.º", "fatura nº", "fatura n.o", "fatura no", "n.º fatura", "nº fatura", "número da fatura",
+		"numero da fatura", "n.º da fatura", "nº da fatura", "fatura número",
 		"factuurnummer", "factuur nr", "factuurnr", "factuur nummer", "factuur no", "factuur-nr",
 		"factuur #",
 		"numero fattura", "numero della fattura", "fattura n", "fattura n.", "fattura nr", "n. fattura",
@@ -205,6 +211,7 @@ var dueDatePhrases = []string{
 	"scadenza", "scadenze", "data di scadenza", "data scadenza", "scadenza pagamento", "pagare entro il",
 	"da pagare entro il", "pagamento entro il", "entro il", "scade il", "data scadenza pagamento",
 	"termin płatności", "termin zapłaty", "płatne do", "zapłata do",
+	"data de vencimento", "vencimento", "data limite de pagamento", "pagar até", "pagamento até",
 }
 
 // Due-date labels that name the date itself (preferred over "pay by").
@@ -212,6 +219,7 @@ var dueDateStrongPhrases = []string{
 	"due date", "payment due date", "date due", "fälligkeitsdatum", "fälligkeit", "fällig am", "date d'échéance",
 	"échéance", "fecha de vencimiento", "vencimiento", "vervaldatum", "vervaldag", "scadenza", "data di scadenza",
 	"data scadenza", "payment due", "fecha vencimiento", "termin płatności", "termin zapłaty",
+	"data de vencimento", "vencimento",
 }
 
 // Words of an early-payment discount: a date next to them is not the due
@@ -300,6 +308,7 @@ var (
 		"spett.le", "spettabile", "a", "fatturare a", "consegna a", "committente", "cessionario",
 		"cessionario/committente", "acquirente", "destinazione merce", "fatturato a", "intestatario fattura",
 		"nabywca", "odbiorca", "płatnik",
+		"adquirente", "faturar a", "dados do cliente",
 		"zahlbar durch", "payable by", "payable par", "pagadero por", "pagabile da", "betaalbaar door",
 	}
 	supplierBlockPhrases = []string{
@@ -313,6 +322,7 @@ var (
 		"leverancier", "verkoper", "afzender", "uitgegeven door",
 		"fornitore", "venditore", "emittente", "cedente", "cedente/prestatore", "prestatore", "mittente",
 		"sprzedawca", "wystawca", "dostawca",
+		"fornecedor", "emitente", "prestador de serviços",
 	}
 	bankBlockPhrases = []string{
 		"bank details", "bank", "banking details", "payment details", "payment information",
