@@ -1,8 +1,8 @@
 package rules
 
 import (
-	"slices"
 	"strings"
+	"sync"
 )
 
 // kindHit is a summary label found in a folded line.
@@ -60,21 +60,32 @@ func findSummaryLabels(ln *line) []kindHit {
 }
 
 // exclQualified reports whether the qualifier span of incl that follows
-// position end with only blanks or a colon between opens with a word that
+// position end with only blanks, a colon or "(" between opens with a word that
 // excludes the tax ("ohne", "excl.", "hors").
 func exclQualified(f string, end int, incl [][]int) bool {
 	for _, a := range incl {
-		if a[0] < end || strings.TrimSpace(strings.Trim(f[end:a[0]], " :")) != "" {
+		if a[0] < end || strings.TrimSpace(strings.Trim(f[end:a[0]], " :(")) != "" {
 			continue
 		}
 		w := strings.TrimLeft(f[a[0]:a[1]], "( ")
 		if i := strings.IndexAny(w, " .\t"); i >= 0 {
 			w = w[:i]
 		}
-		return slices.Contains(v2ExclWords, w)
+		return v2ExclFolded()[w]
 	}
 	return false
 }
+
+// v2ExclFolded is v2ExclWords folded as the text they are found in is:
+// Reason: folding reads an OCR "l" as "i", so "(EXCL GST)" is "(exci gst)",
+// and a total so qualified was taken for the gross.
+var v2ExclFolded = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, len(v2ExclWords))
+	for _, w := range v2ExclWords {
+		m[foldString(w)] = true
+	}
+	return m
+})
 
 // reIncludedIn is the wording of a remark on a total: "GST @6% INCLUDED IN
 // TOTAL 0.60" states the tax in the total, after the word "total".

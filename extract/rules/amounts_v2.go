@@ -81,6 +81,7 @@ type labelledSet struct {
 	tax                *fact[int64]
 	paid, fee, adjusts int
 	prior              int          // balances carried from earlier bills, not zero
+	firstPaid          int          // line of the first deposit or prepayment, -1
 	lastFee            int          // line of the last fee, -1
 	oddRate            bool         // a rate that tax lines cannot state: no tax lines
 	tableTax           []int64      // the taxes of a tax summary table's rows
@@ -88,7 +89,7 @@ type labelledSet struct {
 }
 
 func summarizeLabelled(ls []labelled) *labelledSet {
-	s := &labelledSet{all: ls, lastFee: -1}
+	s := &labelledSet{all: ls, lastFee: -1, firstPaid: -1}
 	var sums []labelled
 	for _, l := range ls {
 		switch l.kind {
@@ -113,6 +114,9 @@ func summarizeLabelled(ls []labelled) *labelledSet {
 			sums = append(sums, l)
 		case akPaid:
 			s.paid++
+			if s.firstPaid < 0 {
+				s.firstPaid = l.line
+			}
 		case akFee:
 			s.fee++
 			s.lastFee = l.line
@@ -255,6 +259,20 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 		// GST of 4.43).
 		grossCands = notBelow(grossCands, taxV)
 	}
+	if taxKnown && len(grossCands) == 0 && s.paid > 0 && s.fee == 0 {
+		// Reason: "TOTAL AMOUNT PAYABLE 488.66 / DEPOSIT PAID 200.00 /
+		// BALANCE DUE 288.66": an amount payable above the deposit is the
+		// gross when net and tax make it.
+		for k := len(s.due) - 1; k >= 0; k-- {
+			if g := s.due[k]; g.line < s.firstPaid {
+				for _, n := range nets {
+					if near(n.minor+taxV, g.minor, tol) {
+						return &fact[int64]{V: g.minor, Ev: g.ev}, &fact[int64]{V: n.minor, Ev: n.ev}
+					}
+				}
+			}
+		}
+	}
 	if taxKnown {
 		// Latest total first, explicit net before subtotal, latest first.
 		for gi := len(grossCands) - 1; gi >= 0; gi-- {
@@ -329,8 +347,30 @@ func (s *labelledSet) pickDue(gross *fact[int64]) *fact[int64] {
 		}
 		return nil
 	}
-	v, _ := oneValue(s.due)
+	v, ok := oneValue(s.due)
+	if !ok && s.paid > 0 && gross != nil {
+		// The amounts payable before a deposit and after it: what is left
+		// to pay is the one below every deposit, when the gross is known.
+		var after []labelled
+		for _, l := range s.due {
+			if l.line > s.lastPaidLine() {
+				after = append(after, l)
+			}
+		}
+		v, _ = oneValue(after)
+	}
 	return v
+}
+
+// lastPaidLine is the line of the last deposit or prepayment, -1 if none.
+func (s *labelledSet) lastPaidLine() int {
+	last := -1
+	for _, l := range s.all {
+		if l.kind == akPaid {
+			last = max(last, l.line)
+		}
+	}
+	return last
 }
 
 // totalIsPayable reports whether gross is the last word on what to pay:

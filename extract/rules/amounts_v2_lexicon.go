@@ -216,7 +216,7 @@ var reV2Included = openerFoldedScan(`\(?\b(?:`+strings.Join(v2InclWords, "|")+`)
 var (
 	v2InclWords = []string{"incl", "inkl", "inc", "including", "inclusive", "included", "incluido", "incluida", "inclus",
 		"incluse", "compris", "comprise", "inclusa", "incluso", "inclusief", "inbegrepen", "con", "with", "y"}
-	v2ExclWords  = []string{"excl", "exkl", "excluding", "exclusive", "ohne", "hors", "sin", "senza", "ex"}
+	v2ExclWords  = []string{"excl", "exkl", "excluding", "exclusive", "exclude", "excluded", "ohne", "hors", "sin", "senza", "ex"}
 	reV2InclExcl = lexRE(append(slices.Clone(v2InclWords), v2ExclWords...)...)
 )
 
@@ -253,6 +253,8 @@ var (
 		"total rounded", "rounded total", "net total rounded", "total after rounding",
 		"grand total rounded", "total amt payable", "total amount payable", "total payable",
 		"due", // a till's "DUE 19.30"
+		// Reason: "Total After Adj Incl GST 13.60" is the rounded amount paid, below the gross 13.58.
+		"total after adj", "total after adjustment", "total after rounding adj", "total after rounding adjustment",
 	}
 	// "TOTAL SALES (EXCLUDING GST)": the net, though it starts with "total".
 	v2ReceiptNetPhrases = []string{

@@ -167,6 +167,39 @@ Total Amount Due                          $62.35
 			want: amountsWant{"USD", "-", "-", "6235", "6235", "", 0, false},
 		},
 		{
+			// Folding reads the OCR "l" of EXCL as "i": the qualifier
+			// must still be known, or the net is taken for the gross.
+			name: "my total qualified (excl gst), then a deposit",
+			text: `KEDAI PAPAN YEW CHUAN, 43800 DENGKIL, SELANGOR
+  TOTAL AMOUNT (EXCL GST)             461.00
+  GST @ 6%                             27.66
+  TOTAL AMOUNT PAYABLE     RM         488.66
+  DEPOSIT PAID                        200.00
+  BALANCE DUE                         288.66
+`,
+			want: amountsWant{"MYR", "46100", "2766", "48866", "28866", "[600 - 2766]", 0, false},
+		},
+		{
+			name: "my sub total (exclude gst): the gst in it is no tax line",
+			text: `RESTORAN WAN SHENG, 43200 CHERAS, SELANGOR
+Sub Total (Exclude GST) :        6.42
+GST 6% :                         0.38
+Rounding Adj :                   0.00
+Total :                       RM 6.80
+`,
+			want: amountsWant{"MYR", "642", "38", "680", "-", "[600 - 38]", 0, false},
+		},
+		{
+			name: "my total after adjustment is the amount paid",
+			text: `99 SPEED MART S/B, 41150 KLANG, SELANGOR
+  Total Sales (Including GST)  RM 13.58
+  Total After Adj Incl GST     RM 13.60
+  CASH                         RM 20.00
+  CHANGE                       RM 6.40
+`,
+			want: amountsWant{"MYR", "-", "-", "1358", "1360", "", 0, false},
+		},
+		{
 			name: "two totals that disagree give no total",
 			text: `INVOICE
 Total: 1,200.00 GBP
