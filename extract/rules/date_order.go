@@ -132,5 +132,6 @@ func hasIncForm(f string) bool {
 	}
 }
 
-// taxWords stand beside "inc" when it means tax inclusive.
-var taxWords = map[string]bool{"gst": true, "sst": true, "vat": true, "tax": true, "taxes": true, "svc": true, "service": true, "price": true, "prices": true, "total": true}
+// taxWords stand beside "inc" when it means tax inclusive, folded as the
+// text is ("total" is "totai": folding reads an OCR "l" as "i").
+var taxWords = map[string]bool{"gst": true, "sst": true, "vat": true, "tax": true, "taxes": true, "svc": true, "service": true, "price": true, "prices": true, "totai": true}

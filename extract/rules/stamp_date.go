@@ -115,11 +115,22 @@ func (d *document) stampNamedOther(ln *line, k int) bool {
 	return false
 }
 
-// rangeGap reports whether the text between two dates joins them as a range.
+// rangeGap reports whether the text between two dates, folded, joins them
+// as a range.
 func rangeGap(g string) bool {
-	g = strings.TrimSpace(g)
-	return g == "-" || g == "–" || g == "to" || g == "bis" || g == "au" || g == "al" || g == "tot" || g == "till"
+	return rangeGapWords()[strings.TrimSpace(g)]
 }
+
+// rangeGapWords are the words joining two dates as a range, folded as the
+// text is: Reason: folding reads an OCR "l" as "i", so "al" and "till" were
+// never found in the folded gap.
+var rangeGapWords = onFirstUse(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range []string{"-", "–", "to", "bis", "au", "al", "tot", "till"} {
+		m[foldString(w)] = true
+	}
+	return m
+})
 
 // orderKnown reports whether a numeric date's day and month are known: one
 // of them above 12, both equal, or the document decides the order

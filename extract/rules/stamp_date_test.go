@@ -25,6 +25,8 @@ func TestStampDate(t *testing.T) {
 		{"print stamp is not the date", "Acme Ltd\nInvoice\nPrinted: 06/05/2024 10:22\nTotal 12.00 GBP\n", ""},
 		{"delivery note's date", "Muster GmbH\nRechnung\nLieferschein Nr. 8408 vom 10.04.2026\nSumme 10,00 €\n", ""},
 		{"a period", "Acme Ltd\nInvoice 2024-77\n01/03/2024 - 31/03/2024\nTotal 12.00 EUR\n", ""},
+		{"a period joined by al", "Ebro S.L.\nFactura 2024-77\n01/03/2024 al 31/03/2024\nTotal 12,00 EUR\n", ""},
+		{"a period joined by till", "Acme Ltd\nInvoice 2024-77\n01/03/2024 till 31/03/2024\nTotal 12.00 EUR\n", ""},
 		{"an item line's date", "Muster GmbH\nRechnung\n1  02.03.2026  Transport   640,00 €\n", ""},
 		{"lone date beside a validity", "KEDAI MAJU SDN BHD\n07/06/2018   NO : CS-1\nTOTAL RM 5.00\nVALID UNTIL : 30/09/21\n", "2018-06-07"},
 		{"a number that looks like a date", "Faktura nr 2024/05/17\nRazem 10,00 zł\n", ""},

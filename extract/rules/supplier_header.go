@@ -418,11 +418,11 @@ func (d *document) joinBelow(i int, name string) (string, string, bool) {
 	return strings.Join(strings.Fields(ev), " "), ev, true
 }
 
-// bareTitles are document titles as a whole cell, folded, one space
-// between words.
+// bareTitles are document titles as a whole cell, folded (an OCR "l" read
+// as "i": "simpiified"), one space between words.
 var bareTitles = map[string]bool{
-	"invoice": true, "tax invoice": true, "vat invoice": true, "sales invoice": true, "commercial invoice": true,
-	"proforma invoice": true, "simplified tax invoice": true, "simplified invoice": true, "full tax invoice": true,
+	"invoice": true, "tax invoice": true, "vat invoice": true, "saies invoice": true, "commerciai invoice": true,
+	"proforma invoice": true, "simpiified tax invoice": true, "simpiified invoice": true, "fuii tax invoice": true,
 	"credit note": true, "rechnung": true, "facture": true, "factura": true, "factuur": true, "fattura": true,
 	"faktura": true, "gutschrift": true, "avoir": true,
 }

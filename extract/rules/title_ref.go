@@ -21,7 +21,10 @@ var titleNoLabels = map[string]bool{"nr": true, "no": true, "n°": true, "nº": 
 
 // titleDatePreps introduce the document's date right after its number in a
 // headline: "Rechnung Nr. 7 vom 03.06.2025", "Invoice No. 7 dated 3 June 2025".
-var titleDatePreps = map[string]bool{"vom": true, "dated": true, "du": true, "del": true, "van": true, "d.d.": true, "of": true, "from": true}
+//
+// The keys are folded as the text they are looked up in: folding reads an
+// OCR "l" as "i", so "del" is "dei".
+var titleDatePreps = map[string]bool{"vom": true, "dated": true, "du": true, "dei": true, "van": true, "d.d.": true, "of": true, "from": true}
 
 // titleRef is a headline "<noun> [qualifiers] [(code)] Nr. <ref> [vom <date>]"
 // in folded coordinates of its line.
