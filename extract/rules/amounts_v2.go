@@ -39,6 +39,7 @@ func (d *document) readAmountsV2() amountsV2 {
 	}
 	ls := d.readLabelled(exp, skip)
 	s := summarizeLabelled(ls)
+	s.taxRemark = d.taxRemark(skip)
 	for _, tl := range tt.lines {
 		s.tableTax = append(s.tableTax, tl.TaxMinor)
 	}
@@ -82,6 +83,7 @@ type labelledSet struct {
 	paid, fee, adjusts int
 	prior              int          // balances carried from earlier bills, not zero
 	firstPaid          int          // line of the first deposit or prepayment, -1
+	taxRemark          bool         // a remark states a tax the total includes (taxRemark)
 	lastFee            int          // line of the last fee, -1
 	oddRate            bool         // a rate that tax lines cannot state: no tax lines
 	tableTax           []int64      // the taxes of a tax summary table's rows
@@ -166,6 +168,25 @@ func splitTax(ls []labelled) bool {
 				return true
 			}
 			first = c
+		}
+	}
+	return false
+}
+
+// taxRemark reports whether a remark line, which readLabelled passes over,
+// names a tax: "(Consumption tax 10% incl. ¥106)", "(GST 6% included)".
+//
+// Reason: a document whose prices include a tax stated only in a remark
+// has tax all the same, so a subtotal equal to its total is no net.
+func (d *document) taxRemark(skip map[int]bool) bool {
+	for i, ln := range d.lines {
+		if ln.blank || skip[i] || !remarkLine(ln.raw) {
+			continue
+		}
+		for _, h := range summaryLabels(ln) {
+			if h.kind == akTax || h.kind == akTaxSum {
+				return true
+			}
 		}
 	}
 	return false
@@ -301,7 +322,7 @@ func (s *labelledSet) pickGrossNet() (gross, net *fact[int64]) {
 	// Without a sum that adds up: an explicit net only when the document
 	// has no tax at all and the net is the total; a subtotal likewise, and
 	// only with nothing (discount, shipping) between it and the total.
-	noTax := len(s.rated) == 0 && len(s.plainTax) == 0 && s.tax == nil
+	noTax := len(s.rated) == 0 && len(s.plainTax) == 0 && s.tax == nil && !s.taxRemark
 	if gross == nil {
 		net, _ = oneValue(s.net)
 		return gross, net

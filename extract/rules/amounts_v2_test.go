@@ -200,6 +200,31 @@ Total :                       RM 6.80
 			want: amountsWant{"MYR", "-", "-", "1358", "1360", "", 0, false},
 		},
 		{
+			// Prices include the consumption tax, stated only in a remark:
+			// the subtotal equal to the total is no net.
+			name: "jp tax stated in a remark: no net",
+			text: `CAFE KOMOREBI, Shibuya-ku, Tokyo 150-0002
+Matcha Latte              ¥650
+Cheesecake                ¥520
+
+Subtotal                ¥1,170
+(Consumption tax 10% incl. ¥106)
+Total                   ¥1,170
+`,
+			want: amountsWant{"JPY", "-", "-", "1170", "-", "", 0, false},
+		},
+		{
+			name: "no tax anywhere: the subtotal equal to the total is the net",
+			text: `CAFE KOMOREBI, Shibuya-ku, Tokyo 150-0002
+Matcha Latte              ¥650
+Cheesecake                ¥520
+
+Subtotal                ¥1,170
+Total                   ¥1,170
+`,
+			want: amountsWant{"JPY", "1170", "-", "1170", "-", "", 0, false},
+		},
+		{
 			name: "two totals that disagree give no total",
 			text: `INVOICE
 Total: 1,200.00 GBP
