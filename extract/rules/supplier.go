@@ -649,6 +649,24 @@ func (d *document) findSupplier() *string {
 
 // supplierFact is findSupplier with the line the name was read from as
 // evidence; regs is d.regions(), which ExtractV2 shares with other finders.
+// amountLabelName reports whether a supplier name opens with a summary
+// label of two words or more ("grand total", "total amount", "sub total").
+// A one-word label opens real names ("TOTAL ENERGIES", "NET SOLUTIONS"),
+// so it is left alone; a legal form does not make such a label a name,
+// as "(GST INC" reads like "Inc.".
+func amountLabelName(n string) bool {
+	f := foldString(n)
+	for _, lx := range v2Lexicons {
+		if lx.kind == akIgnore || lx.kind == akPrior {
+			continue
+		}
+		if e := lx.re.prefixEnd(f); e > 0 && strings.Contains(strings.TrimSpace(f[:e]), " ") {
+			return true
+		}
+	}
+	return false
+}
+
 func (d *document) supplierFact(regs [][]region) *fact[string] {
 	s := &supplierScan{d: d, regs: regs, customers: map[string]int{}, cands: map[string]*supCand{}}
 	s.scanLines()
@@ -678,6 +696,11 @@ func (d *document) supplierFact(regs [][]region) *fact[string] {
 	if garbledTradeWord(n) {
 		// Reason: a trade word one misread letter off ("ENTERORISE"): the
 		// name is misread; abstain rather than return it.
+		return nil
+	}
+	if amountLabelName(n) {
+		// Reason: "GRAND TOTAL (GST INC" cut from the summary of a slip
+		// whose heading the scan lost is a label, not a name: abstain.
 		return nil
 	}
 	v := n

@@ -105,6 +105,10 @@ func TestReceiptLetterheadSupplier(t *testing.T) {
 		{"owner after a title in the same line", " MAWAR BOOK SHOP\n OWNED BY :                     TAX INVOICE\n" +
 			" MAWAR SUPPLY SDN BHD (1130001-K)\n NO. 3, JALAN MAWAR\n", ""},
 		{"bahraini dinar is no legal form", "Invoice No. 7\nNet BHD 12.500\nTotal BHD 13.125\n", ""},
+		// "(GST INC" reads like "Inc.": a slip cut above its summary.
+		{"a total label is no name", "TOTAL QTY: 3\nGRAND TOTAL (GST INC):        18.90\nCASH    20.00\nCHANGE   1.10\n", ""},
+		{"a name opening with a one-word label", "  TOTAL ENERGIES MARKETING MALAYSIA SDN BHD\n  (12345-A)\n  JALAN AMPANG\nTOTAL RM 50.00\n",
+			"TOTAL ENERGIES MARKETING MALAYSIA SDN BHD"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
