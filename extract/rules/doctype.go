@@ -20,7 +20,7 @@ var (
 	// Malaysian and Indonesian tills title their slips "RESIT", "CASH
 	// SALES", "TAX CASH SALES", "CASH BILL", "KWITANSI"; councils and firms
 	// "OFFICIAL RECEIPT", "TAX RECEIPT".
-	reTitleReceipt = anchoredRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|official\s*(?:tax\s*)?receipt|tax\s*receipt|receipt|(?:tax\s*)?cash\s*sales?|cash\s*bill|till\s*receipt|resit(?:\s*rasmi)?|kwitansi|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?|fatura\s*-?\s*recibo)\b`)
+	reTitleReceipt = anchoredRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|official\s*(?:tax\s*)?receipt|tax\s*receipt|receipt|(?:tax\s*)?cash\s*sales?|cash\s*bill|till\s*receipt|resit(?:\s*rasmi)?|kwitansi|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?|documento\s*commerciale|fatura\s*-?\s*recibo)\b`)
 	reTitleTicket  = anchoredRegexp(`^(?:ticket|bon|kassa)\b`)
 	// Reason: "SIMPLIFIED TAX INVOICE" (the legal name of a till's tax
 	// invoice in Malaysia, Singapore, Australia, the UK) read as no title.

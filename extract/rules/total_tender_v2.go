@@ -7,7 +7,8 @@ var reChange = lexRE("change", "change due", "change amt", "your change", "cash 
 var reCard = lexRE("visa", "visa debit", "visa credit", "mastercard", "master card", "maestro", "amex",
 	"american express", "debit card", "credit card", "card payment", "card", "ec-cash", "ec cash", "ec-karte",
 	"girocard", "kartenzahlung", "nets", "eftpos", "contactless", "carte bancaire", "carte bleue", "tarjeta",
-	"pin", "pinpas", "bancomat")
+	"pin", "pinpas", "bancomat", "cb", "cb emv", "carte", "pagamento elettronico", "carta di credito",
+	"pagamento con carta", "tarjeta bancaria")
 
 // reSlipTotal finds the total a tender pays.
 var reSlipTotal = lexRE(append(append([]string(nil), totalPlainPhrases...), totalGrandPhrases...)...)

@@ -89,6 +89,8 @@ func TestDocumentType(t *testing.T) {
 		{"untitled slip paid by visa", "SHELL\n1520 W COLFAX AVE\nFUEL TOTAL  $ 42.95\nTOTAL       $ 42.95\nVISA         $ 42.95\nAUTH# 004512\n", schema.DocReceipt},
 		{"untitled kassenbon paid by ec-cash", "REWE Markt GmbH\nBROETCHEN 6ER   1,99 B\nSUMME     EUR   9,87\nGeg. EC-Cash    EUR   9,87\n", schema.DocReceipt},
 		{"slip with a number label paid by card", "REWE Markt GmbH\nSUMME     EUR   9,87\nGeg. EC-Cash    EUR   9,87\nBeleg-Nr. 4821\n", schema.DocReceipt},
+		{"untitled ticket paid by cb", "CARREFOUR MARKET\n69002 LYON\n TOTAL A PAYER   7,33 €\n CB EMV          7,33 €\n", schema.DocReceipt},
+		{"it documento commerciale", "BAR ROMA\n\nDOCUMENTO COMMERCIALE\ndi vendita o prestazione\nTOTALE COMPLESSIVO 6,30\n", schema.DocReceipt},
 		{"untitled slip paid by pin", "Bakkerij Smit\nKrentenbollen   3,20\nTotaal    € 3,20\nPIN       € 3,20\n", schema.DocReceipt},
 		{"untitled, the card pays another amount", "SHELL\nTOTAL       $ 42.95\nVISA         $ 20.00\n", schema.DocOther},
 		{"untitled, a card line and no total", "SHELL\nFUEL   $ 42.95\nVISA   $ 42.95\n", schema.DocOther},
