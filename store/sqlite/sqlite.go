@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/invx/invx/store"
 	"github.com/invx/invx/store/internal/driver"
@@ -193,14 +194,37 @@ func initFile(ctx context.Context, driverName, path string) error {
 	}
 	defer c.Close()
 	// Page size first, then WAL, which writes the first page with it.
-	// Two processes creating one database at once both get here; both
-	// set the same size, and the second's is a no-op.
+	// Processes creating one database at once all get here; they set the
+	// same size, and only the first switch to WAL changes anything.
+	deadline := time.Now().Add(busyTimeoutMS * time.Millisecond)
 	for _, q := range []string{fmt.Sprintf("PRAGMA page_size = %d", pageSize), "PRAGMA journal_mode = WAL"} {
-		if _, err := c.ExecContext(ctx, q); err != nil {
+		if err := execWhileBusy(ctx, c, q, deadline); err != nil {
 			return fmt.Errorf("initialise new database: %w", err)
 		}
 	}
 	return nil
+}
+
+// execWhileBusy runs q, again while SQLite answers SQLITE_BUSY, until
+// deadline. The busy timeout does not cover a switch to WAL: of two
+// connections that hold a read lock and both want the write lock, SQLite
+// refuses one at once rather than let them wait on each other.
+func execWhileBusy(ctx context.Context, c *sql.Conn, q string, deadline time.Time) error {
+	wait := 2 * time.Millisecond
+	for {
+		_, err := c.ExecContext(ctx, q)
+		if err == nil || !busy(err) || time.Now().After(deadline) {
+			return err
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return ctx.Err()
+		case <-t.C:
+		}
+		wait = min(2*wait, 100*time.Millisecond)
+	}
 }
 
 // Driver implements store.Store.
