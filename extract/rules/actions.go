@@ -18,6 +18,12 @@ var (
 	reCreditNoteWord = anchoredRegexp(`^[\s:]*(?:credit\s*note|credit\s*memo|gutschrift|avoir|nota\s*de\s*credito|creditnota|nota\s*di\s*credito|factura\s*rectificativa|rechnungskorrektur)\b`)
 )
 
+// gluedBefore reports whether b, just before a label, joins the label to
+// the token it stands in: a reference's separator or a letter or digit.
+func gluedBefore(b byte) bool {
+	return b == '/' || b == '-' || b == '_' || b == '\\' || isAlnumByte[b]
+}
+
 // evidence returns a verbatim excerpt of line ln around the raw span
 // [s, e): the trimmed line, or a window of at most maxEvidence bytes. It
 // never includes a control character (the validator refuses them), so a
@@ -270,6 +276,11 @@ func (d *document) findPO(skip func(ln *line, m [2]int) bool) (poHit, bool) {
 				continue
 			}
 			ls, le := ln.f.rawSpan(m[0], m[1])
+			if ls > 0 && gluedBefore(ln.raw[ls-1]) {
+				// Reason: "GSL/PO/7781" is a reference with "PO" in it, not a
+				// label of "/7781".
+				continue
+			}
 			for _, sp := range d.valueSpans(i, ls, le) {
 				vl := d.lines[sp.line]
 				if v, _, ve, ok := readReference(vl, sp.start, sp.end, d.mdy); ok && len(v) >= 3 {

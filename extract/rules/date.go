@@ -74,7 +74,7 @@ var monthAlt = onFirstUse(func() string {
 // match needs is answered without running the regexp, and findDates's own
 // digit and month tests come on top.
 var (
-	reDateISO = mustGuardRE(`\b(\d{4})([-./])(\d{1,2})([-./])(\d{1,2})\b`)
+	reDateISO = mustGuardRE(`\b(\d{4})([-./])(\d{1,2})([-./])(\d{1,2})(?:\b|(t)\d)`)
 	reDateNum = mustGuardRE(`\b(\d{1,2})\s?([./-])\s?(\d{1,2})\s?([./-])\s?(\d{4}|\d{2})\b`)
 	reDateDMY = mustGuardREOf(func() string {
 		return `\b(\d{1,2})(?:st|nd|rd|th|er|e|o)?\.?\s*(?:de\s+|-|/)?` + monthAlt() + `\b\.?(?:\s*,?\s*de\s+|[\s,\-/.']*)(\d{4}|\d{2})\b`

@@ -235,6 +235,8 @@ var poPhrases = []string{
 	"po", "p.o.", "p o", "p.o. no", "p.o. number", "p.o. #", "p.o. nr", "your p.o. no", "p.o. ref", "po no", "po number", "po #", "po ref", "po reference", "purchase order",
 	"purchase order no", "purchase order number", "your order", "your order no", "order no", "order number",
 	"order #", "order ref", "order reference", "customer order", "your po", "client po", "order id",
+	// A local purchase order, as the Gulf states, India and East Africa call the buyer's PO.
+	"lpo", "l.p.o.", "lpo no", "lpo number", "lpo #", "local purchase order",
 	"bestellnummer", "bestell-nr", "bestellnr", "ihre bestellung", "bestellung", "bestellung nr",
 	"ihre bestellnummer", "bestellreferenz", "ihre bestell-nr", "ihr auftrag", "ihre auftragsnummer", "ihre bestellnr",
 	"bon de commande", "n° de commande", "numéro de commande", "commande n°", "réf. commande",

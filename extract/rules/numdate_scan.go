@@ -110,7 +110,7 @@ func isoDateAt(f string, p int) ([]int, bool) {
 		}
 		k := j + lm + 1
 		for _, ld := range [2]int{2, 1} {
-			if digitsAt(f, k, ld) && wordEnd(f, k+ld) {
+			if digitsAt(f, k, ld) && isoDateEnd(f, k+ld) {
 				return []int{p, k + ld, p, p + 4, p + 4, p + 5, j, j + lm, j + lm, j + lm + 1, k, k + ld}, true
 			}
 		}
@@ -118,7 +118,15 @@ func isoDateAt(f string, p int) ([]int, bool) {
 	return nil, false
 }
 
-// scanISODates is reDateISO().FindAllStringSubmatchIndex(f, -1).
+// isoDateEnd reports whether an ISO date may end at i: at a word's end,
+// or where ISO 8601 goes on with the time ("2026-11-03T10:42:17", folded
+// to "t1...").
+func isoDateEnd(f string, i int) bool {
+	return wordEnd(f, i) || f[i] == 't' && i+1 < len(f) && isDigitByte(f[i+1])
+}
+
+// scanISODates is reDateISO().FindAllStringSubmatchIndex(f, -1), the
+// time's "t" and first digit, which the expression matches, left out.
 func scanISODates(f string) [][]int {
 	var out [][]int
 	for p := 0; p < len(f); p++ {
