@@ -75,6 +75,10 @@ var (
 		"imponibile", "totale imponibile", "imponibile iva", "totale netto", "importo netto",
 		"netto imponibile", "totale imponibile iva",
 		"total sem iva", "valor sem iva", "base tributável",
+		"summa exkl. moms", "exkl. moms", "totalt exkl. moms", "belopp exkl. moms", "netto exkl. moms",
+		"i alt ekskl. moms", "ekskl. moms", "sum ekskl. mva", "totalt ekskl. mva", "veroton hinta",
+		"yhteensä ilman alv", "celkem bez dph", "základ dph", "mal hizmet toplam tutarı", "kdv hariç toplam",
+		"wartość netto", "razem netto", "suma netto",
 	}
 
 	v2SubPhrases = []string{
@@ -83,6 +87,7 @@ var (
 		"summe", "goods total", "total goods", "items total", "merchandise total", "suma",
 		// Reason: Portugal's "Total Ilíquido" is the sum before discounts and tax.
 		"total ilíquido", "total iliquido",
+		"delsumma", "mellemsum", "mezisoučet", "ara toplam",
 	}
 
 	v2TaxPhrases = []string{
@@ -95,6 +100,7 @@ var (
 		"impuesto", "iva repercutida", "vat charged", "itbms", "itbis", "igv",
 		// Reason: India's GST prints its central, state and integrated parts by name.
 		"cgst", "sgst", "igst", "utgst",
+		"alv", "arvonlisävero", "dph", "kdv", "hesaplanan kdv", "kwota vat", "podatek vat",
 	}
 
 	v2TaxSumPhrases = []string{
@@ -102,6 +108,8 @@ var (
 		"summe mwst", "summe ust", "summe umsatzsteuer", "gesamt mwst", "mwst gesamt", "mwst. gesamt",
 		"steuer gesamt", "total tva", "total de la tva", "montant total tva", "total iva", "total cuota",
 		"totale iva", "totaal btw", "btw totaal", "totale imposta", "total gst",
+		"summa moms", "moms totalt", "total moms", "moms i alt", "mva totalt", "dph celkem", "toplam kdv",
+		"topkdv", "razem vat",
 	}
 
 	v2AdjustPhrases = []string{
@@ -113,6 +121,8 @@ var (
 		"arrotondamento", "tip", "gratuity", "service charge", "environmental fee", "deposit fee",
 		"pfand", "less", "abzüglich", "abzgl", "withholding", "withholding tax", "irpf", "retención",
 		"ritenuta", "ritenuta d'acconto", "einbehalt", "sicherheitseinbehalt",
+		"öresavrundning", "avrundning", "afrunding", "øreavrunding", "pyöristys", "zaokrouhlení",
+		"yuvarlama", "rabat", "sleva", "iskonto",
 	}
 
 	v2PaidPhrases = []string{

@@ -18,7 +18,9 @@ var (
 		"data fattura", "data della fattura", "data emissione", "data di emissione", "data documento", "data doc",
 		"reminder date", "datum der mahnung", "date du rappel", "fecha del recordatorio",
 		"data wystawienia", "data wystawienia faktury",
-		"data de emissão", "data da fatura", "data fatura", "data emissão", "data do documento")
+		"data de emissão", "data da fatura", "data fatura", "data emissão", "data do documento",
+		"fakturadatum", "fakturadato", "laskun päivämäärä", "laskun pvm", "datum vystavení", "datum vyhotovení",
+		"fatura tarihi", "düzenleme tarihi")
 	// Bare date labels: the document's date when nothing names it better.
 	reIssueWeak = lexRE("date", "datum", "fecha", "data", "dated", "del", "vom", "du")
 	// A letter's place and date: "Zürich, 31.03.2026", "Genève, le 27.03.2026",

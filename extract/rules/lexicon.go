@@ -36,6 +36,11 @@ var (
 		"verschuldigd bedrag", "te voldoen", "totaal te voldoen", "te betalen bedrag", "totaal verschuldigd",
 		"totale da pagare", "da pagare", "netto a pagare", "importo da pagare", "importo dovuto",
 		"totale dovuto", "residuo da pagare", "saldo da pagare", "totale a pagare", "netto da pagare",
+		// Swedish, Danish, Norwegian, Finnish, Czech, Slovak, Turkish.
+		"att betala", "summa att betala", "belopp att betala", "totalt att betala", "at betale",
+		"beløb at betale", "til betaling", "å betale", "beløp å betale", "maksettava", "maksettava yhteensä",
+		"k úhradě", "celkem k úhradě", "k zaplacení", "celkem k zaplacení", "k úhrade", "suma k úhrade",
+		"ödenecek tutar", "ödenecek toplam", "ödenecek",
 	}
 	totalGrandPhrases = []string{
 		"grand total", "invoice total", "total invoice", "total invoice amount", "invoice amount",
@@ -61,9 +66,15 @@ var (
 		"credit amount", "total credit note", "credit note total", "montant de l'avoir", "total avoir", "montant avoir",
 		"total de l'avoir", "importe abonado", "total abono", "total nota de crédito", "importe nota de crédito",
 		"creditbedrag", "totaal creditnota", "totale nota di credito", "importo nota di credito", "totale nota credito",
+		"totalt belopp", "fakturabelopp", "summa inkl. moms", "totalt inkl. moms", "total inkl. moms",
+		"belopp inkl. moms", "i alt inkl. moms", "beløb i alt", "total inkl. mva", "totalt inkl. mva",
+		"sum inkl. mva", "fakturabeløp", "yhteensä sis. alv", "celkem s dph", "celkem vč. dph",
+		"celková částka", "genel toplam", "vergiler dahil toplam tutar", "vergiler dahil toplam",
+		"kdv dahil toplam", "toplam tutar",
 	}
 	totalPlainPhrases = []string{
 		"total", "totaal", "totale", "summe", "gesamt", "sum", "totals",
+		"totalt", "i alt", "yhteensä", "celkem", "toplam",
 	}
 	totalWeakPhrases = []string{
 		"betrag", "montant", "bedrag", "importo", "importe", "amount",
@@ -113,6 +124,11 @@ var (
 		"total weight", "unit price", "einzelpreis", "prix unitaire", "precio unitario", "prijs per stuk",
 		"prezzo unitario", "rate", "price", "preis", "prix", "precio", "prijs", "prezzo",
 		"exchange rate", "wechselkurs", "skonto betrag", "bei zahlung",
+		"summa exkl. moms", "exkl. moms", "totalt exkl. moms", "belopp exkl. moms", "i alt ekskl. moms",
+		"ekskl. moms", "sum ekskl. mva", "totalt ekskl. mva", "moms", "mva", "alv", "celkem bez dph",
+		"základ", "základ dph", "dph", "kdv", "hesaplanan kdv", "ara toplam", "mal hizmet toplam tutarı",
+		"kdv hariç toplam", "öresavrundning", "avrundning", "afrunding", "øreavrunding", "zaokrouhlení",
+		"yuvarlama", "pyöristys", "delsumma", "mellemsum", "mezisoučet",
 	}
 	// Absorbers: "incl. 19% VAT", "(inkl. 190,00 EUR MwSt.)" qualify a total
 	// and are not labels of their own.
@@ -159,6 +175,9 @@ var (
 		"numero fattura", "numero della fattura", "fattura n", "fattura n.", "fattura nr", "n. fattura",
 		"nr. fattura", "fattura numero", "num. fattura", "n° fattura", "fattura n°", "numero documento",
 		"fattura nº",
+		"fakturanummer", "fakturanr", "faktura nr", "fakturanumber", "laskun numero", "laskun nro",
+		"číslo faktury", "faktura č", "faktura číslo", "doklad č", "fatura no", "fatura numarası",
+		"numer faktury", "faktura vat nr",
 	}
 	creditNoPhrases = []string{
 		"credit note no", "credit note number", "credit note #", "credit note nr", "credit memo no",
@@ -212,6 +231,9 @@ var dueDatePhrases = []string{
 	"da pagare entro il", "pagamento entro il", "entro il", "scade il", "data scadenza pagamento",
 	"termin płatności", "termin zapłaty", "płatne do", "zapłata do",
 	"data de vencimento", "vencimento", "data limite de pagamento", "pagar até", "pagamento até",
+	"förfallodatum", "förfallodag", "betalas senast", "forfaldsdato", "forfaldsdag", "betales senest",
+	"forfallsdato", "forfallsdag", "eräpäivä", "datum splatnosti", "splatnost", "splatné do",
+	"son ödeme tarihi", "vade tarihi", "vade",
 }
 
 // Due-date labels that name the date itself (preferred over "pay by").
@@ -219,7 +241,8 @@ var dueDateStrongPhrases = []string{
 	"due date", "payment due date", "date due", "fälligkeitsdatum", "fälligkeit", "fällig am", "date d'échéance",
 	"échéance", "fecha de vencimiento", "vencimiento", "vervaldatum", "vervaldag", "scadenza", "data di scadenza",
 	"data scadenza", "payment due", "fecha vencimiento", "termin płatności", "termin zapłaty",
-	"data de vencimento", "vencimento",
+	"data de vencimento", "vencimento", "förfallodatum", "forfaldsdato", "forfallsdato", "eräpäivä",
+	"datum splatnosti", "son ödeme tarihi", "vade tarihi",
 }
 
 // Words of an early-payment discount: a date next to them is not the due

@@ -18,8 +18,8 @@ const (
 		`s\.\s?[àa]\s?r\.\s?l\.|s\.\s?a\.\s?r\.\s?l\.|sàrl|sarl|sasu|eurl|s\.\s?a\.\s?s\.|s\.\s?c\.\s?a\.\s?r\.\s?l\.|scarl|` +
 		`s\.\s?l\.\s?u\.|s\.\s?a\.\s?u\.|s\.\s?l\.|s\.\s?a\.|s\.\s?r\.\s?l\.|s\.\s?p\.\s?a\.|s\.\s?n\.\s?c\.|s\.\s?a\.\s?s\.|s\.\s?c\.\s?s\.|` +
 		`b\.\s?v\.|n\.\s?v\.|v\.\s?o\.\s?f\.|c\.\s?v\.|bvba|sprl|` +
-		`pty\.?\s*ltd\.?|co\.,?\s*ltd\.?|ltd\.?|limited|l\.\s?l\.\s?c\.|llc|llp|l\.\s?l\.\s?p\.|inc\.|inc|incorporated|corp\.|corp|corporation|plc|` +
-		`oyj|aps|a/s|sp\.\s?z\s?o\.\s?o\.|sp\.\s?j\.|sp\.\s?k\.|s\.\s?r\.\s?o\.|a\.\s?s\.|d\.\s?o\.\s?o\.|kft\.|kft|zrt\.|ltda\.?|lda\.?|` +
+		`pty\.?\s*ltd\.?|co\.,?\s*ltd\.?|ltd\.?\s*(?:ş|s)t(?:i|İ|ı)\.?|ltd\.?|limited|l\.\s?l\.\s?c\.|llc|llp|l\.\s?l\.\s?p\.|inc\.|inc|incorporated|corp\.|corp|corporation|plc|` +
+		`a\.\s?ş\.|oyj|aps|a/s|sp\.\s?z\s?o\.\s?o\.|sp\.\s?j\.|sp\.\s?k\.|s\.\s?r\.\s?o\.|a\.\s?s\.|d\.\s?o\.\s?o\.|kft\.|kft|zrt\.|ltda\.?|lda\.?|` +
 		`e\.\s?k\.|e\.\s?kfm\.|e\.\s?v\.|ohg|gbr|mbh|sagl|s\.\s?a\.\s?p\.\s?a\.|s\.\s?a\.\s?l\.|&\s*co\.|` +
 		// Malaysian and Singaporean forms: receipts there name the issuer
 		// "ACME SDN BHD", "ACME S/B", "ACME BERHAD" (BHD is also a currency
