@@ -281,6 +281,17 @@ func (d *document) findPO(skip func(ln *line, m [2]int) bool) (poHit, bool) {
 				// label of "/7781".
 				continue
 			}
+			if le+1 < len(ln.raw) && (ln.raw[le] == '-' || ln.raw[le] == '/') && isDigitByte(ln.raw[le+1]) {
+				// Reason: "Customer Ref: PO-55821" is the order's reference
+				// as printed, its "PO" included, not "55821".
+				end := le
+				for end < len(ln.raw) && ln.raw[end] != ' ' && ln.raw[end] != '\t' {
+					end++
+				}
+				if v, _, ve, ok := readReference(ln, ls, end, d.mdy); ok && len(v) > le-ls+1 {
+					return poHit{value: v, ref: refSpan{i, ls, i, ve}, ev: evidence(ln, ls, ve), ok: true}, true
+				}
+			}
 			for _, sp := range d.valueSpans(i, ls, le) {
 				vl := d.lines[sp.line]
 				if v, _, ve, ok := readReference(vl, sp.start, sp.end, d.mdy); ok && len(v) >= 3 {
