@@ -7,7 +7,7 @@ import (
 )
 
 var (
-	reBareNo   = anchoredRegexp(`^\s*(?:no|nr|n|number|nummer|numero|num|nro)\b\.?(?:\s*/\s*(?:no|nr|n|number|nummer|numero)\b\.?)?\s*[:#]`)
+	reBareNo   = anchoredRegexp(`^\s*(?:(?:no|nr|n|number|nummer|numero|num|nro)\b\.?(?:\s*/\s*(?:no|nr|n|number|nummer|numero)\b\.?)?\s*[:#]|nr\.)`)
 	reInvNo    = lexRE(invNoPhrases...)
 	reCreditNo = lexRE(creditNoPhrases...)
 	reDocNo    = lexRE(docNoPhrases...)
@@ -262,7 +262,9 @@ func (d *document) invoiceNumberFact(credit bool) *fact[string] {
 		}
 	}
 	// A bare "No.:" right under the document title ("FACTURE / FACTUUR",
-	// "N° / Nr: 2026/0099").
+	// "N° / Nr: 2026/0099"). Reason: "Rechnung" over "Nr. 2026-0456" is
+	// the same; a bare "No." with no colon is not ("No. 12, Jalan ..." is
+	// an address), a German "Nr." opening a line is.
 	title := -10
 	for i, ln := range d.lines {
 		if ln.blank {

@@ -100,6 +100,8 @@ func TestInvoiceNumber(t *testing.T) {
 		{"ocr", "lnvoice N0: BJ-1142\n", "BJ-1142"},
 		{"title", "RECHNUNG 2026-118\n", "2026-118"},
 		{"credit note beats cited invoice", "CREDIT NOTE\nCredit note no. CN-7\nRe: invoice no. INV-5\n", "CN-7"},
+		{"nr. under the title", "Rechnung\nNr. 2026-0456                Kassel, 12.11.2026\n", "2026-0456"},
+		{"an address under the title", "TAX INVOICE\nNO. 12, JALAN SS2/64\n", ""},
 		{"never a date", "Invoice No.: 01.03.2026\n", ""},
 		{"never the customer number", "Customer No.: 10233\nOrder No.: 4711\n", ""},
 		{"absent", "Total 5,00 EUR\n", ""},
