@@ -586,7 +586,9 @@ var currencyNames = sync.OnceValue(func() map[string][]string {
 		"PHP": {"₱", "peso"},
 		"THB": {"฿", "baht"},
 		"NGN": {"₦", "naira"},
-		"ZAR": {"rand"},
+		// South Africa's "R 2,350.00": a lone letter, which as a word
+		// of the cited text stands for nothing else there.
+		"ZAR": {"r", "rand"},
 		// Local symbols of ISO 4217 currencies as receipts print them
 		// ("RM 12.50" in Malaysia, "Rp 15.000" in Indonesia): without them a
 		// document that never prints the ISO code could not cite its currency.

@@ -109,6 +109,9 @@ var symbols = []symbol{
 	{"KD", "KWD", true}, {"BD", "BHD", true}, {"RM", "MYR", true}, {"Rp", "IDR", true},
 	{"Rs", "INR", true}, {"Ft", "HUF", true}, {"QR", "QAR", true}, {"SR", famSR, true},
 	{"RO", "OMR", true}, {"TL", "TRY", true}, {"Fr", "CHF", true},
+	// Reason: South Africa prints the rand as "R 2,350.00"; a lone letter,
+	// so only right before an amount (randBefore).
+	{"R", "ZAR", true},
 	{"€", "EUR", false}, {"£", "GBP", false}, {"¥", famYen, false}, {"￥", famYen, false},
 	{"円", "JPY", false}, {"元", "CNY", false}, {"₹", "INR", false}, {"₩", "KRW", false},
 	{"₽", "RUB", false}, {"₺", "TRY", false}, {"₪", "ILS", false}, {"₫", "VND", false},

@@ -163,6 +163,17 @@ func appendCurrencies(hits []curHit, raw string) []curHit {
 			if unicode.IsLetter(last) && unicode.IsLetter(runeAt(raw, end)) {
 				continue
 			}
+			if s.code == "ZAR" && s.text == "R" {
+				// Never stated by a label or a column: only the amount
+				// right after it makes the letter a currency.
+				if !randBefore(raw, end) {
+					continue
+				}
+				hits = append(hits, curHit{i, end, s.code, true})
+				i = end
+				matched = true
+				break
+			}
 			weak := s.weak
 			if weak && i > 0 && raw[i-1] == '(' && end < len(raw) && raw[end] == ')' {
 				weak = false // "Total (KD)"
@@ -197,6 +208,25 @@ func appendCurrencies(hits []curHit, raw string) []curHit {
 		}
 	}
 	return hits
+}
+
+// randBefore reports whether the "R" ending at end stands right before an
+// amount with decimals ("R 2,350.00", "R18900.00"): a lone capital is a
+// row, grade or tax code everywhere else.
+func randBefore(raw string, end int) bool {
+	j := end
+	if j < len(raw) && raw[j] == ' ' {
+		j++
+	}
+	k := j
+	for k < len(raw) && (isDigit(raw[k]) || raw[k] == ',' || raw[k] == '.' || raw[k] == ' ' && k+1 < len(raw) && isDigit(raw[k+1]) && k+4 <= len(raw)) {
+		k++
+	}
+	if k == j || !isDigit(raw[j]) {
+		return false
+	}
+	n := strings.TrimRight(raw[j:k], " ")
+	return len(n) >= 4 && n[len(n)-3] == '.' && isDigit(n[len(n)-2]) && isDigit(n[len(n)-1]) && (k == len(raw) || !isASCIILetter(raw[k]))
 }
 
 // inPhrase reports whether the word raw[i:j] is one of a phrase of words:

@@ -68,6 +68,15 @@ func scanCurrenciesRef(raw string) []curHit {
 			if unicode.IsLetter(last) && unicode.IsLetter(runeAt(raw, end)) {
 				continue
 			}
+			if s.code == "ZAR" && s.text == "R" {
+				if !randBefore(raw, end) {
+					continue
+				}
+				hits = append(hits, curHit{i, end, s.code, true})
+				i = end
+				matched = true
+				break
+			}
 			weak := s.weak
 			if weak && i > 0 && raw[i-1] == '(' && end < len(raw) && raw[end] == ')' {
 				weak = false // "Total (KD)"
@@ -112,5 +121,28 @@ func TestScanCurrenciesMatchesReference(t *testing.T) {
 	}
 	if found < 500 {
 		t.Fatalf("only %d currencies found: the test would prove little", found)
+	}
+}
+
+// TestRandBefore: "R" is the rand only right before an amount with cents.
+func TestRandBefore(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		line string
+		want bool
+	}{
+		{"Total   R 40,020.00", true},
+		{"Total   R18,900.00", true},
+		{"VAT 15%  R 5 220.00", true},
+		{"Row R 12", false},         // no cents
+		{"Grade R learners", false}, // no amount
+		{"130.00 R", false},         // a tax code after the amount
+		{"R 12.5", false},
+		{"R 2026-11-19", false},
+	} {
+		i := strings.Index(tc.line, "R")
+		if got := randBefore(tc.line, i+1); got != tc.want {
+			t.Errorf("randBefore(%q) = %v, want %v", tc.line, got, tc.want)
+		}
 	}
 }
