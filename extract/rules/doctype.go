@@ -21,7 +21,10 @@ var (
 	// SALES", "TAX CASH SALES", "CASH BILL", "KWITANSI"; councils and firms
 	// "OFFICIAL RECEIPT", "TAX RECEIPT".
 	reTitleReceipt = anchoredRegexp(`^(?:sales\s*receipt|payment\s*receipt|cash\s*receipt|official\s*(?:tax\s*)?receipt|tax\s*receipt|receipt|(?:tax\s*)?cash\s*sales?|cash\s*bill|till\s*receipt|resit(?:\s*rasmi)?|kwitansi|kassenbon|kassenbeleg|kassenzettel|quittung|zahlungsbestatigung|recu|ticket\s*de\s*caisse|bon\s*de\s*caisse|recibo|ticket\s*de\s*compra|kassabon|kwitantie|ontvangstbewijs|scontrino|ricevuta(?:\s*fiscale)?|documento\s*commerciale|fatura\s*-?\s*recibo)\b`)
-	reTitleTicket  = anchoredRegexp(`^(?:ticket|bon|kassa)\b`)
+	// Reason: a statement of account lists invoices already sent and its
+	// balance; paid as an invoice it pays them twice.
+	reTitleStatement = anchoredRegexp(`^(?:(?:customer\s*|monthly\s*)?statement(?:\s*of\s*account)?|account\s*statement|kontoauszug|kontoubersicht|saldenbestatigung|releve\s*de\s*compte|estado\s*de\s*cuenta|extracto\s*de\s*cuenta|rekeningoverzicht|rekeninguittreksel|estratto\s*conto)\b`)
+	reTitleTicket    = anchoredRegexp(`^(?:ticket|bon|kassa)\b`)
 	// Reason: "SIMPLIFIED TAX INVOICE" (the legal name of a till's tax
 	// invoice in Malaysia, Singapore, Australia, the UK) read as no title.
 	// German, Dutch and Nordic titles compound the kind of invoice into
@@ -60,8 +63,13 @@ var titleKinds = []struct {
 	{schema.DocDebitNote, reTitleDebit},
 	{schema.DocReminder, reTitleReminder},
 	{schema.DocReceipt, reTitleReceipt},
+	{kindStatement, reTitleStatement},
 	{schema.DocInvoice, reTitleInvoice},
 }
+
+// kindStatement is titleKind's answer for a statement of account, which
+// invoice-v2 types as "other".
+const kindStatement = "statement"
 
 // titleKind returns the document type a cell's folded text opens with as a
 // title, or "" when it is not a title.
@@ -246,6 +254,11 @@ func (d *document) documentType(credit int) string {
 		// credit note.
 		if i, ok := first[schema.DocCreditNote]; !ok || credit < i {
 			first[schema.DocCreditNote] = credit
+		}
+	}
+	if i, ok := first[kindStatement]; ok {
+		if inv, ok := first[schema.DocInvoice]; !ok || i < inv {
+			return schema.DocOther
 		}
 	}
 	best, bestLine := "", -1
