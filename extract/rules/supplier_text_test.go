@@ -65,7 +65,7 @@ func TestSupplierTextHelpersMatchReference(t *testing.T) {
 			}
 		}
 	}
-	if lowered < atLeast(20) {
+	if lowered < atLeast(12) {
 		t.Fatalf("only %d texts hold www. or http: the comparison proves little", lowered)
 	}
 }
