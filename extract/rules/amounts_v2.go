@@ -470,6 +470,18 @@ func (a *amountsV2) fillFromTaxTable(tt taxTable) {
 	if len(a.TaxLines) == 0 {
 		a.TaxLines = tt.lines
 	}
+	if tt.net == nil && tt.oneBase != nil && a.Total != nil && near(tt.oneBase.V+tt.oneTax.V, a.Total.V, 1) {
+		// Reason: "23%  750,00  172,50  922,50" under a total of 922,50: one
+		// rate's base and tax are the whole net and tax when they make the
+		// total, totals row or not.
+		if a.Net == nil {
+			a.Net = tt.oneBase
+		}
+		if a.Tax == nil {
+			a.Tax = tt.oneTax
+		}
+		return
+	}
 	if tt.net == nil {
 		return
 	}

@@ -269,6 +269,26 @@ Total     1'500.00       94.00     1'594.00
 			want: amountsWant{"CHF", "150000", "9400", "159400", "-", "[810 100000 8100][260 50000 1300]", 0, false},
 		},
 		{
+			name: "pl one-rate tax table without a totals row makes the total",
+			text: `Do zapłaty: 922,50 PLN
+
+Stawka VAT    Wartość netto    Kwota VAT    Wartość brutto
+23%                 750,00       172,50            922,50
+`,
+			want: amountsWant{"PLN", "75000", "17250", "92250", "92250", "[2300 75000 17250]", 0, false},
+		},
+		{
+			// An exempt part outside the one rate: base and tax are not
+			// the document's net and tax.
+			name: "one-rate tax table short of the total",
+			text: `Do zapłaty: 1 022,50 PLN
+
+Stawka VAT    Wartość netto    Kwota VAT    Wartość brutto
+23%                 750,00       172,50            922,50
+`,
+			want: amountsWant{"PLN", "-", "-", "102250", "102250", "[2300 75000 17250]", 0, false},
+		},
+		{
 			name: "nl two rates without a printed tax total",
 			text: `Omschrijving                     Aantal    Prijs     Bedrag
 Brood                                10     2,00      20,00

@@ -10,6 +10,10 @@ type taxTable struct {
 	lines           []schema.TaxLine
 	net, tax, gross *fact[int64] // from the totals row, each checked against the rows
 	rows            map[int]bool
+	// oneBase and oneTax cite the base and tax of a table of one row and
+	// no totals row: the document's net and tax when they make its total
+	// (fillFromTaxTable).
+	oneBase, oneTax *fact[int64]
 }
 
 // readTaxTable reads a tax summary table. A row is a line that starts its
@@ -60,7 +64,42 @@ func (d *document) readTaxTable(exp int, skip map[int]bool) taxTable {
 		}
 		last = i
 	}
+	if len(t.lines) == 1 && t.net == nil {
+		t.oneBase, t.oneTax = d.taxRowFacts(d.lines[last], exp)
+	}
 	return t
+}
+
+// taxRowFacts cites a tax row's base and tax (taxRow has read it).
+func (d *document) taxRowFacts(ln *line, exp int) (base, tax *fact[int64]) {
+	var money []amountTok
+	for _, x := range ln.nums {
+		if !x.percent && plausibleAmount(ln, x, exp) {
+			money = append(money, x)
+		}
+	}
+	if len(money) < 2 {
+		return nil, nil
+	}
+	var v [2]int64
+	for k := range v {
+		m, _, ok := parseNumber(money[k].text(ln.raw), exp, true)
+		if !ok {
+			return nil, nil
+		}
+		v[k] = m
+	}
+	return &fact[int64]{V: v[0], Ev: citeAmount(ln, money[0])}, &fact[int64]{V: v[1], Ev: citeAmount(ln, money[1])}
+}
+
+// citeAmount quotes an amount of ln with the currency printed right after it.
+func citeAmount(ln *line, x amountTok) string {
+	end := x.end
+	if h, ok := curNextTo(ln, x); ok && h.start >= x.end {
+		end = h.end
+	}
+	s, e := trimSpan(ln.raw, x.start, end)
+	return cleanEvidence(ln.raw[s:e])
 }
 
 // taxRow reads "rate base tax [gross]" from a line whose first number is a
@@ -152,17 +191,9 @@ func (d *document) taxTotalsRow(ln *line, exp int, t *taxTable, sumBase, sumTax,
 	if !near(v[0], sumBase, tol) || !near(v[1], sumTax, tol) || grossCols && !near(v[2], sumGross, tol) {
 		return
 	}
-	cite := func(x amountTok) string {
-		end := x.end
-		if h, ok := curNextTo(ln, x); ok && h.start >= x.end {
-			end = h.end
-		}
-		s, e := trimSpan(ln.raw, x.start, end)
-		return cleanEvidence(ln.raw[s:e])
-	}
-	t.net = &fact[int64]{V: v[0], Ev: cite(money[0])}
-	t.tax = &fact[int64]{V: v[1], Ev: cite(money[1])}
+	t.net = &fact[int64]{V: v[0], Ev: citeAmount(ln, money[0])}
+	t.tax = &fact[int64]{V: v[1], Ev: citeAmount(ln, money[1])}
 	if grossCols {
-		t.gross = &fact[int64]{V: v[2], Ev: cite(money[2])}
+		t.gross = &fact[int64]{V: v[2], Ev: citeAmount(ln, money[2])}
 	}
 }
