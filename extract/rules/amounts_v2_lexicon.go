@@ -79,6 +79,9 @@ var (
 		"i alt ekskl. moms", "ekskl. moms", "sum ekskl. mva", "totalt ekskl. mva", "veroton hinta",
 		"yhteensä ilman alv", "celkem bez dph", "základ dph", "mal hizmet toplam tutarı", "kdv hariç toplam",
 		"wartość netto", "razem netto", "suma netto",
+		"total fără tva", "valoare fără tva", "total fara tva", "bază impozabilă",
+		"nettó összesen", "nettó végösszeg", "nettó érték összesen", "összesen nettó",
+		"valor dos serviços", "valor total dos serviços",
 	}
 
 	v2SubPhrases = []string{
@@ -101,6 +104,7 @@ var (
 		// Reason: India's GST prints its central, state and integrated parts by name.
 		"cgst", "sgst", "igst", "utgst",
 		"alv", "arvonlisävero", "dph", "kdv", "hesaplanan kdv", "kwota vat", "podatek vat",
+		"áfa", "áfa összeg",
 	}
 
 	v2TaxSumPhrases = []string{
@@ -110,6 +114,7 @@ var (
 		"totale iva", "totaal btw", "btw totaal", "totale imposta", "total gst",
 		"summa moms", "moms totalt", "total moms", "moms i alt", "mva totalt", "dph celkem", "toplam kdv",
 		"topkdv", "razem vat",
+		"total tva", "áfa összesen", "összes áfa",
 	}
 
 	v2AdjustPhrases = []string{

@@ -31,7 +31,7 @@ var (
 	// one word: "Handelsrechnung", "Schlussrechnung", "Abschlagsrechnung",
 	// "eindfactuur", "slutfaktura" (credit notes such as "Stornorechnung"
 	// and pro formas are tried first).
-	reTitleInvoice = anchoredRegexp(`^(?:(?:simplified|abbreviated|full)\s*(?:(?:tax|vat|gst)\s*)?invoice|(?:tax|vat|gst|commercial|final|sales|service|customs|interim|partial|progress|corrected|consolidated|collective|summary|advance|prepayment|deposit|export|self\s*-?\s*bill(?:ing|ed))\s*invoice|invoice|invois|faktur|[a-z]{0,24}rechnung|facture|factura|[a-z]{0,20}factuur|fattura|[a-z]{0,20}faktura|fatura(?:\s*simplificada)?|nota\s*fiscal)\b`)
+	reTitleInvoice = anchoredRegexp(`^(?:(?:simplified|abbreviated|full)\s*(?:(?:tax|vat|gst)\s*)?invoice|(?:tax|vat|gst|commercial|final|sales|service|customs|interim|partial|progress|corrected|consolidated|collective|summary|advance|prepayment|deposit|export|self\s*-?\s*bill(?:ing|ed))\s*invoice|invoice|invois|faktur|[a-z]{0,24}rechnung|facture|factura|[a-z]{0,20}factuur|fattura|[a-z]{0,20}faktura|fatura(?:\s*simplificada)?|nota\s*fiscal|szamla)\b`)
 	// What may follow a title in its cell: nothing, a number label, a
 	// reference, a date or "for/to invoice ...".
 	reTitleRest = anchoredRegexp(`^(?:$|[:#/(\-–|]|n\.?\s*[oº°]|no\b|nr\b|nº|number|nummer|numero|num\b|nro\b|\d|` +
@@ -39,6 +39,8 @@ var (
 		`(?:invoice|rechnung|facture|factura|factuur|fattura|copy|kopie|copie|copia|original|duplicate|duplikat)\b|` +
 		// "FAKTURA VAT nr FV/2024/11/0342", "Fattura IVA": the tax the invoice charges.
 		`(?:vat|iva|tva|btw|mwst|gst)\b|` +
+		// "FACTURĂ FISCALĂ", "Nota Fiscal": the invoice of tax law.
+		`fiscal(?:a|e)?\b|` +
 		// "FATURA FT 2026/1187": a Portuguese document's series code.
 		`(?:ft|fr|fs|nc|nd)\s+(?:[a-z]\s*/|\d))`)
 	// A letter's subject label, before the title it carries.

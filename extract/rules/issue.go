@@ -20,7 +20,9 @@ var (
 		"data wystawienia", "data wystawienia faktury",
 		"data de emissão", "data da fatura", "data fatura", "data emissão", "data do documento",
 		"fakturadatum", "fakturadato", "laskun päivämäärä", "laskun pvm", "datum vystavení", "datum vyhotovení",
-		"fatura tarihi", "düzenleme tarihi")
+		"fatura tarihi", "düzenleme tarihi",
+		"data emiterii", "data facturii", "data emitere", "kiállítás dátuma", "számla kelte", "kiállítás kelte",
+		"kiállítás napja")
 	// Bare date labels: the document's date when nothing names it better.
 	reIssueWeak = lexRE("date", "datum", "fecha", "data", "dated", "del", "vom", "du")
 	// A letter's place and date: "Zürich, 31.03.2026", "Genève, le 27.03.2026",

@@ -41,6 +41,10 @@ var (
 		"beløb at betale", "til betaling", "å betale", "beløp å betale", "maksettava", "maksettava yhteensä",
 		"k úhradě", "celkem k úhradě", "k zaplacení", "celkem k zaplacení", "k úhrade", "suma k úhrade",
 		"ödenecek tutar", "ödenecek toplam", "ödenecek",
+		// Romanian, Hungarian, Brazilian Portuguese.
+		"total de plată", "rest de plată", "suma de plată", "total plată",
+		"fizetendő", "fizetendő összeg", "fizetendő végösszeg", "összesen fizetendő",
+		"valor líquido da nota", "valor líquido da nfs-e",
 	}
 	totalGrandPhrases = []string{
 		"grand total", "invoice total", "total invoice", "total invoice amount", "invoice amount",
@@ -71,6 +75,10 @@ var (
 		"sum inkl. mva", "fakturabeløp", "yhteensä sis. alv", "celkem s dph", "celkem vč. dph",
 		"celková částka", "genel toplam", "vergiler dahil toplam tutar", "vergiler dahil toplam",
 		"kdv dahil toplam", "toplam tutar",
+		"total factură", "total cu tva", "valoare totală", "total general cu tva",
+		"bruttó összesen", "bruttó végösszeg", "végösszeg", "számla végösszege", "bruttó érték összesen",
+		"valor total da nota", "valor da nota", "valor total da nf-e", "valor total da nfs-e",
+		"valor total da nf", "total da nota",
 	}
 	totalPlainPhrases = []string{
 		"total", "totaal", "totale", "summe", "gesamt", "sum", "totals",
@@ -178,6 +186,11 @@ var (
 		"fakturanummer", "fakturanr", "faktura nr", "fakturanumber", "laskun numero", "laskun nro",
 		"číslo faktury", "faktura č", "faktura číslo", "doklad č", "fatura no", "fatura numarası",
 		"numer faktury", "faktura vat nr",
+		"număr factură", "nr. factură", "factura nr", "factură nr", "numărul facturii",
+		"számla sorszáma", "számlaszám", "számla száma",
+		"número da nota", "numero da nota", "nº da nota", "n.º da nota", "nota fiscal nº", "nota fiscal n.º",
+		"nota fiscal no", "número da nfs-e", "numero da nfs-e", "número nfs-e", "nfs-e nº", "nf-e nº",
+		"número da nf-e", "numero da nf-e", "nº da nf-e", "nº nf-e",
 	}
 	creditNoPhrases = []string{
 		"credit note no", "credit note number", "credit note #", "credit note nr", "credit memo no",
@@ -199,7 +212,15 @@ var (
 		"número de documento", "documentnummer", "numero documento", "beleg", "reference no",
 	}
 	// The document title: "INVOICE 2026-001", "Rechnung RE-7".
-	reDocTitle = anchoredRegexp(`^\s*(?:(?:tax|vat|commercial|proforma|pro\s*forma|final|sales|service)\s*invoice|invoice|faktura|rechnung|facture|factura|factuur|fattura|credit\s*note|credit\s*memo|gutschrift|avoir|nota\s*de\s*credito|creditnota|nota\s*di\s*credito)\b`)
+	// Reason: a title in another script ("ΤΙΜΟΛΟΓΙΟ", "請求書", "СЧЕТ-ФАКТУРА")
+	// stood first on its page and was read as the supplier's name. \b
+	// knows only ASCII words: those titles end at a blank, a mark or the
+	// line's end instead.
+	reDocTitle = anchoredRegexp(`^\s*(?:(?:(?:tax|vat|commercial|proforma|pro\s*forma|final|sales|service)\s*invoice|invoice|faktura|rechnung|facture|factura|factuur|fattura|credit\s*note|credit\s*memo|gutschrift|avoir|nota\s*de\s*credito|creditnota|nota\s*di\s*credito|szamla)\b|` +
+		`(?:τιμολογιο|αποδειξη|πιστωτικο|счет|счет-фактура|рахунок|рахунок-фактура|фактура|квитанция|` +
+		`御?請求書|適格請求書|領収書|納品書|見積書|发票|發票|增值税专用发票|增值税普通发票|收据|收據|账单|帳單|` +
+		`세금계산서|청구서|영수증|거래명세서|فاتورة|فاتورة ضريبية|חשבונית|חשבונית מס|קבלה|ใบแจ้งหนี้|ใบกำกับภาษี|ใบเสร็จรับเงิน)` +
+		`(?:\s|$|[:#/(\-–|：（]))`)
 	// A sub-label after a document title: "VAT INVOICE / FAKTURA VAT No. 7".
 	reTitleSubLabel = anchoredRegexp(`^[^\d\n]{0,40}?(?:\b(?:no|nr|number|nummer|numero|num|nro|n)\b\.?|#)`)
 	// Lines that cite another invoice (a credit note's original).
@@ -234,6 +255,8 @@ var dueDatePhrases = []string{
 	"förfallodatum", "förfallodag", "betalas senast", "forfaldsdato", "forfaldsdag", "betales senest",
 	"forfallsdato", "forfallsdag", "eräpäivä", "datum splatnosti", "splatnost", "splatné do",
 	"son ödeme tarihi", "vade tarihi", "vade",
+	"data scadenței", "data scadentei", "scadența", "scadenta", "termen de plată", "scadent la",
+	"fizetési határidő", "esedékesség", "esedékesség dátuma",
 }
 
 // Due-date labels that name the date itself (preferred over "pay by").
@@ -243,6 +266,7 @@ var dueDateStrongPhrases = []string{
 	"data scadenza", "payment due", "fecha vencimiento", "termin płatności", "termin zapłaty",
 	"data de vencimento", "vencimento", "förfallodatum", "forfaldsdato", "forfallsdato", "eräpäivä",
 	"datum splatnosti", "son ödeme tarihi", "vade tarihi",
+	"data scadenței", "data scadentei", "fizetési határidő",
 }
 
 // Words of an early-payment discount: a date next to them is not the due

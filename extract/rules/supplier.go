@@ -562,6 +562,21 @@ var asciiAlnum = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// addressedTo reports whether s ends with an honorific that marks the
+// addressee. Reason: a Japanese or Korean invoice opens with its customer,
+// "株式会社さくらデザイン 御中", and names its issuer at the foot.
+func addressedTo(s string) bool {
+	s = strings.TrimRight(s, " \t")
+	for _, h := range addresseeHonorifics {
+		if strings.HasSuffix(s, h) {
+			return true
+		}
+	}
+	return false
+}
+
+var addresseeHonorifics = []string{"御中", "様", "殿", "貴中", "귀하", "귀중"}
+
 type supCand struct {
 	name  string
 	ev    string // verbatim evidence when name spans lines, else ""
@@ -602,7 +617,7 @@ func looksLikeName(s string) bool {
 			return false
 		}
 	}
-	if strings.HasSuffix(s, ",") {
+	if strings.HasSuffix(s, ",") || addressedTo(s) {
 		return false
 	}
 	f := foldString(s)

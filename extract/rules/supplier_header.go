@@ -139,7 +139,7 @@ func (d *document) headerEnd() int {
 // company name: capitalised words, no digits, no label, not a title.
 func headerNameLine(t string) bool {
 	t = strings.TrimSpace(t)
-	if t == "" || strings.ContainsAny(t, "0123456789@:") || fieldsOver(t, 7) || !nameCased(t) {
+	if t == "" || strings.ContainsAny(t, "0123456789@:") || fieldsOver(t, 7) || !nameCased(t) || addressedTo(t) {
 		// Every test here is a condition of the answer, so the cheap word
 		// tests go before the folding and the lexicons.
 		return false

@@ -60,6 +60,13 @@ func TestSupplier(t *testing.T) {
 		// The customer appears only on the slip, whose "From" is the
 		// customer: read the other way round, it would win as a supplier block.
 		{"remittance slip reverses from", "Acme Tools Ltd\nInvoice No. 7\n\nREMITTANCE ADVICE\nTo: Acme Tools Ltd\nFrom: Globex Corp\n", "Acme Tools Ltd"},
+		// A title in another script is no name; nor is the addressee an
+		// honorific marks: null for review beats the title or the buyer.
+		{"greek title", "ΤΙΜΟΛΟΓΙΟ ΠΑΡΟΧΗΣ ΥΠΗΡΕΣΙΩΝ\nΑριθμός: ΤΠΥ-0457\nΗμερομηνία: 23/11/2026\n", ""},
+		{"russian title", "СЧЁТ-ФАКТУРА № 118 от 20.11.2026\nПродавец: ООО \"Вектор\"\n", ""},
+		{"japanese title and addressee", "請求書\n\n株式会社さくらデザイン 御中\n\n請求番号: INV-2026-1142\n", ""},
+		{"korean addressee", "주식회사 한빛상사 귀하\n\nInvoice No. 7\n", ""},
+		{"latin name after a greek title", "ΤΙΜΟΛΟΓΙΟ\nAegean Consulting S.A.\nInvoice No. 7\n", "Aegean Consulting S.A."},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
