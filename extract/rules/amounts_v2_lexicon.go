@@ -82,6 +82,8 @@ var (
 		"total fără tva", "valoare fără tva", "total fara tva", "bază impozabilă",
 		"nettó összesen", "nettó végösszeg", "nettó érték összesen", "összesen nettó",
 		"valor dos serviços", "valor total dos serviços",
+		"ukupno bez pdv-a", "osnovica", "skupaj brez ddv", "osnova za ddv", "summa km-ta", "summa käibemaksuta",
+		"suma be pvm", "summa bez pvn",
 	}
 
 	v2SubPhrases = []string{
@@ -104,7 +106,7 @@ var (
 		// Reason: India's GST prints its central, state and integrated parts by name.
 		"cgst", "sgst", "igst", "utgst",
 		"alv", "arvonlisävero", "dph", "kdv", "hesaplanan kdv", "kwota vat", "podatek vat",
-		"áfa", "áfa összeg",
+		"áfa", "áfa összeg", "pdv", "ddv", "käibemaks", "pvm", "pvn",
 	}
 
 	v2TaxSumPhrases = []string{
@@ -114,7 +116,8 @@ var (
 		"totale iva", "totaal btw", "btw totaal", "totale imposta", "total gst",
 		"summa moms", "moms totalt", "total moms", "moms i alt", "mva totalt", "dph celkem", "toplam kdv",
 		"topkdv", "razem vat",
-		"total tva", "áfa összesen", "összes áfa",
+		"total tva", "áfa összesen", "összes áfa", "ukupno pdv", "pdv ukupno", "skupaj ddv", "käibemaks kokku",
+		"pvm suma", "pvn summa",
 	}
 
 	v2AdjustPhrases = []string{

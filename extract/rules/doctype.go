@@ -31,7 +31,7 @@ var (
 	// one word: "Handelsrechnung", "Schlussrechnung", "Abschlagsrechnung",
 	// "eindfactuur", "slutfaktura" (credit notes such as "Stornorechnung"
 	// and pro formas are tried first).
-	reTitleInvoice = anchoredRegexp(`^(?:(?:simplified|abbreviated|full)\s*(?:(?:tax|vat|gst)\s*)?invoice|(?:tax|vat|gst|commercial|final|sales|service|customs|interim|partial|progress|corrected|consolidated|collective|summary|advance|prepayment|deposit|export|self\s*-?\s*bill(?:ing|ed))\s*invoice|invoice|invois|faktur|[a-z]{0,24}rechnung|facture|factura|[a-z]{0,20}factuur|fattura|[a-z]{0,20}faktura|fatura(?:\s*simplificada)?|nota\s*fiscal|szamla)\b`)
+	reTitleInvoice = anchoredRegexp(`^(?:(?:simplified|abbreviated|full)\s*(?:(?:tax|vat|gst)\s*)?invoice|(?:tax|vat|gst|commercial|final|sales|service|customs|interim|partial|progress|corrected|consolidated|collective|summary|advance|prepayment|deposit|export|self\s*-?\s*bill(?:ing|ed))\s*invoice|invoice|invois|faktur|[a-z]{0,24}rechnung|facture|factura|[a-z]{0,20}factuur|fattura|[a-z]{0,20}faktura|fatura(?:\s*simplificada)?|nota\s*fiscal|szamla|racun|arve|(?:pvm\s*)?saskaita(?:\s*-?\s*faktura)?|rekins)\b`)
 	// What may follow a title in its cell: nothing, a number label, a
 	// reference, a date or "for/to invoice ...".
 	reTitleRest = anchoredRegexp(`^(?:$|[:#/(\-–|]|n\.?\s*[oº°]|no\b|nr\b|nº|number|nummer|numero|num\b|nro\b|\d|` +

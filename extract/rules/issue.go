@@ -22,9 +22,10 @@ var (
 		"fakturadatum", "fakturadato", "laskun päivämäärä", "laskun pvm", "datum vystavení", "datum vyhotovení",
 		"fatura tarihi", "düzenleme tarihi",
 		"data emiterii", "data facturii", "data emitere", "kiállítás dátuma", "számla kelte", "kiállítás kelte",
-		"kiállítás napja")
+		"kiállítás napja", "datum računa", "datum izdavanja", "datum izdaje", "arve kuupäev",
+		"išrašymo data", "sąskaitos data", "rēķina datums", "izrakstīšanas datums")
 	// Bare date labels: the document's date when nothing names it better.
-	reIssueWeak = lexRE("date", "datum", "fecha", "data", "dated", "del", "vom", "du")
+	reIssueWeak = lexRE("date", "datum", "fecha", "data", "dated", "del", "vom", "du", "kuupäev", "datums")
 	// A letter's place and date: "Zürich, 31.03.2026", "Genève, le 27.03.2026",
 	// "Bioggio, 1° marzo 2026" (folded, up to the date).
 	reLetterDate = anchoredRegexp(`^\s*[a-z][a-z .'\-()/]{1,40},\s*(?:(?:den|le|el|il|li|on|the)\s+)?$`)

@@ -45,6 +45,11 @@ var (
 		"total de plată", "rest de plată", "suma de plată", "total plată",
 		"fizetendő", "fizetendő összeg", "fizetendő végösszeg", "összesen fizetendő",
 		"valor líquido da nota", "valor líquido da nfs-e",
+		// Croatian, Slovenian, Estonian, Lithuanian, Latvian.
+		"ukupno za platiti", "za platiti", "ukupno za plaćanje", "iznos za plaćanje", "za plaćanje",
+		"za plačilo", "skupaj za plačilo", "znesek za plačilo", "tasuda", "tasuda kokku", "kokku tasuda",
+		"tasumisele kuuluv summa", "iš viso mokėti", "mokėti iš viso", "mokėtina suma", "kopā apmaksai",
+		"summa apmaksai", "apmaksai",
 	}
 	totalGrandPhrases = []string{
 		"grand total", "invoice total", "total invoice", "total invoice amount", "invoice amount",
@@ -79,10 +84,14 @@ var (
 		"bruttó összesen", "bruttó végösszeg", "végösszeg", "számla végösszege", "bruttó érték összesen",
 		"valor total da nota", "valor da nota", "valor total da nf-e", "valor total da nfs-e",
 		"valor total da nf", "total da nota",
+		"sveukupno", "ukupno s pdv-om", "ukupni iznos", "skupaj z ddv", "skupni znesek", "kokku koos käibemaksuga",
+		"arve summa", "iš viso su pvm", "suma su pvm", "bendra suma", "kopā ar pvn", "summa ar pvn",
+		"kopējā summa",
 	}
 	totalPlainPhrases = []string{
 		"total", "totaal", "totale", "summe", "gesamt", "sum", "totals",
 		"totalt", "i alt", "yhteensä", "celkem", "toplam",
+		"ukupno", "skupaj", "kokku", "iš viso", "kopā",
 	}
 	totalWeakPhrases = []string{
 		"betrag", "montant", "bedrag", "importo", "importe", "amount",
@@ -132,6 +141,9 @@ var (
 		"total weight", "unit price", "einzelpreis", "prix unitaire", "precio unitario", "prijs per stuk",
 		"prezzo unitario", "rate", "price", "preis", "prix", "precio", "prijs", "prezzo",
 		"exchange rate", "wechselkurs", "skonto betrag", "bei zahlung",
+		"total fără tva", "valoare fără tva", "nettó összesen", "nettó érték", "áfa", "áfa összesen",
+		"ukupno bez pdv-a", "osnovica", "pdv", "skupaj brez ddv", "osnova za ddv", "ddv", "summa km-ta",
+		"summa käibemaksuta", "käibemaks", "suma be pvm", "pvm", "summa bez pvn", "pvn",
 		"summa exkl. moms", "exkl. moms", "totalt exkl. moms", "belopp exkl. moms", "i alt ekskl. moms",
 		"ekskl. moms", "sum ekskl. mva", "totalt ekskl. mva", "moms", "mva", "alv", "celkem bez dph",
 		"základ", "základ dph", "dph", "kdv", "hesaplanan kdv", "ara toplam", "mal hizmet toplam tutarı",
@@ -191,6 +203,8 @@ var (
 		"número da nota", "numero da nota", "nº da nota", "n.º da nota", "nota fiscal nº", "nota fiscal n.º",
 		"nota fiscal no", "número da nfs-e", "numero da nfs-e", "número nfs-e", "nfs-e nº", "nf-e nº",
 		"número da nf-e", "numero da nf-e", "nº da nf-e", "nº nf-e",
+		"račun br", "broj računa", "račun broj", "račun št", "številka računa", "arve nr", "arve number",
+		"sąskaitos nr", "sąskaitos numeris", "rēķins nr", "rēķina nr", "rēķina numurs",
 	}
 	creditNoPhrases = []string{
 		"credit note no", "credit note number", "credit note #", "credit note nr", "credit memo no",
@@ -216,7 +230,7 @@ var (
 	// stood first on its page and was read as the supplier's name. \b
 	// knows only ASCII words: those titles end at a blank, a mark or the
 	// line's end instead.
-	reDocTitle = anchoredRegexp(`^\s*(?:(?:(?:tax|vat|commercial|proforma|pro\s*forma|final|sales|service)\s*invoice|invoice|faktura|rechnung|facture|factura|factuur|fattura|credit\s*note|credit\s*memo|gutschrift|avoir|nota\s*de\s*credito|creditnota|nota\s*di\s*credito|szamla)\b|` +
+	reDocTitle = anchoredRegexp(`^\s*(?:(?:(?:tax|vat|commercial|proforma|pro\s*forma|final|sales|service)\s*invoice|invoice|faktura|rechnung|facture|factura|factuur|fattura|credit\s*note|credit\s*memo|gutschrift|avoir|nota\s*de\s*credito|creditnota|nota\s*di\s*credito|szamla|racun|arve|(?:pvm\s*)?saskaita(?:\s*-?\s*faktura)?|rekins)\b|` +
 		`(?:τιμολογιο|αποδειξη|πιστωτικο|счет|счет-фактура|рахунок|рахунок-фактура|фактура|квитанция|` +
 		`御?請求書|適格請求書|領収書|納品書|見積書|发票|發票|增值税专用发票|增值税普通发票|收据|收據|账单|帳單|` +
 		`세금계산서|청구서|영수증|거래명세서|فاتورة|فاتورة ضريبية|חשבונית|חשבונית מס|קבלה|ใบแจ้งหนี้|ใบกำกับภาษี|ใบเสร็จรับเงิน)` +
@@ -257,6 +271,9 @@ var dueDatePhrases = []string{
 	"son ödeme tarihi", "vade tarihi", "vade",
 	"data scadenței", "data scadentei", "scadența", "scadenta", "termen de plată", "scadent la",
 	"fizetési határidő", "esedékesség", "esedékesség dátuma",
+	"datum dospijeća", "rok plaćanja", "dospijeće", "rok plačila", "datum zapadlosti", "maksetähtaeg",
+	"tasumise tähtaeg", "apmokėti iki", "mokėjimo terminas", "apmaksāt līdz", "samaksas termiņš",
+	"apmaksas termiņš",
 }
 
 // Due-date labels that name the date itself (preferred over "pay by").
@@ -267,6 +284,7 @@ var dueDateStrongPhrases = []string{
 	"data de vencimento", "vencimento", "förfallodatum", "forfaldsdato", "forfallsdato", "eräpäivä",
 	"datum splatnosti", "son ödeme tarihi", "vade tarihi",
 	"data scadenței", "data scadentei", "fizetési határidő",
+	"datum dospijeća", "rok plačila", "maksetähtaeg", "apmokėti iki", "apmaksāt līdz",
 }
 
 // Words of an early-payment discount: a date next to them is not the due
@@ -359,6 +377,10 @@ var (
 		"nabywca", "odbiorca", "płatnik",
 		"adquirente", "faturar a", "dados do cliente",
 		"zahlbar durch", "payable by", "payable par", "pagadero por", "pagabile da", "betaalbaar door",
+		// Reason: "Ostja: Pärnu Ehitus AS" (Estonian) was read as the supplier.
+		"kund", "köpare", "køber", "kjøper", "asiakas", "ostaja", "odběratel", "odberateľ", "alıcı",
+		"cumpărător", "vevő", "kupac", "kupec", "ostja", "pirkėjas", "pircējs",
+		"tomador", "tomador de serviços",
 	}
 	supplierBlockPhrases = []string{
 		"from", "supplier", "seller", "vendor", "issued by", "sold by", "issuer", "verkauft von", "vendu par",
@@ -372,6 +394,9 @@ var (
 		"fornitore", "venditore", "emittente", "cedente", "cedente/prestatore", "prestatore", "mittente",
 		"sprzedawca", "wystawca", "dostawca",
 		"fornecedor", "emitente", "prestador de serviços",
+		"leverantör", "säljare", "sælger", "leverandør", "selger", "myyjä", "toimittaja", "dodavatel",
+		"dodávateľ", "satıcı", "furnizor", "vânzător", "eladó", "szállító", "izdavatelj", "prodavatelj",
+		"prodajalec", "izdajatelj", "müüja", "pardavėjas", "piegādātājs", "pārdevējs",
 	}
 	bankBlockPhrases = []string{
 		"bank details", "bank", "banking details", "payment details", "payment information",
