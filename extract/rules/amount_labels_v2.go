@@ -359,13 +359,17 @@ func gapAllowed(ln *line, from, to int) bool {
 		}
 	}
 	// The qualifier first: "(INCLUSIVE GST)" must still hold its tax word.
-	gapS := reV2Included().ReplaceAllString(string(gap), " ")
-	gapS = reV2GapWord.ReplaceAllString(gapS, " ")
+	// A date in the gap passes only with label words around it (see
+	// gapWithoutDates): a sentence holds a date more often than a label.
 	for _, dh := range ln.dateHits() {
 		if dh.start >= from && dh.end <= to {
-			return false // "Total due on 30.04.2026: 500.00" reads fine, but a date in the gap is a sentence more often
+			for k := dh.start - from; k < dh.end-from; k++ {
+				gap[k] = ' '
+			}
 		}
 	}
+	gapS := reV2Included().ReplaceAllString(string(gap), " ")
+	gapS = reV2GapWord.ReplaceAllString(gapS, " ")
 	return gapPenalty(gapS) == 0
 }
 

@@ -110,6 +110,8 @@ func TestExtractTotals(t *testing.T) {
 		{"swedish krona", "Org.nr 556123-4567, Sverige\nAtt betala\nAmount due 12 500,00 kr\n", "SEK", 1250000},
 		{"polish zloty", "Total due 1 000,00 zł\n", "PLN", 100000},
 		{"incl vat qualifier", "Gesamtbetrag inkl. 19 % MwSt.: 1.190,00 €\n", "EUR", 119000},
+		{"due by a date", "Invoice No. 5\nTotal amount due by December 2, 2026      EUR 412.58\n", "EUR", 41258},
+		{"total for this invoice", "Invoice No. 5\nTotal for this invoice     EUR 412.58\n", "EUR", 41258},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,6 +134,8 @@ func TestNoTotalNoGuess(t *testing.T) {
 		"Hello, see you tomorrow.",
 		"Total hours 480\n",
 		"Payment terms: net 30\n",
+		// A date inside a sentence: no label stands right before the amount.
+		"Te betalen vóór 15/04/2026 op rekening 123 456 789 t.n.v. ABC: 500,00 EUR\n",
 	} {
 		got := Extract(text)
 		if got.Invoice.TotalMinor != nil {

@@ -269,6 +269,16 @@ Total     1'500.00       94.00     1'594.00
 			want: amountsWant{"CHF", "150000", "9400", "159400", "-", "[810 100000 8100][260 50000 1300]", 0, false},
 		},
 		{
+			// The date stands between label and amount with only label
+			// words around it: the amount payable, not a sentence.
+			name: "amount due by a date",
+			text: `Charges                                   EUR 346.71
+VAT                                        EUR 65.87
+Total amount due by December 2, 2026      EUR 412.58
+`,
+			want: amountsWant{"EUR", "-", "6587", "41258", "41258", "", 0, false},
+		},
+		{
 			name: "pl one-rate tax table without a totals row makes the total",
 			text: `Do zapłaty: 922,50 PLN
 

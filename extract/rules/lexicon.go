@@ -84,6 +84,8 @@ var (
 		"bruttó összesen", "bruttó végösszeg", "végösszeg", "számla végösszege", "bruttó érték összesen",
 		"valor total da nota", "valor da nota", "valor total da nf-e", "valor total da nfs-e",
 		"valor total da nf", "total da nota",
+		// Reason: a cloud provider's bill ends "Total for this invoice  EUR 412.58".
+		"total for this invoice", "total of this invoice", "total this invoice", "total for this bill",
 		"sveukupno", "ukupno s pdv-om", "ukupni iznos", "skupaj z ddv", "skupni znesek", "kokku koos käibemaksuga",
 		"arve summa", "iš viso su pvm", "suma su pvm", "bendra suma", "kopā ar pvn", "summa ar pvn",
 		"kopējā summa",

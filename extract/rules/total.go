@@ -115,7 +115,30 @@ var reAllowedGapWord = lexRE("amount", "betrag", "montant", "importe", "bedrag",
 	"eur", "usd", "gbp", "chf", "now", "sum", "gross", "brutto", "ttc", "incl", "inkl", "a", "da", "te", "zu", "to", "pay",
 	"payable", "amount due", "balance", "net", "final", "grand", "document", "doc", "des", "du", "le", "la", "il", "het",
 	"all", "taxes", "tax", "vat", "mwst", "iva", "tva", "btw", "included", "inc", "including", "con", "y", "et", "und", "and",
-	"su", "your", "please", "by", "before", "rounded", "sales", "myr", "rm", "amt")
+	"su", "your", "please", "by", "before", "rounded", "sales", "myr", "rm", "amt", "for")
+
+// gapWithoutDates returns the folded gap from..to of ln with its dates
+// blanked, and whether it held one. Reason: "Total amount due by
+// December 2, 2026   EUR 412.58" states the amount payable; only the
+// words around the date tell it from a sentence.
+func gapWithoutDates(ln *line, from, to int) (string, bool) {
+	gap := ln.f.s[from:to]
+	var b []byte
+	for _, dh := range ln.dateHits() {
+		if dh.start >= from && dh.end <= to {
+			if b == nil {
+				b = []byte(gap)
+			}
+			for k := dh.start - from; k < dh.end-from; k++ {
+				b[k] = ' '
+			}
+		}
+	}
+	if b == nil {
+		return gap, false
+	}
+	return string(b), true
+}
 
 // gapPenalty punishes a total whose label and amount are separated by
 // unrelated words ("Total services 500.00").
@@ -338,15 +361,9 @@ func (d *document) findTotalLabelledOnce() (total *int64, currency *string) {
 			if len(assigned[k]) > 0 {
 				t := pickToken(ln, assigned[k])
 				tf := ln.f.foldPos(t.numStart)
-				gapF := ln.f.s[r.end:tf]
+				gapF, dated := gapWithoutDates(ln, r.end, tf)
 				score := r.cls + gapPenalty(gapF)
-				dateInGap := false
-				for _, dh := range ln.dateHits() {
-					if dh.start >= r.end && dh.end <= tf {
-						dateInGap = true
-					}
-				}
-				if dateInGap {
+				if dated && score < r.cls {
 					// "Te betalen vóór 15/04/2026 op rekening ...": a due-date
 					// sentence, not an amount line.
 					continue
