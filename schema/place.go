@@ -36,6 +36,10 @@ import (
 //     names elsewhere);
 //   - India: Punjab (also in Pakistan), Hyderabad (also in Pakistan), Delhi
 //     (towns in Canada and the US), Goa (too short to trust);
+//   - Mexico: "Mexico" alone (New Mexico is a US state), Sonora and Durango
+//     (towns in California and Colorado, Spain), Chihuahua and Tabasco (a
+//     dog, a sauce), Hidalgo and Guerrero (surnames), Puebla (villages in
+//     Spain), León (a Spanish city), Morelos and Colima (short and shared);
 //   - no two-letter code alone ("MY", "SG", "CA" are words and other codes);
 //     a US state's code counts only with its ZIP code ending the address
 //     (USStateZIPPattern).
@@ -61,6 +65,11 @@ var placeCountries = sync.OnceValue(func() []placeCountry {
 		{"US", "USD", []string{"united states", "united states of america", "usa", "u.s.a."}},
 		{"CA", "CAD", []string{"canada", "quebec", "québec", "british columbia", "saskatchewan", "manitoba",
 			"prince edward island", "northwest territories", "nunavut"}},
+		{"MX", "MXN", []string{"méxico, d.f.", "ciudad de méxico", "cdmx", "estados unidos mexicanos", "jalisco",
+			"nuevo león", "guadalajara", "monterrey", "querétaro", "yucatán", "quintana roo", "cancún", "tijuana",
+			"baja california", "aguascalientes", "tamaulipas", "coahuila", "guanajuato", "michoacán", "zacatecas",
+			"sinaloa", "oaxaca", "veracruz", "tlaxcala", "chiapas", "nayarit", "campeche", "san luis potosí",
+			"estado de méxico"}},
 	}
 })
 

@@ -25,6 +25,8 @@ func TestCurrencyInPlace(t *testing.T) {
 		{"an australian state", "Brisbane QLD 4000, Queensland", "AUD", true},
 		{"an indian state", "Andheri East, Mumbai, Maharashtra", "INR", true},
 		{"a canadian province", "Montréal (Québec) H3B 2Y5", "CAD", true},
+		{"a mexican state", "44130 Guadalajara, Jalisco", "MXN", true},
+		{"new mexico is no mexico", "Santa Fe, New Mexico", "MXN", false},
 		{"the us by name", "Austin, TX 78701, USA", "USD", true},
 		{"places of two countries", "81100 JOHOR BAHRU, JOHOR / 9 TAMPINES ST 11, SINGAPORE", "MYR", false},
 		{"places of two countries, the other's currency", "81100 JOHOR BAHRU, JOHOR / 9 TAMPINES ST 11, SINGAPORE", "SGD", false},

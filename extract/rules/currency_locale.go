@@ -46,6 +46,11 @@ var localeWords = []struct {
 	// Canada, its own sales taxes.
 	{lexRE("hst", "qst", "tvq"), signCA, false},
 	{lexPlaces("CA"), signCAPlace, true},
+	// Mexico's taxpayer register (RFC) and company forms; Mexico.
+	{lexRE("rfc", "r.f.c."), signRFC, false},
+	{lexRE("s.a. de c.v.", "sa de cv", "s. de r.l. de c.v.", "s de rl de cv", "s.a.p.i. de c.v.", "sapi de cv",
+		"s.a.b. de c.v.", "sab de cv"), signMXForm, false},
+	{lexPlaces("MX"), signMXPlace, true},
 }
 
 // lexPlaces is a lexicon of the places of country (schema.PlaceNames),
@@ -78,6 +83,9 @@ const (
 	signUSPlace
 	signCA
 	signCAPlace
+	signRFC
+	signMXForm
+	signMXPlace
 	nSigns
 )
 
@@ -85,15 +93,16 @@ const (
 // one country pays in: the signs a currency's evidence can quote.
 var placeSigns = map[string]int{
 	"MYR": signMYPlace, "SGD": signSGPlace, "AUD": signAUPlace, "INR": signINPlace, "USD": signUSPlace, "CAD": signCAPlace,
+	"MXN": signMXPlace,
 }
 
 // placeKinds are the kinds of sign that are places, in a fixed order:
 // placeSigns' and Brunei's.
-var placeKinds = []int{signMYPlace, signBrunei, signSGPlace, signAUPlace, signINPlace, signUSPlace, signCAPlace}
+var placeKinds = []int{signMYPlace, signBrunei, signSGPlace, signAUPlace, signINPlace, signUSPlace, signCAPlace, signMXPlace}
 
 // dollarLocales are the currencies their countries write as "$" (the
 // ringgit was the Malaysian dollar until 1993, and tills still print it).
-var dollarLocales = map[string]bool{"USD": true, "CAD": true, "AUD": true, "SGD": true, "MYR": true}
+var dollarLocales = map[string]bool{"USD": true, "CAD": true, "AUD": true, "SGD": true, "MYR": true, "MXN": true}
 
 // localeCurrency returns the currency of the country the issuer is in, or
 // "" when no single country's signs are printed, and where the first sign
@@ -162,6 +171,9 @@ func (d *document) localeCurrency() (code string, at placeAt) {
 		{"USD", has(signUS) || has(signUSPlace)},
 		// Reason: Canada by name, its HST/QST or a province's postal code.
 		{"CAD", has(signCA) || has(signCAPlace)},
+		// Reason: a Mexican ticket prints its pesos as "$"; the RFC, an
+		// "S.A. de C.V." or a Mexican state, two of them, say where it is.
+		{"MXN", has(signRFC) && (has(signMXForm) || has(signMXPlace)) || has(signMXForm) && has(signMXPlace)},
 	}
 	at = placeAt{line: -1}
 	for _, dc := range decisions {

@@ -48,6 +48,11 @@ func TestLocaleCurrency(t *testing.T) {
 		{"a buyer named on its label's line ends at the blank line", "Customer: Kedai Maju\n\nCorner Cafe\n12 Main St, Austin, TX 78701\n" + tail, "USD", "USD"},
 		{"the buyer's address is not the issuer's", "Corner Cafe\nBill To:\nKedai Maju Sdn Bhd\nGST Reg 000123456789\nShah Alam, Selangor\n\n" + tail, "", ""},
 		{"no amount: no currency", "KEDAI MAJU SDN BHD\nGST REG NO: 000123456789\nSELANGOR\nTHANK YOU\n", "", ""},
+		{"rfc and s.a. de c.v.: pesos, their \"$\" cited", "FERRETERIA EL TORNILLO S.A. DE C.V.\nRFC: FTO980512AB3\n" + tail, "MXN", "MXN"},
+		{"rfc and a mexican state: pesos", "Ferretería El Tornillo\nRFC: FTO980512AB3\nZapopan, Jalisco\n" + tail, "MXN", "MXN"},
+		{"rfc alone: null", "Ferretería El Tornillo\nRFC: FTO980512AB3\n" + tail, "", ""},
+		{"new mexico is no mexico", "Corner Cafe\nSanta Fe, New Mexico\n" + tail, "", ""},
+		{"a mexican buyer's rfc is not the issuer's", "Corner Cafe\nBill To:\nGrupo Norte S.A. de C.V.\nRFC: GNO010101AA1\nMonterrey, Nuevo León\n\n" + tail, "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -71,6 +76,7 @@ func TestLocaleCurrencyFixtures(t *testing.T) {
 		{"bn_dollar_sdn_bhd", "", ""},
 		{"en_dollar_no_locale", "", ""},
 		{"sg_dollar_pte_ltd", "SGD", "SGD"},
+		{"mx_dollar_sign_rfc_sa_de_cv", "MXN", "MXN"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -16,6 +16,8 @@ const (
 	legalFormsAnyCase = `gmbh\s*&\s*co\.?\s*kgaa|gmbh\s*&\s*co\.?\s*kg|ag\s*&\s*co\.?\s*kgaa|ag\s*&\s*co\.?\s*kg|se\s*&\s*co\.?\s*kg|` +
 		`ug\s*\(haftungsbeschr(?:ä|ae|a)nkt\)|ggmbh|gmbh|kgaa|` +
 		`s\.\s?[àa]\s?r\.\s?l\.|s\.\s?a\.\s?r\.\s?l\.|sàrl|sarl|sasu|eurl|s\.\s?a\.\s?s\.|s\.\s?c\.\s?a\.\s?r\.\s?l\.|scarl|` +
+		// Mexican forms: "S.A. DE C.V." was cut to "S.A.".
+		`s\.?\s?a\.?\s?(?:p\.?\s?i\.?\s?|b\.?\s?)?de\s+c\.?\s?v\.?|s\.?\s?de\s+r\.?\s?l\.?(?:\s+de\s+c\.?\s?v\.?)?|` +
 		`s\.\s?l\.\s?u\.|s\.\s?a\.\s?u\.|s\.\s?l\.|s\.\s?a\.|s\.\s?r\.\s?l\.|s\.\s?p\.\s?a\.|s\.\s?n\.\s?c\.|s\.\s?a\.\s?s\.|s\.\s?c\.\s?s\.|` +
 		`b\.\s?v\.|n\.\s?v\.|v\.\s?o\.\s?f\.|c\.\s?v\.|bvba|sprl|` +
 		`pty\.?\s*ltd\.?|co\.,?\s*ltd\.?|ltd\.?\s*(?:ş|s)t(?:i|İ|ı)\.?|ltd\.?|limited|l\.\s?l\.\s?c\.|llc|llp|l\.\s?l\.\s?p\.|inc\.|inc|incorporated|corp\.|corp|corporation|plc|` +

@@ -23,6 +23,8 @@ func TestLegalNames(t *testing.T) {
 		{"This is a limited offer", ""},
 		{"Bitte zahlen Sie ab 01.03. an die Bank AG", ""},
 		{"AG", ""},
+		{"FERRETERIA EL TORNILLO S.A. DE C.V.", "FERRETERIA EL TORNILLO S.A. DE C.V."},
+		{"Grupo Norte, S. de R.L. de C.V.  RFC: GNO010101AA1", "Grupo Norte, S. de R.L. de C.V."},
 	}
 	for _, tc := range tests {
 		got := legalNamesIn(tc.line, 0, len(tc.line), reLegalForm.FindAllStringIndex(tc.line, -1))
