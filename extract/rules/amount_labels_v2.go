@@ -358,16 +358,10 @@ func gapAllowed(ln *line, from, to int) bool {
 			gap[k] = ' '
 		}
 	}
-	// The qualifier first: "(INCLUSIVE GST)" must still hold its tax word.
 	// A date in the gap passes only with label words around it (see
 	// gapWithoutDates): a sentence holds a date more often than a label.
-	for _, dh := range ln.dateHits() {
-		if dh.start >= from && dh.end <= to {
-			for k := dh.start - from; k < dh.end-from; k++ {
-				gap[k] = ' '
-			}
-		}
-	}
+	blankDates(ln, gap, from, to)
+	// The qualifier first: "(INCLUSIVE GST)" must still hold its tax word.
 	gapS := reV2Included().ReplaceAllString(string(gap), " ")
 	gapS = reV2GapWord.ReplaceAllString(gapS, " ")
 	return gapPenalty(gapS) == 0

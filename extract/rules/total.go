@@ -123,21 +123,34 @@ var reAllowedGapWord = lexRE("amount", "betrag", "montant", "importe", "bedrag",
 // words around the date tell it from a sentence.
 func gapWithoutDates(ln *line, from, to int) (string, bool) {
 	gap := ln.f.s[from:to]
-	var b []byte
+	if !hasDateIn(ln, from, to) {
+		return gap, false // most gaps: no copy
+	}
+	b := []byte(gap)
+	blankDates(ln, b, from, to)
+	return string(b), true
+}
+
+// hasDateIn reports whether a date of ln lies within folded from..to.
+func hasDateIn(ln *line, from, to int) bool {
 	for _, dh := range ln.dateHits() {
 		if dh.start >= from && dh.end <= to {
-			if b == nil {
-				b = []byte(gap)
-			}
+			return true
+		}
+	}
+	return false
+}
+
+// blankDates blanks, in gap (ln's folded text from..to), the dates that
+// lie within it.
+func blankDates(ln *line, gap []byte, from, to int) {
+	for _, dh := range ln.dateHits() {
+		if dh.start >= from && dh.end <= to {
 			for k := dh.start - from; k < dh.end-from; k++ {
-				b[k] = ' '
+				gap[k] = ' '
 			}
 		}
 	}
-	if b == nil {
-		return gap, false
-	}
-	return string(b), true
 }
 
 // gapPenalty punishes a total whose label and amount are separated by
