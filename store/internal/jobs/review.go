@@ -110,6 +110,11 @@ func (c *Core) CountReview(ctx context.Context, p *store.CountReviewParams) (*st
 	return out, nil
 }
 
+// OpenReviewQuery lists a tenant's open review reasons in job key order
+// (tenant as argument): from the partial index review_reasons_open alone
+// (migration 019), with no probe of the table per reason.
+const OpenReviewQuery = `SELECT job_key, reason FROM review_reasons WHERE tenant = ? AND state = 'open' ORDER BY job_key`
+
 // countOpenReview is CountReview by Has: the tenant's open reasons, counted
 // first from the (tenant, state, reason) index alone, then read once in job
 // key order, so a job's reasons are adjacent and documents are counted
@@ -127,8 +132,7 @@ func (c *Core) countOpenReview(ctx context.Context, p *store.CountReviewParams, 
 	if open == 0 {
 		return out, nil
 	}
-	rows, err := c.E.Read().Query(ctx, `SELECT job_key, reason FROM review_reasons WHERE tenant = ? AND state = 'open'
-		ORDER BY job_key`, p.Tenant)
+	rows, err := c.E.Read().Query(ctx, OpenReviewQuery, p.Tenant)
 	last, lastHas := "", false
 	err = each(rows, err, func(r Rows) error {
 		var key, reason string

@@ -114,10 +114,15 @@ func (c *Core) reapRuns(ctx context.Context, p *store.ReapLeasesParams, now int6
 	return nil
 }
 
+// LeasedOutboxQuery lists the owners of running outbox leases (now as
+// argument): a range of the partial index outbox_leased (migration 019),
+// which holds only events with a lease owner, not every pending event.
+const LeasedOutboxQuery = `SELECT DISTINCT lease_owner FROM outbox WHERE state = 'pending' AND lease_owner IS NOT NULL
+		AND lease_expires_at > ?`
+
 // reapOutbox expires the outbox leases of deliverers that are gone.
 func (c *Core) reapOutbox(ctx context.Context, p *store.ReapLeasesParams, now int64) error {
-	owners, err := strs(c.E.Read().Query(ctx, `SELECT DISTINCT lease_owner FROM outbox WHERE state = 'pending' AND lease_owner IS NOT NULL
-		AND lease_expires_at > ?`, now))
+	owners, err := strs(c.E.Read().Query(ctx, LeasedOutboxQuery, now))
 	if err != nil {
 		return fmt.Errorf("list outbox lease owners: %w", err)
 	}
