@@ -156,7 +156,8 @@ type discovery struct {
 	// read, opened once under r for all of them (openIn).
 	folder     *os.Root
 	folderPath string
-	raw        rawFolder // the folder the fast read opens files in (readRaw)
+	raw        rawFolder        // the folder the fast read opens files in (readRaw)
+	ropts      map[int64]string // readOptsFor's strings by size limit
 }
 
 // openIn is the root to open the file at p through, and its name there.
@@ -281,7 +282,7 @@ func (w *discovery) read(p string) error {
 		return nil
 	}
 	return w.found(Found{Path: p, Display: w.display(p), Text: in.text, Digest: in.digest, Encoding: in.encoding, Format: in.format,
-		Stat: settledStat(fi, w.opts, limit, time.Now())})
+		Stat: settledStat(fi, w.readOptsFor(limit), time.Now())})
 }
 
 // includedAny is Included for the --include pattern, or, when none was

@@ -36,7 +36,7 @@ func TestSettledStat(t *testing.T) {
 		{"clock behind the file", mtime.Add(-time.Hour), false},
 	}
 	for _, tc := range tests {
-		st := settledStat(fi, opts, 100, tc.readAt)
+		st := settledStat(fi, readOpts(opts, 100), tc.readAt)
 		if (st != nil) != tc.want {
 			t.Errorf("%s: stat %+v, want one: %v", tc.name, st, tc.want)
 			continue
@@ -47,5 +47,22 @@ func TestSettledStat(t *testing.T) {
 	}
 	if runtime.GOOS == "linux" && inode(fi) == 0 {
 		t.Errorf("no inode on linux")
+	}
+}
+
+// A walk writes each size limit's read options once and gives every file
+// the string of its own limit: a text file and a PDF of one walk are
+// recorded with different caps, so a change of either cap reads them again.
+func TestReadOptsForKeepsEachLimit(t *testing.T) {
+	t.Parallel()
+	w := &discovery{opts: DiscoverOptions{Encoding: "latin1", MaxBytes: 1 << 20}}
+	for _, p := range []string{"a.txt", "b.pdf", "c.txt", "d.xml", "e.pdf"} {
+		limit := w.limit(p)
+		if got, want := w.readOptsFor(limit), readOpts(w.opts, limit); got != want {
+			t.Errorf("%s: read options %q, want %q", p, got, want)
+		}
+	}
+	if len(w.ropts) != 3 {
+		t.Errorf("%d limits written out, want 3 (text, PDF, XML): %v", len(w.ropts), w.ropts)
 	}
 }
