@@ -6,6 +6,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 
 	"github.com/spf13/pflag"
 )
@@ -19,6 +20,10 @@ type profileOptions struct {
 	// MemPeak is a heap profile rewritten whenever the live heap reaches
 	// a new high: what a run holds at its peak, not at its end.
 	MemPeak string
+	// Trace is an execution trace (go tool trace): where goroutines wait,
+	// which a CPU profile does not show. A run that uses fewer cores than
+	// it has work for is waiting on something: the trace names it.
+	Trace string
 }
 
 func addProfileFlags(fl *pflag.FlagSet, o *profileOptions) {
@@ -27,7 +32,9 @@ func addProfileFlags(fl *pflag.FlagSet, o *profileOptions) {
 	fl.StringVar(&o.MemPeak, "memprofile-peak", "", "write a heap profile to FILE each time the live heap reaches a new high (go tool pprof)")
 	_ = fl.MarkHidden("cpuprofile")
 	_ = fl.MarkHidden("memprofile")
+	fl.StringVar(&o.Trace, "trace", "", "write an execution trace of the command to FILE (go tool trace)")
 	_ = fl.MarkHidden("memprofile-peak")
+	_ = fl.MarkHidden("trace")
 }
 
 // profiled runs fn under the profiles o asks for. A profile that cannot be
@@ -74,6 +81,22 @@ func profiled(o *profileOptions, fn func() error) (err error) {
 		defer func() {
 			if perr := stop(); perr != nil {
 				err = errors.Join(err, fmt.Errorf("--memprofile-peak %s: %w", o.MemPeak, perr))
+			}
+		}()
+	}
+	if o.Trace != "" {
+		f, err := os.Create(o.Trace)
+		if err != nil {
+			return &usageError{err: fmt.Errorf("--trace: %w", err)}
+		}
+		if err := trace.Start(f); err != nil {
+			f.Close()
+			return &usageError{err: fmt.Errorf("--trace %s: %w", o.Trace, err)}
+		}
+		defer func() {
+			trace.Stop()
+			if cerr := f.Close(); cerr != nil {
+				err = errors.Join(err, fmt.Errorf("--trace %s: %w", o.Trace, cerr))
 			}
 		}()
 	}

@@ -9,8 +9,9 @@ import (
 )
 
 // A slowness report comes with a profile: --cpuprofile and --memprofile
-// write pprof files (gzip-compressed protobuf) when run and work end, and an
-// unwritable profile path stops the command before any work starts.
+// write pprof files (gzip-compressed protobuf) when run and work end,
+// --trace an execution trace, and an unwritable profile path stops the
+// command before any work starts.
 func TestProfileFlags(t *testing.T) {
 	t.Parallel()
 	tmp := t.TempDir()
@@ -23,11 +24,17 @@ func TestProfileFlags(t *testing.T) {
 	}
 	assertProfile(t, cpu)
 	assertProfile(t, mem)
-	wcpu := filepath.Join(tmp, "work-cpu.pprof")
-	if r := invx(t, false, "--db", db, "work", "--quiet", "--cpuprofile", wcpu); r.code != 0 {
+	wcpu, wtrace := filepath.Join(tmp, "work-cpu.pprof"), filepath.Join(tmp, "work.trace")
+	if r := invx(t, false, "--db", db, "work", "--quiet", "--cpuprofile", wcpu, "--trace", wtrace); r.code != 0 {
 		t.Fatalf("work: exit %d\n%s", r.code, r.stderr)
 	}
 	assertProfile(t, wcpu)
+	assertTrace(t, wtrace)
+	rtrace := filepath.Join(tmp, "run.trace")
+	if r := invx(t, false, "--db", db, "run", "--quiet", "--trace", rtrace, in); r.code != 0 {
+		t.Fatalf("run --trace: exit %d\n%s", r.code, r.stderr)
+	}
+	assertTrace(t, rtrace)
 
 	db2 := filepath.Join(tmp, "other.db")
 	r := invx(t, false, "--db", db2, "run", "--quiet", "--cpuprofile", filepath.Join(tmp, "missing", "cpu.pprof"), in)
@@ -36,6 +43,26 @@ func TestProfileFlags(t *testing.T) {
 	}
 	if _, err := os.Stat(db2); err == nil {
 		t.Errorf("an unwritable profile still opened %s", db2)
+	}
+	r = invx(t, false, "--db", db2, "run", "--quiet", "--trace", filepath.Join(tmp, "missing", "run.trace"), in)
+	if r.code != 2 || !strings.Contains(r.stderr, "--trace") {
+		t.Fatalf("unwritable trace: exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(db2); err == nil {
+		t.Errorf("an unwritable trace still opened %s", db2)
+	}
+}
+
+// assertTrace checks path is a Go execution trace with events in it: the
+// format's header ("go 1.N trace") and more than the header.
+func assertTrace(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte("go 1.")) || !bytes.Contains(b[:min(len(b), 16)], []byte(" trace")) || len(b) < 1024 {
+		t.Errorf("%s is not a Go execution trace (%d bytes, starts %q)", path, len(b), b[:min(len(b), 16)])
 	}
 }
 
