@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"fmt"
+	"sync"
 	"sync/atomic"
 
 	"github.com/invx/invx/store/internal/jobs"
@@ -107,4 +109,47 @@ func CachedStatements(s *Store) []*sql.Stmt {
 // with (jobstest.Wrap).
 func Fail(s *Store, f jobstest.Fault, with string) {
 	s.Core.E = jobstest.Wrap(s.Core.E, f, with)
+}
+
+// SyncLevel is one write transaction's synchronous level, read inside it,
+// and whether its context was marked jobs.LeaseOnly.
+type SyncLevel struct {
+	LeaseOnly bool
+	Level     int // 1 NORMAL, 2 FULL
+}
+
+// RecordSyncLevels makes s record the synchronous level each write
+// transaction of its job logic runs at: the level its commit syncs with.
+func RecordSyncLevels(s *Store) func() []SyncLevel {
+	e := &syncEngine{Engine: s.Core.E}
+	s.Core.E = e
+	return func() []SyncLevel {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return append([]SyncLevel(nil), e.seen...)
+	}
+}
+
+type syncEngine struct {
+	jobs.Engine
+	mu   sync.Mutex
+	seen []SyncLevel
+}
+
+func (e *syncEngine) Write(ctx context.Context, fn func(jobs.Tx) error) error {
+	return e.Engine.Write(ctx, func(tx jobs.Tx) error {
+		// A pragma's answer is fixed when it is parsed: a text of its
+		// own each time, never a prepared one.
+		e.mu.Lock()
+		n := len(e.seen)
+		e.mu.Unlock()
+		var level int
+		if err := tx.QueryRow(ctx, fmt.Sprintf("PRAGMA synchronous /* %d */", n)).Scan(&level); err != nil {
+			return err
+		}
+		e.mu.Lock()
+		e.seen = append(e.seen, SyncLevel{LeaseOnly: jobs.IsLeaseOnly(ctx), Level: level})
+		e.mu.Unlock()
+		return fn(tx)
+	})
 }

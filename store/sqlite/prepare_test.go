@@ -25,9 +25,23 @@ var (
 	registerCounting sync.Once
 	// parses counts, for every connection of countingDriverName, the SQL
 	// texts handed to the driver to parse: prepares, and statements run
-	// unprepared (the driver prepares, runs and finalises them).
+	// unprepared (the driver prepares, runs and finalises them), but for
+	// syncPragma's.
 	parses atomic.Int64
+	// syncPragmas counts the PRAGMA synchronous statements: SQLite sets
+	// the level when it parses one (and refuses it inside a transaction),
+	// so a claim's pair (sqlite.Store.txUnsynced) is parsed every time.
+	syncPragmas atomic.Int64
 )
+
+// countParse counts the parse of q.
+func countParse(q string) {
+	if strings.HasPrefix(q, "PRAGMA synchronous") {
+		syncPragmas.Add(1)
+		return
+	}
+	parses.Add(1)
+}
 
 // openCounting opens a store on countingDriverName. Tests that use it must
 // not run in parallel with each other: the counter is process-wide.
@@ -87,7 +101,7 @@ func TestStatementsPreparedOncePerConnection(t *testing.T) {
 	start := parses.Load()
 	cycle(0)
 	cycle(1)
-	before := parses.Load()
+	before, pragmas := parses.Load(), syncPragmas.Load()
 	if before == start {
 		t.Fatal("the warm-up parsed nothing: the store does not run on the counting driver")
 	}
@@ -97,6 +111,10 @@ func TestStatementsPreparedOncePerConnection(t *testing.T) {
 	}
 	if got := parses.Load() - before; got != 0 {
 		t.Errorf("%d cycles of enqueue, claim, commit and reads parsed %d statements, want 0 (prepared once)", n, got)
+	}
+	// The claims', and only theirs: NORMAL before, FULL after.
+	if got := syncPragmas.Load() - pragmas; got != 2*n {
+		t.Errorf("%d cycles ran %d PRAGMA synchronous, want %d (a pair per claim)", n, got, 2*n)
 	}
 }
 
@@ -158,22 +176,22 @@ var (
 )
 
 func (c countingConn) Prepare(q string) (driver.Stmt, error) {
-	parses.Add(1)
+	countParse(q)
 	return c.Conn.Prepare(q)
 }
 
 func (c countingConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
-	parses.Add(1)
+	countParse(q)
 	return c.Conn.(driver.ConnPrepareContext).PrepareContext(ctx, q)
 }
 
 func (c countingConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
-	parses.Add(1)
+	countParse(q)
 	return c.Conn.(driver.ExecerContext).ExecContext(ctx, q, args)
 }
 
 func (c countingConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
-	parses.Add(1)
+	countParse(q)
 	return c.Conn.(driver.QueryerContext).QueryContext(ctx, q, args)
 }
 

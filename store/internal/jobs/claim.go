@@ -55,7 +55,8 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 	}
 	var leases []*store.Lease
 	var texts [][]byte // leases[i]'s compressed text, unpacked after the commit
-	err = c.E.Write(ctx, func(tx Tx) error {
+	// Only leases are written: nothing a power loss must keep (LeaseOnly).
+	err = c.E.Write(LeaseOnly(ctx), func(tx Tx) error {
 		leases, texts = nil, nil
 		inflight, err := liveLeases(ctx, tx, p.Tenant, now)
 		if err != nil {

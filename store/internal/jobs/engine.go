@@ -44,11 +44,36 @@ type Tx interface {
 	Script(ctx context.Context, sql string) error
 }
 
+// leaseOnlyKey marks a context whose write transaction only leases jobs.
+type leaseOnlyKey struct{}
+
+// LeaseOnly marks ctx for a write transaction that only leases jobs (a
+// claim): one that a power loss may undo without harm. A lease undone is a
+// job claimable again, and no worker that held it outlives the loss where
+// the database dies with the machine the workers run on: the lease tokens
+// the undone claim handed out are held by no one. An engine whose
+// database is such a file (SQLite) may commit a marked transaction without
+// waiting for the disk; the next transaction that does wait makes it
+// durable too, since both are in one log. An engine whose server can lose
+// a commit that its workers survive (PostgreSQL) ignores the mark: a claim
+// undone there would hand out a lease token a live worker still holds.
+func LeaseOnly(ctx context.Context) context.Context {
+	return context.WithValue(ctx, leaseOnlyKey{}, true)
+}
+
+// IsLeaseOnly reports whether ctx is marked LeaseOnly.
+func IsLeaseOnly(ctx context.Context) bool {
+	v, _ := ctx.Value(leaseOnlyKey{}).(bool)
+	return v
+}
+
 // Engine is what a driver supplies to the shared job logic.
 type Engine interface {
 	// Write runs fn in one write transaction and commits it. An engine may
 	// run fn again after a transaction the database aborted (a deadlock),
 	// so fn starts from scratch each time. Errors come back interpreted.
+	// When ctx is marked LeaseOnly the engine may commit without waiting
+	// for the disk (see LeaseOnly).
 	Write(ctx context.Context, fn func(Tx) error) error
 	// Read runs reads outside any transaction.
 	Read() Querier
