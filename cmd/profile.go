@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/pprof"
@@ -42,18 +43,13 @@ func addProfileFlags(fl *pflag.FlagSet, o *profileOptions) {
 // fn's own error wins.
 func profiled(o *profileOptions, fn func() error) (err error) {
 	if o.CPU != "" {
-		f, err := os.Create(o.CPU)
+		stop, err := record("--cpuprofile", o.CPU, pprof.StartCPUProfile, pprof.StopCPUProfile)
 		if err != nil {
-			return &usageError{err: fmt.Errorf("--cpuprofile: %w", err)}
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			f.Close()
-			return &usageError{err: fmt.Errorf("--cpuprofile %s: %w", o.CPU, err)}
+			return err
 		}
 		defer func() {
-			pprof.StopCPUProfile()
-			if cerr := f.Close(); cerr != nil {
-				err = errors.Join(err, fmt.Errorf("--cpuprofile %s: %w", o.CPU, cerr))
+			if serr := stop(); serr != nil {
+				err = errors.Join(err, serr)
 			}
 		}()
 	}
@@ -85,20 +81,37 @@ func profiled(o *profileOptions, fn func() error) (err error) {
 		}()
 	}
 	if o.Trace != "" {
-		f, err := os.Create(o.Trace)
+		stop, err := record("--trace", o.Trace, trace.Start, trace.Stop)
 		if err != nil {
-			return &usageError{err: fmt.Errorf("--trace: %w", err)}
-		}
-		if err := trace.Start(f); err != nil {
-			f.Close()
-			return &usageError{err: fmt.Errorf("--trace %s: %w", o.Trace, err)}
+			return err
 		}
 		defer func() {
-			trace.Stop()
-			if cerr := f.Close(); cerr != nil {
-				err = errors.Join(err, fmt.Errorf("--trace %s: %w", o.Trace, cerr))
+			if serr := stop(); serr != nil {
+				err = errors.Join(err, serr)
 			}
 		}()
 	}
 	return fn()
+}
+
+// record starts a recording (a CPU profile, an execution trace) into a new
+// file at path, named by flag in errors: a file that cannot be created or
+// a recording that cannot start is a usage error. stop ends the recording
+// and closes the file.
+func record(flag, path string, start func(io.Writer) error, end func()) (stop func() error, err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, &usageError{err: fmt.Errorf("%s: %w", flag, err)}
+	}
+	if err := start(f); err != nil {
+		f.Close()
+		return nil, &usageError{err: fmt.Errorf("%s %s: %w", flag, path, err)}
+	}
+	return func() error {
+		end()
+		if err := f.Close(); err != nil {
+			return fmt.Errorf("%s %s: %w", flag, path, err)
+		}
+		return nil
+	}, nil
 }

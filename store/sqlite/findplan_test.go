@@ -17,13 +17,7 @@ import (
 // walking every job of the tenant, with or without a state filter.
 func TestFindAtPathSearchesBothIndexes(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "plan.db")
-	s, err := sqlite.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	db := sqlitetest.ReadOnly(t, path)
+	db := planDB(t)
 	for _, tc := range []struct {
 		states string
 		args   []any
@@ -48,13 +42,7 @@ func TestFindAtPathSearchesBothIndexes(t *testing.T) {
 // 100k undelivered events: a tenth of a no-op rerun's CPU).
 func TestRunStartAndFinishReadsUseTheirIndexes(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "plan.db")
-	s, err := sqlite.Open(context.Background(), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	db := sqlitetest.ReadOnly(t, path)
+	db := planDB(t)
 	for _, tc := range []struct {
 		name, query string
 		args        []any
@@ -71,6 +59,18 @@ func TestRunStartAndFinishReadsUseTheirIndexes(t *testing.T) {
 			t.Errorf("%s: plan sorts in a temporary tree:\n%s", tc.name, plan)
 		}
 	}
+}
+
+// planDB is a new, empty store's database, migrated and read-only.
+func planDB(t *testing.T) *sql.DB {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "plan.db")
+	s, err := sqlite.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	return sqlitetest.ReadOnly(t, path)
 }
 
 // queryPlan is EXPLAIN QUERY PLAN's details of q, a line each.
