@@ -135,7 +135,7 @@ func Discover(ctx context.Context, root string, opts DiscoverOptions, found func
 	defer w.r.Close()
 	defer w.closeFolder()
 	defer w.closeRaw()
-	if err := fs.WalkDir(w.r.FS(), start, w.visit); err != nil {
+	if err := fs.WalkDir(listingFS(w.r, opts.Known != nil), start, w.visit); err != nil {
 		return err
 	}
 	return w.check() // the files still queued for the stat check
