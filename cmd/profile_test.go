@@ -53,6 +53,31 @@ func TestProfileFlags(t *testing.T) {
 	}
 }
 
+// A first run's trace names the store's write transactions by kind, and
+// the time SQLite's write lock was held: go tool trace's user-defined
+// regions then say where a run bound by its store spent the writer.
+func TestTraceNamesStoreWrites(t *testing.T) {
+	t.Parallel()
+	tmp := t.TempDir()
+	in := filepath.Join(tmp, "in")
+	copyDir(t, filepath.Join("testdata", "input"), in)
+	trace := filepath.Join(tmp, "run.trace")
+	if r := invx(t, false, "--db", filepath.Join(tmp, "invx.db"), "run", "--quiet", "--trace", trace, in); r.code != 0 {
+		t.Fatalf("run --trace: exit %d\n%s", r.code, r.stderr)
+	}
+	assertTrace(t, trace)
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, region := range []string{"invx.store.migrate", "invx.store.enqueue", "invx.store.claim", "invx.store.commit_group",
+		"invx.sqlite.write_lock_held"} {
+		if !bytes.Contains(b, []byte(region)) {
+			t.Errorf("the trace of a first run names no %s region", region)
+		}
+	}
+}
+
 // assertTrace checks path is a Go execution trace with events in it: the
 // format's header ("go 1.N trace") and more than the header.
 func assertTrace(t *testing.T, path string) {

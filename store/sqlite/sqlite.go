@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"runtime/trace"
 	"strings"
 	"sync"
 	"time"
@@ -269,9 +270,16 @@ func (s *Store) tx(ctx context.Context, fn func(*execer) error) error {
 	return err
 }
 
+// writeLockRegion is the execution-trace region (see jobs.Core.write) of a
+// write transaction from its BEGIN IMMEDIATE, which took the database's
+// one write lock, to its COMMIT, which gave it up: the time the writer was
+// held, where the store's region around it adds the wait for it.
+const writeLockRegion = "invx.sqlite.write_lock_held"
+
 // run runs fn in tx and commits it, or rolls it back. missed are the
 // statements it ran unprepared, to prepare once the writer is free.
 func (s *Store) run(tx *sql.Tx, fn func(*execer) error) (missed []string, err error) {
+	defer trace.StartRegion(context.Background(), writeLockRegion).End()
 	x := s.txExecer(tx)
 	if err := fn(x); err != nil {
 		_ = tx.Rollback()

@@ -40,7 +40,7 @@ func (c *Core) FinishAttempt(ctx context.Context, p *store.FinishAttemptParams) 
 	}
 	next := later(p.NextAttemptAt, p.Now, nowT)
 	t := c.E.Text
-	err = c.E.Write(ctx, func(tx Tx) error {
+	err = c.write(ctx, regionFinish, func(tx Tx) error {
 		// The fence: only the current lease holder moves the job on.
 		n, err := tx.Exec(ctx, `UPDATE jobs SET state = ?, lease_owner = NULL, lease_expires_at = NULL,
 				next_attempt_at = ?, last_error_class = ?, last_category = ?, last_error = ?, updated_at = ?
@@ -72,7 +72,7 @@ func (c *Core) GiveBack(ctx context.Context, p *store.GiveBackParams) error {
 	if err != nil {
 		return fmt.Errorf("give back job %d: %w", p.JobID, err)
 	}
-	err = c.E.Write(ctx, func(tx Tx) error {
+	err = c.write(ctx, regionGiveBack, func(tx Tx) error {
 		n, err := tx.Exec(ctx, `UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_at = NULL,
 				next_attempt_at = NULL, budget_base = budget_base + 1, updated_at = ?
 			WHERE id = ? AND lease_token = ? AND state = 'running' AND `+openAttempt,
@@ -101,7 +101,7 @@ func (c *Core) NextAttempt(ctx context.Context, p *store.NextAttemptParams) (*st
 	var id int64
 	var no int
 	t := c.E.Text
-	err = c.E.Write(ctx, func(tx Tx) error {
+	err = c.write(ctx, regionNextAttempt, func(tx Tx) error {
 		var tenant string
 		// The fence: only the current lease holder starts another attempt.
 		err := tx.QueryRow(ctx, `UPDATE jobs SET attempts = attempts + 1, last_error_class = ?, last_category = ?,

@@ -60,7 +60,7 @@ func (c *Core) CreateBatch(ctx context.Context, p *store.CreateBatchParams) (*st
 	}
 	hold := later(p.HoldUntil, p.Now, nowT)
 	var res *store.CreateBatchResult
-	err = c.E.Write(ctx, func(tx Tx) error {
+	err = c.write(ctx, regionBatch, func(tx Tx) error {
 		res = &store.CreateBatchResult{}
 		var err error
 		var parent *int64
@@ -185,7 +185,7 @@ func (c *Core) ClaimBatches(ctx context.Context, p *store.ClaimBatchesParams) ([
 	}
 	hold := later(p.HoldUntil, p.Now, nowT)
 	var out []*store.Batch
-	err = c.E.Write(ctx, func(tx Tx) error {
+	err = c.write(ctx, regionBatch, func(tx Tx) error {
 		out = nil
 		q := `SELECT id FROM batches WHERE ` + openBatch + ` AND (lease_expires_at IS NULL OR lease_expires_at <= ?)`
 		args := []any{now}

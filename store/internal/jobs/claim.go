@@ -56,7 +56,7 @@ func (c *Core) Claim(ctx context.Context, p *store.ClaimParams) ([]*store.Lease,
 	var leases []*store.Lease
 	var texts [][]byte // leases[i]'s compressed text, unpacked after the commit
 	// Only leases are written: nothing a power loss must keep (LeaseOnly).
-	err = c.E.Write(LeaseOnly(ctx), func(tx Tx) error {
+	err = c.write(LeaseOnly(ctx), regionClaim, func(tx Tx) error {
 		leases, texts = nil, nil
 		inflight, err := liveLeases(ctx, tx, p.Tenant, now)
 		if err != nil {

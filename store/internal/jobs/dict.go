@@ -421,7 +421,7 @@ func (s *dictSet) train(kind string, samples [][]byte) error {
 	if err != nil {
 		return err
 	}
-	if err := s.core.E.Write(s.ctx, func(tx Tx) error {
+	if err := s.core.write(s.ctx, regionDict, func(tx Tx) error {
 		_, err := tx.Exec(s.ctx, `INSERT INTO zstd_dicts (id, kind, generation, dict, samples, created_at)
 			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`, id, kind, dictGeneration, d, len(samples), now)
 		return err

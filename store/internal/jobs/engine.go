@@ -2,6 +2,7 @@ package jobs
 
 import (
 	"context"
+	"runtime/trace"
 	"sync"
 	"time"
 )
@@ -42,6 +43,33 @@ type Tx interface {
 	// Script runs a file of statements with no arguments (a migration),
 	// as it is: no placeholders are numbered.
 	Script(ctx context.Context, sql string) error
+}
+
+// Each write transaction runs in an execution-trace region named for what
+// it writes (invx run --trace FILE; go tool trace, "User-defined regions"):
+// the regions' durations say how long each kind of transaction took, the
+// wait for the one SQLite writer included, which is where a first run's
+// time goes when the store, not the provider, bounds it. A region costs
+// nothing while no trace is being written.
+const (
+	regionEnqueue     = "invx.store.enqueue"
+	regionClaim       = "invx.store.claim"
+	regionCommit      = "invx.store.commit_group"
+	regionFinish      = "invx.store.finish_attempt"
+	regionGiveBack    = "invx.store.give_back"
+	regionNextAttempt = "invx.store.next_attempt"
+	regionOutbox      = "invx.store.claim_outbox"
+	regionBatch       = "invx.store.batch"
+	regionReview      = "invx.store.review"
+	regionPrune       = "invx.store.prune"
+	regionMigrate     = "invx.store.migrate"
+	regionDict        = "invx.store.dictionary"
+)
+
+// write is E.Write inside the trace region named region.
+func (c *Core) write(ctx context.Context, region string, fn func(Tx) error) error {
+	defer trace.StartRegion(ctx, region).End()
+	return c.E.Write(ctx, fn)
 }
 
 // leaseOnlyKey marks a context whose write transaction only leases jobs.

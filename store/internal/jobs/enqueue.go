@@ -45,7 +45,7 @@ func (c *Core) Enqueue(ctx context.Context, p *store.EnqueueParams) ([]store.Enq
 			continue
 		}
 		pre := c.prepack(p, order, k0)
-		err = c.E.Write(ctx, func(tx Tx) error {
+		err = c.write(ctx, regionEnqueue, func(tx Tx) error {
 			if err := addLabels(ctx, tx, p.Docs, order); err != nil {
 				return err
 			}

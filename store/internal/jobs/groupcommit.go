@@ -273,7 +273,7 @@ func (c *Core) commitGroup(g *committer, group []*commitReq) {
 		ctx, cancel = context.WithTimeout(ctx, g.cfg.Timeout)
 		defer cancel()
 	}
-	err := c.E.Write(ctx, func(tx Tx) error {
+	err := c.write(ctx, regionCommit, func(tx Tx) error {
 		// The engine may run this again after the database aborted the
 		// transaction (a deadlock): every member starts from scratch.
 		for _, r := range group {

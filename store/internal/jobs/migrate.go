@@ -23,7 +23,7 @@ func (c *Core) Migrate(ctx context.Context, fsys fs.FS) error {
 	if err != nil {
 		return err
 	}
-	return c.E.Write(ctx, func(tx Tx) error {
+	return c.write(ctx, regionMigrate, func(tx Tx) error {
 		if err := c.E.LockMigrations(ctx, tx); err != nil {
 			return fmt.Errorf("lock migrations: %w", err)
 		}

@@ -173,7 +173,7 @@ func (c *Core) Prune(ctx context.Context, p *store.PruneParams) (*store.PruneRes
 		terminal += ` AND tenant = ?`
 		args = append(args, p.Tenant)
 	}
-	err := c.E.Write(ctx, func(tx Tx) error {
+	err := c.write(ctx, regionPrune, func(tx Tx) error {
 		r = store.PruneResult{}
 		if err := pruneTextBytes(ctx, tx, terminal, args, &r); err != nil {
 			return err

@@ -101,7 +101,7 @@ func (c *Core) ClaimOutbox(ctx context.Context, p *store.ClaimOutboxParams) ([]*
 		return nil, err // the caller names the claim
 	}
 	var out []*store.OutboxEvent
-	err = c.E.Write(ctx, func(tx Tx) error {
+	err = c.write(ctx, regionOutbox, func(tx Tx) error {
 		out = nil
 		q := `SELECT id FROM outbox WHERE state = 'pending' AND coalesce(next_try_at, 0) <= ? AND coalesce(lease_expires_at, 0) <= ?`
 		args := []any{now, now}

@@ -190,7 +190,7 @@ func (c *Core) AcceptReview(ctx context.Context, p *store.ReviewActionParams) (*
 		return nil, fmt.Errorf("accept review of %s: %w", p.JobKey, err)
 	}
 	var out store.ReviewActionResult
-	err = c.E.Write(ctx, func(tx Tx) error {
+	err = c.write(ctx, regionReview, func(tx Tx) error {
 		out = store.ReviewActionResult{}
 		var err error
 		if out.Reasons, _, err = c.closeReasons(ctx, tx, p.Tenant, p.JobKey, store.ReviewAccepted, p.Actor, p.Note, now); err != nil {
@@ -212,7 +212,7 @@ func (c *Core) DismissReview(ctx context.Context, p *store.ReviewActionParams) (
 		return nil, fmt.Errorf("dismiss review of %s: %w", p.JobKey, err)
 	}
 	var out store.ReviewActionResult
-	err = c.E.Write(ctx, func(tx Tx) error {
+	err = c.write(ctx, regionReview, func(tx Tx) error {
 		out = store.ReviewActionResult{}
 		var resultID int64
 		var err error
@@ -255,7 +255,7 @@ func (c *Core) CorrectResult(ctx context.Context, p *store.CorrectParams) (*stor
 		return nil, fmt.Errorf("correct result of %s: %w", p.JobKey, err)
 	}
 	var out store.CorrectResult
-	err = c.E.Write(ctx, func(tx Tx) error {
+	err = c.write(ctx, regionReview, func(tx Tx) error {
 		out = store.CorrectResult{}
 		id := driver.IdentityOf(p.Review, false)
 		var jobID int64
