@@ -56,8 +56,10 @@ func TestProfileFlags(t *testing.T) {
 // A first run's trace names the store's write transactions by kind, and
 // the time SQLite's write lock was held: go tool trace's user-defined
 // regions then say where a run bound by its store spent the writer.
+//
+// Not parallel: the execution tracer is one per process, and
+// TestProfileFlags starts it too ("execution tracer already enabled").
 func TestTraceNamesStoreWrites(t *testing.T) {
-	t.Parallel()
 	tmp := t.TempDir()
 	in := filepath.Join(tmp, "in")
 	copyDir(t, filepath.Join("testdata", "input"), in)
