@@ -38,20 +38,23 @@ func addProfileFlags(fl *pflag.FlagSet, o *profileOptions) {
 	_ = fl.MarkHidden("trace")
 }
 
+// joinStop runs stop and adds its error to *err (fn's own error first).
+func joinStop(err *error, stop func() error) {
+	if serr := stop(); serr != nil {
+		*err = errors.Join(*err, serr)
+	}
+}
+
 // profiled runs fn under the profiles o asks for. A profile that cannot be
 // written is a usage error before any work starts, or an error after it;
 // fn's own error wins.
 func profiled(o *profileOptions, fn func() error) (err error) {
 	if o.CPU != "" {
-		stop, err := record("--cpuprofile", o.CPU, pprof.StartCPUProfile, pprof.StopCPUProfile)
-		if err != nil {
-			return err
+		stop, rerr := record("--cpuprofile", o.CPU, pprof.StartCPUProfile, pprof.StopCPUProfile)
+		if rerr != nil {
+			return rerr
 		}
-		defer func() {
-			if serr := stop(); serr != nil {
-				err = errors.Join(err, serr)
-			}
-		}()
+		defer joinStop(&err, stop)
 	}
 	if o.Mem != "" {
 		f, err := os.Create(o.Mem)
@@ -81,15 +84,11 @@ func profiled(o *profileOptions, fn func() error) (err error) {
 		}()
 	}
 	if o.Trace != "" {
-		stop, err := record("--trace", o.Trace, trace.Start, trace.Stop)
-		if err != nil {
-			return err
+		stop, rerr := record("--trace", o.Trace, trace.Start, trace.Stop)
+		if rerr != nil {
+			return rerr
 		}
-		defer func() {
-			if serr := stop(); serr != nil {
-				err = errors.Join(err, serr)
-			}
-		}()
+		defer joinStop(&err, stop)
 	}
 	return fn()
 }
