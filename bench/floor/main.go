@@ -158,20 +158,21 @@ type writer struct {
 // group writes one group of documents: in one transaction, or enqueued,
 // claimed and committed in three as invx does.
 func (w *writer) group(flow string, first int, keys [][]byte) error {
-	var ids []int64
-	state := "leased"
-	if flow == "fenced" {
-		state = "pending"
+	if flow == "one" {
+		return w.tx(func(tx *sql.Tx) error {
+			ids, err := w.enqueue(tx, first, keys, "leased")
+			if err != nil {
+				return err
+			}
+			return w.commit(tx, ids, false)
+		})
 	}
-	err := w.tx(func(tx *sql.Tx) error {
-		var err error
-		ids, err = w.enqueue(tx, first, keys, state)
-		if err != nil || flow == "fenced" {
-			return err
-		}
-		return w.commit(tx, ids, false)
+	var ids []int64
+	err := w.tx(func(tx *sql.Tx) (err error) {
+		ids, err = w.enqueue(tx, first, keys, "pending")
+		return err
 	})
-	if err != nil || flow == "one" {
+	if err != nil {
 		return err
 	}
 	if err := w.tx(func(tx *sql.Tx) error { return w.claim(tx, ids) }); err != nil {
